@@ -1,0 +1,125 @@
+/* cf_test.h: cformer's small test harness (header only).
+ *
+ * A test file defines functions `static void test_x(cf_test *t)` that call
+ * the CHECK macros, then lists them once:
+ *
+ *     CF_TEST_MAIN(test_x, test_y)
+ *
+ * Each executable runs its tests (or only those named on the command line),
+ * prints one line per failed check and a summary, and exits non-zero when any
+ * check failed, which is what meson's test() runner counts. */
+#ifndef CF_TEST_H
+#define CF_TEST_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cf_test {
+  const char *name;
+  int checks;
+  int failures;
+} cf_test;
+
+typedef void (*cf_test_fn)(cf_test *t);
+
+static inline int cf_test_report(cf_test *t, int ok, const char *file, int line, const char *what) {
+  t->checks++;
+  if (!ok) {
+    t->failures++;
+    if (t->failures <= 20) fprintf(stderr, "%s:%d: %s: FAILED: %s\n", file, line, t->name, what);
+  }
+  return ok;
+}
+
+/* Each CHECK evaluates to 1 when it passed, so a test can stop early:
+ *     if (!CHECK(p != NULL)) return; */
+#define CHECK(cond) cf_test_report(t, (cond) ? 1 : 0, __FILE__, __LINE__, #cond)
+
+#define CHECK_INT_EQ(a, b)                                                                  \
+  __extension__({                                                                           \
+    long long cf_a_ = (long long)(a), cf_b_ = (long long)(b);                               \
+    char cf_m_[512];                                                                        \
+    snprintf(cf_m_, sizeof cf_m_, "%s == %s (%lld vs %lld)", #a, #b, cf_a_, cf_b_);         \
+    cf_test_report(t, cf_a_ == cf_b_, __FILE__, __LINE__, cf_m_);                           \
+  })
+
+#define CHECK_STR_EQ(a, b)                                                                  \
+  __extension__({                                                                           \
+    const char *cf_a_ = (a), *cf_b_ = (b);                                                  \
+    char cf_m_[1024];                                                                       \
+    snprintf(cf_m_, sizeof cf_m_, "%s == %s (\"%s\" vs \"%s\")", #a, #b,                    \
+             cf_a_ ? cf_a_ : "(null)", cf_b_ ? cf_b_ : "(null)");                           \
+    cf_test_report(t, cf_a_ && cf_b_ && strcmp(cf_a_, cf_b_) == 0, __FILE__, __LINE__,      \
+                   cf_m_);                                                                  \
+  })
+
+/* Substring check, used to assert that error messages name what is wrong. */
+#define CHECK_STR_CONTAINS(hay, needle)                                                     \
+  __extension__({                                                                           \
+    const char *cf_h_ = (hay), *cf_n_ = (needle);                                           \
+    char cf_m_[1024];                                                                       \
+    snprintf(cf_m_, sizeof cf_m_, "%s contains %s (\"%s\" lacks \"%s\")", #hay, #needle,    \
+             cf_h_ ? cf_h_ : "(null)", cf_n_);                                              \
+    cf_test_report(t, cf_h_ && strstr(cf_h_, cf_n_) != NULL, __FILE__, __LINE__, cf_m_);    \
+  })
+
+#define CHECK_NEAR(a, b, tol)                                                               \
+  __extension__({                                                                           \
+    double cf_a_ = (double)(a), cf_b_ = (double)(b), cf_t_ = (double)(tol);                 \
+    char cf_m_[512];                                                                        \
+    snprintf(cf_m_, sizeof cf_m_, "|%s - %s| <= %g (%.9g vs %.9g)", #a, #b, cf_t_, cf_a_,   \
+             cf_b_);                                                                        \
+    cf_test_report(t, fabs(cf_a_ - cf_b_) <= cf_t_, __FILE__, __LINE__, cf_m_);             \
+  })
+
+/* The shared test data folder (../shared/testdata next to the repository),
+ * passed by meson as CF_TESTDATA; tests build paths under it. */
+static inline const char *cf_test_data_dir(void) {
+  const char *env = getenv("CF_TESTDATA");
+  return env && *env ? env : "../shared/testdata";
+}
+
+static inline int cf_test_run(const char *const *names, const cf_test_fn *fns, int n, int argc,
+                              char **argv) {
+  int failed_tests = 0, ran = 0;
+  for (int i = 0; i < n; i++) {
+    if (argc > 1) {
+      int wanted = 0;
+      for (int a = 1; a < argc; a++) wanted |= strcmp(argv[a], names[i]) == 0;
+      if (!wanted) continue;
+    }
+    cf_test t = {names[i], 0, 0};
+    fns[i](&t);
+    ran++;
+    if (t.failures) failed_tests++;
+    printf("%-4s %s (%d checks%s)\n", t.failures ? "FAIL" : "ok", names[i], t.checks,
+           t.failures ? ", failures" : "");
+    if (t.checks == 0) {
+      /* A test that asserts nothing proves nothing. */
+      printf("FAIL %s made no checks\n", names[i]);
+      failed_tests++;
+    }
+  }
+  printf("%d passed, %d failed\n", ran - failed_tests, failed_tests);
+  return failed_tests ? 1 : 0;
+}
+
+#define CF_TEST_STR_(...) #__VA_ARGS__
+
+#define CF_TEST_MAIN(...)                                                                   \
+  int main(int argc, char **argv) {                                                         \
+    static const cf_test_fn fns[] = {__VA_ARGS__};                                          \
+    enum { n_ = sizeof fns / sizeof fns[0] };                                               \
+    static char list_[] = CF_TEST_STR_(__VA_ARGS__);                                        \
+    const char *names_[n_];                                                                 \
+    char *save_ = NULL;                                                                     \
+    int i_ = 0;                                                                             \
+    for (char *tok_ = strtok_r(list_, ", ", &save_); tok_ && i_ < n_;                       \
+         tok_ = strtok_r(NULL, ", ", &save_))                                               \
+      names_[i_++] = tok_;                                                                  \
+    return cf_test_run(names_, fns, n_, argc, argv);                                        \
+  }
+
+#endif /* CF_TEST_H */
