@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian packages cformer builds, tests and runs with.
+# Used by the README's first command and by .ci/run; safe to re-run.
+set -euo pipefail
+
+packages=(
+  # toolchain and build
+  gcc libc6-dev pkg-config meson ninja-build
+  # weights/: protobuf-c (runtime + protoc-c generator) and zlib
+  libprotobuf-c-dev protobuf-c-compiler zlib1g-dev
+  # backends/: oneDNN and OpenBLAS
+  libdnnl-dev libopenblas-dev
+  # JSON (cformer eval) and YAML (netconv configs)
+  libcjson-dev libyaml-dev
+  # libFuzzer targets (clang + its sanitizer/fuzzer runtimes)
+  clang libclang-rt-14-dev
+  # calibrated opponent and data labeller (engine tests, tools/match, training)
+  stockfish
+  # helper scripts
+  python3
+)
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    sudo_cmd=(sudo)
+  else
+    echo "install-deps: not root and no sudo; install these packages yourself: ${packages[*]}" >&2
+    exit 1
+  fi
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+echo "install-deps: ${#packages[@]} packages present"

@@ -1,0 +1,12 @@
+/* cf_commands.h: the subcommands of the `cformer` binary.
+ *
+ * Each subcommand is a function taking the arguments after its name
+ * (argv[0] is the subcommand name) and returning a process exit status.
+ * They live in tools/ (one file per command) and are listed once in the
+ * table in cformer.c. */
+#ifndef CF_COMMANDS_H
+#define CF_COMMANDS_H
+
+int cf_cmd_perft(int argc, char **argv);
+
+#endif /* CF_COMMANDS_H */

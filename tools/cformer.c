@@ -1,0 +1,43 @@
+/* cformer: command-line entry point. `cformer <command> [args]`; each command
+ * lives in its own file under tools/ and is listed once in the table below. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/cf_commands.h"
+
+typedef struct command {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} command;
+
+static const command commands[] = {
+  {"perft", cf_cmd_perft, "count legal move paths to a depth (move generator check and speed)"},
+};
+
+static void print_usage(FILE *out) {
+  fprintf(out,
+          "cformer %s: runs Chessformer-style (RPE attention) Lc0 networks.\n\n"
+          "usage: cformer <command> [options]   (cformer <command> --help for details)\n\n"
+          "commands:\n",
+          CF_VERSION);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+      strcmp(argv[1], "help") == 0) {
+    print_usage(stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("cformer %s\n", CF_VERSION);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "cformer: unknown command '%s'\n\n", argv[1]);
+  print_usage(stderr);
+  return 2;
+}
