@@ -30,8 +30,8 @@ cf_status cf_error_set(cf_error *err, cf_status status, const char *fmt, ...) {
   return status;
 }
 
-cf_status cf_error_prefix(cf_error *err, const char *fmt, ...) {
-  if (!err) return CF_OK;
+void cf_error_prefix(cf_error *err, const char *fmt, ...) {
+  if (!err) return;
   char prefix[CF_ERROR_MSG_MAX];
   va_list ap;
   va_start(ap, fmt);
@@ -45,7 +45,6 @@ cf_status cf_error_prefix(cf_error *err, const char *fmt, ...) {
     for (const char *c = parts[i]; *c && n + 1 < sizeof joined; c++) joined[n++] = *c;
   joined[n] = '\0';
   memcpy(err->msg, joined, n + 1);
-  return err->status;
 }
 
 void cf_error_clear(cf_error *err) {

@@ -42,8 +42,9 @@ cf_status cf_error_set(cf_error *err, cf_status status, const char *fmt, ...)
     ;
 
 /* Prepends "prefix: " to an existing message (used to add context such as a
- * file name or field path as an error travels up). Returns err->status. */
-cf_status cf_error_prefix(cf_error *err, const char *fmt, ...)
+ * file name or field path as an error travels up). Returns nothing on purpose:
+ * err may be NULL, so callers keep and return their own status. */
+void cf_error_prefix(cf_error *err, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif

@@ -113,7 +113,7 @@ static inline int cf_test_run(const char *const *names, const cf_test_fn *fns, i
     static const cf_test_fn fns[] = {__VA_ARGS__};                                          \
     enum { n_ = sizeof fns / sizeof fns[0] };                                               \
     static char list_[] = CF_TEST_STR_(__VA_ARGS__);                                        \
-    const char *names_[n_];                                                                 \
+    const char *names_[n_] = {0};                                                           \
     char *save_ = NULL;                                                                     \
     int i_ = 0;                                                                             \
     for (char *tok_ = strtok_r(list_, ", ", &save_); tok_ && i_ < n_;                       \
