@@ -224,7 +224,51 @@ cf_status cf_weights_load_memory(const void *data, size_t size, const char *name
                                  const cf_weights_load_options *opts, cf_weights **out,
                                  cf_error *err);
 
-/* Accepts NULL. */
+/* Accepts NULL. Frees w, w->layers, w->license and every tensor's data with
+ * free(): a cf_weights built by hand (tests, `netconv random`) allocates them
+ * with malloc/calloc and is released the same way. */
 void cf_weights_free(cf_weights *w);
+
+/* ---- additions beyond the original contract ---- */
+
+/* Most encoder layers a file may declare (a bound against hostile files). */
+#define CF_WEIGHTS_MAX_LAYERS 4096
+
+/* Longest field path the visitor or an error message uses. */
+#define CF_WEIGHTS_PATH_MAX 128
+
+/* Fills the inferred part of w->arch from the tensor sizes and validates
+ * every tensor against it (NETWORK.md section 2), as the loader does. Reads
+ * from w->arch only the format fields (input_format .. input_embedding, the
+ * three activations; DEFAULT is resolved here), layers (entries of
+ * w->layers) and heads (headcount), and from each layer mha.has_smolgen;
+ * sets w->param_count and the heads' present flags. Biases (_b) and the
+ * betas of an RMSNorm net may be absent (n == 0: treat as zero). For code
+ * that builds a cf_weights by hand; the loader calls it too. */
+cf_status cf_weights_infer_arch(cf_weights *w, cf_error *err);
+
+/* Calls fn for every tensor slot of w, present or not, in file order, with
+ * its field path as in the file's multi-head layout ("weights.ip_emb_w",
+ * "weights.encoder[3].mha.q_w", "weights.policy_heads.vanilla.ip2_pol_w",
+ * "weights.value_heads.winner.ip_val_w", ...). fn returns false to stop. */
+typedef bool (*cf_tensor_visit_fn)(void *user, const char *path, cf_tensor *t);
+void cf_weights_visit(cf_weights *w, cf_tensor_visit_fn fn, void *user);
+
+/* Writes w as a pblczero.Net: network format 7 (multi-head layout), magic
+ * 0x1c0, every tensor in encoding enc (CF_ENC_UNKNOWN: each tensor keeps
+ * its own cf_tensor.encoding), Layer.encoding set unless LINEAR16,
+ * min_version at least 0.31.0 (0.33.0 when any tensor is not LINEAR16).
+ * gzip = false writes the bare protobuf. w is validated first
+ * (cf_weights_infer_arch on a copy): an inconsistent w is CF_ERR_ARG, as is
+ * a value the encoding cannot hold (beyond FLOAT16's range, NaN/Inf).
+ * load(save(w)) reproduces w's tensors exactly for FLOAT32. The file is
+ * written to a temporary name beside path and renamed into place, so path
+ * is never left partially written. */
+cf_status cf_weights_save_file(const cf_weights *w, const char *path, cf_encoding enc, bool gzip,
+                               cf_error *err);
+
+/* Same into a new malloc'd buffer (*out, *out_size); release with free(). */
+cf_status cf_weights_save_memory(const cf_weights *w, cf_encoding enc, bool gzip, void **out,
+                                 size_t *out_size, cf_error *err);
 
 #endif /* CF_WEIGHTS_H */

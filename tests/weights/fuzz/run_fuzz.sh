@@ -1,0 +1,21 @@
+#!/bin/sh
+# run_fuzz.sh: a bounded libFuzzer run of the weight loader (fuzz_weights).
+#
+#   CC=clang meson setup build-weights-fuzz -Dfuzz=true
+#   ninja -C build-weights-fuzz tests/weights/fuzz_weights
+#   meson test -C build-weights-fuzz --suite fuzz        # runs this, 60 s
+# or by hand:
+#   tests/weights/fuzz/run_fuzz.sh build-weights-fuzz/tests/weights/fuzz_weights \
+#       tests/weights/fuzz/corpus /tmp/fuzz-work 60
+#
+# usage: run_fuzz.sh FUZZER SEED_DIR WORK_DIR [SECONDS]
+# New inputs go to WORK_DIR/corpus (the committed seeds are only read);
+# crashing inputs to WORK_DIR/artifacts/. Exits non-zero on a crash.
+set -eu
+fuzzer=$1
+seeds=$2
+work=$3
+secs=${4:-60}
+mkdir -p "$work/corpus" "$work/artifacts"
+exec "$fuzzer" -max_total_time="$secs" -rss_limit_mb=2048 -max_len=131072 -timeout=10 \
+  -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$work/corpus" "$seeds"

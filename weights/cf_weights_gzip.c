@@ -1,0 +1,280 @@
+/* cf_weights_gzip.c: the gzip layer of the weight file, on zlib.
+ *
+ * Reading inflates into one buffer that grows geometrically but never past
+ * the caller's limit + 1 bytes, so a decompression bomb costs at most the
+ * limit. Writing streams through deflate into a file or a memory buffer. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "weights/cf_weights_internal.h"
+
+#define CF_GZ_CHUNK ((size_t)1 << 20)
+/* deflate cannot expand data more than ~1032:1; a gzip ISIZE trailer above
+ * that is a lie and is not used as a size hint. */
+#define CF_GZ_MAX_RATIO 1032u
+
+/* Initial output capacity: the gzip trailer's ISIZE (uncompressed size mod
+ * 2^32) when it is plausible, which makes the common single-member case
+ * exactly one allocation. */
+static size_t initial_capacity(cf_byte_source *src, uint64_t max_out) {
+  uint8_t t[4];
+  uint64_t csize;
+  bool have = false;
+  if (src->file) {
+    csize = src->file_size;
+    if (csize >= 18 && fseek(src->file, -4, SEEK_END) == 0 && fread(t, 1, 4, src->file) == 4)
+      have = true;
+    if (fseek(src->file, 0, SEEK_SET) != 0) have = false;
+  } else {
+    csize = src->mem_size;
+    if (csize >= 18) {
+      memcpy(t, src->mem + csize - 4, 4);
+      have = true;
+    }
+  }
+  uint64_t cap = csize * 4 < ((uint64_t)1 << 20) ? csize * 4 : ((uint64_t)1 << 20);
+  if (have) {
+    uint64_t isize = (uint64_t)t[0] | ((uint64_t)t[1] << 8) | ((uint64_t)t[2] << 16) |
+                     ((uint64_t)t[3] << 24);
+    if (isize > 0 && isize <= csize * CF_GZ_MAX_RATIO) cap = isize;
+  }
+  if (cap < 64) cap = 64;
+  if (cap > max_out + 1) cap = max_out + 1;
+  return (size_t)cap;
+}
+
+/* Makes more compressed input available; false at the end of the source. */
+static cf_status refill(cf_byte_source *src, z_stream *zs, uint8_t *inbuf, uint64_t *pos,
+                        bool *eof, cf_error *err) {
+  if (src->file) {
+    size_t got = fread(inbuf, 1, CF_GZ_CHUNK, src->file);
+    if (got == 0 && ferror(src->file))
+      return cf_error_set(err, CF_ERR_IO, "read error after %llu bytes", (unsigned long long)*pos);
+    zs->next_in = inbuf;
+    zs->avail_in = (uInt)got;
+    *pos += got;
+    *eof = got == 0;
+  } else {
+    size_t left = src->mem_size - (size_t)*pos;
+    size_t take = left < (size_t)1 << 30 ? left : (size_t)1 << 30;
+    zs->next_in = (Bytef *)(uintptr_t)(src->mem + *pos);
+    zs->avail_in = (uInt)take;
+    *pos += take;
+    *eof = take == 0;
+  }
+  return CF_OK;
+}
+
+cf_status cf_gunzip(cf_byte_source *src, uint64_t max_out, uint8_t **out, size_t *out_size,
+                    cf_error *err) {
+  *out = NULL;
+  *out_size = 0;
+  if (max_out >= SIZE_MAX) max_out = SIZE_MAX - 1;
+  size_t cap = initial_capacity(src, max_out), len = 0;
+  uint8_t *buf = malloc(cap);
+  uint8_t *inbuf = src->file ? malloc(CF_GZ_CHUNK) : NULL;
+  if (!buf || (src->file && !inbuf)) {
+    free(buf);
+    free(inbuf);
+    return cf_error_set(err, CF_ERR_NOMEM, "cannot allocate %zu bytes for decompression", cap);
+  }
+  z_stream zs;
+  memset(&zs, 0, sizeof zs);
+  if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
+    free(buf);
+    free(inbuf);
+    return cf_error_set(err, CF_ERR_NOMEM, "cannot initialise zlib");
+  }
+  cf_status st = CF_OK;
+  uint64_t pos = 0; /* compressed bytes handed to zlib so far */
+  bool eof = false;
+  for (;;) {
+    if (zs.avail_in == 0 && !eof) {
+      st = refill(src, &zs, inbuf, &pos, &eof, err);
+      if (st != CF_OK) break;
+    }
+    if (len == cap) {
+      if (cap > max_out) goto bomb;
+      size_t ncap = cap > (SIZE_MAX >> 1) ? SIZE_MAX : cap * 2;
+      if (ncap > max_out + 1) ncap = (size_t)max_out + 1;
+      uint8_t *nb = realloc(buf, ncap);
+      if (!nb) {
+        st = cf_error_set(err, CF_ERR_NOMEM, "cannot grow the decompression buffer to %zu bytes",
+                          ncap);
+        break;
+      }
+      buf = nb;
+      cap = ncap;
+    }
+    size_t room = cap - len;
+    zs.next_out = buf + len;
+    zs.avail_out = room > UINT_MAX ? UINT_MAX : (uInt)room;
+    uInt before = zs.avail_out;
+    int ret = inflate(&zs, Z_NO_FLUSH);
+    len += before - zs.avail_out;
+    if (len > max_out) goto bomb;
+    if (ret == Z_STREAM_END) {
+      /* Another gzip member may follow; anything else is ignored. */
+      if (zs.avail_in == 0 && !eof) {
+        st = refill(src, &zs, inbuf, &pos, &eof, err);
+        if (st != CF_OK) break;
+      }
+      if (zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b) {
+        inflateReset(&zs);
+        continue;
+      }
+      break;
+    }
+    if (ret == Z_BUF_ERROR) {
+      if (zs.avail_in == 0 && eof) {
+        st = cf_error_set(err, CF_ERR_FORMAT,
+                          "truncated gzip stream: the compressed data ends after %llu bytes "
+                          "before the end of the stream (%zu bytes decompressed so far)",
+                          (unsigned long long)pos, len);
+        break;
+      }
+      continue; /* needs more input or more room: both are provided above */
+    }
+    if (ret == Z_MEM_ERROR) {
+      st = cf_error_set(err, CF_ERR_NOMEM, "zlib ran out of memory");
+      break;
+    }
+    if (ret != Z_OK) {
+      st = cf_error_set(err, CF_ERR_FORMAT, "corrupt gzip data near compressed byte %llu: %s",
+                        (unsigned long long)(pos - zs.avail_in), zs.msg ? zs.msg : "zlib error");
+      break;
+    }
+  }
+  inflateEnd(&zs);
+  free(inbuf);
+  if (st != CF_OK) {
+    free(buf);
+    return st;
+  }
+  *out = buf;
+  *out_size = len;
+  return CF_OK;
+
+bomb:
+  inflateEnd(&zs);
+  free(inbuf);
+  free(buf);
+  return cf_error_set(err, CF_ERR_NOMEM,
+                      "decompressed size exceeds the limit of %llu bytes (a decompression "
+                      "bomb?); raise cf_weights_load_options.max_decompressed_bytes to load it",
+                      (unsigned long long)max_out);
+}
+
+/* ---- writing ---- */
+
+struct cf_byte_sink {
+  FILE *file;       /* NULL: memory */
+  bool gzip;
+  z_stream zs;
+  uint8_t *zbuf;    /* deflate output chunk */
+  uint8_t *mem;     /* memory sink */
+  size_t len, cap;
+  cf_status status;
+  cf_error err;
+};
+
+static void emit(cf_byte_sink *s, const uint8_t *data, size_t len) {
+  if (s->status != CF_OK || len == 0) return;
+  if (s->file) {
+    if (fwrite(data, 1, len, s->file) != len)
+      s->status = cf_error_set(&s->err, CF_ERR_IO, "write failed");
+    return;
+  }
+  if (s->cap - s->len < len) {
+    size_t ncap = s->cap ? s->cap : 4096;
+    while (ncap - s->len < len) ncap *= 2;
+    uint8_t *nb = realloc(s->mem, ncap);
+    if (!nb) {
+      s->status = cf_error_set(&s->err, CF_ERR_NOMEM, "cannot grow output to %zu bytes", ncap);
+      return;
+    }
+    s->mem = nb;
+    s->cap = ncap;
+  }
+  memcpy(s->mem + s->len, data, len);
+  s->len += len;
+}
+
+static void deflate_some(cf_byte_sink *s, int flush) {
+  int ret;
+  do {
+    s->zs.next_out = s->zbuf;
+    s->zs.avail_out = (uInt)CF_GZ_CHUNK;
+    ret = deflate(&s->zs, flush);
+    if (ret == Z_STREAM_ERROR) {
+      s->status = cf_error_set(&s->err, CF_ERR_INTERNAL, "deflate failed");
+      return;
+    }
+    emit(s, s->zbuf, CF_GZ_CHUNK - s->zs.avail_out);
+  } while (s->zs.avail_out == 0 && s->status == CF_OK);
+  (void)ret;
+}
+
+cf_byte_sink *cf_sink_open(FILE *file, bool gzip, cf_error *err) {
+  cf_byte_sink *s = calloc(1, sizeof *s);
+  if (!s) {
+    cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+    return NULL;
+  }
+  s->file = file;
+  s->gzip = gzip;
+  if (gzip) {
+    s->zbuf = malloc(CF_GZ_CHUNK);
+    if (!s->zbuf ||
+        deflateInit2(&s->zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
+                     Z_DEFAULT_STRATEGY) != Z_OK) {
+      free(s->zbuf);
+      free(s);
+      cf_error_set(err, CF_ERR_NOMEM, "cannot initialise zlib");
+      return NULL;
+    }
+  }
+  return s;
+}
+
+void cf_sink_write(cf_byte_sink *s, const uint8_t *data, size_t len) {
+  if (!s->gzip) {
+    emit(s, data, len);
+    return;
+  }
+  while (len > 0 && s->status == CF_OK) {
+    size_t take = len > UINT_MAX ? UINT_MAX : len;
+    s->zs.next_in = (Bytef *)(uintptr_t)data;
+    s->zs.avail_in = (uInt)take;
+    deflate_some(s, Z_NO_FLUSH);
+    data += take;
+    len -= take;
+  }
+}
+
+cf_status cf_sink_close(cf_byte_sink *s, uint8_t **out, size_t *out_size, cf_error *err) {
+  if (s->gzip) {
+    if (s->status == CF_OK) {
+      s->zs.next_in = NULL;
+      s->zs.avail_in = 0;
+      deflate_some(s, Z_FINISH);
+    }
+    deflateEnd(&s->zs);
+    free(s->zbuf);
+  }
+  if (s->file && s->status == CF_OK && fflush(s->file) != 0)
+    s->status = cf_error_set(&s->err, CF_ERR_IO, "write failed");
+  cf_status st = s->status;
+  if (st != CF_OK) {
+    cf_error_set(err, st, "%s", s->err.msg);
+    free(s->mem);
+  } else if (!s->file) {
+    if (out) *out = s->mem;
+    else free(s->mem);
+    if (out_size) *out_size = s->len;
+  }
+  free(s);
+  return st;
+}
