@@ -8,5 +8,6 @@
 #define CF_COMMANDS_H
 
 int cf_cmd_perft(int argc, char **argv);
+int cf_cmd_eval(int argc, char **argv);
 
 #endif /* CF_COMMANDS_H */

@@ -1,0 +1,187 @@
+/* cf_backend.c: backend lookup, instance creation, the capability check and
+ * the op dispatchers. Nothing here computes; see ref/ for the oracle. */
+#include "backends/cf_backend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *cf_op_act_name(cf_op_act act) {
+  switch (act) {
+    case CF_OP_ACT_MISH: return "mish";
+    case CF_OP_ACT_RELU: return "relu";
+    case CF_OP_ACT_NONE: return "none";
+    case CF_OP_ACT_TANH: return "tanh";
+    case CF_OP_ACT_SIGMOID: return "sigmoid";
+    case CF_OP_ACT_SELU: return "selu";
+    case CF_OP_ACT_SWISH: return "swish";
+    case CF_OP_ACT_RELU2: return "relu^2";
+  }
+  return "unknown activation";
+}
+
+const char *cf_feature_name(unsigned feature_bit) {
+  switch (feature_bit) {
+    case CF_FEAT_RPE_Q: return "RPE q (relative position attention, query side)";
+    case CF_FEAT_RPE_K: return "RPE k (relative position attention, key side)";
+    case CF_FEAT_RPE_V: return "RPE v (relative position attention, value side)";
+    case CF_FEAT_SMOLGEN: return "smolgen attention bias";
+    case CF_FEAT_RMS_NORM: return "RMSNorm";
+    case CF_FEAT_GATING: return "input gating";
+  }
+  return "unknown feature";
+}
+
+const cf_backend_desc *cf_backend_find(const char *name) {
+  for (int i = 0; i < cf_backend_count(); i++)
+    if (name && strcmp(cf_backend_at(i)->name, name) == 0) return cf_backend_at(i);
+  return NULL;
+}
+
+static bool available(const cf_backend_desc *d) { return !d->probe || d->probe(); }
+
+const cf_backend_desc *cf_backend_default(void) {
+  const cf_backend_desc *best = NULL;
+  for (int i = 0; i < cf_backend_count(); i++) {
+    const cf_backend_desc *d = cf_backend_at(i);
+    if (d->priority < 0 || !available(d)) continue;
+    if (!best || d->priority > best->priority) best = d;
+  }
+  return best;
+}
+
+/* The ops every network uses; a backend lacking one cannot run anything. */
+static const char *missing_required_op(const cf_backend_iface *f) {
+  if (!f->create || !f->destroy) return "create/destroy";
+  if (!f->alloc || !f->free || !f->upload || !f->download) return "alloc/free/upload/download";
+  if (!f->weight_create || !f->weight_free) return "weight_create/weight_free";
+  if (!f->linear) return "linear";
+  if (!f->norm) return "norm";
+  if (!f->attention) return "attention";
+  if (!f->matmul_nt) return "matmul_nt";
+  if (!f->copy_2d) return "copy_2d";
+  return NULL;
+}
+
+cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_backend **out,
+                            cf_error *err) {
+  *out = NULL;
+  const cf_backend_desc *d = NULL;
+  if (!name || !*name) {
+    d = cf_backend_default();
+    if (!d) return cf_error_set(err, CF_ERR_BACKEND, "no compute backend is available");
+  } else {
+    d = cf_backend_find(name);
+    if (!d) {
+      char known[256] = "";
+      for (int i = 0; i < cf_backend_count(); i++) {
+        if (i) strncat(known, ", ", sizeof known - strlen(known) - 1);
+        strncat(known, cf_backend_at(i)->name, sizeof known - strlen(known) - 1);
+      }
+      return cf_error_set(err, CF_ERR_ARG, "unknown backend '%s' (compiled in: %s)", name, known);
+    }
+    if (!available(d))
+      return cf_error_set(err, CF_ERR_BACKEND, "backend '%s' is not available on this machine",
+                          d->name);
+  }
+  const char *missing = missing_required_op(d->iface);
+  if (missing)
+    return cf_error_set(err, CF_ERR_INTERNAL, "backend '%s' does not implement %s", d->name,
+                        missing);
+  if (!cfg || cfg->max_batch < 1)
+    return cf_error_set(err, CF_ERR_ARG, "backend '%s': max batch must be at least 1", d->name);
+  cf_backend *be = calloc(1, sizeof *be);
+  if (!be) return cf_error_set(err, CF_ERR_NOMEM, "backend '%s': out of memory", d->name);
+  be->desc = d;
+  cf_status st = d->iface->create(cfg, &be->ctx, err);
+  if (st != CF_OK) {
+    free(be);
+    cf_error_prefix(err, "backend '%s'", d->name);
+    return st;
+  }
+  *out = be;
+  return CF_OK;
+}
+
+void cf_backend_free(cf_backend *be) {
+  if (!be) return;
+  be->desc->iface->destroy(be->ctx);
+  free(be);
+}
+
+cf_status cf_backend_check(const cf_backend *be, unsigned features, unsigned activations,
+                           cf_error *err) {
+  unsigned have = be->desc->features;
+  if (!be->desc->iface->gate) have &= ~(unsigned)CF_FEAT_GATING;
+  for (unsigned bit = 1; bit < (1u << CF_FEAT_COUNT); bit <<= 1)
+    if ((features & bit) && !(have & bit))
+      return cf_error_set(err, CF_ERR_UNSUPPORTED, "backend '%s' does not support %s",
+                          be->desc->name, cf_feature_name(bit));
+  for (int a = 1; a <= CF_OP_ACT_MAX; a++)
+    if ((activations & (1u << a)) && !(be->desc->activations & (1u << a)))
+      return cf_error_set(err, CF_ERR_UNSUPPORTED, "backend '%s' does not support activation %s",
+                          be->desc->name, cf_op_act_name((cf_op_act)a));
+  return CF_OK;
+}
+
+float *cf_op_alloc(cf_backend *be, size_t n) { return be->desc->iface->alloc(be->ctx, n); }
+
+void cf_op_free(cf_backend *be, float *p) {
+  if (p) be->desc->iface->free(be->ctx, p);
+}
+
+void cf_op_upload(cf_backend *be, float *dst, const float *host_src, size_t n) {
+  be->desc->iface->upload(be->ctx, dst, host_src, n);
+}
+
+void cf_op_download(cf_backend *be, float *host_dst, const float *src, size_t n) {
+  be->desc->iface->download(be->ctx, host_dst, src, n);
+}
+
+cf_status cf_op_weight(cf_backend *be, cf_weight_role role, int rows, int cols, const float *data,
+                       cf_bweight **out, cf_error *err) {
+  *out = NULL;
+  if (!data || rows <= 0 || cols <= 0) return CF_OK;
+  *out = be->desc->iface->weight_create(be->ctx, role, rows, cols, data);
+  if (!*out)
+    return cf_error_set(err, CF_ERR_NOMEM, "backend '%s': cannot upload a %dx%d weight",
+                        be->desc->name, rows, cols);
+  return CF_OK;
+}
+
+void cf_op_weight_free(cf_backend *be, cf_bweight *w) {
+  if (w) be->desc->iface->weight_free(be->ctx, w);
+}
+
+void cf_op_linear(cf_backend *be, int rows, int in, int out, const float *x, const cf_bweight *w,
+                  const cf_bweight *b, cf_op_act act, float *y) {
+  be->desc->iface->linear(be->ctx, rows, in, out, x, w, b, act, y);
+}
+
+void cf_op_norm(cf_backend *be, cf_norm_kind kind, int rows, int width, const float *x, float alpha,
+                const float *skip, const cf_bweight *gamma, const cf_bweight *beta, float eps,
+                float *y) {
+  be->desc->iface->norm(be->ctx, kind, rows, width, x, alpha, skip, gamma, beta, eps, y);
+}
+
+void cf_op_attention(cf_backend *be, const cf_attention_args *args) {
+  be->desc->iface->attention(be->ctx, args);
+}
+
+void cf_op_gate(cf_backend *be, int batch, int d, float *x, const cf_bweight *mult,
+                const cf_bweight *add) {
+  be->desc->iface->gate(be->ctx, batch, d, x, mult, add);
+}
+
+void cf_op_matmul_nt(cf_backend *be, int batch, int m, int n, int k, const float *a, const float *b,
+                     float scale, float *c) {
+  be->desc->iface->matmul_nt(be->ctx, batch, m, n, k, a, b, scale, c);
+}
+
+void cf_op_copy_2d(cf_backend *be, int rows, int cols, const float *src, int ld_src, float *dst,
+                   int ld_dst) {
+  be->desc->iface->copy_2d(be->ctx, rows, cols, src, ld_src, dst, ld_dst);
+}
+
+cf_status cf_op_sync(cf_backend *be, cf_error *err) {
+  return be->desc->iface->sync ? be->desc->iface->sync(be->ctx, err) : CF_OK;
+}

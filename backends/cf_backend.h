@@ -1,0 +1,221 @@
+/* cf_backend.h: the compute seam between the network code and the machines
+ * that run it.
+ *
+ * The network (encoder/, policy_head/, value_heads/) is written once against
+ * the ops below; a backend implements them. A backend is a table of function
+ * pointers (cf_backend_iface, filled with designated initializers) plus an
+ * opaque instance pointer. One registry table (cf_backend_registry.c) lists
+ * every backend with its priority: the default is the highest-priority one
+ * whose probe succeeds; test doubles have negative priority and are never
+ * the default.
+ *
+ * Memory. Activations live in buffers the backend allocates (`alloc`): plain
+ * host memory for CPU backends, device memory for GPU backends. Callers may
+ * do pointer arithmetic on them (views into a buffer) but must not
+ * dereference them; data crosses with `upload`/`download`. Weights are handed
+ * over once, at network creation (`weight_create`), so a backend can reorder
+ * or convert them then; ops see them only as opaque cf_bweight handles.
+ *
+ * Errors. Ops return nothing: a backend that can fail inside an op (a CUDA
+ * launch) records the first failure and reports it from `sync`, which
+ * cf_net_eval calls once per batch. Ops on the reference backend cannot fail.
+ *
+ * Shapes. Every op has a batch dimension; token-wise ops take rows =
+ * batch * 64. "[A][B]" is row-major: element (a, b) at a*B + b. */
+#ifndef CF_BACKEND_H
+#define CF_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/cf_status.h"
+
+/* Activation fused into an op. The values are NETWORK.md's
+ * ActivationFunction numbers, so a resolved network activation converts by
+ * value (encoder/ checks that with static asserts). */
+typedef enum cf_op_act {
+  CF_OP_ACT_MISH = 1,
+  CF_OP_ACT_RELU = 2,
+  CF_OP_ACT_NONE = 3,
+  CF_OP_ACT_TANH = 4,
+  CF_OP_ACT_SIGMOID = 5,
+  CF_OP_ACT_SELU = 6,
+  CF_OP_ACT_SWISH = 7,
+  CF_OP_ACT_RELU2 = 8,
+  CF_OP_ACT_MAX = 8
+} cf_op_act;
+
+const char *cf_op_act_name(cf_op_act act);
+
+/* True for the values an op can fuse (not DEFAULT 0, not SOFTMAX 9): a
+ * resolved network activation v converts with (cf_op_act)v when this holds. */
+static inline bool cf_op_act_valid(int v) { return v >= CF_OP_ACT_MISH && v <= CF_OP_ACT_MAX; }
+
+typedef enum cf_norm_kind {
+  CF_NORM_LAYER, /* (x - mean) / sqrt(var + eps) * gamma + beta */
+  CF_NORM_RMS,   /* x / sqrt(mean(x^2) + eps) * gamma */
+} cf_norm_kind;
+
+/* Features a network may need beyond the required ops. A backend declares
+ * those it runs in cf_backend_desc.features; cf_backend_check compares. */
+enum {
+  CF_FEAT_RPE_Q = 1u << 0,   /* attention: query-side relative position term */
+  CF_FEAT_RPE_K = 1u << 1,   /* attention: key-side relative position term */
+  CF_FEAT_RPE_V = 1u << 2,   /* attention: value-side relative position term */
+  CF_FEAT_SMOLGEN = 1u << 3, /* attention: additive per-position score bias */
+  CF_FEAT_RMS_NORM = 1u << 4,
+  CF_FEAT_GATING = 1u << 5, /* embedding multiplicative / additive gates */
+  CF_FEAT_COUNT = 6
+};
+
+/* "RPE q (relative position, query side)", ... for error messages. */
+const char *cf_feature_name(unsigned feature_bit);
+
+/* A weight tensor in the backend's own layout. Opaque; owned by the backend
+ * instance that created it and freed with weight_free. */
+typedef struct cf_bweight cf_bweight;
+
+/* What a weight is for, so a backend can choose its layout. The data handed
+ * to weight_create is always in NETWORK.md section 2 layout. */
+typedef enum cf_weight_role {
+  CF_WEIGHT_MATRIX, /* [rows = out][cols = in], for linear and smolgen's global matrix */
+  CF_WEIGHT_VECTOR, /* [cols]: bias, gamma, beta (rows = 1) */
+  CF_WEIGHT_GATE,   /* [rows = d][cols = 64]: channel c of token t at c*64 + t */
+  CF_WEIGHT_RPE,    /* [rows = 225][cols = dh*H]: element (p, i*H + h) */
+} cf_weight_role;
+
+/* Arguments of the attention core op (NETWORK.md section 5 steps 2-4). */
+typedef struct cf_attention_args {
+  int batch;
+  int heads;               /* H */
+  int depth;               /* dh; dm = H * dh */
+  const float *qkv;        /* [batch*64][3*dm]: token t holds q | k | v, head h at h*dh */
+  const cf_bweight *rpe_q; /* [225][dh*H] or NULL */
+  const cf_bweight *rpe_k; /* [225][dh*H] or NULL */
+  const cf_bweight *rpe_v; /* [225][dh*H] or NULL */
+  const float *bias;       /* [batch][H][64 q][64 k] added after scaling (smolgen), or NULL */
+  float scale;             /* 1 / sqrt(dh) */
+  float *out;              /* [batch*64][dm] */
+} cf_attention_args;
+
+/* Per-instance settings. */
+typedef struct cf_backend_config {
+  int max_batch;       /* largest batch the instance will see */
+  const char *options; /* backend-specific "key=value,..." or NULL; unknown keys are errors */
+} cf_backend_config;
+
+/* The table a backend fills. Slots marked optional may be NULL. */
+typedef struct cf_backend_iface {
+  /* Lifecycle. */
+  cf_status (*create)(const cf_backend_config *cfg, void **ctx, cf_error *err);
+  void (*destroy)(void *ctx);
+
+  /* Memory: n floats of backend memory; NULL on failure. */
+  float *(*alloc)(void *ctx, size_t n);
+  void (*free)(void *ctx, float *p);
+  void (*upload)(void *ctx, float *dst, const float *host_src, size_t n);
+  void (*download)(void *ctx, float *host_dst, const float *src, size_t n);
+
+  /* Weights: copies data (rows*cols floats, NETWORK.md layout); NULL on failure. */
+  cf_bweight *(*weight_create)(void *ctx, cf_weight_role role, int rows, int cols,
+                               const float *data);
+  void (*weight_free)(void *ctx, cf_bweight *w);
+
+  /* Y[rows][out] = act(X[rows][in] W^T + b). W is a MATRIX [out][in]; b a
+   * VECTOR [out] or NULL; Y must not overlap X. One sgemm (or matmul
+   * primitive) plus post-ops. */
+  void (*linear)(void *ctx, int rows, int in, int out, const float *x, const cf_bweight *w,
+                 const cf_bweight *b, cf_op_act act, float *y);
+
+  /* Y[rows][width] = Norm(skip + alpha * X) with gamma (and beta for
+   * LayerNorm); skip may be NULL (then Norm(alpha * X)). Y may alias X or
+   * skip. gamma, beta are VECTORs [width]; beta is NULL for RMSNorm. */
+  void (*norm)(void *ctx, cf_norm_kind kind, int rows, int width, const float *x, float alpha,
+               const float *skip, const cf_bweight *gamma, const cf_bweight *beta, float eps,
+               float *y);
+
+  /* Multi-head attention core with relative position terms (see args). */
+  void (*attention)(void *ctx, const cf_attention_args *args);
+
+  /* Optional (CF_FEAT_GATING): X[batch][64][d] in place:
+   * x[t][c] = x[t][c] * mult[c][t] + add[c][t]; mult or add may be NULL. */
+  void (*gate)(void *ctx, int batch, int d, float *x, const cf_bweight *mult,
+               const cf_bweight *add);
+
+  /* C[b][m][n] = scale * A[b][m][k] B[b][n][k]^T for b < batch (batched
+   * A B^T; the attention policy's from-to logits). */
+  void (*matmul_nt)(void *ctx, int batch, int m, int n, int k, const float *a, const float *bm,
+                    float scale, float *c);
+
+  /* dst[r*ld_dst + c] = src[r*ld_src + c] for r < rows, c < cols (column
+   * concatenation of token features). */
+  void (*copy_2d)(void *ctx, int rows, int cols, const float *src, int ld_src, float *dst,
+                  int ld_dst);
+
+  /* Optional: waits for queued ops and reports the first failure since the
+   * last call. NULL = ops are synchronous and cannot fail. */
+  cf_status (*sync)(void *ctx, cf_error *err);
+} cf_backend_iface;
+
+/* One registry entry. */
+typedef struct cf_backend_desc {
+  const char *name;
+  const char *summary;
+  int priority;         /* default backend = highest available; test doubles < 0 */
+  unsigned features;    /* CF_FEAT_* it runs (a NULL gate slot clears CF_FEAT_GATING) */
+  unsigned activations; /* bit (1u << cf_op_act) for each activation it fuses */
+  bool (*probe)(void);  /* cheap availability check (a GPU present?); NULL = always */
+  const cf_backend_iface *iface;
+} cf_backend_desc;
+
+/* A backend instance. */
+typedef struct cf_backend {
+  const cf_backend_desc *desc;
+  void *ctx;
+} cf_backend;
+
+/* Registry: every compiled-in backend, highest priority first. */
+int cf_backend_count(void);
+const cf_backend_desc *cf_backend_at(int i);
+/* NULL if no backend has that name. */
+const cf_backend_desc *cf_backend_find(const char *name);
+/* The highest-priority backend whose probe succeeds (never one with
+ * priority < 0); NULL if none. */
+const cf_backend_desc *cf_backend_default(void);
+
+/* Creates an instance of the named backend (NULL or "" = the default).
+ * Fails naming the backend if it is unknown, unavailable or incomplete. */
+cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_backend **out,
+                            cf_error *err);
+/* Accepts NULL. */
+void cf_backend_free(cf_backend *be);
+
+/* Whole-network capability check: fails naming the first needed feature or
+ * activation the backend lacks, and the backend. */
+cf_status cf_backend_check(const cf_backend *be, unsigned features, unsigned activations,
+                           cf_error *err);
+
+/* Thin dispatchers, so layer code reads `cf_op_linear(be, ...)`. */
+float *cf_op_alloc(cf_backend *be, size_t n);
+void cf_op_free(cf_backend *be, float *p);
+void cf_op_upload(cf_backend *be, float *dst, const float *host_src, size_t n);
+void cf_op_download(cf_backend *be, float *host_dst, const float *src, size_t n);
+/* Uploads a weight; a NULL data or zero size gives NULL (an absent tensor). */
+cf_status cf_op_weight(cf_backend *be, cf_weight_role role, int rows, int cols, const float *data,
+                       cf_bweight **out, cf_error *err);
+void cf_op_weight_free(cf_backend *be, cf_bweight *w);
+void cf_op_linear(cf_backend *be, int rows, int in, int out, const float *x, const cf_bweight *w,
+                  const cf_bweight *b, cf_op_act act, float *y);
+void cf_op_norm(cf_backend *be, cf_norm_kind kind, int rows, int width, const float *x, float alpha,
+                const float *skip, const cf_bweight *gamma, const cf_bweight *beta, float eps,
+                float *y);
+void cf_op_attention(cf_backend *be, const cf_attention_args *args);
+void cf_op_gate(cf_backend *be, int batch, int d, float *x, const cf_bweight *mult,
+                const cf_bweight *add);
+void cf_op_matmul_nt(cf_backend *be, int batch, int m, int n, int k, const float *a, const float *b,
+                     float scale, float *c);
+void cf_op_copy_2d(cf_backend *be, int rows, int cols, const float *src, int ld_src, float *dst,
+                   int ld_dst);
+cf_status cf_op_sync(cf_backend *be, cf_error *err);
+
+#endif /* CF_BACKEND_H */

@@ -1,0 +1,100 @@
+/* cf_ref_backend.c: the reference backend's memory, weights and op table.
+ * Its memory is plain host memory, so upload/download are memcpy. */
+#include "backends/ref/cf_ref_backend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/ref/cf_ref_internal.h"
+
+/* No state is needed; the context exists so the seam looks like every other
+ * backend's. */
+typedef struct ref_ctx {
+  int max_batch;
+} ref_ctx;
+
+static cf_status ref_create(const cf_backend_config *cfg, void **ctx, cf_error *err) {
+  if (cfg->options && *cfg->options)
+    return cf_error_set(err, CF_ERR_ARG, "unknown option '%s' (the reference backend has none)",
+                        cfg->options);
+  ref_ctx *c = calloc(1, sizeof *c);
+  if (!c) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+  c->max_batch = cfg->max_batch;
+  *ctx = c;
+  return CF_OK;
+}
+
+static void ref_destroy(void *ctx) { free(ctx); }
+
+static float *ref_alloc(void *ctx, size_t n) {
+  (void)ctx;
+  return calloc(n ? n : 1, sizeof(float));
+}
+
+static void ref_free(void *ctx, float *p) {
+  (void)ctx;
+  free(p);
+}
+
+static void ref_copy(void *ctx, float *dst, const float *src, size_t n) {
+  (void)ctx;
+  if (n) memcpy(dst, src, n * sizeof(float));
+}
+
+static cf_bweight *ref_weight_create(void *ctx, cf_weight_role role, int rows, int cols,
+                                     const float *data) {
+  (void)ctx;
+  size_t n = (size_t)rows * (size_t)cols;
+  cf_bweight *w = malloc(sizeof *w + n * sizeof(float));
+  if (!w) return NULL;
+  w->role = role;
+  w->rows = rows;
+  w->cols = cols;
+  if (role == CF_WEIGHT_MATRIX) {
+    /* data[o][i] -> w->data[i][o] */
+    for (int o = 0; o < rows; o++)
+      for (int i = 0; i < cols; i++) w->data[(size_t)i * rows + o] = data[(size_t)o * cols + i];
+  } else {
+    memcpy(w->data, data, n * sizeof(float));
+  }
+  return w;
+}
+
+static void ref_weight_free(void *ctx, cf_bweight *w) {
+  (void)ctx;
+  free(w);
+}
+
+static const cf_backend_iface ref_iface = {
+    .create = ref_create,
+    .destroy = ref_destroy,
+    .alloc = ref_alloc,
+    .free = ref_free,
+    .upload = ref_copy,
+    .download = ref_copy,
+    .weight_create = ref_weight_create,
+    .weight_free = ref_weight_free,
+    .linear = cf_ref_linear,
+    .norm = cf_ref_norm,
+    .attention = cf_ref_attention,
+    .gate = cf_ref_gate,
+    .matmul_nt = cf_ref_matmul_nt,
+    .copy_2d = cf_ref_copy_2d,
+    .sync = NULL, /* synchronous, cannot fail */
+};
+
+#define ALL_ACTS                                                                 \
+  ((1u << CF_OP_ACT_MISH) | (1u << CF_OP_ACT_RELU) | (1u << CF_OP_ACT_NONE) |    \
+   (1u << CF_OP_ACT_TANH) | (1u << CF_OP_ACT_SIGMOID) | (1u << CF_OP_ACT_SELU) | \
+   (1u << CF_OP_ACT_SWISH) | (1u << CF_OP_ACT_RELU2))
+
+const cf_backend_desc cf_backend_ref_desc = {
+    .name = "ref",
+    .summary = "plain C float32 reference (single thread; the oracle, not fast)",
+    .priority = 0,
+    .features = CF_FEAT_RPE_Q | CF_FEAT_RPE_K | CF_FEAT_RPE_V | CF_FEAT_SMOLGEN | CF_FEAT_RMS_NORM |
+                CF_FEAT_GATING,
+    .activations = ALL_ACTS,
+    .probe = NULL,
+    .iface = &ref_iface,
+};

@@ -1,0 +1,123 @@
+/* cf_encoder_layer.c: one post-norm DeepNorm encoder layer (NETWORK.md
+ * section 5):
+ *   Q, K, V = X Wq^T + bq, X Wk^T + bk, X Wv^T + bv   (one fused linear)
+ *   O = attention(Q, K, V; RPE q/k/v; smolgen bias)
+ *   Y1 = Norm1(X + alpha (O Wd^T + bd))
+ *   Y2 = Norm2(Y1 + alpha FFN(Y1)) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "encoder/cf_encoder_internal.h"
+
+/* The q, k, v projections stacked into one [3dm][d] matrix (and [3dm]
+ * bias), so a backend runs them as a single matrix product. An absent bias
+ * becomes zeros: adding 0.0f changes nothing. */
+static cf_status upload_qkv(cf_backend *be, const cf_mha_weights *m, int d, int dm,
+                            const char *what, cf_layer *l, cf_error *err) {
+  const cf_tensor *w[3] = {&m->q_w, &m->k_w, &m->v_w};
+  const cf_tensor *b[3] = {&m->q_b, &m->k_b, &m->v_b};
+  size_t wn = (size_t)dm * d;
+  for (int i = 0; i < 3; i++) {
+    if (w[i]->n != wn)
+      return cf_error_set(err, CF_ERR_FORMAT, "%s: %c_w has %zu values, expected %d x %d", what,
+                          "qkv"[i], w[i] -> n, dm, d);
+    if (cf_tensor_present(b[i]) && b[i]->n != (size_t)dm)
+      return cf_error_set(err, CF_ERR_FORMAT, "%s: %c_b has %zu values, expected %d", what,
+                          "qkv"[i], b[i] -> n, dm);
+  }
+  bool any_bias = cf_tensor_present(b[0]) || cf_tensor_present(b[1]) || cf_tensor_present(b[2]);
+  float *wcat = malloc(3 * wn * sizeof(float));        /* [3dm][d] */
+  float *bcat = calloc((size_t)3 * dm, sizeof(float)); /* [3dm] */
+  if (!wcat || !bcat) {
+    free(wcat);
+    free(bcat);
+    return cf_error_set(err, CF_ERR_NOMEM, "%s: out of memory", what);
+  }
+  for (int i = 0; i < 3; i++) {
+    memcpy(wcat + i * wn, w[i]->data, wn * sizeof(float));
+    if (cf_tensor_present(b[i])) memcpy(bcat + (size_t)i * dm, b[i]->data, dm * sizeof(float));
+  }
+  cf_status st = cf_op_weight(be, CF_WEIGHT_MATRIX, 3 * dm, d, wcat, &l->qkv_w, err);
+  if (st == CF_OK && any_bias)
+    st = cf_op_weight(be, CF_WEIGHT_VECTOR, 1, 3 * dm, bcat, &l->qkv_b, err);
+  free(wcat);
+  free(bcat);
+  return st;
+}
+
+cf_status cf_layer_upload(cf_backend *be, const cf_encoder_layer_weights *w, const cf_net_arch *a,
+                          int index, cf_layer *l, cf_error *err) {
+  char what[64];
+  snprintf(what, sizeof what, "encoder layer %d", index + 1);
+  const int d = a->d, dm = a->dm;
+  const cf_mha_weights *m = &w->mha;
+  CF_TRY(upload_qkv(be, m, d, dm, what, l, err));
+  CF_TRY(cf_enc_weight(be, CF_WEIGHT_RPE, 225, dm, &m->rpe_q, what, &l->rpe_q, err));
+  CF_TRY(cf_enc_weight(be, CF_WEIGHT_RPE, 225, dm, &m->rpe_k, what, &l->rpe_k, err));
+  CF_TRY(cf_enc_weight(be, CF_WEIGHT_RPE, 225, dm, &m->rpe_v, what, &l->rpe_v, err));
+  CF_TRY(cf_enc_weight(be, CF_WEIGHT_MATRIX, d, dm, &m->dense_w, what, &l->dense_w, err));
+  CF_TRY(cf_enc_weight(be, CF_WEIGHT_VECTOR, 1, d, &m->dense_b, what, &l->dense_b, err));
+  if (!l->dense_w) return cf_error_set(err, CF_ERR_FORMAT, "%s: mha dense_w is missing", what);
+  l->has_smolgen = m->has_smolgen;
+  if (l->has_smolgen) CF_TRY(cf_smolgen_upload(be, &m->smolgen, a, what, &l->smolgen, err));
+  float eps1 =
+      cf_encoder_norm_eps(a, cf_tensor_present(&w->ln1_betas) ? CF_NORM_LAYER : CF_NORM_RMS);
+  float eps2 =
+      cf_encoder_norm_eps(a, cf_tensor_present(&w->ln2_betas) ? CF_NORM_LAYER : CF_NORM_RMS);
+  CF_TRY(cf_norm_upload(be, &w->ln1_gammas, &w->ln1_betas, d, eps1, what, &l->ln1, err));
+  CF_TRY(cf_ffn_upload(be, &w->ffn, d, (cf_op_act)a->ffn_act, what, &l->ffn, err));
+  return cf_norm_upload(be, &w->ln2_gammas, &w->ln2_betas, d, eps2, what, &l->ln2, err);
+}
+
+void cf_layer_release(cf_backend *be, cf_layer *l) {
+  cf_op_weight_free(be, l->qkv_w);
+  cf_op_weight_free(be, l->qkv_b);
+  cf_op_weight_free(be, l->rpe_q);
+  cf_op_weight_free(be, l->rpe_k);
+  cf_op_weight_free(be, l->rpe_v);
+  cf_op_weight_free(be, l->dense_w);
+  cf_op_weight_free(be, l->dense_b);
+  if (l->has_smolgen) cf_smolgen_release(be, &l->smolgen);
+  cf_norm_release(be, &l->ln1);
+  cf_ffn_release(be, &l->ffn);
+  cf_norm_release(be, &l->ln2);
+}
+
+void cf_layer_forward(cf_encoder *enc, const cf_layer *l, int batch) {
+  cf_backend *be = enc->be;
+  cf_encoder_ws *ws = &enc->ws;
+  const int rows = batch * 64, d = enc->arch.d, dm = enc->arch.dm;
+
+  /* qkv[rows][3dm] = x [Wq; Wk; Wv]^T + [bq; bk; bv] */
+  cf_op_linear(be, rows, d, 3 * dm, ws->x, l->qkv_w, l->qkv_b, CF_OP_ACT_NONE, ws->qkv);
+
+  /* sg_bias[batch][H][64][64], when the layer has smolgen */
+  if (l->has_smolgen)
+    cf_smolgen_forward(be, &l->smolgen, enc->smolgen_w, enc->smolgen_b, batch, d, enc->arch.heads,
+                       ws->x, ws);
+
+  /* attn[rows][dm] = softmax(S) V (+ RPE v) */
+  cf_attention_args args = {
+      .batch = batch,
+      .heads = enc->arch.heads,
+      .depth = enc->arch.dh,
+      .qkv = ws->qkv,
+      .rpe_q = l->rpe_q,
+      .rpe_k = l->rpe_k,
+      .rpe_v = l->rpe_v,
+      .bias = l->has_smolgen ? ws->sg_bias : NULL,
+      .scale = 1.0f / sqrtf((float)enc->arch.dh),
+      .out = ws->attn,
+  };
+  cf_op_attention(be, &args);
+
+  /* t[rows][d] = attn Wd^T + bd;  x = Norm1(x + alpha t) */
+  cf_op_linear(be, rows, dm, d, ws->attn, l->dense_w, l->dense_b, CF_OP_ACT_NONE, ws->t);
+  cf_norm_forward(be, &l->ln1, rows, ws->t, enc->alpha, ws->x, ws->x);
+
+  /* t[rows][d] = FFN(x);  x = Norm2(x + alpha t) */
+  cf_ffn_forward(be, &l->ffn, rows, ws->x, ws->hidden, ws->t);
+  cf_norm_forward(be, &l->ln2, rows, ws->t, enc->alpha, ws->x, ws->x);
+}

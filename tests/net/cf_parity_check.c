@@ -1,0 +1,105 @@
+/* cf_parity_check.c: field-by-field comparison with the parity truth. */
+#include "tests/net/cf_parity_check.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+double cf_parity_max_err = 0.0;
+
+void cf_parity_bind_output(const cf_net *net, cf_net_output *o, cf_parity_out *buf) {
+  const cf_net_info *info = cf_net_get_info(net);
+  memset(o, 0, sizeof *o);
+  for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++)
+    o->policy[h] = (info->policy_heads >> h & 1) ? buf->policy[h] : NULL;
+  for (int h = 0; h < CF_VALUE_HEAD_COUNT; h++)
+    o->value_cat[h] = info->value_cat[h] > 0 ? buf->cat[h] : NULL;
+}
+
+/* One number within tolerance; reports the case and field on failure. */
+static void near(cf_test *t, const char *tag, const cf_parity_case *c, const char *field,
+                 double got, double want) {
+  double e = fabs(got - want);
+  if (!(e <= CF_PARITY_TOL) || isnan(got)) {
+    char m[256];
+    snprintf(m, sizeof m, "%s %s %s: got %.9g, expected %.9g", tag, c->id, field, got, want);
+    cf_test_report(t, 0, __FILE__, __LINE__, m);
+  } else {
+    cf_test_report(t, 1, __FILE__, __LINE__, field);
+  }
+  if (e > cf_parity_max_err && !isnan(e)) cf_parity_max_err = e;
+}
+
+void cf_parity_check_output(cf_test *t, const char *tag, const cf_parity_case *c, const cf_net *net,
+                            const cf_net_output *o, const int *move_case, int n) {
+  const cf_net_info *info = cf_net_get_info(net);
+  char field[96];
+  CHECK_INT_EQ(o->transform, c->transform);
+  for (int i = 0; i < 3; i++) {
+    snprintf(field, sizeof field, "wdl[%d]", i);
+    near(t, tag, c, field, o->wdl[i], c->wdl[i]);
+  }
+  near(t, tag, c, "q", o->q, c->q);
+  CHECK(info->has_moves_left == c->has_moves_left);
+  if (c->has_moves_left)
+    near(t, tag, c, "moves_left", o->moves_left, c->moves_left);
+  else
+    CHECK(isnan(o->moves_left));
+  for (int h = CF_VALUE_Q; h < CF_VALUE_HEAD_COUNT; h++) {
+    const cf_parity_value *v = &c->value[h];
+    CHECK(v->present == ((info->value_heads >> h & 1) != 0));
+    if (!v->present) continue;
+    const cf_value_result *r = &o->value[h];
+    snprintf(field, sizeof field, "value_heads.%s.q", cf_value_head_name((cf_value_head_id)h));
+    near(t, tag, c, field, r->q, v->q);
+    CHECK(r->has_err == v->has_err);
+    if (v->has_err) {
+      snprintf(field, sizeof field, "value_heads.%s.err", cf_value_head_name((cf_value_head_id)h));
+      near(t, tag, c, field, r->err, v->err);
+    }
+    CHECK_INT_EQ(r->n_cat, v->n_cat);
+    for (int k = 0; k < v->n_cat && k < r->n_cat; k++) {
+      snprintf(field, sizeof field, "value_heads.%s.cat_logits[%d]",
+               cf_value_head_name((cf_value_head_id)h), k);
+      near(t, tag, c, field, o->value_cat[h][k], v->cat[k]);
+    }
+  }
+  CHECK_INT_EQ(n, c->n_legal);
+  for (int head = 0; head < CF_POLICY_HEAD_COUNT; head++) {
+    if (!(c->policy_heads >> head & 1)) continue;
+    if (!CHECK(o->policy[head] != NULL)) continue;
+    for (int i = 0; i < n; i++) {
+      const cf_parity_move *m = &c->legal[move_case[i]];
+      snprintf(field, sizeof field, "policy.%s.%s", cf_policy_head_name((cf_policy_head_id)head),
+               m->uci);
+      near(t, tag, c, field, o->policy[head][i], m->logit[head]);
+    }
+  }
+}
+
+bool cf_parity_move_from_uci(const char *uci, int king_sq, cf_policy_move *m) {
+  size_t len = strlen(uci);
+  if (len < 4 || len > 5) return false;
+  if (uci[0] < 'a' || uci[0] > 'h' || uci[1] < '1' || uci[1] > '8' || uci[2] < 'a' ||
+      uci[2] > 'h' || uci[3] < '1' || uci[3] > '8')
+    return false;
+  int from = (uci[1] - '1') * 8 + (uci[0] - 'a'), to = (uci[3] - '1') * 8 + (uci[2] - 'a');
+  m->from = (uint8_t)from;
+  m->to = (uint8_t)to;
+  m->promo = CF_PROMO_NONE;
+  if (len == 5) {
+    const char *p = strchr("qrbn", uci[4]);
+    if (!p) return false;
+    m->promo = (uint8_t)(CF_PROMO_QUEEN + (p - "qrbn"));
+  }
+  /* e1g1 -> e1h1, e1c1 -> e1a1 */
+  if (from == king_sq && from / 8 == to / 8 && (to - from == 2 || from - to == 2))
+    m->to = (uint8_t)(to > from ? from / 8 * 8 + 7 : from / 8 * 8);
+  return true;
+}
+
+bool cf_parity_black_to_move(const cf_parity_case *c) {
+  const char *side = strchr(c->fen, ' ');
+  bool black = side && side[1] == 'b';
+  return (c->n_played % 2) ? !black : black;
+}

@@ -1,0 +1,141 @@
+/* test_eval_cmd.c: `cformer eval` end to end. Runs the binary (argv[1]) on
+ * parity case files, reads its output lines back with the case reader (the
+ * same schema) and compares them with the truth as the parity README says:
+ * transform, planes, legal moves and policy indices exactly, every number
+ * within 1e-4. Also: standard input, and a bad line giving an error line. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/cf_test.h"
+#include "tests/net/cf_parity.h"
+#include "tests/net/cf_parity_check.h"
+
+static const char *cformer = "cformer";
+
+static void near(cf_test *t, const char *id, const char *what, double got, double want) {
+  char m[256];
+  snprintf(m, sizeof m, "%s %s: got %.9g, expected %.9g", id, what, got, want);
+  cf_test_report(t, fabs(got - want) <= CF_PARITY_TOL, __FILE__, __LINE__, m);
+}
+
+static void compare(cf_test *t, const cf_parity_case *got, const cf_parity_case *want) {
+  const char *id = want->id;
+  CHECK_STR_EQ(got->id, want->id);
+  CHECK_INT_EQ(got->input_format, want->input_format);
+  CHECK_INT_EQ(got->transform, want->transform);
+  int planes = 0;
+  for (int j = 0; j < CF_PLANE_COUNT; j++)
+    planes += got->planes.mask[j] == want->planes.mask[j] &&
+              fabsf(got->planes.value[j] - want->planes.value[j]) <= CF_PARITY_TOL;
+  CHECK_INT_EQ(planes, CF_PLANE_COUNT);
+  for (int i = 0; i < 3; i++) near(t, id, "wdl", got->wdl[i], want->wdl[i]);
+  near(t, id, "q", got->q, want->q);
+  CHECK(got->has_moves_left == want->has_moves_left);
+  if (want->has_moves_left) near(t, id, "moves_left", got->moves_left, want->moves_left);
+  for (int h = 0; h < CF_VALUE_HEAD_COUNT; h++) {
+    const cf_parity_value *g = &got->value[h], *w = &want->value[h];
+    CHECK(g->present == w->present);
+    if (!w->present || !g->present) continue;
+    near(t, id, "value head q", g->q, w->q);
+    CHECK(g->has_err == w->has_err);
+    if (w->has_err) near(t, id, "value head err", g->err, w->err);
+    CHECK_INT_EQ(g->n_cat, w->n_cat);
+    for (int k = 0; k < w->n_cat && k < g->n_cat; k++)
+      near(t, id, "cat_logits", g->cat[k], w->cat[k]);
+  }
+  CHECK_INT_EQ(got->policy_heads, want->policy_heads);
+  CHECK_INT_EQ(got->n_legal, want->n_legal);
+  for (int i = 0; i < want->n_legal; i++) {
+    const cf_parity_move *w = &want->legal[i];
+    int k = cf_parity_find_move(got, w->uci);
+    if (!CHECK(k >= 0)) continue;
+    CHECK_INT_EQ(got->legal[k].index, w->index);
+    for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++)
+      if (want->policy_heads >> h & 1) near(t, id, w->uci, got->legal[k].logit[h], w->logit[h]);
+  }
+}
+
+/* Runs command, parses every output line; returns the exit status. */
+static int run(const char *command, cf_parity_case **out, int *n) {
+  FILE *p = popen(command, "r");
+  *out = NULL;
+  *n = 0;
+  if (!p) return -1;
+  char *line = NULL, msg[256];
+  size_t cap = 0;
+  cf_parity_case *cases = calloc(64, sizeof *cases);
+  while (getline(&line, &cap, p) > 0 && *n < 64) {
+    if (!cf_parity_parse_line(line, &cases[*n], msg, sizeof msg)) {
+      /* an error line: keep its id only */
+      memset(&cases[*n], 0, sizeof cases[*n]);
+      snprintf(cases[*n].id, sizeof cases[*n].id, "%s", strstr(line, "\"error\"") ? "error" : "?");
+    }
+    (*n)++;
+  }
+  free(line);
+  *out = cases;
+  int status = pclose(p);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void check_net(cf_test *t, const char *net, const char *how) {
+  char msg[512], cmd[4096];
+  cf_parity_case *want, *got;
+  int n_want, n_got;
+  if (!CHECK(cf_parity_load(cf_parity_dir(), net, &want, &n_want, msg, sizeof msg))) return;
+  const char *dir = cf_parity_dir();
+  if (strcmp(how, "stdin") == 0)
+    snprintf(cmd, sizeof cmd,
+             "'%s' eval --weights '%s/%s.pb.gz' --backend ref --batch 1 < '%s/%s.jsonl'", cformer,
+             dir, net, dir, net);
+  else
+    snprintf(cmd, sizeof cmd, "'%s' eval --weights '%s/%s.pb.gz' --cases '%s/%s.jsonl' --batch 7",
+             cformer, dir, net, dir, net);
+  CHECK_INT_EQ(run(cmd, &got, &n_got), 0);
+  CHECK_INT_EQ(n_got, n_want);
+  for (int i = 0; i < n_want && i < n_got; i++) compare(t, &got[i], &want[i]);
+  free(want);
+  free(got);
+}
+
+static void test_eval_cases_file(cf_test *t) {
+  check_net(t, "cf-rpe-rms", "cases");
+  check_net(t, "lc0-smolgen-relu2", "cases");
+}
+
+static void test_eval_stdin(cf_test *t) { check_net(t, "cf-rpe-ln-canonical", "stdin"); }
+
+static void test_eval_bad_lines(cf_test *t) {
+  char cmd[4096];
+  snprintf(
+      cmd, sizeof cmd,
+      "printf '%%s\\n' '{\"id\":\"ok\",\"moves\":[\"e2e4\"]}' 'not json' "
+      "'{\"id\":\"bad\",\"moves\":[\"e2e5\"]}' | '%s' eval --weights '%s/lc0-map-classic.pb.gz'",
+      cformer, cf_parity_dir());
+  cf_parity_case *got;
+  int n;
+  CHECK_INT_EQ(run(cmd, &got, &n), 1);
+  CHECK_INT_EQ(n, 3);
+  if (n == 3) {
+    CHECK_STR_EQ(got[0].id, "ok");
+    CHECK_INT_EQ(got[0].n_legal, 20);
+    CHECK_STR_EQ(got[1].id, "error");
+    CHECK_STR_EQ(got[2].id, "error");
+  }
+  free(got);
+  snprintf(cmd, sizeof cmd, "'%s' eval --weights /no/such/net.pb.gz < /dev/null 2>/dev/null",
+           cformer);
+  CHECK_INT_EQ(run(cmd, &got, &n), 2);
+  free(got);
+  snprintf(cmd, sizeof cmd, "'%s' eval --batch 0 2>/dev/null", cformer);
+  CHECK_INT_EQ(run(cmd, &got, &n), 2);
+  free(got);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1) cformer = argv[1];
+  static const cf_test_fn fns[] = {test_eval_cases_file, test_eval_stdin, test_eval_bad_lines};
+  static const char *names[] = {"test_eval_cases_file", "test_eval_stdin", "test_eval_bad_lines"};
+  return cf_test_run(names, fns, 3, 1, argv);
+}

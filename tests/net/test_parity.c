@@ -1,0 +1,141 @@
+/* test_parity.c: the whole path against the parity truth. Each case is
+ * replayed with chess/, turned into the net's position by the engine glue,
+ * encoded into planes (which must equal the expected planes exactly), and
+ * evaluated on the reference backend at batch 1 and with all cases in one
+ * batch; the legal moves must be the expected policy's keys, their policy
+ * indices the expected ones, and every output within 1e-4 of the truth. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/cf_net.h"
+#include "tests/cf_test.h"
+#include "tests/net/cf_parity.h"
+#include "tests/net/cf_parity_check.h"
+#include "tests/net/cf_parity_game.h"
+
+typedef struct prepared {
+  cf_parity_game game;
+  cf_parity_out buf;
+} prepared;
+
+/* Planes, transform, legal moves and policy indices of one case. */
+static void check_input(cf_test *t, const char *net, const cf_parity_case *c,
+                        const cf_parity_game *g) {
+  cf_planes planes;
+  int transform = cf_net_encode_planes(&g->position, CF_HISTORY_FILL_FEN_ONLY, &planes);
+  CHECK_INT_EQ(transform, c->transform);
+  for (int j = 0; j < CF_PLANE_COUNT; j++) {
+    bool ok = planes.mask[j] == c->planes.mask[j] &&
+              (planes.mask[j] == 0 || planes.value[j] == c->planes.value[j]);
+    if (!ok) {
+      char m[256];
+      snprintf(m, sizeof m, "%s %s plane %d: mask 0x%016llx value %.9g, expected 0x%016llx %.9g",
+               net, c->id, j, (unsigned long long)planes.mask[j], planes.value[j],
+               (unsigned long long)c->planes.mask[j], c->planes.value[j]);
+      cf_test_report(t, 0, __FILE__, __LINE__, m);
+    } else {
+      cf_test_report(t, 1, __FILE__, __LINE__, "plane");
+    }
+  }
+  /* The legal moves are exactly the expected policy's keys. */
+  CHECK_INT_EQ(g->n_moves, c->n_legal);
+  for (int i = 0; i < g->n_moves; i++) {
+    if (!CHECK(g->move_case[i] >= 0)) {
+      fprintf(stderr, "%s %s: unexpected legal move %s\n", net, c->id, g->uci[i]);
+      continue;
+    }
+    int idx = cf_policy_move_index(g->moves[i], g->black_to_move, transform);
+    CHECK_INT_EQ(idx, c->legal[g->move_case[i]].index);
+  }
+}
+
+static void run_net(cf_test *t, const char *name, int batch) {
+  char msg[512], path[1200];
+  cf_parity_case *cases;
+  int n;
+  if (!CHECK(cf_parity_load(cf_parity_dir(), name, &cases, &n, msg, sizeof msg))) {
+    fprintf(stderr, "%s\n", msg);
+    return;
+  }
+  snprintf(path, sizeof path, "%s/%s.pb.gz", cf_parity_dir(), name);
+  cf_weights *w = NULL;
+  cf_error err = {0};
+  if (!CHECK(cf_weights_load_file(path, NULL, &w, &err) == CF_OK)) {
+    fprintf(stderr, "%s\n", err.msg);
+    free(cases);
+    return;
+  }
+  int step = batch > 0 ? batch : n;
+  cf_net_options opts = {.backend = "ref", .max_batch = step};
+  for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++)
+    if (w->arch.has_policy[h]) opts.policy_heads |= 1u << h;
+  for (int h = CF_VALUE_Q; h < CF_VALUE_HEAD_COUNT; h++)
+    if (w->arch.has_value[h]) opts.value_heads |= 1u << h;
+  cf_net *net = NULL;
+  cf_status st = cf_net_create(w, &opts, &net, &err);
+  cf_weights_free(w);
+  if (!CHECK(st == CF_OK)) {
+    fprintf(stderr, "%s: %s\n", name, err.msg);
+    free(cases);
+    return;
+  }
+  const int format = cf_net_get_info(net)->input_format;
+  prepared *prep = calloc((size_t)n, sizeof *prep);
+  cf_net_request *req = calloc((size_t)n, sizeof *req);
+  cf_net_output *out = calloc((size_t)n, sizeof *out);
+  bool built = true;
+  for (int i = 0; i < n; i++) {
+    CHECK_INT_EQ(cases[i].input_format, format);
+    if (!CHECK(cf_parity_game_build(&cases[i], format, &prep[i].game, msg, sizeof msg))) {
+      fprintf(stderr, "%s\n", msg);
+      built = false;
+      break;
+    }
+    if (batch == 1) check_input(t, name, &cases[i], &prep[i].game); /* once per net is enough */
+    req[i] = (cf_net_request){.position = &prep[i].game.position,
+                              .moves = prep[i].game.moves,
+                              .n_moves = prep[i].game.n_moves};
+    cf_parity_bind_output(net, &out[i], &prep[i].buf);
+  }
+  for (int i = 0; built && i < n; i += step) {
+    int m = n - i < step ? n - i : step;
+    if (!CHECK(cf_net_eval(net, m, req + i, out + i, &err) == CF_OK)) {
+      fprintf(stderr, "%s: %s\n", name, err.msg);
+      built = false;
+    }
+  }
+  char tag[96];
+  snprintf(tag, sizeof tag, "%s (batch %d)", name, step);
+  for (int i = 0; built && i < n; i++) {
+    const cf_parity_game *g = &prep[i].game;
+    bool all_expected = true;
+    for (int k = 0; k < g->n_moves; k++) all_expected &= g->move_case[k] >= 0;
+    if (CHECK(all_expected))
+      cf_parity_check_output(t, tag, &cases[i], net, &out[i], g->move_case, g->n_moves);
+  }
+  cf_net_free(net);
+  free(prep);
+  free(req);
+  free(out);
+  free(cases);
+}
+
+#define NET_TESTS(fn, index)                                                    \
+  static void fn##_batch1(cf_test *t) { run_net(t, cf_parity_nets[index], 1); } \
+  static void fn##_full_batch(cf_test *t) { run_net(t, cf_parity_nets[index], 0); }
+
+NET_TESTS(test_cf_rpe_rms, 0)
+NET_TESTS(test_lc0_smolgen_relu2, 1)
+NET_TESTS(test_lc0_smolgen_relu2_bf16, 2)
+NET_TESTS(test_lc0_smolgen_relu2_f32, 3)
+NET_TESTS(test_lc0_map_classic, 4)
+NET_TESTS(test_cf_rpe_ln_canonical, 5)
+
+static void test_every_parity_net_is_covered(cf_test *t) { CHECK_INT_EQ(cf_parity_net_count, 6); }
+
+CF_TEST_MAIN(test_cf_rpe_rms_batch1, test_cf_rpe_rms_full_batch, test_lc0_smolgen_relu2_batch1,
+             test_lc0_smolgen_relu2_full_batch, test_lc0_smolgen_relu2_bf16_batch1,
+             test_lc0_smolgen_relu2_bf16_full_batch, test_lc0_smolgen_relu2_f32_batch1,
+             test_lc0_smolgen_relu2_f32_full_batch, test_lc0_map_classic_batch1,
+             test_lc0_map_classic_full_batch, test_cf_rpe_ln_canonical_batch1,
+             test_cf_rpe_ln_canonical_full_batch, test_every_parity_net_is_covered)

@@ -1,0 +1,409 @@
+/* eval_cmd.c: `cformer eval`, the network's outputs for positions given as
+ * JSON lines, in the parity case schema (shared/testdata/parity/README.md).
+ *
+ *     cformer eval --weights NET [--cases FILE] [--backend NAME] [--batch N]
+ *                  [--history-fill fen_only|no|always] [--bench RUNS]
+ *
+ * Each input line is an object with "id", "fen" (default: the start
+ * position) and "moves" (UCI, played from fen); other keys are ignored, so a
+ * parity case file can be fed as it is. Each output line has "id", "fen",
+ * "moves", "input_format", "transform", "planes", "wdl", "q", "moves_left",
+ * "value_heads", "policy" (every policy head of the net: raw logits of the
+ * legal moves keyed by UCI text) and "policy_index", with numbers to 9
+ * significant digits, so a script can compare any two implementations. A
+ * line that cannot be evaluated gives {"id": ..., "error": "..."} and exit
+ * status 1. --bench RUNS then evaluates the whole set RUNS more times and
+ * reports evaluations per second on stderr. */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "chess/cf_fen.h"
+#include "chess/cf_game.h"
+#include "chess/cf_move_uci.h"
+#include "engine/cf_net_input.h"
+#include "net/cf_net.h"
+#include "tools/cf_commands.h"
+#include "weights/cf_weights.h"
+
+#define DEFAULT_BATCH 16
+#define MAX_BATCH 4096
+
+typedef struct eval_args {
+  const char *weights, *cases, *backend;
+  int batch, bench;
+  cf_history_fill fill;
+} eval_args;
+
+/* One input line and everything computed for it. */
+typedef struct eval_case {
+  cJSON *input;                 /* the parsed line (owned), for id / fen / moves */
+  char error[CF_ERROR_MSG_MAX]; /* non-empty: the case could not be evaluated */
+  cf_net_position position;
+  int n_moves;
+  cf_policy_move moves[CF_MAX_MOVES];
+  char uci[CF_MAX_MOVES][CF_UCI_MOVE_MAX];
+  bool black_to_move;
+  cf_planes planes;
+  cf_net_output out;
+  float policy[CF_POLICY_HEAD_COUNT][CF_MAX_MOVES];
+  float *cat; /* owned: every value head's categorical logits */
+} eval_case;
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: cformer eval --weights NET [--cases FILE] [--backend NAME] [--batch N]\n"
+          "                    [--history-fill fen_only|no|always] [--bench RUNS]\n\n"
+          "Evaluates positions given as JSON lines ({\"id\", \"fen\", \"moves\"}; a parity case\n"
+          "file works as is) and writes one JSON line per position: input planes, transform,\n"
+          "W/D/L, Q, moves left, extra value heads and the raw policy logits of every legal\n"
+          "move for each policy head, in the parity case schema.\n\n"
+          "  --weights NET     network file (.pb.gz)\n"
+          "  --cases FILE      read positions from FILE (default: standard input)\n"
+          "  --backend NAME    compute backend (default: the best available)\n"
+          "  --batch N         positions per network pass, 1-%d (default %d)\n"
+          "  --history-fill M  Lc0's HistoryFill: fen_only (default), no, always\n"
+          "  --bench RUNS      then evaluate everything RUNS more times and report evals/s\n"
+          "  --help            this text\n",
+          MAX_BATCH, DEFAULT_BATCH);
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static int
+fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "cformer eval: ");
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\n");
+  va_end(ap);
+  return 2;
+}
+
+static double seconds(clockid_t clock) {
+  struct timespec ts;
+  clock_gettime(clock, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static bool parse_int(const char *text, int lo, int hi, int *out) {
+  char *end;
+  long v = strtol(text, &end, 10);
+  if (!*text || *end || v < lo || v > hi) return false;
+  *out = (int)v;
+  return true;
+}
+
+/* Returns -1 when the arguments are fine, else the exit status. */
+static int parse_args(int argc, char **argv, eval_args *a) {
+  *a = (eval_args){.batch = DEFAULT_BATCH, .fill = CF_HISTORY_FILL_FEN_ONLY};
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      usage(stdout);
+      return 0;
+    }
+    if (!val) return fail("%s needs a value (cformer eval --help for usage)", arg);
+    i++;
+    if (strcmp(arg, "--weights") == 0) {
+      a->weights = val;
+    } else if (strcmp(arg, "--cases") == 0) {
+      a->cases = val;
+    } else if (strcmp(arg, "--backend") == 0) {
+      a->backend = val;
+    } else if (strcmp(arg, "--batch") == 0) {
+      if (!parse_int(val, 1, MAX_BATCH, &a->batch))
+        return fail("bad batch '%s' (expected 1 to %d)", val, MAX_BATCH);
+    } else if (strcmp(arg, "--bench") == 0) {
+      if (!parse_int(val, 0, 1000000, &a->bench)) return fail("bad bench run count '%s'", val);
+    } else if (strcmp(arg, "--history-fill") == 0) {
+      cf_error err;
+      if (cf_history_fill_parse(val, &a->fill, &err) != CF_OK) return fail("%s", err.msg);
+    } else {
+      return fail("unknown option '%s' (cformer eval --help for usage)", arg);
+    }
+  }
+  if (!a->weights) return fail("--weights is required (cformer eval --help for usage)");
+  return -1;
+}
+
+/* Replays the case's game and prepares its request; on failure fills
+ * c->error. */
+static void prepare_case(eval_case *c, const cf_net *net) {
+  const cJSON *fen = cJSON_GetObjectItemCaseSensitive(c->input, "fen");
+  const cJSON *moves = cJSON_GetObjectItemCaseSensitive(c->input, "moves");
+  if (fen && !cJSON_IsString(fen)) {
+    snprintf(c->error, sizeof c->error, "\"fen\" is not a string");
+    return;
+  }
+  if (moves && !cJSON_IsArray(moves)) {
+    snprintf(c->error, sizeof c->error, "\"moves\" is not an array");
+    return;
+  }
+  cf_game game;
+  cf_error err = {0};
+  if (cf_game_init_fen(&game, fen ? fen->valuestring : CF_FEN_STARTPOS, &err) != CF_OK) {
+    snprintf(c->error, sizeof c->error, "%s", err.msg);
+    return;
+  }
+  const cJSON *m;
+  cJSON_ArrayForEach(m, moves) {
+    if (!cJSON_IsString(m)) {
+      snprintf(c->error, sizeof c->error, "a move is not a string");
+      break;
+    }
+    if (cf_game_push_uci(&game, m->valuestring, &err) != CF_OK) {
+      snprintf(c->error, sizeof c->error, "%s", err.msg);
+      break;
+    }
+  }
+  if (!c->error[0]) {
+    const cf_net_info *info = cf_net_get_info(net);
+    const cf_position *pos = cf_game_position(&game);
+    cf_move legal[CF_MAX_MOVES];
+    cf_engine_net_position(&game, info->input_format, &c->position);
+    c->n_moves = cf_engine_legal_policy_moves(pos, legal, c->moves);
+    c->black_to_move = pos->side == CF_BLACK;
+    for (int i = 0; i < c->n_moves; i++) cf_move_write_uci(legal[i], pos->chess960, c->uci[i]);
+  }
+  cf_game_free(&game);
+}
+
+/* Binds the case's output buffers to the heads the net computes. */
+static bool bind_outputs(eval_case *c, const cf_net *net) {
+  const cf_net_info *info = cf_net_get_info(net);
+  int total = 0;
+  for (int h = 0; h < CF_VALUE_HEAD_COUNT; h++) total += info->value_cat[h];
+  c->cat = malloc((size_t)(total ? total : 1) * sizeof(float));
+  if (!c->cat) return false;
+  for (int h = 0, at = 0; h < CF_VALUE_HEAD_COUNT; h++) {
+    c->out.value_cat[h] = info->value_cat[h] ? c->cat + at : NULL;
+    at += info->value_cat[h];
+  }
+  for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++)
+    c->out.policy[h] = (info->policy_heads >> h & 1) ? c->policy[h] : NULL;
+  return true;
+}
+
+/* A number as JSON text with 9 significant digits (the case files' form);
+ * NaN becomes null. */
+static void add_number(cJSON *obj, const char *key, double v) {
+  char text[32];
+  if (isnan(v) || isinf(v)) {
+    cJSON_AddNullToObject(obj, key);
+    return;
+  }
+  snprintf(text, sizeof text, "%.9g", v);
+  cJSON_AddRawToObject(obj, key, text);
+}
+
+static void push_number(cJSON *arr, double v) {
+  char text[32];
+  snprintf(text, sizeof text, "%.9g", v);
+  cJSON_AddItemToArray(arr, isnan(v) || isinf(v) ? cJSON_CreateNull() : cJSON_CreateRaw(text));
+}
+
+/* Copies key from the input line (id, fen, moves), if present. */
+static void echo(cJSON *out, const cJSON *in, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(in, key);
+  if (v) cJSON_AddItemToObject(out, key, cJSON_Duplicate(v, 1));
+}
+
+static cJSON *case_json(const eval_case *c, const cf_net *net) {
+  const cf_net_info *info = cf_net_get_info(net);
+  const cf_net_output *o = &c->out;
+  cJSON *j = cJSON_CreateObject();
+  echo(j, c->input, "id");
+  if (c->error[0]) {
+    cJSON_AddStringToObject(j, "error", c->error);
+    return j;
+  }
+  if (cJSON_GetObjectItemCaseSensitive(c->input, "fen"))
+    echo(j, c->input, "fen");
+  else
+    cJSON_AddStringToObject(j, "fen", CF_FEN_STARTPOS);
+  if (cJSON_GetObjectItemCaseSensitive(c->input, "moves"))
+    echo(j, c->input, "moves");
+  else
+    cJSON_AddArrayToObject(j, "moves");
+  cJSON_AddNumberToObject(j, "input_format", info->input_format);
+  cJSON_AddNumberToObject(j, "transform", o->transform);
+  cJSON *planes = cJSON_AddArrayToObject(j, "planes");
+  for (int p = 0; p < CF_PLANE_COUNT; p++) {
+    char mask[24];
+    snprintf(mask, sizeof mask, "0x%016llx", (unsigned long long)c->planes.mask[p]);
+    cJSON *pl = cJSON_CreateObject();
+    cJSON_AddStringToObject(pl, "mask", mask);
+    add_number(pl, "value", c->planes.value[p]);
+    cJSON_AddItemToArray(planes, pl);
+  }
+  cJSON *wdl = cJSON_AddArrayToObject(j, "wdl");
+  for (int i = 0; i < 3; i++) push_number(wdl, o->wdl[i]);
+  add_number(j, "q", o->q);
+  add_number(j, "moves_left", info->has_moves_left ? o->moves_left : NAN);
+  cJSON *values = cJSON_AddObjectToObject(j, "value_heads");
+  for (int h = CF_VALUE_Q; h < CF_VALUE_HEAD_COUNT; h++) {
+    if (!(info->value_heads >> h & 1)) continue;
+    const cf_value_result *r = &o->value[h];
+    cJSON *v = cJSON_AddObjectToObject(values, cf_value_head_name((cf_value_head_id)h));
+    add_number(v, "q", r->q);
+    if (r->outputs == 3) {
+      cJSON *w = cJSON_AddArrayToObject(v, "wdl");
+      for (int i = 0; i < 3; i++) push_number(w, r->wdl[i]);
+    }
+    if (r->has_err) add_number(v, "err", r->err);
+    if (r->n_cat) {
+      cJSON *cat = cJSON_AddArrayToObject(v, "cat_logits");
+      for (int i = 0; i < r->n_cat; i++) push_number(cat, o->value_cat[h][i]);
+    }
+  }
+  cJSON *policy = cJSON_AddObjectToObject(j, "policy");
+  for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++) {
+    if (!o->policy[h]) continue;
+    cJSON *head = cJSON_AddObjectToObject(policy, cf_policy_head_name((cf_policy_head_id)h));
+    for (int i = 0; i < c->n_moves; i++) add_number(head, c->uci[i], o->policy[h][i]);
+  }
+  cJSON *index = cJSON_AddObjectToObject(j, "policy_index");
+  for (int i = 0; i < c->n_moves; i++)
+    cJSON_AddNumberToObject(index, c->uci[i],
+                            cf_policy_move_index(c->moves[i], c->black_to_move, o->transform));
+  char source[96];
+  snprintf(source, sizeof source, "cformer %s, backend %s", CF_VERSION, info->backend);
+  cJSON_AddStringToObject(j, "source", source);
+  return j;
+}
+
+/* Reads every line of in; each becomes a case (a line that is not a JSON
+ * object becomes a case with an error). */
+static eval_case *read_cases(FILE *in, int *count) {
+  eval_case *cases = NULL;
+  int n = 0, cap = 0;
+  char *line = NULL;
+  size_t line_cap = 0;
+  ssize_t len;
+  while ((len = getline(&line, &line_cap, in)) > 0) {
+    bool blank = true;
+    for (ssize_t i = 0; i < len; i++) blank &= strchr(" \t\r\n", line[i]) != NULL;
+    if (blank) continue;
+    if (n == cap) {
+      cap = cap ? 2 * cap : 64;
+      eval_case *grown = realloc(cases, (size_t)cap * sizeof *cases);
+      if (!grown) break;
+      cases = grown;
+    }
+    eval_case *c = &cases[n++];
+    memset(c, 0, sizeof *c);
+    c->input = cJSON_Parse(line);
+    if (!cJSON_IsObject(c->input)) {
+      cJSON_Delete(c->input);
+      c->input = cJSON_CreateObject();
+      snprintf(c->error, sizeof c->error, "line %d is not a JSON object", n);
+    }
+  }
+  free(line);
+  *count = n;
+  return cases;
+}
+
+/* Evaluates the prepared cases in passes of the net's max batch. */
+static cf_status evaluate(cf_net *net, eval_case *cases, const int *valid, int n_valid,
+                          cf_net_request *req, cf_net_output *out, cf_error *err) {
+  for (int k = 0; k < n_valid; k++) {
+    eval_case *c = &cases[valid[k]];
+    req[k] = (cf_net_request){.position = &c->position, .moves = c->moves, .n_moves = c->n_moves};
+    out[k] = c->out;
+  }
+  CF_TRY(cf_net_eval(net, n_valid, req, out, err));
+  for (int k = 0; k < n_valid; k++) cases[valid[k]].out = out[k];
+  return CF_OK;
+}
+
+static cf_net *open_net(const eval_args *a, cf_error *err) {
+  cf_weights *w = NULL;
+  if (cf_weights_load_file(a->weights, NULL, &w, err) != CF_OK) return NULL;
+  cf_net_options opts = {.backend = a->backend, .max_batch = a->batch, .history_fill = a->fill};
+  for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++)
+    if (w->arch.has_policy[h]) opts.policy_heads |= 1u << h;
+  for (int h = CF_VALUE_Q; h < CF_VALUE_HEAD_COUNT; h++)
+    if (w->arch.has_value[h]) opts.value_heads |= 1u << h;
+  cf_net *net = NULL;
+  cf_net_create(w, &opts, &net, err);
+  cf_weights_free(w);
+  return net;
+}
+
+int cf_cmd_eval(int argc, char **argv) {
+  eval_args a;
+  int rc = parse_args(argc, argv, &a);
+  if (rc >= 0) return rc;
+  cf_error err = {0};
+  cf_net *net = open_net(&a, &err);
+  if (!net) return fail("%s", err.msg);
+  FILE *in = a.cases ? fopen(a.cases, "r") : stdin;
+  if (!in) {
+    cf_net_free(net);
+    return fail("cannot open %s", a.cases);
+  }
+  int n = 0;
+  eval_case *cases = read_cases(in, &n);
+  if (in != stdin) fclose(in);
+
+  int *valid = malloc((size_t)(n ? n : 1) * sizeof *valid), n_valid = 0;
+  cf_net_request *req = malloc((size_t)(n ? n : 1) * sizeof *req);
+  cf_net_output *out = malloc((size_t)(n ? n : 1) * sizeof *out);
+  rc = valid && req && out ? 0 : fail("out of memory");
+  for (int i = 0; rc == 0 && i < n; i++) {
+    if (!cases[i].error[0]) prepare_case(&cases[i], net);
+    if (!bind_outputs(&cases[i], net)) rc = fail("out of memory");
+    if (!cases[i].error[0]) {
+      cases[i].out.transform = cf_net_encode_planes(&cases[i].position, a.fill, &cases[i].planes);
+      valid[n_valid++] = i;
+    }
+  }
+  if (rc == 0 && evaluate(net, cases, valid, n_valid, req, out, &err) != CF_OK)
+    rc = fail("%s", err.msg);
+  if (rc == 0) {
+    for (int i = 0; i < n; i++) {
+      cJSON *j = case_json(&cases[i], net);
+      char *text = cJSON_PrintUnformatted(j);
+      if (text) puts(text);
+      free(text);
+      cJSON_Delete(j);
+      if (cases[i].error[0]) rc = 1;
+    }
+    fflush(stdout);
+  }
+  if (rc != 2 && a.bench > 0 && n_valid > 0) {
+    /* Wall time, and process CPU time (what a loaded machine does not skew,
+     * as long as the backend runs on one thread). */
+    double t0 = seconds(CLOCK_MONOTONIC), c0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
+    for (int r = 0; r < a.bench; r++)
+      if (evaluate(net, cases, valid, n_valid, req, out, &err) != CF_OK) {
+        rc = fail("%s", err.msg);
+        break;
+      }
+    double dt = seconds(CLOCK_MONOTONIC) - t0, dc = seconds(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    double evals = (double)n_valid * a.bench;
+    fprintf(stderr,
+            "cformer eval: %d positions x %d runs in %.3f s: %.1f evals/s (%.1f per CPU second; "
+            "backend %s, batch %d)\n",
+            n_valid, a.bench, dt, dt > 0 ? evals / dt : 0.0, dc > 0 ? evals / dc : 0.0,
+            cf_net_get_info(net)->backend, a.batch);
+  }
+  for (int i = 0; i < n; i++) {
+    cJSON_Delete(cases[i].input);
+    free(cases[i].cat);
+  }
+  free(cases);
+  free(valid);
+  free(req);
+  free(out);
+  cf_net_free(net);
+  return rc;
+}
