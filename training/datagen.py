@@ -1,0 +1,246 @@
+#!/usr/bin/python3
+"""Training-data generator: Stockfish-labelled positions from varied games.
+
+Each worker process plays games with one Stockfish instance (low node count,
+randomised openings, occasional random moves so that odd and unbalanced
+positions appear), samples positions from them, and labels each sampled
+position with a second Stockfish instance at a fixed node budget with
+MultiPV and UCI_ShowWDL. Everything goes through Stockfish's UCI interface
+(`go perft 1` lists legal moves, `d` prints the FEN), so no Python chess
+library is needed.
+
+Output: one shard per worker, `<out>/shard-<worker>.tsv`, one position per
+line, tab-separated (format documented in training/README.md):
+
+    game_id  ply  history_fen  history_moves  fen  best_move  wdl  multipv  result
+
+The generator is resumable: on restart each worker counts the games already
+in its shard and continues with the next game number (games are seeded by
+(seed, worker, game number), so a rerun reproduces the same games), and
+positions already present are not written again.
+
+Usage:
+    training/datagen.py --out training/data --games 1000 --workers 2
+"""
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import time
+
+STOCKFISH = "/usr/games/stockfish"
+HISTORY_PLIES = 7  # positions before the current one that the net sees (8 slots)
+
+
+class Engine:
+    """A Stockfish process driven over UCI."""
+
+    def __init__(self, path, options):
+        self.proc = subprocess.Popen(
+            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        self.send("uci")
+        self.wait_for("uciok")
+        for name, value in options.items():
+            self.send(f"setoption name {name} value {value}")
+        self.send("isready")
+        self.wait_for("readyok")
+
+    def send(self, line):
+        self.proc.stdin.write(line + "\n")
+
+    def wait_for(self, prefix):
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("stockfish exited unexpectedly")
+            line = line.rstrip("\n")
+            lines.append(line)
+            if line.startswith(prefix):
+                return lines
+
+    def set_position(self, start_fen, moves):
+        pos = "startpos" if start_fen == "startpos" else "fen " + start_fen
+        self.send(f"position {pos}" + (" moves " + " ".join(moves) if moves else ""))
+
+    def legal_moves(self):
+        self.send("go perft 1")
+        out = self.wait_for("Nodes searched")
+        return [l.split(":")[0] for l in out if ":" in l and not l.startswith("Nodes")]
+
+    def fen(self):
+        self.send("d")
+        for line in self.wait_for("Checkers"):
+            if line.startswith("Fen: "):
+                return line[5:].strip()
+        raise RuntimeError("no Fen line in stockfish output")
+
+    def search(self, nodes):
+        """Returns (bestmove, {multipv: (move, score_text, wdl_text)})."""
+        self.send(f"go nodes {nodes}")
+        lines = self.wait_for("bestmove")
+        pvs = {}
+        for line in lines:
+            if not line.startswith("info ") or " pv " not in line or " multipv " not in line:
+                continue
+            tok = line.split()
+            k = int(tok[tok.index("multipv") + 1])
+            s = tok.index("score")
+            score = tok[s + 1] + " " + tok[s + 2]  # "cp 23" or "mate -3"
+            wdl = " ".join(tok[tok.index("wdl") + 1 : tok.index("wdl") + 4]) if "wdl" in tok else ""
+            pvs[k] = (tok[tok.index("pv") + 1], score, wdl)
+        best = lines[-1].split()[1]
+        return best, pvs
+
+    def close(self):
+        try:
+            self.send("quit")
+            self.proc.wait(timeout=5)
+        except Exception:
+            self.proc.kill()
+
+
+def score_to_cp(score):
+    kind, value = score.split()
+    value = int(value)
+    if kind == "mate":
+        return 100000 - abs(value) if value > 0 else -100000 + abs(value)
+    return value
+
+
+def position_key(fen):
+    # Board, side, castling, en passant: the counters do not make a new position.
+    return " ".join(fen.split()[:4])
+
+
+def play_game(rng, player, labeller, args, seen, out, game_id):
+    """Plays one game, labels sampled positions, writes them. Returns count."""
+    moves = []
+    fens = []  # fens[i] = FEN after moves[:i]
+    result = "*"
+    records = []
+    opening_plies = rng.randint(args.min_random_opening, args.max_random_opening)
+    for ply in range(args.max_plies):
+        player.set_position("startpos", moves)
+        fen = player.fen()
+        fens.append(fen)
+        legal = player.legal_moves()
+        if not legal:
+            checked = player_in_check(player)
+            result = ("0-1" if fen.split()[1] == "w" else "1-0") if checked else "1/2-1/2"
+            break
+        if int(fen.split()[4]) >= 100:
+            result = "1/2-1/2"
+            break
+        if ply >= opening_plies and rng.random() < args.sample_rate and position_key(fen) not in seen:
+            seen.add(position_key(fen))
+            labeller.set_position("startpos", moves)
+            best, pvs = labeller.search(args.label_nodes)
+            if pvs:
+                records.append((ply, moves[:], fen, best, pvs))
+        if ply < opening_plies or rng.random() < args.random_move_rate:
+            move = rng.choice(legal)
+        else:
+            player.set_position("startpos", moves)
+            move, _ = player.search(rng.choice(args.play_nodes))
+            if move == "(none)":
+                move = rng.choice(legal)
+        moves.append(move)
+    for ply, hist, fen, best, pvs in records:
+        start = max(0, ply - HISTORY_PLIES)
+        history_fen = fens[start]
+        history_moves = " ".join(hist[start:ply])
+        wdl = pvs[1][2].replace(" ", ",") if 1 in pvs else ""
+        multipv = " ".join(f"{m}:{score_to_cp(s)}" for _, (m, s, _) in sorted(pvs.items()))
+        out.write(f"{game_id}\t{ply}\t{history_fen}\t{history_moves}\t{fen}\t{best}\t{wdl}\t{multipv}\t{result}\n")
+    out.flush()
+    return len(records)
+
+
+def player_in_check(engine):
+    engine.send("d")
+    for line in engine.wait_for("Checkers"):
+        if line.startswith("Checkers:"):
+            return len(line.split()) > 1
+    return False
+
+
+def load_existing(path):
+    games, seen = set(), set()
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                parts = line.rstrip("\n").split("\t")
+                if len(parts) == 9:
+                    games.add(int(parts[0]))
+                    seen.add(position_key(parts[4]))
+    return games, seen
+
+
+def worker(index, args):
+    path = os.path.join(args.out, f"shard-{index}.tsv")
+    games_done, seen = load_existing(path)
+    player = Engine(STOCKFISH, {"Threads": 1, "Hash": 16})
+    labeller = Engine(
+        STOCKFISH, {"Threads": 1, "Hash": 32, "MultiPV": args.multipv, "UCI_ShowWDL": "true"}
+    )
+    t0, written = time.time(), 0
+    with open(path, "a") as out:
+        for g in range(args.games_per_worker):
+            game_id = index * 10_000_000 + g
+            if game_id in games_done:
+                continue
+            rng = random.Random(f"{args.seed}/{index}/{g}")
+            written += play_game(rng, player, labeller, args, seen, out, game_id)
+            if (g + 1) % args.progress_every == 0:
+                dt = time.time() - t0
+                print(
+                    f"worker {index}: game {g + 1}/{args.games_per_worker}, {written} positions "
+                    f"this run, {written / dt * 3600:.0f} positions/hour",
+                    flush=True,
+                )
+    player.close()
+    labeller.close()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default="training/data")
+    ap.add_argument("--games", type=int, default=1000, help="games in total (split over workers)")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--seed", default="cformer")
+    ap.add_argument("--label-nodes", type=int, default=20000)
+    ap.add_argument("--multipv", type=int, default=4)
+    ap.add_argument("--play-nodes", type=int, nargs="+", default=[200, 1000, 4000])
+    ap.add_argument("--random-move-rate", type=float, default=0.03)
+    ap.add_argument("--min-random-opening", type=int, default=2)
+    ap.add_argument("--max-random-opening", type=int, default=6)
+    ap.add_argument("--sample-rate", type=float, default=0.35)
+    ap.add_argument("--max-plies", type=int, default=400)
+    ap.add_argument("--progress-every", type=int, default=10)
+    args = ap.parse_args()
+    if not os.access(STOCKFISH, os.X_OK):
+        sys.exit(f"datagen: {STOCKFISH} not found (apt-get install stockfish)")
+    os.makedirs(args.out, exist_ok=True)
+    args.games_per_worker = (args.games + args.workers - 1) // args.workers
+    procs = []
+    for i in range(args.workers):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                worker(i, args)
+            finally:
+                os._exit(0)
+        procs.append(pid)
+    status = 0
+    for pid in procs:
+        _, st = os.waitpid(pid, 0)
+        status |= st
+    sys.exit(1 if status else 0)
+
+
+if __name__ == "__main__":
+    main()
