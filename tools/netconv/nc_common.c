@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int nc_fail(const char *cmd, const char *fmt, ...) {
@@ -109,4 +111,30 @@ const char *nc_input_format_name(int f) {
     case 133: return "112_WITH_CANONICALIZATION_V2_ARMAGEDDON";
     default: return "unknown";
   }
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+cf_status nc_load_net(const char *path, cf_weights **out, cf_error *err) {
+  struct stat st;
+  bool big = stat(path, &st) == 0 && (uint64_t)st.st_size >= NC_PROGRESS_MIN_BYTES;
+  double t0 = now_s();
+  if (big) fprintf(stderr, "loading %s (%.0f MB)...", path, (double)st.st_size / 1e6);
+  cf_status s = cf_weights_load_file(path, NULL, out, err);
+  if (big) fprintf(stderr, s == CF_OK ? " done (%.1f s)\n" : " failed\n", now_s() - t0);
+  return s;
+}
+
+cf_status nc_save_net(const cf_weights *w, const char *path, cf_encoding enc, bool gzip,
+                      cf_error *err) {
+  bool big = (uint64_t)w->param_count * 2 >= NC_PROGRESS_MIN_BYTES;
+  double t0 = now_s();
+  if (big) fprintf(stderr, "writing %s (%zu parameters)...", path, w->param_count);
+  cf_status s = cf_weights_save_file(w, path, enc, gzip, err);
+  if (big) fprintf(stderr, s == CF_OK ? " done (%.1f s)\n" : " failed\n", now_s() - t0);
+  return s;
 }

@@ -42,6 +42,14 @@ void nc_progress_start(nc_progress *p, const char *label, uint64_t total);
 void nc_progress_update(nc_progress *p, uint64_t done);
 void nc_progress_end(nc_progress *p);
 
+/* Loads a network, saying so on stderr first when the file is large (the
+ * loader itself reports no progress). */
+cf_status nc_load_net(const char *path, cf_weights **out, cf_error *err);
+
+/* Saves a network (cf_weights_save_file), saying so first when it is large. */
+cf_status nc_save_net(const cf_weights *w, const char *path, cf_encoding enc, bool gzip,
+                      cf_error *err);
+
 /* Writes size bytes to a temporary file beside path and renames it into
  * place: path is either the complete new file or untouched. */
 cf_status nc_write_file_atomic(const char *path, const void *data, size_t size, cf_error *err);

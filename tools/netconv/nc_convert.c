@@ -105,7 +105,7 @@ int nc_cmd_convert(int argc, char **argv) {
   void *buf = NULL;
   size_t size = 0;
   int rc = 1;
-  if (cf_weights_load_file(in, NULL, &w, &err) != CF_OK ||
+  if (nc_load_net(in, &w, &err) != CF_OK ||
       cf_weights_save_memory(w, enc, gzip, &buf, &size, &err) != CF_OK ||
       cf_weights_load_memory(buf, size, out, NULL, &back, &err) != CF_OK) {
     nc_fail("convert", "%s", err.msg);

@@ -149,7 +149,7 @@ int nc_cmd_describe(int argc, char **argv) {
   if (!path) return nc_fail("describe", "no network given (netconv describe --help)");
   cf_weights *w = NULL;
   cf_error err = {0};
-  if (cf_weights_load_file(path, NULL, &w, &err) != CF_OK) return nc_fail("describe", "%s", err.msg);
+  if (nc_load_net(path, &w, &err) != CF_OK) return nc_fail("describe", "%s", err.msg);
   enc_count ec = {0};
   cf_weights_visit(w, count_one, &ec);
   cf_cost cost;

@@ -61,7 +61,7 @@ int nc_cmd_export(int argc, char **argv) {
   if (!in || !out) return nc_fail("export", "need NET and -o OUT (netconv export --help)");
   cf_weights *w = NULL;
   cf_error err = {0};
-  if (cf_weights_load_file(in, NULL, &w, &err) != CF_OK) return nc_fail("export", "%s", err.msg);
+  if (nc_load_net(in, &w, &err) != CF_OK) return nc_fail("export", "%s", err.msg);
   int n = 0, m = 0, rc = 1;
   nc_slot *slots = nc_slots(w, &n);
   nc_st_out *t = slots ? calloc((size_t)n, sizeof *t) : NULL;

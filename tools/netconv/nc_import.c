@@ -284,7 +284,7 @@ int nc_cmd_import(int argc, char **argv) {
     nc_fail("import", "%s: %s", in, err.msg);
     goto done;
   }
-  if (cf_weights_save_file(w, out, enc, gzip, &err) != CF_OK) {
+  if (nc_save_net(w, out, enc, gzip, &err) != CF_OK) {
     nc_fail("import", "%s", err.msg);
     goto done;
   }

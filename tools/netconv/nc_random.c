@@ -150,7 +150,7 @@ int nc_cmd_random(int argc, char **argv) {
   cf_weights *w = NULL;
   cf_error err = {0};
   if (cf_weights_random(&s, &w, &err) != CF_OK) return nc_fail("random", "%s", err.msg);
-  cf_status st = cf_weights_save_file(w, out, enc, gzip, &err);
+  cf_status st = nc_save_net(w, out, enc, gzip, &err);
   if (st != CF_OK) {
     cf_weights_free(w);
     return nc_fail("random", "%s", err.msg);
