@@ -79,7 +79,7 @@ typedef struct prepared {
   cf_parity_out buf;
 } prepared;
 
-double nc_test_parity_error(cf_test *t, const char *name, const cf_weights *w) {
+double nc_test_parity_error(cf_test *t, const char *name, const cf_weights *w, int max_cases) {
   char msg[512];
   cf_parity_case *cases;
   int n;
@@ -87,6 +87,7 @@ double nc_test_parity_error(cf_test *t, const char *name, const cf_weights *w) {
     fprintf(stderr, "%s\n", msg);
     return -1;
   }
+  if (max_cases > 0 && n > max_cases) n = max_cases;
   cf_net_options opts = {.backend = "ref", .max_batch = n};
   for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++)
     if (w->arch.has_policy[h]) opts.policy_heads |= 1u << h;

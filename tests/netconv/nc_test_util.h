@@ -19,10 +19,12 @@ bool nc_test_tmpdir(char *dir, size_t size);
 /* dir/name into buf. */
 const char *nc_test_path(char *buf, size_t size, const char *dir, const char *name);
 
-/* Evaluates w on every parity case of net (expected planes as input, every
- * head it has, reference backend) and returns the largest |output - truth|
- * over all outputs; < 0 when it could not run (a CHECK has failed then). */
-double nc_test_parity_error(cf_test *t, const char *net, const cf_weights *w);
+/* Evaluates w on the parity cases of net (the first max_cases, 0 = all;
+ * expected planes as input, every head it has, reference backend) and
+ * returns the largest |output - truth| over all outputs; < 0 when it could
+ * not run (a CHECK has failed then). The fast tests use a few cases: the
+ * sanitizer build runs the reference backend slowly. */
+double nc_test_parity_error(cf_test *t, const char *net, const cf_weights *w, int max_cases);
 
 bool nc_test_file_exists(const char *path);
 

@@ -60,7 +60,7 @@ static void check_parity_via(cf_test *t, const char *net, const char *naming) {
     fprintf(stderr, "%s\n", err.msg);
     return;
   }
-  double d = nc_test_parity_error(t, net, w);
+  double d = nc_test_parity_error(t, net, w, 8);
   printf("  %s via %s naming: max |out - truth| %.3g\n", net, naming, d);
   CHECK(d >= 0 && d <= 1e-4);
   cf_weights_free(w);
