@@ -9,13 +9,14 @@
 #include "tests/netconv/nc_test_util.h"
 
 static const char *exe;
+static const char *gen_random_net; /* tests/weights' generator: legacy layouts */
 static char *out; /* command output (heap: its size is no business of the checks) */
 enum { OUT_SIZE = 1 << 16 };
 static char dir[256];
 
 /* Runs `exe args` through the shell; output (stdout + stderr) into out. */
 static int run(char *dst, size_t size, const char *args) {
-  char cmd[2048];
+  char cmd[4096];
   snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", exe, args);
   FILE *p = popen(cmd, "r");
   if (!p) return -1;
@@ -81,17 +82,46 @@ static void test_random_describe(cf_test *t) {
   CHECK_STR_CONTAINS(out, "--seed is required");
 }
 
+/* A single-head network 6 file becomes the multi-head layout (format 7)
+ * with the same values. */
+static void test_convert_legacy_layout(cf_test *t) {
+  char legacy[512], conv[512], st1[512], st2[512], cmd[1200], args[1200];
+  nc_test_path(legacy, sizeof legacy, dir, "legacy.pb.gz");
+  nc_test_path(conv, sizeof conv, dir, "legacy7.pb.gz");
+  nc_test_path(st1, sizeof st1, dir, "legacy.safetensors");
+  nc_test_path(st2, sizeof st2, dir, "legacy7.safetensors");
+  snprintf(cmd, sizeof cmd, "'%s' '%s' tiny legacy=1 enc=float32 > /dev/null", gen_random_net, legacy);
+  if (!CHECK(system(cmd) == 0)) return;
+  snprintf(args, sizeof args, "describe --json '%s'", legacy);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "\"network_format\":\t6");
+  snprintf(args, sizeof args, "convert '%s' -o '%s'", legacy, conv);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "largest absolute error 0");
+  snprintf(args, sizeof args, "describe --json '%s'", conv);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "\"network_format\":\t7");
+  CHECK_STR_CONTAINS(out, "\"policy_heads\":\t[\"vanilla\"]");
+  /* Same tensors: the two exports are the same bytes. */
+  snprintf(args, sizeof args, "export '%s' -o '%s'", legacy, st1);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  snprintf(args, sizeof args, "export '%s' -o '%s'", conv, st2);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK(nc_test_same_bytes(st1, st2));
+}
+
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    fprintf(stderr, "usage: test_netconv_cli NETCONV [tests]\n");
+  if (argc < 3) {
+    fprintf(stderr, "usage: test_netconv_cli NETCONV GEN_RANDOM_NET [tests]\n");
     return 2;
   }
   exe = argv[1];
+  gen_random_net = argv[2];
   out = malloc(OUT_SIZE);
   if (!out || !nc_test_tmpdir(dir, sizeof dir)) return 1;
-  static const cf_test_fn fns[] = {test_help, test_random_describe};
-  static const char *names[] = {"test_help", "test_random_describe"};
-  int rc = cf_test_run(names, fns, 2, argc - 1, argv + 1);
+  static const cf_test_fn fns[] = {test_help, test_random_describe, test_convert_legacy_layout};
+  static const char *names[] = {"test_help", "test_random_describe", "test_convert_legacy_layout"};
+  int rc = cf_test_run(names, fns, 3, argc - 2, argv + 2);
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
