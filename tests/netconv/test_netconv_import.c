@@ -282,6 +282,9 @@ static void test_import_errors(cf_test *t) {
   expect_import_error(t, p, NULL, "missing tensor 'encoder.0.ln2.weight'");
   write_edited(t, p, "encoder.1.mha.wk.weight", DROP, NULL);
   expect_import_error(t, p, NULL, "missing tensor 'encoder.1.mha.wk.weight'");
+  /* A vector where a matrix belongs. */
+  write_edited(t, p, "value_dense1.bias", RENAME, "value_dense_error.weight");
+  expect_import_error(t, p, NULL, "tensor 'value_dense_error.weight': wrong shape [128] (expected 2 dimensions)");
   /* The same name twice. */
   write_edited(t, p, "policy_wq.bias", RENAME, "policy_wq.weight");
   expect_import_error(t, p, NULL, "given twice");
