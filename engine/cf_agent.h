@@ -36,6 +36,8 @@ typedef struct cf_agent_request {
   /* Set by another thread to stop early (UCI `stop`, a deadline); NULL =
    * never. A stopped agent still returns the best move found so far. */
   const atomic_bool *stop;
+  /* Stop once cf_agent_now() passes this (seconds); 0 = no deadline. */
+  double deadline;
   float policy_temperature; /* softmax temperature for the reported policy; 0 = 1 */
 } cf_agent_request;
 
@@ -61,6 +63,9 @@ typedef struct cf_agent_desc {
 int cf_agent_count(void);
 const cf_agent_desc *cf_agent_at(int i);
 const cf_agent_desc *cf_agent_find(const char *name);
+
+/* Monotonic clock in seconds, the time base of deadline. */
+double cf_agent_now(void);
 
 /* The agent the engine uses unless told otherwise ("value"). */
 #define CF_AGENT_DEFAULT "value"

@@ -10,7 +10,8 @@
  * ties), so a move costs 1 + (non-terminal children) evaluations. Children
  * are evaluated in policy order and the stop flag and max_evals are checked
  * between batches: work cut short still returns the best of the children
- * scored so far, which are the ones the policy likes most. */
+ * scored so far, which are the ones the policy likes most. The deadline is
+ * checked the same way. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +39,8 @@ static void policy_order(const cf_agent_root *root, int *order) {
 }
 
 static bool stop_requested(const cf_agent_request *req) {
-  return req->stop && atomic_load(req->stop);
+  return (req->stop && atomic_load(req->stop)) ||
+         (req->deadline > 0 && cf_agent_now() >= req->deadline);
 }
 
 /* Scores a child that ends the game; false if the game goes on. */
@@ -67,6 +69,7 @@ typedef struct work {
   cf_net_position positions[CF_MAX_MOVES];
   cf_net_request requests[CF_MAX_MOVES];
   cf_net_output outputs[CF_MAX_MOVES];
+  double seconds_per_eval; /* of the last batch (the root's at first) */
 } work;
 
 /* Plays each candidate, scores the terminal children and prepares the
@@ -100,11 +103,18 @@ static cf_status evaluate(const cf_agent_request *req, work *w, cf_agent_result 
   for (int at = 0; at < w->n_pending;) {
     int n = w->n_pending - at < batch ? w->n_pending - at : batch;
     if (req->max_evals > 0 && out->evals + n > req->max_evals) n = (int)(req->max_evals - out->evals);
+    if (req->deadline > 0 && w->seconds_per_eval > 0) {
+      /* A batch cannot be interrupted: take only what fits in the time left. */
+      double fit = (req->deadline - cf_agent_now()) / w->seconds_per_eval;
+      if (fit < n) n = fit >= 1 ? (int)fit : 1;
+    }
     if (n <= 0 || stop_requested(req)) {
       out->stopped = true;
       break;
     }
+    double t0 = cf_agent_now();
     CF_TRY(cf_net_eval(req->net, n, w->requests + at, w->outputs + at, err));
+    w->seconds_per_eval = (cf_agent_now() - t0) / n;
     out->evals += n;
     for (int j = at; j < at + n; j++) {
       child *c = &w->kids[w->pending[j]];
@@ -122,11 +132,14 @@ static cf_status evaluate(const cf_agent_request *req, work *w, cf_agent_result 
 
 static cf_status choose(const cf_agent_request *req, cf_agent_result *out, cf_error *err) {
   cf_agent_root root;
+  double t0 = cf_agent_now();
   CF_TRY(cf_agent_eval_root(req, &root, err));
+  double root_seconds = cf_agent_now() - t0;
   cf_agent_result_from_root(&root, out);
   if (root.n == 0) return CF_OK;
   work *w = malloc(sizeof *w);
   if (!w) return cf_error_set(err, CF_ERR_NOMEM, "value agent: out of memory");
+  w->seconds_per_eval = root_seconds;
   int order[CF_MAX_MOVES];
   policy_order(&root, order);
   w->n_pending = 0;
