@@ -14,6 +14,7 @@ typedef struct command {
 static const command commands[] = {
   {"perft", cf_cmd_perft, "count legal move paths to a depth (move generator check and speed)"},
   {"eval", cf_cmd_eval, "network outputs for positions given as JSON lines (parity case schema)"},
+  {"bench", cf_cmd_bench, "cost and speed of a net: FLOPs, time per move, evals/s per backend"},
 };
 
 static void print_usage(FILE *out) {

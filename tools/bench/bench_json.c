@@ -37,7 +37,6 @@ static cJSON *net(const bench_net *n) {
   cJSON_AddNumberToObject(o, "dff", n->dff);
   num(o, "params", n->params);
   num(o, "paper_macs", n->paper_macs);
-  num(o, "paper_flops", 2.0 * n->paper_macs);
   num(o, "full_flops", n->full_flops);
   return o;
 }

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "common/cf_status.h"
 #include "tools/bench/bench_clock.h"
 #include "tools/bench/bench_sgemm.h"
 
@@ -33,7 +34,7 @@ typedef struct bench_agent_run {
   double evals_per_move;      /* evals / positions */
   int evals_min, evals_max;   /* fewest / most in one move */
   double flops_per_move;      /* evals_per_move * full_flops */
-  double paper_flops_per_move;/* evals_per_move * 2 * paper_macs */
+  double paper_flops_per_move;/* evals_per_move * paper_macs: the paper's per-move figure */
   bench_stats move_seconds;   /* wall time of each move */
   double evals_per_second;    /* evals / total move time */
   char signature[17];         /* this agent's moves over the suite */
@@ -50,7 +51,7 @@ typedef struct bench_batch_run {
 typedef struct bench_backend_run {
   char name[BENCH_NAME_MAX];
   bool skipped;
-  char skip_reason[256];
+  char skip_reason[CF_ERROR_MSG_MAX];
   char signature[17];         /* over both agents' moves and the root outputs */
   int n_agents;
   bench_agent_run agents[2];

@@ -2,12 +2,11 @@
  * engine's behaviour on the fixed suite changes (the idea of Ethereal's
  * "Bench: N" commit lines).
  *
- * It is a 64-bit FNV-1a hash over, for each suite position in order, the
- * outputs quantised so that float noise far below what matters cannot flip
- * it, while any real change does:
- *   - the move each agent chose (UCI text), and
- *   - the root evaluation's Q (W - L), rounded to a multiple of 1/1024, and
- *     the index of the highest policy logit among the legal moves.
+ * It is a 64-bit FNV-1a hash over, for each agent and each suite position
+ * in order, the agent's name, the position id, the chosen move (UCI text)
+ * and that move's Q rounded to a multiple of 1/1024 (bench_agents.c), so
+ * float noise far below what matters cannot flip it while any real change
+ * does.
  * Rounding is what keeps it stable from run to run on one backend; two
  * backends agree unless an output lies within float rounding of a
  * quantisation step, which is rare but possible (so the signature is reported
