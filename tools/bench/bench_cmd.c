@@ -55,24 +55,23 @@ static void usage(FILE *out) {
   fprintf(out,
           "usage: cformer bench (--weights NET | --arch cf-6m|cf-240m|LxD[xH[xF]]) [options]\n\n"
           "Measures a network's cost and speed as the Chessformer paper compares agents:\n"
-          "FLOPs per evaluation (paper rule and full count), evaluations, FLOPs and time per\n"
-          "move for each agent over a fixed suite of %s, and evaluations/s and GFLOP/s per\n"
-          "backend and batch size next to this machine's sgemm peak. Prints a table (or\n"
-          "JSON), a bench signature that changes when behaviour changes, and optionally an\n"
-          "SVG chart of time per move against FLOPs per move. See docs/BENCH.md.\n\n"
+          "FLOPs per evaluation (paper rule and full count); evaluations, FLOPs and time per\n"
+          "move for each agent over a fixed suite of real-game positions; evaluations/s and\n"
+          "GFLOP/s per backend and batch size next to this machine's sgemm peak. Prints a\n"
+          "table (or JSON), a bench signature that changes when behaviour changes, and\n"
+          "optionally an SVG chart of time per move against FLOPs per move. docs/BENCH.md.\n\n"
           "  --weights NET     network file (.pb.gz)\n"
           "  --arch SPEC       random weights of a shape instead (deterministic): cf-6m,\n"
           "                    cf-240m, or LxD[xH[xF]] = layers x width [x heads (D/32)\n"
           "                    [x FFN width (D)]] in the CF-6M style, e.g. 4x128\n"
           "  --backend NAME    a backend, or 'all' for every available one (default: the\n"
-          "                    best available); registered:",
-          "real-game positions");
+          "                    best available); registered:");
   for (int i = 0; i < cf_backend_count(); i++)
     if (cf_backend_at(i)->priority >= 0) fprintf(out, " %s", cf_backend_at(i)->name);
   fprintf(out,
           "\n"
-          "  --batches LIST    batch sizes to sweep, comma separated (default %s); the\n"
-          "                    largest is also the value agent's batch\n"
+          "  --batches LIST    batch sizes to sweep, comma separated (default %s);\n"
+          "                    the largest is also the value agent's batch\n"
           "  --agents LIST     agents to time, comma separated (default: all of",
           DEFAULT_BATCHES);
   for (int i = 0; i < cf_agent_count(); i++) fprintf(out, " %s", cf_agent_at(i)->name);
