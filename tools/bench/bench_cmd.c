@@ -11,6 +11,7 @@
  * the batch sweep. Progress goes to stderr, the report to stdout. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,6 +245,21 @@ static cf_status describe_net(const bench_args *a, const cf_weights *w, bench_ne
   net->params = (double)params;
   net->paper_macs = (double)cost.paper_macs;
   net->full_flops = (double)cost.full_flops;
+  const struct {
+    const char *name;
+    uint64_t macs;
+  } parts[] = {{"embedding", cost.parts.embedding},
+               {"projections", cost.parts.projections},
+               {"ffn", cost.parts.ffn},
+               {"attention", cost.parts.attention},
+               {"rpe", cost.parts.rpe},
+               {"smolgen", cost.parts.smolgen},
+               {"policy_embedding", cost.parts.policy_embedding},
+               {"policy_head", cost.parts.policy_head},
+               {"value_head", cost.parts.value_head},
+               {"moves_left", cost.parts.moves_left}};
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0] && i < BENCH_MAX_COST_PARTS; i++)
+    net->parts[net->n_parts++] = (bench_cost_part){parts[i].name, (double)parts[i].macs};
   return CF_OK;
 }
 

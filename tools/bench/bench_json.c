@@ -38,6 +38,8 @@ static cJSON *net(const bench_net *n) {
   num(o, "params", n->params);
   num(o, "paper_macs", n->paper_macs);
   num(o, "full_flops", n->full_flops);
+  cJSON *parts = cJSON_AddObjectToObject(o, "macs_by_part");
+  for (int i = 0; i < n->n_parts; i++) num(parts, n->parts[i].name, n->parts[i].macs);
   return o;
 }
 

@@ -15,6 +15,12 @@
 #define BENCH_MAX_BACKENDS 16
 #define BENCH_MAX_BATCHES 16
 #define BENCH_NAME_MAX 64
+#define BENCH_MAX_COST_PARTS 12
+
+typedef struct bench_cost_part {
+  const char *name; /* a static string */
+  double macs;
+} bench_cost_part;
 
 /* The network's shape and cost per evaluation (spec section 8). */
 typedef struct bench_net {
@@ -24,6 +30,8 @@ typedef struct bench_net {
   double params;        /* weights count */
   double paper_macs;    /* MACs per evaluation by the paper's rule */
   double full_flops;    /* FLOPs per evaluation, everything, 2 per MAC */
+  int n_parts;          /* the full count's MACs by part (weights/cf_cost.h) */
+  bench_cost_part parts[BENCH_MAX_COST_PARTS];
 } bench_net;
 
 /* One agent on one backend over the suite: cost and time per move. */

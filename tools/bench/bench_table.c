@@ -16,6 +16,14 @@ static void write_cost(FILE *out, const bench_report *r) {
    * CF-240M 12.8B): shown as such, next to the full count at 2 FLOPs/MAC. */
   fprintf(out, "cost/eval  paper rule %s (weight MACs, as Table II); full count %s FLOPs\n", macs,
           full);
+  if (n->n_parts == 0) return;
+  fprintf(out, "MACs/eval ");
+  for (int i = 0; i < n->n_parts; i++) {
+    char v[16];
+    bench_si(n->parts[i].macs, v, sizeof v);
+    fprintf(out, "%s%s %s", i ? (i % 5 ? ", " : ",\n           ") : " ", n->parts[i].name, v);
+  }
+  fprintf(out, "\n");
 }
 
 static void write_sgemm(FILE *out, const bench_sgemm *s) {
