@@ -20,6 +20,7 @@ static inline void bench_sample_report(bench_report *r) {
   r->sgemm = (bench_sgemm){.measured = true, .n = 1024, .threads = 2, .gflops_1 = 90,
                            .gflops_all = 170};
   snprintf(r->sgemm.note, sizeof r->sgemm.note, "OpenBLAS cblas_sgemm");
+  r->cpus = 2, r->load_average = 0.25;
   snprintf(r->signature, sizeof r->signature, "0123456789abcdef");
   r->n_backends = 2;
   bench_backend_run *b = &r->backends[0];

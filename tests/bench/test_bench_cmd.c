@@ -89,6 +89,7 @@ static void test_json_schema(cf_test *t) {
   CHECK(num(cJSON_GetObjectItem(j, "suite"), "positions") == 12);
   CHECK(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "sgemm"), "measured")));
   CHECK(is_hex16(str(j, "signature")));
+  CHECK(num(cJSON_GetObjectItem(j, "machine"), "cpus") >= 1);
   const cJSON *backends = cJSON_GetObjectItem(j, "backends");
   CHECK_INT_EQ(cJSON_GetArraySize(backends), 1);
   const cJSON *b = cJSON_GetArrayItem(backends, 0);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backends/cf_backend.h"
 #include "engine/cf_agent.h"
@@ -357,6 +358,19 @@ static cf_status run_backends(const bench_args *a, const cf_weights *w, bench_su
   return CF_OK;
 }
 
+/* CPUs and load: a busy machine's times include waiting for a CPU, so the
+ * report says how busy it was (Linux /proc/loadavg; unknown elsewhere). */
+static void read_machine(bench_report *r) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  r->cpus = cpus > 0 ? (int)cpus : 0;
+  r->load_average = -1;
+  FILE *f = fopen("/proc/loadavg", "r");
+  if (f) {
+    if (fscanf(f, "%lf", &r->load_average) != 1) r->load_average = -1;
+    fclose(f);
+  }
+}
+
 static int write_report(const bench_args *a, const bench_report *r) {
   if (a->json) {
     char *text = bench_json_text(r);
@@ -405,6 +419,7 @@ int cf_cmd_bench(int argc, char **argv) {
   }
   snprintf(r.suite, sizeof r.suite, "%s", a.suite);
   r.suite_positions = suite.count;
+  read_machine(&r);
   if (a.no_sgemm) {
     snprintf(r.sgemm.note, sizeof r.sgemm.note, "not measured (--no-sgemm)");
   } else {

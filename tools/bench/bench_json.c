@@ -112,6 +112,9 @@ char *bench_json_text(const bench_report *r) {
     cJSON_AddStringToObject(suite, "file", r->suite);
     cJSON_AddNumberToObject(suite, "positions", r->suite_positions);
     cJSON_AddItemToObject(o, "sgemm", sgemm(&r->sgemm));
+    cJSON *machine = cJSON_AddObjectToObject(o, "machine");
+    cJSON_AddNumberToObject(machine, "cpus", r->cpus);
+    num(machine, "load_average", r->load_average >= 0 ? r->load_average : NAN);
     cJSON_AddStringToObject(o, "signature", r->signature);
     cJSON *backends = cJSON_AddArrayToObject(o, "backends");
     for (int i = 0; i < r->n_backends; i++)

@@ -74,6 +74,8 @@ typedef struct bench_report {
   char suite[256];            /* the position file */
   int suite_positions;        /* positions used */
   bench_sgemm sgemm;
+  int cpus;                   /* processors online */
+  double load_average;        /* 1-minute load average when the run started; < 0 unknown */
   char signature[17];         /* the first backend's signature (the headline) */
   int n_backends;
   bench_backend_run backends[BENCH_MAX_BACKENDS];

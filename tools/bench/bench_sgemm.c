@@ -8,6 +8,11 @@
 
 #include "tools/bench/bench_clock.h"
 
+double bench_sgemm_peak(const bench_sgemm *s) {
+  if (!s->measured) return 0;
+  return s->gflops_all > s->gflops_1 ? s->gflops_all : s->gflops_1;
+}
+
 #ifdef CF_BENCH_HAVE_OPENBLAS
 #include <cblas.h>
 

@@ -16,6 +16,9 @@ typedef struct bench_sgemm {
   char note[160];     /* how it was measured, or why not */
 } bench_sgemm;
 
+/* The better of the two rates: what a backend's GFLOP/s is compared with. */
+double bench_sgemm_peak(const bench_sgemm *s);
+
 /* Runs C = A B for n x n float matrices, repeating for about min_seconds per
  * thread count, keeping the best rate. n <= 0 picks 1024. */
 bench_sgemm bench_sgemm_measure(int n, double min_seconds);

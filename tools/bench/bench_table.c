@@ -58,7 +58,7 @@ static void write_agents(FILE *out, const bench_report *r) {
 }
 
 static void write_batches(FILE *out, const bench_report *r) {
-  double peak = r->sgemm.measured ? r->sgemm.gflops_all : 0;
+  double peak = bench_sgemm_peak(&r->sgemm);
   fprintf(out, "\nthroughput per batch (one cf_net_eval call, median)\n");
   fprintf(out, "%-10s %6s %12s %12s %10s %10s\n", "backend", "batch", "time/call", "evals/s",
           "GFLOP/s", peak > 0 ? "% of sgemm" : "");
@@ -82,6 +82,10 @@ void bench_table_write(FILE *out, const bench_report *r) {
   write_cost(out, r);
   if (r->cost_only) return;
   write_sgemm(out, &r->sgemm);
+  if (r->load_average >= 0)
+    fprintf(out, "machine    %d CPUs online, load average %.2f at start%s\n", r->cpus,
+            r->load_average,
+            r->load_average > 0.5 * r->cpus ? " (shared: times include waiting for a CPU)" : "");
   write_agents(out, r);
   write_batches(out, r);
   fprintf(out, "\n");
