@@ -15,6 +15,7 @@ static const command commands[] = {
   {"uci", cf_cmd_uci, "the UCI chess engine (also: no command, or option flags only)"},
   {"perft", cf_cmd_perft, "count legal move paths to a depth (move generator check and speed)"},
   {"eval", cf_cmd_eval, "network outputs for positions given as JSON lines (parity case schema)"},
+  {"bench", cf_cmd_bench, "cost and speed of a net: FLOPs, time per move, evals/s per backend"},
 };
 
 static void print_usage(FILE *out) {
