@@ -12,6 +12,7 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
+  {"uci", cf_cmd_uci, "the UCI chess engine (also: no command, or option flags only)"},
   {"perft", cf_cmd_perft, "count legal move paths to a depth (move generator check and speed)"},
   {"eval", cf_cmd_eval, "network outputs for positions given as JSON lines (parity case schema)"},
 };
@@ -27,10 +28,14 @@ static void print_usage(FILE *out) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+  /* No command, or Lc0-style option flags only: the UCI engine. */
+  if (argc < 2 || (argv[1][0] == '-' && strcmp(argv[1], "--help") != 0 &&
+                   strcmp(argv[1], "-h") != 0 && strcmp(argv[1], "--version") != 0))
+    return cf_cmd_uci(argc, argv);
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
       strcmp(argv[1], "help") == 0) {
     print_usage(stdout);
-    return argc < 2 ? 2 : 0;
+    return 0;
   }
   if (strcmp(argv[1], "--version") == 0) {
     printf("cformer %s\n", CF_VERSION);

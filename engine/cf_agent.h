@@ -1,0 +1,76 @@
+/* cf_agent.h: agents choose a move for the current position of a game with
+ * the network. They are one-shot (no tree): `policy` plays the move with the
+ * highest policy logit after one evaluation; `value` evaluates every legal
+ * child position and plays the move whose child is best for us.
+ *
+ *     const cf_agent_desc *a = cf_agent_find("value");
+ *     cf_agent_request req = {.net = net, .game = &game, .stop = &stop_flag};
+ *     cf_agent_result res;
+ *     if (a->choose(&req, &res, &err) != CF_OK) ...;
+ *     res.best, res.q, res.wdl, res.evals ...
+ *
+ * Agents are listed once in the registry (cf_agent_registry.c); the UCI
+ * option `Agent` and `cformer bench` take their names from it. */
+#ifndef CF_AGENT_H
+#define CF_AGENT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "chess/cf_game.h"
+#include "chess/cf_move.h"
+#include "common/cf_status.h"
+#include "net/cf_net.h"
+
+typedef struct cf_agent_request {
+  cf_net *net;   /* the network (not used from two threads at once) */
+  cf_game *game; /* the game; the current position is to move. Agents may
+                    push and pop moves but leave it as they found it. */
+  /* Candidate moves (UCI searchmoves); NULL or n_allowed == 0: all legal
+   * moves. Moves not legal here are ignored. */
+  const cf_move *allowed;
+  int n_allowed;
+  /* Most network position evaluations to spend (UCI `go nodes`); 0 = no
+   * limit. The first evaluation (the root's policy) is always made. */
+  long max_evals;
+  /* Set by another thread to stop early (UCI `stop`, a deadline); NULL =
+   * never. A stopped agent still returns the best move found so far. */
+  const atomic_bool *stop;
+  /* Stop once cf_agent_now() passes this (seconds); 0 = no deadline. */
+  double deadline;
+  float policy_temperature; /* softmax temperature for the reported policy; 0 = 1 */
+} cf_agent_request;
+
+typedef struct cf_agent_result {
+  cf_move best;     /* CF_MOVE_NONE when the position has no legal move */
+  float q;          /* expected score of best from the mover's view, -1..1 */
+  float wdl[3];     /* win, draw, loss of best from the mover's view */
+  int mate;         /* > 0: best mates in this many of our moves; 0 = none known */
+  float policy;     /* softmax probability of best at the root */
+  long evals;       /* network position evaluations spent */
+  int n_legal;      /* candidate moves considered */
+  int n_scored;     /* candidates given a value (value agent: evaluated or terminal) */
+  bool stopped;     /* the stop flag or max_evals cut the work short */
+} cf_agent_result;
+
+typedef struct cf_agent_desc {
+  const char *name;
+  const char *summary;
+  cf_status (*choose)(const cf_agent_request *req, cf_agent_result *out, cf_error *err);
+} cf_agent_desc;
+
+/* The registry. cf_agent_find returns NULL for an unknown name. */
+int cf_agent_count(void);
+const cf_agent_desc *cf_agent_at(int i);
+const cf_agent_desc *cf_agent_find(const char *name);
+
+/* Monotonic clock in seconds, the time base of deadline. */
+double cf_agent_now(void);
+
+/* The agent the engine uses unless told otherwise ("value"). */
+#define CF_AGENT_DEFAULT "value"
+
+extern const cf_agent_desc cf_agent_policy_desc;
+extern const cf_agent_desc cf_agent_value_desc;
+
+#endif /* CF_AGENT_H */

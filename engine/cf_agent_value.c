@@ -1,0 +1,174 @@
+/* cf_agent_value.c: the `value` agent: a one-ply search. Every candidate
+ * move's child position is scored from our side: children that end the game
+ * are scored exactly (we mate: +1; stalemate, insufficient material,
+ * threefold repetition, fifty-move rule: 0) without the network, the others
+ * by the network's value of the child (the opponent's Q, negated), evaluated
+ * in batches of the net's max_batch. Equal scores go to the move the policy
+ * prefers.
+ *
+ * The root is evaluated first (its policy orders the children and breaks
+ * ties), so a move costs 1 + (non-terminal children) evaluations. Children
+ * are evaluated in policy order and the stop flag and max_evals are checked
+ * between batches: work cut short still returns the best of the children
+ * scored so far, which are the ones the policy likes most. The deadline is
+ * checked the same way. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/cf_agent_root.h"
+#include "engine/cf_net_input.h"
+
+typedef struct child {
+  int index;     /* candidate index at the root */
+  bool scored;
+  float score;   /* -1..1 from our side */
+  float wdl[3];  /* from our side */
+  bool mates;
+} child;
+
+/* Candidates sorted by logit, highest first (insertion sort: n <= 256). */
+static void policy_order(const cf_agent_root *root, int *order) {
+  for (int i = 0; i < root->n; i++) {
+    int j = i;
+    while (j > 0 && root->logits[order[j - 1]] < root->logits[i]) {
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = i;
+  }
+}
+
+static bool stop_requested(const cf_agent_request *req) {
+  return (req->stop && atomic_load(req->stop)) ||
+         (req->deadline > 0 && cf_agent_now() >= req->deadline);
+}
+
+/* Scores a child that ends the game; false if the game goes on. */
+static bool score_terminal(const cf_game *game, child *c) {
+  cf_game_reason reason;
+  cf_game_result r = cf_game_outcome(game, &reason);
+  if (r == CF_RESULT_ONGOING) return false;
+  c->scored = true;
+  if (r == CF_RESULT_DRAW) {
+    c->score = 0;
+    c->wdl[0] = c->wdl[2] = 0;
+    c->wdl[1] = 1;
+  } else { /* the side to move in the child is mated: we won */
+    c->score = 1;
+    c->wdl[0] = 1;
+    c->wdl[1] = c->wdl[2] = 0;
+    c->mates = true;
+  }
+  return true;
+}
+
+typedef struct work {
+  child kids[CF_MAX_MOVES];
+  int pending[CF_MAX_MOVES]; /* children needing the network, policy order */
+  int n_pending;
+  cf_net_position positions[CF_MAX_MOVES];
+  cf_net_request requests[CF_MAX_MOVES];
+  cf_net_output outputs[CF_MAX_MOVES];
+  double seconds_per_eval; /* of the last batch (the root's at first) */
+} work;
+
+/* Plays each candidate, scores the terminal children and prepares the
+ * others' network positions. Leaves the game as it was. */
+static cf_status expand(const cf_agent_request *req, const cf_agent_root *root, const int *order,
+                        work *w, cf_error *err) {
+  const int input_format = cf_net_get_info(req->net)->input_format;
+  for (int k = 0; k < root->n; k++) {
+    int i = order[k];
+    child *c = &w->kids[i];
+    *c = (child){.index = i};
+    CF_TRY(cf_game_push(req->game, root->moves[i], err));
+    if (!score_terminal(req->game, c)) {
+      int p = w->n_pending++;
+      w->pending[p] = i;
+      cf_engine_net_position(req->game, input_format, &w->positions[p]);
+      w->requests[p] = (cf_net_request){.position = &w->positions[p]};
+      memset(&w->outputs[p], 0, sizeof w->outputs[p]);
+    }
+    cf_game_pop(req->game);
+  }
+  return CF_OK;
+}
+
+/* Evaluates the pending children batch by batch until done, stopped or out
+ * of evaluations. */
+static cf_status evaluate(const cf_agent_request *req, work *w, cf_agent_result *out,
+                          cf_error *err) {
+  int batch = cf_net_get_info(req->net)->max_batch;
+  if (batch < 1) batch = 1;
+  for (int at = 0; at < w->n_pending;) {
+    int n = w->n_pending - at < batch ? w->n_pending - at : batch;
+    if (req->max_evals > 0 && out->evals + n > req->max_evals) n = (int)(req->max_evals - out->evals);
+    if (req->deadline > 0 && w->seconds_per_eval > 0) {
+      /* A batch cannot be interrupted: take only what fits in the time left. */
+      double fit = (req->deadline - cf_agent_now()) / w->seconds_per_eval;
+      if (fit < n) n = fit >= 1 ? (int)fit : 1;
+    }
+    if (n <= 0 || stop_requested(req)) {
+      out->stopped = true;
+      break;
+    }
+    double t0 = cf_agent_now();
+    CF_TRY(cf_net_eval(req->net, n, w->requests + at, w->outputs + at, err));
+    w->seconds_per_eval = (cf_agent_now() - t0) / n;
+    out->evals += n;
+    for (int j = at; j < at + n; j++) {
+      child *c = &w->kids[w->pending[j]];
+      const cf_net_output *o = &w->outputs[j];
+      c->scored = true;
+      c->score = -o->q;
+      c->wdl[0] = o->wdl[2];
+      c->wdl[1] = o->wdl[1];
+      c->wdl[2] = o->wdl[0];
+    }
+    at += n;
+  }
+  return CF_OK;
+}
+
+static cf_status choose(const cf_agent_request *req, cf_agent_result *out, cf_error *err) {
+  cf_agent_root root;
+  double t0 = cf_agent_now();
+  CF_TRY(cf_agent_eval_root(req, &root, err));
+  double root_seconds = cf_agent_now() - t0;
+  cf_agent_result_from_root(&root, out);
+  if (root.n == 0) return CF_OK;
+  work *w = malloc(sizeof *w);
+  if (!w) return cf_error_set(err, CF_ERR_NOMEM, "value agent: out of memory");
+  w->seconds_per_eval = root_seconds;
+  int order[CF_MAX_MOVES];
+  policy_order(&root, order);
+  w->n_pending = 0;
+  cf_status st = expand(req, &root, order, w, err);
+  if (st == CF_OK) st = evaluate(req, w, out, err);
+  if (st == CF_OK) {
+    /* Policy order plus a strict comparison: equal scores keep the move the
+     * policy prefers. */
+    const child *best = NULL;
+    for (int k = 0; k < root.n; k++) {
+      const child *c = &w->kids[order[k]];
+      if (!c->scored) continue;
+      out->n_scored++;
+      if (!best || c->score > best->score) best = c;
+    }
+    if (best) {
+      out->best = root.moves[best->index];
+      out->policy = root.prob[best->index];
+      out->q = best->score;
+      memcpy(out->wdl, best->wdl, sizeof out->wdl);
+      out->mate = best->mates ? 1 : 0;
+    }
+  }
+  free(w);
+  return st;
+}
+
+const cf_agent_desc cf_agent_value_desc = {
+    .name = "value",
+    .summary = "one-ply search: evaluates every legal child position, plays the best for us",
+    .choose = choose,
+};
