@@ -15,6 +15,7 @@ static const command commands[] = {
   {"uci", cf_cmd_uci, "the UCI chess engine (also: no command, or option flags only)"},
   {"perft", cf_cmd_perft, "count legal move paths to a depth (move generator check and speed)"},
   {"eval", cf_cmd_eval, "network outputs for positions given as JSON lines (parity case schema)"},
+  {"puzzles", cf_cmd_puzzles, "the agents' accuracy on Lichess puzzles by rating band"},
 };
 
 static void print_usage(FILE *out) {
