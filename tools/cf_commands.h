@@ -9,5 +9,6 @@
 
 int cf_cmd_perft(int argc, char **argv);
 int cf_cmd_eval(int argc, char **argv);
+int cf_cmd_pack_data(int argc, char **argv);
 
 #endif /* CF_COMMANDS_H */

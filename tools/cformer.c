@@ -14,6 +14,7 @@ typedef struct command {
 static const command commands[] = {
   {"perft", cf_cmd_perft, "count legal move paths to a depth (move generator check and speed)"},
   {"eval", cf_cmd_eval, "network outputs for positions given as JSON lines (parity case schema)"},
+  {"pack-data", cf_cmd_pack_data, "training records from Stockfish-labelled TSV shards (training/)"},
 };
 
 static void print_usage(FILE *out) {
