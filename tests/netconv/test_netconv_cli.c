@@ -82,6 +82,36 @@ static void test_random_describe(cf_test *t) {
   CHECK_STR_CONTAINS(out, "--seed is required");
 }
 
+/* Usage errors of each command: a message, exit 1, no output file. */
+static void test_usage_errors(cf_test *t) {
+  char args[1400], missing[512], o[512];
+  nc_test_path(missing, sizeof missing, dir, "missing.pb.gz");
+  nc_test_path(o, sizeof o, dir, "o.out");
+  const struct {
+    const char *fmt;
+    const char *want;
+  } cases[] = {
+      {"describe '%s'", "cannot open"},
+      {"describe", "no network given"},
+      {"export '%s' -o '%s'", "cannot open"},
+      {"export '%s' -o '%s' --naming tensorflow", "'tensorflow' is not ours or chessformer"},
+      {"import '%s'", "need CKPT and -o NET"},
+      {"import '%s' -o '%s' --encoding int4", "'int4' is not linear16"},
+      {"convert '%s' -o", "-o needs a file"},
+      {"random --preset cf1b --seed 1 -o '%s'", "unknown preset 'cf1b'"},
+      {"random --layers x --embedding 8 --heads 2 --dff 8 --seed 1 -o '%s'", "--layers: bad number 'x'"},
+      {"random --layers 1 --embedding 8 --heads 2 --dff 8 --seed 1 --policy-heads vanilla,sharp -o '%s'",
+       "unknown head in 'sharp'"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *first = strncmp(cases[i].fmt, "random", 6) == 0 ? o : missing;
+    snprintf(args, sizeof args, cases[i].fmt, first, o);
+    CHECK_INT_EQ(run(out, OUT_SIZE, args), 1);
+    CHECK_STR_CONTAINS(out, cases[i].want);
+    CHECK(!nc_test_file_exists(o));
+  }
+}
+
 /* A single-head network 6 file becomes the multi-head layout (format 7)
  * with the same values. */
 static void test_convert_legacy_layout(cf_test *t) {
@@ -119,9 +149,11 @@ int main(int argc, char **argv) {
   gen_random_net = argv[2];
   out = malloc(OUT_SIZE);
   if (!out || !nc_test_tmpdir(dir, sizeof dir)) return 1;
-  static const cf_test_fn fns[] = {test_help, test_random_describe, test_convert_legacy_layout};
-  static const char *names[] = {"test_help", "test_random_describe", "test_convert_legacy_layout"};
-  int rc = cf_test_run(names, fns, 3, argc - 2, argv + 2);
+  static const cf_test_fn fns[] = {test_help, test_random_describe, test_usage_errors,
+                                   test_convert_legacy_layout};
+  static const char *names[] = {"test_help", "test_random_describe", "test_usage_errors",
+                                "test_convert_legacy_layout"};
+  int rc = cf_test_run(names, fns, 4, argc - 2, argv + 2);
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
