@@ -44,7 +44,7 @@ static void test_help(cf_test *t) {
 }
 
 static void test_random_describe(cf_test *t) {
-  char args[1024], net[512];
+  char args[2400], net[512];
   nc_test_path(net, sizeof net, dir, "cf6m.pb.gz");
   snprintf(args, sizeof args, "random --preset cf6m --seed 3 --encoding float16 -o '%s'", net);
   CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
@@ -71,6 +71,19 @@ static void test_random_describe(cf_test *t) {
   CHECK_STR_CONTAINS(out, "\"smolgen\":\ttrue");
   CHECK_STR_CONTAINS(out, "\"embedding\":\t\"dense\"");
   CHECK_STR_CONTAINS(out, "\"input_format\":\t4");
+  /* Through safetensors and back in another encoding. */
+  char st[512], back[512];
+  nc_test_path(st, sizeof st, dir, "small.safetensors");
+  nc_test_path(back, sizeof back, dir, "small-bf16.pb");
+  snprintf(args, sizeof args, "export '%s' -o '%s'", small, st);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  snprintf(args, sizeof args, "import '%s' -o '%s' --encoding bfloat16 --no-gzip", st, back);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  snprintf(args, sizeof args, "describe --json '%s'", back);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "\"BFLOAT16\":");
+  CHECK_STR_CONTAINS(out, "\"input_format\":\t4");
+  CHECK_STR_CONTAINS(out, "\"smolgen\":\ttrue");
   char bad[512];
   nc_test_path(bad, sizeof bad, dir, "bad.pb.gz");
   snprintf(args, sizeof args, "random --layers 2 --embedding 30 --heads 4 --dff 64 --seed 1 -o '%s'", bad);
