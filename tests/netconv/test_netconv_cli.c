@@ -44,7 +44,7 @@ static void test_help(cf_test *t) {
 }
 
 static void test_random_describe(cf_test *t) {
-  char args[1024], net[512];
+  char args[2400], net[512];
   nc_test_path(net, sizeof net, dir, "cf6m.pb.gz");
   snprintf(args, sizeof args, "random --preset cf6m --seed 3 --encoding float16 -o '%s'", net);
   CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
@@ -71,6 +71,19 @@ static void test_random_describe(cf_test *t) {
   CHECK_STR_CONTAINS(out, "\"smolgen\":\ttrue");
   CHECK_STR_CONTAINS(out, "\"embedding\":\t\"dense\"");
   CHECK_STR_CONTAINS(out, "\"input_format\":\t4");
+  /* Through safetensors and back in another encoding. */
+  char st[512], back[512];
+  nc_test_path(st, sizeof st, dir, "small.safetensors");
+  nc_test_path(back, sizeof back, dir, "small-bf16.pb");
+  snprintf(args, sizeof args, "export '%s' -o '%s'", small, st);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  snprintf(args, sizeof args, "import '%s' -o '%s' --encoding bfloat16 --no-gzip", st, back);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  snprintf(args, sizeof args, "describe --json '%s'", back);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "\"BFLOAT16\":");
+  CHECK_STR_CONTAINS(out, "\"input_format\":\t4");
+  CHECK_STR_CONTAINS(out, "\"smolgen\":\ttrue");
   char bad[512];
   nc_test_path(bad, sizeof bad, dir, "bad.pb.gz");
   snprintf(args, sizeof args, "random --layers 2 --embedding 30 --heads 4 --dff 64 --seed 1 -o '%s'", bad);
@@ -80,6 +93,36 @@ static void test_random_describe(cf_test *t) {
   snprintf(args, sizeof args, "random --layers 2 --embedding 32 --heads 4 --dff 64 -o '%s'", bad);
   CHECK(run(out, OUT_SIZE, args) != 0);
   CHECK_STR_CONTAINS(out, "--seed is required");
+}
+
+/* Usage errors of each command: a message, exit 1, no output file. */
+static void test_usage_errors(cf_test *t) {
+  char args[1400], missing[512], o[512];
+  nc_test_path(missing, sizeof missing, dir, "missing.pb.gz");
+  nc_test_path(o, sizeof o, dir, "o.out");
+  const struct {
+    const char *fmt;
+    const char *want;
+  } cases[] = {
+      {"describe '%s'", "cannot open"},
+      {"describe", "no network given"},
+      {"export '%s' -o '%s'", "cannot open"},
+      {"export '%s' -o '%s' --naming tensorflow", "'tensorflow' is not ours or chessformer"},
+      {"import '%s'", "need CKPT and -o NET"},
+      {"import '%s' -o '%s' --encoding int4", "'int4' is not linear16"},
+      {"convert '%s' -o", "-o needs a file"},
+      {"random --preset cf1b --seed 1 -o '%s'", "unknown preset 'cf1b'"},
+      {"random --layers x --embedding 8 --heads 2 --dff 8 --seed 1 -o '%s'", "--layers: bad number 'x'"},
+      {"random --layers 1 --embedding 8 --heads 2 --dff 8 --seed 1 --policy-heads vanilla,sharp -o '%s'",
+       "unknown head in 'sharp'"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *first = strncmp(cases[i].fmt, "random", 6) == 0 ? o : missing;
+    snprintf(args, sizeof args, cases[i].fmt, first, o);
+    CHECK_INT_EQ(run(out, OUT_SIZE, args), 1);
+    CHECK_STR_CONTAINS(out, cases[i].want);
+    CHECK(!nc_test_file_exists(o));
+  }
 }
 
 /* A single-head network 6 file becomes the multi-head layout (format 7)
@@ -119,9 +162,11 @@ int main(int argc, char **argv) {
   gen_random_net = argv[2];
   out = malloc(OUT_SIZE);
   if (!out || !nc_test_tmpdir(dir, sizeof dir)) return 1;
-  static const cf_test_fn fns[] = {test_help, test_random_describe, test_convert_legacy_layout};
-  static const char *names[] = {"test_help", "test_random_describe", "test_convert_legacy_layout"};
-  int rc = cf_test_run(names, fns, 3, argc - 2, argv + 2);
+  static const cf_test_fn fns[] = {test_help, test_random_describe, test_usage_errors,
+                                   test_convert_legacy_layout};
+  static const char *names[] = {"test_help", "test_random_describe", "test_usage_errors",
+                                "test_convert_legacy_layout"};
+  int rc = cf_test_run(names, fns, 4, argc - 2, argv + 2);
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);

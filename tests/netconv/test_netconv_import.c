@@ -340,6 +340,69 @@ static void test_import_config_errors(cf_test *t) {
   CHECK(nc_test_run(nc_cmd_import, "import", tmp("absent.safetensors"), "-o", tmp("x.pb.gz"), NULL) != 0);
 }
 
+/* Bad input never crashes: random byte edits of a valid checkpoint (mostly
+ * in the JSON header) either import or fail with a message. */
+static void test_mutated_checkpoints(cf_test *t) {
+  if (!base.count && !make_base(t)) return;
+  size_t size = 0;
+  FILE *f = fopen(tmp("base.safetensors"), "rb");
+  if (!CHECK(f != NULL)) return;
+  fseek(f, 0, SEEK_END);
+  size = (size_t)ftell(f);
+  rewind(f);
+  unsigned char *orig = malloc(size);
+  bool read_ok = fread(orig, 1, size, f) == size;
+  fclose(f);
+  if (!CHECK(read_ok)) {
+    free(orig);
+    return;
+  }
+  size_t header = 8;
+  for (int i = 0; i < 8; i++) header += (size_t)orig[i] << (8 * i);
+  nc_config cfg;
+  nc_config_init(&cfg);
+  cfg.input_format = 1;
+  cfg.heads = 2;
+  /* Digits of the header: changing them keeps the JSON valid but changes
+   * shapes, offsets and layer numbers, which reaches the deeper checks. */
+  size_t *digits = malloc(header * sizeof *digits), nd = 0;
+  for (size_t i = 8; i < header && i < size; i++)
+    if (orig[i] >= '0' && orig[i] <= '9') digits[nd++] = i;
+  uint64_t r = 12345;
+  int parsed = 0, imported = 0, runs = 1000;
+  for (int k = 0; k < runs; k++) {
+    unsigned char *buf = malloc(size);
+    memcpy(buf, orig, size);
+    int edits = 1 + (int)(r % 4);
+    for (int e = 0; e < edits; e++) {
+      r = r * 6364136223846793005ull + 1442695040888963407ull;
+      if (k % 4 != 0 && nd) {
+        buf[digits[(r >> 33) % nd]] = (unsigned char)('0' + (r >> 20) % 10);
+      } else {
+        size_t at = (r >> 33) % (k % 8 == 0 ? size : header);
+        buf[at] = (unsigned char)(r >> 20);
+      }
+    }
+    nc_st_file fl;
+    cf_error err = {0};
+    if (nc_st_parse(buf, size, "mutant", &fl, &err) == CF_OK) {
+      parsed++;
+      cf_weights *w = NULL;
+      if (nc_import_weights(&fl, &cfg, &w, &err) == CF_OK) imported++;
+      else CHECK(err.msg[0] != 0);
+      cf_weights_free(w);
+    } else {
+      CHECK(err.msg[0] != 0);
+    }
+    nc_st_free(&fl); /* frees buf */
+  }
+  printf("  %d mutants: %d parsed, %d imported\n", runs, parsed, imported);
+  CHECK(parsed < runs);   /* some edits broke the header */
+  CHECK(parsed > imported); /* and some got past it to the import checks */
+  free(digits);
+  free(orig);
+}
+
 int main(int argc, char **argv) {
   if (!nc_test_tmpdir(dir, sizeof dir)) {
     perror("mkdtemp");
@@ -348,12 +411,13 @@ int main(int argc, char **argv) {
   static const cf_test_fn fns[] = {test_our_naming_reproduces_parity,
                                    test_chessformer_naming_reproduces_parity, test_rule50_fold,
                                    test_safetensors_dtypes, test_config_syntaxes, test_import_errors,
-                                   test_import_config_errors};
+                                   test_import_config_errors, test_mutated_checkpoints};
   static const char *names[] = {"test_our_naming_reproduces_parity",
                                 "test_chessformer_naming_reproduces_parity", "test_rule50_fold",
                                 "test_safetensors_dtypes", "test_config_syntaxes",
-                                "test_import_errors", "test_import_config_errors"};
-  int rc = cf_test_run(names, fns, 7, argc, argv);
+                                "test_import_errors", "test_import_config_errors",
+                                "test_mutated_checkpoints"};
+  int rc = cf_test_run(names, fns, 8, argc, argv);
   for (int i = 0; base_data && i < base.count; i++) free(base_data[i]);
   nc_st_free(&base);
   free(base_data);

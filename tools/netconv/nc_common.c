@@ -138,3 +138,10 @@ cf_status nc_save_net(const cf_weights *w, const char *path, cf_encoding enc, bo
   if (big) fprintf(stderr, s == CF_OK ? " done (%.1f s)\n" : " failed\n", now_s() - t0);
   return s;
 }
+
+const char *nc_si(char *buf, size_t size, double v) {
+  if (v >= 1e9) snprintf(buf, size, "%.4g G", v / 1e9);
+  else if (v >= 1e6) snprintf(buf, size, "%.4g M", v / 1e6);
+  else snprintf(buf, size, "%.4g", v);
+  return buf;
+}

@@ -54,6 +54,9 @@ cf_status nc_save_net(const cf_weights *w, const char *path, cf_encoding enc, bo
  * place: path is either the complete new file or untouched. */
 cf_status nc_write_file_atomic(const char *path, const void *data, size_t size, cf_error *err);
 
+/* A count as "215.7 M" or "12.88 G" into buf. */
+const char *nc_si(char *buf, size_t size, double v);
+
 /* The net's human-readable input format name ("classical 112 planes", ...). */
 const char *nc_input_format_name(int input_format);
 

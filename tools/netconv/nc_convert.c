@@ -105,8 +105,14 @@ int nc_cmd_convert(int argc, char **argv) {
   void *buf = NULL;
   size_t size = 0;
   int rc = 1;
-  if (nc_load_net(in, &w, &err) != CF_OK ||
-      cf_weights_save_memory(w, enc, gzip, &buf, &size, &err) != CF_OK ||
+  if (nc_load_net(in, &w, &err) != CF_OK) {
+    nc_fail("convert", "%s", err.msg);
+    goto done;
+  }
+  if ((uint64_t)w->param_count * 2 >= NC_PROGRESS_MIN_BYTES)
+    fprintf(stderr, "encoding %zu parameters as %s and checking them...\n", w->param_count,
+            enc == CF_ENC_UNKNOWN ? "before" : cf_encoding_name(enc));
+  if (cf_weights_save_memory(w, enc, gzip, &buf, &size, &err) != CF_OK ||
       cf_weights_load_memory(buf, size, out, NULL, &back, &err) != CF_OK) {
     nc_fail("convert", "%s", err.msg);
     goto done;

@@ -125,8 +125,10 @@ static void print_text(const char *path, const cf_weights *w, const enc_count *e
   for (int e = CF_ENC_LINEAR16; e <= CF_ENC_FLOAT32; e++)
     if (ec->tensors[e]) printf(" %s (%zu tensors)", cf_encoding_name((cf_encoding)e), ec->tensors[e]);
   printf("\n  license     %s\n", w->license ? w->license : "(none)");
-  printf("  cost        %.4g M paper MACs, %.4g G FLOPs full (%.4g G with every head)\n",
-         (double)c->paper_macs / 1e6, (double)c->full_flops / 1e9, (double)c->all_heads_flops / 1e9);
+  char p[32], f[32], h[32];
+  printf("  cost        %s paper MACs (%llu), %sFLOPs full (%sFLOPs with every head)\n",
+         nc_si(p, sizeof p, (double)c->paper_macs), (unsigned long long)c->paper_macs,
+         nc_si(f, sizeof f, (double)c->full_flops), nc_si(h, sizeof h, (double)c->all_heads_flops));
 }
 
 int nc_cmd_describe(int argc, char **argv) {

@@ -157,9 +157,10 @@ int nc_cmd_random(int argc, char **argv) {
   }
   cf_cost cost;
   cf_cost_from_weights(w, &cost, NULL);
-  printf("%s: %d layers, d %d, %d heads, dff %d, %zu parameters, %s%s, %.4g M paper MACs\n", out,
+  char macs[32];
+  printf("%s: %d layers, d %d, %d heads, dff %d, %zu parameters, %s%s, %s paper MACs\n", out,
          w->arch.layers, w->arch.d, w->arch.heads, w->arch.dff, w->param_count,
-         cf_encoding_name(enc), gzip ? ", gzip" : "", (double)cost.paper_macs / 1e6);
+         cf_encoding_name(enc), gzip ? ", gzip" : "", nc_si(macs, sizeof macs, (double)cost.paper_macs));
   cf_weights_free(w);
   return 0;
 }
