@@ -20,6 +20,7 @@
 
 typedef struct child {
   int index;     /* candidate index at the root */
+  int pending;   /* index into work.pending / replies, -1 for terminal children */
   bool scored;
   float score;   /* -1..1 from our side */
   float wdl[3];  /* from our side */
@@ -62,8 +63,18 @@ static bool score_terminal(const cf_game *game, child *c) {
   return true;
 }
 
+/* A non-terminal child's legal replies, whose policy logits come with its
+ * evaluation (the best child's top reply is the ponder move). */
+typedef struct replies {
+  int n;
+  cf_move moves[CF_MAX_MOVES];
+  cf_policy_move policy_moves[CF_MAX_MOVES];
+  float logits[CF_MAX_MOVES];
+} replies;
+
 typedef struct work {
   child kids[CF_MAX_MOVES];
+  replies replies[CF_MAX_MOVES]; /* [pending index] */
   int pending[CF_MAX_MOVES]; /* children needing the network, policy order */
   int n_pending;
   cf_net_position positions[CF_MAX_MOVES];
@@ -80,14 +91,19 @@ static cf_status expand(const cf_agent_request *req, const cf_agent_root *root, 
   for (int k = 0; k < root->n; k++) {
     int i = order[k];
     child *c = &w->kids[i];
-    *c = (child){.index = i};
+    *c = (child){.index = i, .pending = -1};
     CF_TRY(cf_game_push(req->game, root->moves[i], err));
     if (!score_terminal(req->game, c)) {
       int p = w->n_pending++;
+      replies *r = &w->replies[p];
+      c->pending = p;
       w->pending[p] = i;
       cf_engine_net_position(req->game, input_format, &w->positions[p]);
-      w->requests[p] = (cf_net_request){.position = &w->positions[p]};
+      r->n = cf_engine_legal_policy_moves(cf_game_position(req->game), r->moves, r->policy_moves);
+      w->requests[p] = (cf_net_request){
+          .position = &w->positions[p], .moves = r->policy_moves, .n_moves = r->n};
       memset(&w->outputs[p], 0, sizeof w->outputs[p]);
+      w->outputs[p].policy[CF_POLICY_VANILLA] = r->logits;
     }
     cf_game_pop(req->game);
   }
@@ -161,6 +177,13 @@ static cf_status choose(const cf_agent_request *req, cf_agent_result *out, cf_er
       out->q = best->score;
       memcpy(out->wdl, best->wdl, sizeof out->wdl);
       out->mate = best->mates ? 1 : 0;
+      if (best->pending >= 0 && w->replies[best->pending].n > 0) {
+        const replies *r = &w->replies[best->pending];
+        int top = 0;
+        for (int k = 1; k < r->n; k++)
+          if (r->logits[k] > r->logits[top]) top = k;
+        out->ponder = r->moves[top];
+      }
     }
   }
   free(w);
