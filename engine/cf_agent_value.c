@@ -18,6 +18,9 @@
 #include "engine/cf_agent_root.h"
 #include "engine/cf_net_input.h"
 
+/* The longest a batch should take: how late a stop may be honoured. */
+#define STOP_LATENCY_S 0.1
+
 typedef struct child {
   int index;     /* candidate index at the root */
   int pending;   /* index into work.pending / replies, -1 for terminal children */
@@ -119,9 +122,14 @@ static cf_status evaluate(const cf_agent_request *req, work *w, cf_agent_result 
   for (int at = 0; at < w->n_pending;) {
     int n = w->n_pending - at < batch ? w->n_pending - at : batch;
     if (req->max_evals > 0 && out->evals + n > req->max_evals) n = (int)(req->max_evals - out->evals);
-    if (req->deadline > 0 && w->seconds_per_eval > 0) {
-      /* A batch cannot be interrupted: take only what fits in the time left. */
-      double fit = (req->deadline - cf_agent_now()) / w->seconds_per_eval;
+    if (w->seconds_per_eval > 0) {
+      /* A batch cannot be interrupted: take only what fits in the time left,
+       * and at most about STOP_LATENCY_S of work, so stop and quit are
+       * honoured promptly even on a slow backend. */
+      double budget = STOP_LATENCY_S;
+      if (req->deadline > 0 && req->deadline - cf_agent_now() < budget)
+        budget = req->deadline - cf_agent_now();
+      double fit = budget / w->seconds_per_eval;
       if (fit < n) n = fit >= 1 ? (int)fit : 1;
     }
     if (n <= 0 || stop_requested(req)) {
