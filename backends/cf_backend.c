@@ -80,8 +80,8 @@ cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_b
       return cf_error_set(err, CF_ERR_ARG, "unknown backend '%s' (compiled in: %s)", name, known);
     }
     if (!available(d))
-      return cf_error_set(err, CF_ERR_BACKEND, "backend '%s' is not available on this machine",
-                          d->name);
+      return cf_error_set(err, CF_ERR_BACKEND, "backend '%s' is not available on this machine: %s",
+                          d->name, d->unavailable ? d->unavailable : "its probe failed");
   }
   const char *missing = missing_required_op(d->iface);
   if (missing)

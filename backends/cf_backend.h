@@ -98,7 +98,10 @@ typedef struct cf_attention_args {
   float *out;              /* [batch*64][dm] */
 } cf_attention_args;
 
-/* Per-instance settings. */
+/* Per-instance settings. Option strings are parsed with
+ * cf_backend_options_parse (cf_backend_options.h). Every backend accepts
+ * threads=N (the reference only threads=1), so one string can be handed to
+ * any backend. */
 typedef struct cf_backend_config {
   int max_batch;       /* largest batch the instance will see */
   const char *options; /* backend-specific "key=value,..." or NULL; unknown keys are errors */
@@ -165,6 +168,7 @@ typedef struct cf_backend_desc {
   unsigned features;    /* CF_FEAT_* it runs (a NULL gate slot clears CF_FEAT_GATING) */
   unsigned activations; /* bit (1u << cf_op_act) for each activation it fuses */
   bool (*probe)(void);  /* cheap availability check (a GPU present?); NULL = always */
+  const char *unavailable; /* why probe can fail, for messages ("needs an NVIDIA GPU") */
   const cf_backend_iface *iface;
 } cf_backend_desc;
 

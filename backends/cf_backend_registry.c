@@ -2,12 +2,31 @@
  *
  * Priority is data: the default backend is the available one with the
  * highest priority; test doubles get negative priorities so they are only
- * ever chosen by name. Fast backends (onednn > openblas > ref) join this
- * table behind their meson feature macros. Keep it sorted by priority. */
+ * ever chosen by name. Fast backends (cuda 40 > onednn 30 > openblas 20 >
+ * ref 0) join this table behind the CF_HAVE_* macros backends/meson.build
+ * defines. Keep it sorted by priority. */
 #include "backends/cf_backend.h"
 #include "backends/ref/cf_ref_backend.h"
+#ifdef CF_HAVE_CUDA
+#include "backends/cuda/cf_cuda_backend.h"
+#endif
+#ifdef CF_HAVE_ONEDNN
+#include "backends/onednn/cf_onednn_backend.h"
+#endif
+#ifdef CF_HAVE_OPENBLAS
+#include "backends/openblas/cf_openblas_backend.h"
+#endif
 
 static const cf_backend_desc *const registry[] = {
+#ifdef CF_HAVE_CUDA
+    &cf_backend_cuda_desc,
+#endif
+#ifdef CF_HAVE_ONEDNN
+    &cf_backend_onednn_desc,
+#endif
+#ifdef CF_HAVE_OPENBLAS
+    &cf_backend_openblas_desc,
+#endif
     &cf_backend_ref_desc,
 };
 

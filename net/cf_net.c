@@ -8,6 +8,7 @@
 
 #include "backends/cf_backend.h"
 #include "encoder/cf_encoder.h"
+#include "net/cf_net_options.h"
 
 struct cf_net {
   cf_net_info info;
@@ -48,8 +49,15 @@ static cf_status check_options(const cf_net_options *o, cf_error *err) {
   return CF_OK;
 }
 
-static cf_status create(cf_net *net, const cf_weights *w, const cf_net_options *o, cf_error *err) {
+static cf_status create(cf_net *net, const cf_weights *w, const cf_net_options *given,
+                        cf_error *err) {
   const cf_net_arch *a = &w->arch;
+  /* Network keys of the option string (batch_size, policy_head, ...) apply
+   * here; the rest goes to the backend. */
+  cf_net_options resolved;
+  char backend_rest[512];
+  CF_TRY(cf_net_options_resolve(given, &resolved, backend_rest, sizeof backend_rest, err));
+  const cf_net_options *o = &resolved;
   CF_TRY(check_options(o, err));
   CF_TRY(check_arch(a, err));
   net->fill = o->history_fill;

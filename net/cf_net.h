@@ -29,7 +29,10 @@ typedef struct cf_net cf_net;
 
 typedef struct cf_net_options {
   const char *backend;          /* registry name; NULL or "" = the default backend */
-  const char *backend_options;  /* backend-specific "key=value,..."; NULL = none */
+  const char *backend_options;  /* "key=value,...": threads=N for the backend, and the
+                                   network keys batch_size, policy_head, value_head
+                                   (net/cf_net_options.h); unknown keys are errors.
+                                   NULL = none */
   int max_batch;                /* positions per backend pass; 0 = 1 */
   unsigned policy_heads;        /* bits 1u << cf_policy_head_id to compute; 0 = vanilla */
   unsigned value_heads;         /* extra value heads (bits 1u << CF_VALUE_Q, CF_VALUE_ST);

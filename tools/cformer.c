@@ -15,6 +15,9 @@ static const command commands[] = {
   {"uci", cf_cmd_uci, "the UCI chess engine (also: no command, or option flags only)"},
   {"perft", cf_cmd_perft, "count legal move paths to a depth (move generator check and speed)"},
   {"eval", cf_cmd_eval, "network outputs for positions given as JSON lines (parity case schema)"},
+  {"bench", cf_cmd_bench, "cost and speed of a net: FLOPs, time per move, evals/s per backend"},
+  {"puzzles", cf_cmd_puzzles, "the agents' accuracy on Lichess puzzles by rating band"},
+  {"pack-data", cf_cmd_pack_data, "training records from Stockfish-labelled TSV shards (training/)"},
 };
 
 static void print_usage(FILE *out) {

@@ -34,7 +34,7 @@
 #define MAX_BATCH 4096
 
 typedef struct eval_args {
-  const char *weights, *cases, *backend;
+  const char *weights, *cases, *backend, *backend_opts;
   int batch, bench;
   cf_history_fill fill;
 } eval_args;
@@ -57,7 +57,7 @@ typedef struct eval_case {
 static void usage(FILE *out) {
   fprintf(out,
           "usage: cformer eval --weights NET [--cases FILE] [--backend NAME] [--batch N]\n"
-          "                    [--history-fill fen_only|no|always] [--bench RUNS]\n\n"
+          "                    [--backend-opts K=V,...] [--history-fill fen_only|no|always] [--bench RUNS]\n\n"
           "Evaluates positions given as JSON lines ({\"id\", \"fen\", \"moves\"}; a parity case\n"
           "file works as is) and writes one JSON line per position: input planes, transform,\n"
           "W/D/L, Q, moves left, extra value heads and the raw policy logits of every legal\n"
@@ -65,6 +65,7 @@ static void usage(FILE *out) {
           "  --weights NET     network file (.pb.gz)\n"
           "  --cases FILE      read positions from FILE (default: standard input)\n"
           "  --backend NAME    compute backend (default: the best available)\n"
+          "  --backend-opts S  backend options, e.g. threads=2 (docs/BACKENDS.md)\n"
           "  --batch N         positions per network pass, 1-%d (default %d)\n"
           "  --history-fill M  Lc0's HistoryFill: fen_only (default), no, always\n"
           "  --bench RUNS      then evaluate everything RUNS more times and report evals/s\n"
@@ -117,6 +118,8 @@ static int parse_args(int argc, char **argv, eval_args *a) {
       a->cases = val;
     } else if (strcmp(arg, "--backend") == 0) {
       a->backend = val;
+    } else if (strcmp(arg, "--backend-opts") == 0) {
+      a->backend_opts = val;
     } else if (strcmp(arg, "--batch") == 0) {
       if (!parse_int(val, 1, MAX_BATCH, &a->batch))
         return fail("bad batch '%s' (expected 1 to %d)", val, MAX_BATCH);
@@ -327,7 +330,10 @@ static cf_status evaluate(cf_net *net, eval_case *cases, const int *valid, int n
 static cf_net *open_net(const eval_args *a, cf_error *err) {
   cf_weights *w = NULL;
   if (cf_weights_load_file(a->weights, NULL, &w, err) != CF_OK) return NULL;
-  cf_net_options opts = {.backend = a->backend, .max_batch = a->batch, .history_fill = a->fill};
+  cf_net_options opts = {.backend = a->backend,
+                         .backend_options = a->backend_opts,
+                         .max_batch = a->batch,
+                         .history_fill = a->fill};
   for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++)
     if (w->arch.has_policy[h]) opts.policy_heads |= 1u << h;
   for (int h = CF_VALUE_Q; h < CF_VALUE_HEAD_COUNT; h++)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/cf_backend_options.h"
 #include "backends/ref/cf_ref_internal.h"
 
 /* No state is needed; the context exists so the seam looks like every other
@@ -14,9 +15,11 @@ typedef struct ref_ctx {
 } ref_ctx;
 
 static cf_status ref_create(const cf_backend_config *cfg, void **ctx, cf_error *err) {
-  if (cfg->options && *cfg->options)
-    return cf_error_set(err, CF_ERR_ARG, "unknown option '%s' (the reference backend has none)",
-                        cfg->options);
+  /* threads=1 is accepted so one option string can be handed to every
+   * backend; the reference runs on the calling thread only. */
+  int threads = 1;
+  const cf_backend_int_option known[] = {{"threads", 1, 1, &threads}};
+  CF_TRY(cf_backend_options_parse(cfg->options, known, 1, err));
   ref_ctx *c = calloc(1, sizeof *c);
   if (!c) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
   c->max_batch = cfg->max_batch;

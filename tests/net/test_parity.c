@@ -1,12 +1,19 @@
 /* test_parity.c: the whole path against the parity truth. Each case is
  * replayed with chess/, turned into the net's position by the engine glue,
  * encoded into planes (which must equal the expected planes exactly), and
- * evaluated on the reference backend at batch 1 and with all cases in one
- * batch; the legal moves must be the expected policy's keys, their policy
- * indices the expected ones, and every output within 1e-4 of the truth. */
+ * evaluated at batch 1 and with all cases in one batch; the legal moves must
+ * be the expected policy's keys, their policy indices the expected ones, and
+ * every output within 1e-4 of the truth.
+ *
+ * Backends: env CF_PARITY_BACKEND names one (tests/net/meson.build
+ * registers one test per compiled-in backend, so `meson test` lists which
+ * ran); it exits 77 (skip) with the reason when that backend is not
+ * available here (cuda without a GPU). Unset, every available backend runs.
+ * So a new backend is covered without a new test. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/cf_backend.h"
 #include "net/cf_net.h"
 #include "tests/cf_test.h"
 #include "tests/net/cf_parity.h"
@@ -49,7 +56,11 @@ static void check_input(cf_test *t, const char *net, const cf_parity_case *c,
   }
 }
 
-static void run_net(cf_test *t, const char *name, int batch) {
+/* The backends this run covers (set in main). */
+static const cf_backend_desc *backends[16];
+static int n_backends;
+
+static void run_net_on(cf_test *t, const char *name, int batch, const char *backend) {
   char msg[512], path[1200];
   cf_parity_case *cases;
   int n;
@@ -66,7 +77,11 @@ static void run_net(cf_test *t, const char *name, int batch) {
     return;
   }
   int step = batch > 0 ? batch : n;
-  cf_net_options opts = {.backend = "ref", .max_batch = step};
+  /* The full batch also runs multi-threaded: every backend but the
+   * single-threaded oracle takes threads=N (cf_backend.h). */
+  bool threaded = batch != 1 && strcmp(backend, "ref") != 0;
+  cf_net_options opts = {
+      .backend = backend, .max_batch = step, .backend_options = threaded ? "threads=2" : NULL};
   for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++)
     if (w->arch.has_policy[h]) opts.policy_heads |= 1u << h;
   for (int h = CF_VALUE_Q; h < CF_VALUE_HEAD_COUNT; h++)
@@ -105,7 +120,8 @@ static void run_net(cf_test *t, const char *name, int batch) {
     }
   }
   char tag[96];
-  snprintf(tag, sizeof tag, "%s (batch %d)", name, step);
+  snprintf(tag, sizeof tag, "%s on %s (batch %d%s)", name, backend, step,
+           threaded ? ", 2 threads" : "");
   for (int i = 0; built && i < n; i++) {
     const cf_parity_game *g = &prep[i].game;
     bool all_expected = true;
@@ -118,6 +134,10 @@ static void run_net(cf_test *t, const char *name, int batch) {
   free(req);
   free(out);
   free(cases);
+}
+
+static void run_net(cf_test *t, const char *name, int batch) {
+  for (int i = 0; i < n_backends; i++) run_net_on(t, name, batch, backends[i]->name);
 }
 
 #define NET_TESTS(fn, index)                                                    \
@@ -133,9 +153,51 @@ NET_TESTS(test_cf_rpe_ln_canonical, 5)
 
 static void test_every_parity_net_is_covered(cf_test *t) { CHECK_INT_EQ(cf_parity_net_count, 6); }
 
-CF_TEST_MAIN(test_cf_rpe_rms_batch1, test_cf_rpe_rms_full_batch, test_lc0_smolgen_relu2_batch1,
-             test_lc0_smolgen_relu2_full_batch, test_lc0_smolgen_relu2_bf16_batch1,
-             test_lc0_smolgen_relu2_bf16_full_batch, test_lc0_smolgen_relu2_f32_batch1,
-             test_lc0_smolgen_relu2_f32_full_batch, test_lc0_map_classic_batch1,
-             test_lc0_map_classic_full_batch, test_cf_rpe_ln_canonical_batch1,
-             test_cf_rpe_ln_canonical_full_batch, test_every_parity_net_is_covered)
+/* Picks the backends (see the top of the file); returns 0, or 77 to skip. */
+static int choose_backends(void) {
+  const char *only = getenv("CF_PARITY_BACKEND");
+  if (only && *only) {
+    const cf_backend_desc *d = cf_backend_find(only);
+    if (!d) {
+      fprintf(stderr, "backend '%s' is not compiled in\n", only);
+      return 77;
+    }
+    if (d->probe && !d->probe()) {
+      fprintf(stderr, "SKIP: backend '%s' is not available here: %s\n", only,
+              d->unavailable ? d->unavailable : "its probe failed");
+      return 77;
+    }
+    backends[n_backends++] = d;
+  } else {
+    for (int i = 0; i < cf_backend_count() && n_backends < 16; i++) {
+      const cf_backend_desc *d = cf_backend_at(i);
+      if (d->priority >= 0 && (!d->probe || d->probe())) backends[n_backends++] = d;
+    }
+  }
+  printf("backends:");
+  for (int i = 0; i < n_backends; i++) printf(" %s", backends[i]->name);
+  printf("\n");
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  static const cf_test_fn fns[] = {
+      test_cf_rpe_rms_batch1,           test_cf_rpe_rms_full_batch,
+      test_lc0_smolgen_relu2_batch1,    test_lc0_smolgen_relu2_full_batch,
+      test_lc0_smolgen_relu2_bf16_batch1, test_lc0_smolgen_relu2_bf16_full_batch,
+      test_lc0_smolgen_relu2_f32_batch1, test_lc0_smolgen_relu2_f32_full_batch,
+      test_lc0_map_classic_batch1,      test_lc0_map_classic_full_batch,
+      test_cf_rpe_ln_canonical_batch1,  test_cf_rpe_ln_canonical_full_batch,
+      test_every_parity_net_is_covered};
+  static const char *const names[] = {
+      "test_cf_rpe_rms_batch1",           "test_cf_rpe_rms_full_batch",
+      "test_lc0_smolgen_relu2_batch1",    "test_lc0_smolgen_relu2_full_batch",
+      "test_lc0_smolgen_relu2_bf16_batch1", "test_lc0_smolgen_relu2_bf16_full_batch",
+      "test_lc0_smolgen_relu2_f32_batch1", "test_lc0_smolgen_relu2_f32_full_batch",
+      "test_lc0_map_classic_batch1",      "test_lc0_map_classic_full_batch",
+      "test_cf_rpe_ln_canonical_batch1",  "test_cf_rpe_ln_canonical_full_batch",
+      "test_every_parity_net_is_covered"};
+  int skip = choose_backends();
+  if (skip) return skip;
+  return cf_test_run(names, fns, (int)(sizeof fns / sizeof fns[0]), argc, argv);
+}

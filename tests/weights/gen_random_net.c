@@ -1,39 +1,35 @@
-/* gen_random_net: writes a random net of a given shape (test-only; to be
- * superseded by `netconv random`).
+/* gen_random_net: writes a random net of a given shape (test-only; the
+ * values come from the library's cf_weights_random, as `netconv random`'s
+ * do; this tool adds the legacy single-head layout and the fuzz seeds).
  *
  *   gen_random_net OUT [preset] [key=value ...]
- *     presets: cf6m   8 layers, d 256, 8 heads, dff 256, RPE (CF-6M shape)
- *              large  15 layers, d 1024, 32 heads, dff 4096, RPE
+ *     presets: cf6m   CF-6M shape (cf_random_spec_cf6m)
+ *              cf240m CF-240M shape (alias: large)
  *              tiny   1 layer, d 4, 2 heads, dff 4 (fuzz seeds)
- *     keys:    layers d heads dff dm input_format embedding(1|2) dense_s
- *              rpe rms gating qkv_bias smolgen sg_hc sg_hs sg_gs pos_table
- *              cv cm de dp seed
+ *     keys:    layers d heads dff dm input_format embedding(1 old|2 dense)
+ *              dense_s emb_dff rpe rms gating qkv_bias smolgen sg_hc sg_hs
+ *              sg_gs pos_table cv cm (cm=-1: no moves-left head) de dp seed
  *              (0/1 for flags), enc=linear16|float16|bfloat16|float32,
  *              gzip=0|1, legacy=1 (single-head network 6 layout)
- *   gen_random_net --seeds DIR    the committed fuzz seed corpus
+ *   gen_random_net --seeds DIR    the fuzz seed corpus
  *
  * Example (the RSS measurement of the weights issue):
- *   build-weights/tests/weights/gen_random_net /tmp/cf6m.pb.gz cf6m */
+ *   build/tests/weights/gen_random_net /tmp/cf6m.pb.gz cf6m */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tests/weights/weights_test_pb.h"
+#include "weights/cf_weights_random.h"
 
-static cf_test_shape preset(const char *name, bool *found) {
-  cf_test_shape s = {.layers = 8, .d = 256, .heads = 8, .dff = 256, .rpe = true, .rms = true,
-                     .gating = true, .cv = 32, .cm = 8, .seed = 1};
+static cf_random_spec preset(const char *name, bool *found) {
+  cf_random_spec s = cf_random_spec_cf6m();
   *found = true;
-  if (strcmp(name, "cf6m") == 0) return s;
-  if (strcmp(name, "large") == 0) {
-    s.layers = 15;
-    s.d = 1024;
-    s.heads = 32;
-    s.dff = 4096;
-    return s;
-  }
+  if (strcmp(name, "large") == 0) return cf_random_spec_cf240m();
+  if (cf_random_spec_preset(name, &s)) return s;
   if (strcmp(name, "tiny") == 0) {
-    s = (cf_test_shape){.layers = 1, .d = 4, .heads = 2, .dff = 4, .cv = 1, .cm = 1, .seed = 3};
+    s = (cf_random_spec){.layers = 1, .d = 4, .heads = 2, .dff = 4, .value_cv = 1,
+                         .moves_left = true, .mlh_cm = 1, .seed = 3};
     return s;
   }
   *found = false;
@@ -41,7 +37,7 @@ static cf_test_shape preset(const char *name, bool *found) {
 }
 
 typedef struct gen_opts {
-  cf_test_shape shape;
+  cf_random_spec shape;
   cf_encoding enc;
   bool gzip, legacy;
 } gen_opts;
@@ -52,7 +48,7 @@ static bool set_key(gen_opts *o, const char *kv) {
   size_t kl = (size_t)(eq - kv);
   const char *v = eq + 1;
   int n = atoi(v);
-  cf_test_shape *s = &o->shape;
+  cf_random_spec *s = &o->shape;
 #define KEY(k) (kl == strlen(k) && strncmp(kv, k, kl) == 0)
   if (KEY("layers")) s->layers = n;
   else if (KEY("d")) s->d = n;
@@ -60,21 +56,24 @@ static bool set_key(gen_opts *o, const char *kv) {
   else if (KEY("dff")) s->dff = n;
   else if (KEY("dm")) s->dm = n;
   else if (KEY("input_format")) s->input_format = n;
-  else if (KEY("embedding")) s->input_embedding = n;
-  else if (KEY("dense_s")) s->dense_s = n;
-  else if (KEY("rpe")) s->rpe = n;
-  else if (KEY("rms")) s->rms = n;
+  else if (KEY("embedding")) s->embedding_style = n == 2 ? CF_EMBEDDING_DENSE : CF_EMBEDDING_OLD;
+  else if (KEY("dense_s")) s->dense_width = n;
+  else if (KEY("emb_dff")) s->emb_dff = n;
+  else if (KEY("rpe")) s->rpe_q = s->rpe_k = s->rpe_v = n;
+  else if (KEY("rms")) s->rms_norm = n;
   else if (KEY("gating")) s->gating = n;
   else if (KEY("qkv_bias")) s->qkv_bias = n;
   else if (KEY("smolgen")) s->smolgen = n;
   else if (KEY("pos_table")) s->pos_table = n;
-  else if (KEY("cv")) s->cv = n;
-  else if (KEY("cm")) s->cm = n;
-  else if (KEY("de")) s->de = n;
-  else if (KEY("dp")) s->dp = n;
-  else if (KEY("sg_hc")) s->sg_hc = n;
-  else if (KEY("sg_hs")) s->sg_hs = n;
-  else if (KEY("sg_gs")) s->sg_gs = n;
+  else if (KEY("cv")) s->value_cv = n;
+  else if (KEY("cm")) {
+    s->moves_left = n >= 0;
+    s->mlh_cm = n > 0 ? n : 0;
+  } else if (KEY("de")) s->policy_de = n;
+  else if (KEY("dp")) s->policy_dp = n;
+  else if (KEY("sg_hc")) s->smolgen_hc = n;
+  else if (KEY("sg_hs")) s->smolgen_hs = n;
+  else if (KEY("sg_gs")) s->smolgen_gs = n;
   else if (KEY("seed")) s->seed = (uint64_t)n;
   else if (KEY("gzip")) o->gzip = n;
   else if (KEY("legacy")) o->legacy = n;
@@ -132,8 +131,8 @@ static bool write_legacy(const cf_weights *w, const gen_opts *o, const char *pat
 
 static int generate(const gen_opts *o, const char *path) {
   cf_error err;
-  cf_weights *w = cf_test_random_net(&o->shape, &err);
-  if (!w) {
+  cf_weights *w = NULL;
+  if (cf_weights_random(&o->shape, &w, &err) != CF_OK) {
     fprintf(stderr, "gen_random_net: %s\n", err.msg);
     return 1;
   }

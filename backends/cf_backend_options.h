@@ -1,0 +1,25 @@
+/* cf_backend_options.h: the "key=value,key=value" option strings backends
+ * take (--backend-opts, UCI BackendOptions), parsed against a table of the
+ * keys a backend knows. An unknown key, a missing '=' or a value out of
+ * range is an error naming the key (and, through cf_backend_create, the
+ * backend). */
+#ifndef CF_BACKEND_OPTIONS_H
+#define CF_BACKEND_OPTIONS_H
+
+#include "common/cf_status.h"
+
+/* One integer option: `key` must parse as an integer in [min, max]; it is
+ * stored in *value (left alone when the key is absent). */
+typedef struct cf_backend_int_option {
+  const char *key;
+  int min, max;
+  int *value;
+} cf_backend_int_option;
+
+/* Parses options (NULL or "" = none). Messages name the option;
+ * cf_backend_create prefixes the backend's name. */
+cf_status cf_backend_options_parse(const char *options,
+                                   const cf_backend_int_option *known, int n_known,
+                                   cf_error *err);
+
+#endif /* CF_BACKEND_OPTIONS_H */

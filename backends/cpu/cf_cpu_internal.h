@@ -1,0 +1,82 @@
+/* cf_cpu_internal.h: what the CPU backends (openblas/, onednn/) share: the
+ * weight record, the per-instance settings and the AVX2 kernels for every op
+ * that is not a GEMM. Each backend supplies its own linear and matmul_nt. */
+#ifndef CF_CPU_INTERNAL_H
+#define CF_CPU_INTERNAL_H
+
+#include <stddef.h>
+
+#include "backends/cf_backend.h"
+
+/* A weight on a CPU backend. data is 64-byte aligned.
+ *   MATRIX: [rows = out][cols = in] as given (both BLAS and oneDNN read it
+ *           transposed for free); a backend may keep a reordered copy in
+ *           `extra`.
+ *   VECTOR: [cols].
+ *   GATE:   transposed to [64][d] so a token's gates are contiguous.
+ *   RPE:    [225][dh*H] as given, plus two per-head forms built on first
+ *           use (the head count is known only to the attention op):
+ *           `per_head` [H][225][dh] (value side: a row per displacement) and
+ *           `per_head_rev` [H][dh][225], transposed with displacements
+ *           reversed, so that for one query the 8 keys of a rank read 8
+ *           consecutive floats (query and key sides). See
+ *           cf_cpu_attention.c. */
+struct cf_bweight {
+  cf_weight_role role;
+  int rows, cols;
+  float *data;
+  float *per_head;     /* RPE only, NULL until first needed */
+  float *per_head_rev; /* RPE only, NULL until first needed */
+  int per_head_heads, per_head_rev_heads;
+  void *extra;                       /* backend-owned, freed by extra_free */
+  void (*extra_free)(void *extra);
+};
+
+/* Settings every CPU backend takes, from cf_backend_config. */
+typedef struct cf_cpu_ctx {
+  int max_batch;
+  int threads; /* worker threads for every op (1 = the calling thread only) */
+} cf_cpu_ctx;
+
+/* Parses cfg->options ("threads=N", default 1) into c. */
+cf_status cf_cpu_ctx_init(cf_cpu_ctx *c, const cf_backend_config *cfg,
+                          cf_error *err);
+
+/* 64-byte aligned floats (zeroed); free with cf_cpu_free. */
+float *cf_cpu_alloc(size_t n);
+void cf_cpu_free(float *p);
+
+/* Memory slots: host memory, so upload/download are memcpy. */
+float *cf_cpu_iface_alloc(void *ctx, size_t n);
+void cf_cpu_iface_free(void *ctx, float *p);
+void cf_cpu_iface_copy(void *ctx, float *dst, const float *src, size_t n);
+
+cf_bweight *cf_cpu_weight_create(void *ctx, cf_weight_role role, int rows, int cols,
+                                 const float *data);
+void cf_cpu_weight_free(void *ctx, cf_bweight *w);
+
+/* y[rows][n] = act(y + bias) in place; bias is a VECTOR [n] or NULL. */
+void cf_cpu_bias_act(const cf_cpu_ctx *c, int rows, int n, float *y, const cf_bweight *bias,
+                     cf_op_act act);
+
+/* The cf_backend_iface slots of the same names; ctx is a cf_cpu_ctx *
+ * (first member of a backend's own context). */
+void cf_cpu_norm(void *ctx, cf_norm_kind kind, int rows, int width, const float *x, float alpha,
+                 const float *skip, const cf_bweight *gamma, const cf_bweight *beta, float eps,
+                 float *y);
+void cf_cpu_attention(void *ctx, const cf_attention_args *args);
+void cf_cpu_gate(void *ctx, int batch, int d, float *x, const cf_bweight *mult,
+                 const cf_bweight *add);
+void cf_cpu_copy_2d(void *ctx, int rows, int cols, const float *src, int ld_src, float *dst,
+                    int ld_dst);
+
+#define CF_CPU_FEATURES                                                                    \
+  (CF_FEAT_RPE_Q | CF_FEAT_RPE_K | CF_FEAT_RPE_V | CF_FEAT_SMOLGEN | CF_FEAT_RMS_NORM | \
+   CF_FEAT_GATING)
+
+#define CF_CPU_ACTIVATIONS                                                       \
+  ((1u << CF_OP_ACT_MISH) | (1u << CF_OP_ACT_RELU) | (1u << CF_OP_ACT_NONE) |    \
+   (1u << CF_OP_ACT_TANH) | (1u << CF_OP_ACT_SIGMOID) | (1u << CF_OP_ACT_SELU) | \
+   (1u << CF_OP_ACT_SWISH) | (1u << CF_OP_ACT_RELU2))
+
+#endif /* CF_CPU_INTERNAL_H */

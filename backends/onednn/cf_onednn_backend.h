@@ -1,0 +1,16 @@
+/* cf_onednn_backend.h: the oneDNN backend's registry entry.
+ *
+ * Projections are oneDNN matmul primitives with the bias and the
+ * activation fused as post-ops, created once per (rows, in, out,
+ * activation, bias) shape and cached; the attention policy's batched A B^T
+ * is dnnl_sgemm; everything else runs on the shared AVX2 kernels
+ * (backends/cpu/). Options: threads=N (default 1): oneDNN's and the
+ * kernels' OpenMP team size. */
+#ifndef CF_ONEDNN_BACKEND_H
+#define CF_ONEDNN_BACKEND_H
+
+#include "backends/cf_backend.h"
+
+extern const cf_backend_desc cf_backend_onednn_desc;
+
+#endif /* CF_ONEDNN_BACKEND_H */

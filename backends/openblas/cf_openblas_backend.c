@@ -1,0 +1,75 @@
+/* cf_openblas_backend.c: sgemm for linear and matmul_nt; the rest from
+ * backends/cpu/. */
+#include "backends/openblas/cf_openblas_backend.h"
+
+#include <cblas.h>
+#include <stdlib.h>
+
+#include "backends/cpu/cf_cpu_internal.h"
+
+typedef struct openblas_ctx {
+  cf_cpu_ctx cpu; /* first: the shared kernels take the context as a cf_cpu_ctx */
+} openblas_ctx;
+
+static cf_status ob_create(const cf_backend_config *cfg, void **ctx, cf_error *err) {
+  openblas_ctx *c = calloc(1, sizeof *c);
+  if (!c) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+  cf_status st = cf_cpu_ctx_init(&c->cpu, cfg, err);
+  if (st != CF_OK) {
+    free(c);
+    return st;
+  }
+  *ctx = c;
+  return CF_OK;
+}
+
+static void ob_destroy(void *ctx) { free(ctx); }
+
+/* OpenBLAS's thread count is process-wide: set it before each call so two
+ * instances with different settings each get theirs. */
+static void use_threads(const openblas_ctx *c) { openblas_set_num_threads(c->cpu.threads); }
+
+static void ob_linear(void *ctx, int rows, int in, int out, const float *x, const cf_bweight *w,
+                      const cf_bweight *b, cf_op_act act, float *y) {
+  openblas_ctx *c = ctx;
+  use_threads(c);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, out, in, 1.0f, x, in, w->data, in,
+              0.0f, y, out);
+  cf_cpu_bias_act(&c->cpu, rows, out, y, b, act);
+}
+
+static void ob_matmul_nt(void *ctx, int batch, int m, int n, int k, const float *a,
+                         const float *bm, float scale, float *cm) {
+  use_threads(ctx);
+  for (int b = 0; b < batch; b++)
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, scale, a + (size_t)b * m * k, k,
+                bm + (size_t)b * n * k, k, 0.0f, cm + (size_t)b * m * n, n);
+}
+
+static const cf_backend_iface openblas_iface = {
+    .create = ob_create,
+    .destroy = ob_destroy,
+    .alloc = cf_cpu_iface_alloc,
+    .free = cf_cpu_iface_free,
+    .upload = cf_cpu_iface_copy,
+    .download = cf_cpu_iface_copy,
+    .weight_create = cf_cpu_weight_create,
+    .weight_free = cf_cpu_weight_free,
+    .linear = ob_linear,
+    .norm = cf_cpu_norm,
+    .attention = cf_cpu_attention,
+    .gate = cf_cpu_gate,
+    .matmul_nt = ob_matmul_nt,
+    .copy_2d = cf_cpu_copy_2d,
+    .sync = NULL,
+};
+
+const cf_backend_desc cf_backend_openblas_desc = {
+    .name = "openblas",
+    .summary = "OpenBLAS sgemm + AVX2 kernels (options: threads=N)",
+    .priority = 20,
+    .features = CF_CPU_FEATURES,
+    .activations = CF_CPU_ACTIVATIONS,
+    .probe = NULL,
+    .iface = &openblas_iface,
+};

@@ -1,0 +1,334 @@
+/* test_bench_cmd.c: `cformer bench` end to end (the binary is argv[1]) on
+ * tiny nets: the JSON against the schema of docs/BENCH.md, the presets'
+ * cost against the paper, --cost-only building nothing, the signature
+ * stable from run to run, the chart well-formed, bad arguments answered
+ * with a clear message and exit status 2. */
+#define _DEFAULT_SOURCE 1 /* wait4 */
+#include <cjson/cJSON.h>
+#include <expat.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "backends/cf_backend.h"
+#include "tests/cf_test.h"
+
+static const char *cformer = "cformer";
+
+/* Runs `cformer bench ARGS` (stderr into stdout when merge), returns the
+ * exit status and its output (caller frees). */
+static int run(const char *args, bool merge, char **out) {
+  char cmd[2048];
+  snprintf(cmd, sizeof cmd, "\"%s\" bench %s%s", cformer, args, merge ? " 2>&1" : " 2>/dev/null");
+  FILE *p = popen(cmd, "r");
+  *out = NULL;
+  if (!p) return -1;
+  size_t len = 0, cap = 4096;
+  char *buf = malloc(cap);
+  size_t got;
+  while (buf && (got = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+    len += got;
+    if (cap - len < 2) {
+      char *g = realloc(buf, cap * 2);
+      if (!g) break;
+      buf = g;
+      cap *= 2;
+    }
+  }
+  if (buf) buf[len] = '\0';
+  *out = buf;
+  int status = pclose(p);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static double num(const cJSON *o, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static const char *str(const cJSON *o, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static bool is_hex16(const char *s) {
+  if (strlen(s) != 16) return false;
+  for (; *s; s++)
+    if (!strchr("0123456789abcdef", *s)) return false;
+  return true;
+}
+
+static bool stats_ok(const cJSON *s) {
+  double med = num(s, "median"), lo = num(s, "p10"), hi = num(s, "p90");
+  return num(s, "n") >= 1 && num(s, "min") <= lo && lo <= med && med <= hi &&
+         hi <= num(s, "max") && num(s, "min") >= 0 && !isnan(num(s, "mean"));
+}
+
+#define TINY "--arch 1x32 --positions 12 --batches 1,3 --min-time 0 --min-calls 2 --no-sgemm"
+
+static void test_json_schema(cf_test *t) {
+  char *out;
+  CHECK_INT_EQ(run(TINY " --json --quiet", false, &out), 0);
+  cJSON *j = cJSON_Parse(out);
+  if (!CHECK(j != NULL)) {
+    printf("  output: %.300s\n", out ? out : "(none)");
+    free(out);
+    return;
+  }
+  CHECK_STR_EQ(str(j, "schema"), "cformer-bench");
+  CHECK(num(j, "schema_version") == 1);
+  CHECK(cJSON_IsFalse(cJSON_GetObjectItem(j, "cost_only")));
+  CHECK(num(j, "paper_macs") > 0 && num(j, "full_flops") > 2 * num(j, "paper_macs"));
+  const cJSON *net = cJSON_GetObjectItem(j, "net");
+  CHECK(num(net, "layers") == 1 && num(net, "d_model") == 32 && num(net, "heads") == 1 &&
+        num(net, "dff") == 32);
+  CHECK(num(net, "params") > 0);
+  CHECK_STR_EQ(str(net, "source"), "1x32");
+  CHECK(num(cJSON_GetObjectItem(j, "suite"), "positions") == 12);
+  CHECK(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "sgemm"), "measured")));
+  CHECK(is_hex16(str(j, "signature")));
+  CHECK(num(cJSON_GetObjectItem(j, "machine"), "cpus") >= 1);
+  const cJSON *backends = cJSON_GetObjectItem(j, "backends");
+  CHECK_INT_EQ(cJSON_GetArraySize(backends), 1);
+  const cJSON *b = cJSON_GetArrayItem(backends, 0);
+  CHECK_STR_EQ(str(b, "signature"), str(j, "signature"));
+  const cJSON *agents = cJSON_GetObjectItem(b, "agents");
+  CHECK_INT_EQ(cJSON_GetArraySize(agents), 2);
+  const cJSON *a;
+  cJSON_ArrayForEach(a, agents) {
+    bool policy = strcmp(str(a, "agent"), "policy") == 0;
+    CHECK(policy || strcmp(str(a, "agent"), "value") == 0);
+    CHECK(num(a, "positions") == 12);
+    double per_move = num(a, "evals") / 12;
+    CHECK_NEAR(num(a, "evals_per_move"), per_move, 1e-9);
+    /* the policy agent evaluates once; the value agent the root and each
+     * non-terminal child: more than one, at most 1 + 218 */
+    if (policy) CHECK(num(a, "evals_min") == 1 && num(a, "evals_max") == 1);
+    if (!policy) CHECK(num(a, "evals_min") >= 2 && num(a, "evals_max") <= 219 && per_move > 2);
+    CHECK_NEAR(num(a, "flops_per_move"), per_move * num(j, "full_flops"), 1);
+    CHECK_NEAR(num(a, "paper_flops_per_move"), per_move * num(j, "paper_macs"), 1);
+    CHECK(stats_ok(cJSON_GetObjectItem(a, "seconds_per_move")));
+    CHECK(num(cJSON_GetObjectItem(a, "seconds_per_move"), "n") == 12);
+    CHECK(num(a, "evals_per_second") > 0);
+    CHECK(is_hex16(str(a, "signature")));
+  }
+  const cJSON *batches = cJSON_GetObjectItem(b, "batches");
+  CHECK_INT_EQ(cJSON_GetArraySize(batches), 2);
+  const cJSON *bt;
+  int want[] = {1, 3}, k = 0;
+  cJSON_ArrayForEach(bt, batches) {
+    CHECK(num(bt, "batch") == want[k++ % 2]);
+    const cJSON *s = cJSON_GetObjectItem(bt, "seconds_per_call");
+    CHECK(stats_ok(s) && num(s, "n") >= 2);
+    CHECK_NEAR(num(bt, "evals_per_second"), num(bt, "batch") / num(s, "median"), 1e-6);
+    CHECK_NEAR(num(bt, "gflops"), num(bt, "evals_per_second") * num(j, "full_flops") / 1e9,
+               1e-6);
+  }
+
+  /* the same run again: the same signature (it is over quantised outputs) */
+  char *again;
+  CHECK_INT_EQ(run(TINY " --json --quiet", false, &again), 0);
+  cJSON *k2 = cJSON_Parse(again);
+  CHECK(k2 && strcmp(str(k2, "signature"), str(j, "signature")) == 0);
+  /* another seed is another net: another signature */
+  char *other;
+  CHECK_INT_EQ(run(TINY " --seed 2 --json --quiet", false, &other), 0);
+  cJSON *k3 = cJSON_Parse(other);
+  CHECK(k3 && strcmp(str(k3, "signature"), str(j, "signature")) != 0);
+  cJSON_Delete(k2);
+  cJSON_Delete(k3);
+  free(again);
+  free(other);
+  cJSON_Delete(j);
+  free(out);
+}
+
+static void test_table_and_progress(cf_test *t) {
+  char *out;
+  CHECK_INT_EQ(run(TINY " --agents policy --batches 2", true, &out), 0);
+  CHECK_STR_CONTAINS(out, "per move (12 positions");
+  CHECK_STR_CONTAINS(out, "throughput per batch");
+  CHECK_STR_CONTAINS(out, "bench signature: ");
+  CHECK_STR_CONTAINS(out, "policy agent over 12 positions"); /* progress on stderr */
+  CHECK(strstr(out, "value") == NULL || strstr(out, " value ") == NULL);
+  free(out);
+}
+
+static void test_parity_net(cf_test *t) {
+  const char *data = getenv("CF_TESTDATA");
+  if (!data) data = "../shared/testdata";
+  char args[1024], *out;
+  snprintf(args, sizeof args,
+           "--weights %s/parity/cf-rpe-rms.pb.gz --positions 4 --batches 2 --min-time 0 "
+           "--min-calls 1 --no-sgemm --json --quiet",
+           data);
+  CHECK_INT_EQ(run(args, false, &out), 0);
+  cJSON *j = cJSON_Parse(out);
+  const cJSON *net = cJSON_GetObjectItem(j, "net");
+  /* the parity README: 3 layers, d 64, 4 heads, dff 128 */
+  CHECK(j && num(net, "layers") == 3 && num(net, "d_model") == 64 && num(net, "heads") == 4 &&
+        num(net, "dff") == 128);
+  cJSON_Delete(j);
+  free(out);
+}
+
+/* Runs argv with stdout and stderr discarded; the child's peak RSS in KiB,
+ * or -1 when it could not run or failed. */
+static long child_maxrss_kb(const char *const *argv) {
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(127);
+    execv(argv[0], (char *const *)argv);
+    _exit(127);
+  }
+  int status;
+  struct rusage ru;
+  if (wait4(pid, &status, 0, &ru) != pid) return -1;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? ru.ru_maxrss : -1;
+}
+
+static void test_cost_only_presets(cf_test *t) {
+  /* the paper's Table II: CF-6M 214M, CF-240M 12.8B, within 2% */
+  static const struct {
+    const char *arch;
+    double paper;
+  } presets[] = {{"cf-6m", 214e6}, {"cf-240m", 12.8e9}};
+  for (int i = 0; i < 2; i++) {
+    char args[256], *out;
+    /* a suite that does not exist: --cost-only must not even read one */
+    snprintf(args, sizeof args, "--arch %s --cost-only --json --suite /nonexistent",
+             presets[i].arch);
+    CHECK_INT_EQ(run(args, false, &out), 0);
+    cJSON *j = cJSON_Parse(out);
+    if (!CHECK(j != NULL)) {
+      free(out);
+      continue;
+    }
+    double macs = num(j, "paper_macs");
+    CHECK(fabs(macs - presets[i].paper) / presets[i].paper < 0.02);
+    CHECK(num(j, "full_flops") > 2 * macs);
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItem(j, "cost_only")));
+    CHECK(cJSON_GetObjectItem(j, "backends") == NULL);
+    cJSON_Delete(j);
+    free(out);
+  }
+#if !defined(__SANITIZE_ADDRESS__)
+  /* No weights are built: CF-240M's ~1 GB of floats would show in the
+   * child's peak RSS. Measured against `cformer --version`, since loading
+   * the backends' shared libraries (cuBLAS when CUDA is built) costs RSS
+   * before main; ASan's shadow memory inflates RSS, so this runs only
+   * without it. */
+  const char *cost_argv[] = {cformer, "bench", "--arch", "cf-240m", "--cost-only", NULL};
+  const char *version_argv[] = {cformer, "--version", NULL};
+  long cost_kb = child_maxrss_kb(cost_argv), base_kb = child_maxrss_kb(version_argv);
+  CHECK(cost_kb > 0 && base_kb > 0);
+  CHECK(cost_kb - base_kb < 64 * 1024);
+#endif
+}
+
+typedef struct xml_count {
+  int elements;
+} xml_count;
+
+static void XMLCALL on_start(void *d, const XML_Char *n, const XML_Char **a) {
+  (void)n, (void)a;
+  ((xml_count *)d)->elements++;
+}
+
+static void test_svg_file(cf_test *t) {
+  char path[] = "/tmp/cf_bench_svg_XXXXXX";
+  int fd = mkstemp(path);
+  if (!CHECK(fd >= 0)) return;
+  close(fd);
+  char args[512], *out;
+  snprintf(args, sizeof args, TINY " --positions 3 --batches 1 --quiet --svg %s", path);
+  CHECK_INT_EQ(run(args, false, &out), 0);
+  free(out);
+  FILE *f = fopen(path, "rb");
+  char *svg = calloc(1, 1 << 20);
+  size_t n = f && svg ? fread(svg, 1, (1 << 20) - 1, f) : 0;
+  if (f) fclose(f);
+  remove(path);
+  XML_Parser p = XML_ParserCreate("UTF-8");
+  xml_count c = {0};
+  XML_SetUserData(p, &c);
+  XML_SetStartElementHandler(p, on_start);
+  CHECK(n > 0 && XML_Parse(p, svg, (int)n, 1) == XML_STATUS_OK);
+  CHECK(c.elements > 10);
+  CHECK_STR_CONTAINS(svg, "FLOPs per move");
+  XML_ParserFree(p);
+  free(svg);
+}
+
+static void test_backend_all(cf_test *t) {
+  char *out;
+  CHECK_INT_EQ(run(TINY " --positions 2 --batches 1 --agents policy --backend all --json --quiet",
+                   false, &out),
+               0);
+  cJSON *j = cJSON_Parse(out);
+  int real = 0;
+  for (int i = 0; i < cf_backend_count(); i++) real += cf_backend_at(i)->priority >= 0;
+  /* every registered backend appears, measured or skipped with a reason */
+  CHECK(j && cJSON_GetArraySize(cJSON_GetObjectItem(j, "backends")) == real);
+  const cJSON *b, *list = j ? cJSON_GetObjectItem(j, "backends") : NULL;
+  cJSON_ArrayForEach(b, list) {
+    CHECK(cf_backend_find(str(b, "name")) != NULL);
+    if (cJSON_IsTrue(cJSON_GetObjectItem(b, "skipped"))) CHECK(str(b, "skip_reason")[0]);
+  }
+  cJSON_Delete(j);
+  free(out);
+}
+
+static void test_help_and_bad_arguments(cf_test *t) {
+  char *out;
+  CHECK_INT_EQ(run("--help", false, &out), 0);
+  CHECK_STR_CONTAINS(out, "usage: cformer bench");
+  CHECK_STR_CONTAINS(out, "--cost-only");
+  free(out);
+  static const struct {
+    const char *args, *message;
+  } bad[] = {
+      {"", "exactly one of --weights"},
+      {"--arch 1x32 --weights x.pb.gz", "exactly one of --weights"},
+      {"--arch 3x", "bad --arch '3x'"},
+      {"--arch 2x30x4", "not a multiple of 4 heads"},
+      {"--arch cf-7m", "expected cf-6m, cf-240m or LxD"},
+      {"--arch 1x32 --batches 0", "bad batch size '0'"},
+      {"--arch 1x32 --batches 1,,x", "bad batch size 'x'"},
+      {"--arch 1x32 --backend nosuch", "unknown backend 'nosuch'"},
+      {"--arch 1x32 --agents policy,nosuch", "unknown agent 'nosuch'"},
+      {"--arch 1x32 --positions abc", "bad --positions 'abc'"},
+      {"--arch 1x32 --min-time -1", "bad --min-time '-1'"},
+      {"--arch 1x32 --frobnicate 1", "unknown option '--frobnicate'"},
+      {"--arch", "--arch needs a value"},
+      {"--weights /nonexistent/net.pb.gz --cost-only", "/nonexistent/net.pb.gz"},
+      {"--arch 1x32 --suite /nonexistent/suite.txt --no-sgemm", "/nonexistent/suite.txt"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    int st = run(bad[i].args, true, &out);
+    char m[512];
+    snprintf(m, sizeof m, "'%s' exits 2 saying \"%s\"; got %d: %.200s", bad[i].args,
+             bad[i].message, st, out ? out : "");
+    cf_test_report(t, st == 2 && out && strstr(out, bad[i].message), __FILE__, __LINE__, m);
+    free(out);
+  }
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1) cformer = argv[1];
+  static const cf_test_fn fns[] = {test_json_schema,       test_table_and_progress,
+                                   test_parity_net,        test_cost_only_presets,
+                                   test_svg_file,          test_backend_all,
+                                   test_help_and_bad_arguments};
+  static const char *names[] = {"test_json_schema",       "test_table_and_progress",
+                                "test_parity_net",        "test_cost_only_presets",
+                                "test_svg_file",          "test_backend_all",
+                                "test_help_and_bad_arguments"};
+  return cf_test_run(names, fns, sizeof fns / sizeof fns[0], argc > 2 ? argc - 1 : 1,
+                     argc > 2 ? argv + 1 : argv);
+}

@@ -1,0 +1,174 @@
+/* test_bench_writers.c: the table, JSON and SVG forms of a hand-made
+ * report. JSON: parses, carries the schema and the numbers, and every key it
+ * writes is documented in docs/BENCH.md. SVG: well-formed XML (expat), one
+ * marker per measured backend and agent, specials escaped. */
+#include <cjson/cJSON.h>
+#include <expat.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/bench/bench_sample.h"
+#include "tests/cf_test.h"
+#include "tools/bench/bench_json.h"
+#include "tools/bench/bench_svg.h"
+#include "tools/bench/bench_table.h"
+
+/* Everything a writer printed to a FILE, as a string (caller frees). */
+typedef void (*writer_fn)(FILE *, const bench_report *);
+static char *capture(writer_fn fn, const bench_report *r) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (!f) return NULL;
+  fn(f, r);
+  fclose(f);
+  return buf;
+}
+
+static char *read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = malloc((size_t)n + 1);
+  if (s && fread(s, 1, (size_t)n, f) != (size_t)n) n = 0;
+  if (s) s[n] = '\0';
+  fclose(f);
+  return s;
+}
+
+/* Checks every object key under j appears in doc as `key`. */
+static void keys_documented(cf_test *t, const cJSON *j, const char *doc) {
+  const cJSON *c;
+  cJSON_ArrayForEach(c, j) {
+    if (c->string) {
+      char quoted[96], m[160];
+      snprintf(quoted, sizeof quoted, "`%s`", c->string);
+      snprintf(m, sizeof m, "JSON key %s is documented in docs/BENCH.md", quoted);
+      cf_test_report(t, strstr(doc, quoted) != NULL, __FILE__, __LINE__, m);
+    }
+    if (cJSON_IsObject(c) || cJSON_IsArray(c)) keys_documented(t, c, doc);
+  }
+}
+
+static double number(const cJSON *o, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+static void test_json(cf_test *t) {
+  bench_report r;
+  bench_sample_report(&r);
+  char *text = bench_json_text(&r);
+  cJSON *j = cJSON_Parse(text);
+  if (!CHECK(j != NULL)) {
+    free(text);
+    return;
+  }
+  CHECK_STR_EQ(cJSON_GetObjectItem(j, "schema")->valuestring, "cformer-bench");
+  CHECK(number(j, "schema_version") == BENCH_SCHEMA_VERSION);
+  CHECK(number(j, "paper_macs") == 107e6);
+  CHECK(number(j, "full_flops") == 250e6);
+  CHECK(number(cJSON_GetObjectItem(j, "net"), "paper_macs") == 107e6);
+  const cJSON *backends = cJSON_GetObjectItem(j, "backends");
+  CHECK_INT_EQ(cJSON_GetArraySize(backends), 2);
+  const cJSON *ref = cJSON_GetArrayItem(backends, 0);
+  const cJSON *value = cJSON_GetArrayItem(cJSON_GetObjectItem(ref, "agents"), 1);
+  CHECK_STR_EQ(cJSON_GetObjectItem(value, "agent")->valuestring, "value");
+  CHECK(number(value, "evals") == 4352);
+  CHECK(number(cJSON_GetObjectItem(value, "seconds_per_move"), "p90") == 0.09);
+  const cJSON *skipped = cJSON_GetArrayItem(backends, 1);
+  CHECK(cJSON_IsTrue(cJSON_GetObjectItem(skipped, "skipped")));
+  CHECK_STR_EQ(cJSON_GetObjectItem(skipped, "skip_reason")->valuestring, "no GPU");
+  CHECK(cJSON_GetObjectItem(skipped, "agents") == NULL);
+  char *doc = read_file(BENCH_DOC_FILE);
+  if (CHECK(doc != NULL)) keys_documented(t, j, doc);
+  free(doc);
+  cJSON_Delete(j);
+  free(text);
+
+  /* cost only: the two figures and the net, nothing measured */
+  r.cost_only = true;
+  text = bench_json_text(&r);
+  j = cJSON_Parse(text);
+  CHECK(j && number(j, "paper_macs") == 107e6 && number(j, "full_flops") == 250e6);
+  CHECK(j && cJSON_GetObjectItem(j, "backends") == NULL);
+  CHECK(j && cJSON_IsTrue(cJSON_GetObjectItem(j, "cost_only")));
+  cJSON_Delete(j);
+  free(text);
+}
+
+static void test_table(cf_test *t) {
+  bench_report r;
+  bench_sample_report(&r);
+  char *s = capture(bench_table_write, &r);
+  CHECK_STR_CONTAINS(s, "paper rule 107M (weight MACs, as Table II); full count 250M FLOPs");
+  CHECK_STR_CONTAINS(s, "sgemm peak 90.0 GFLOP/s on 1 thread, 170.0 GFLOP/s on 2 threads");
+  CHECK_STR_CONTAINS(s, "4.00 ms [3.50 ms-5.00 ms]");
+  CHECK_STR_CONTAINS(s, "8.50G");
+  CHECK_STR_CONTAINS(s, "skipped    cuda: no GPU");
+  CHECK_STR_CONTAINS(s, "bench signature: 0123456789abcdef");
+  CHECK_STR_CONTAINS(s, "36.8%"); /* 62.5 of 170 GFLOP/s */
+  CHECK_STR_CONTAINS(s, "2 CPUs online, load average 0.25 at start\n");
+  /* the peak is the better sgemm rate, whichever thread count gave it */
+  r.sgemm.gflops_all = 50;
+  free(s);
+  s = capture(bench_table_write, &r);
+  CHECK_STR_CONTAINS(s, "69.4%"); /* 62.5 of 90 */
+  free(s);
+}
+
+typedef struct svg_count {
+  int circles, rects, depth, max_depth;
+} svg_count;
+
+static void XMLCALL on_start(void *data, const XML_Char *name, const XML_Char **attrs) {
+  (void)attrs;
+  svg_count *c = data;
+  c->circles += strcmp(name, "circle") == 0;
+  c->rects += strcmp(name, "rect") == 0;
+  if (++c->depth > c->max_depth) c->max_depth = c->depth;
+}
+
+static void XMLCALL on_end(void *data, const XML_Char *name) {
+  (void)name;
+  ((svg_count *)data)->depth--;
+}
+
+static int parse_svg(const char *s, svg_count *c) {
+  XML_Parser p = XML_ParserCreate("UTF-8");
+  *c = (svg_count){0};
+  XML_SetUserData(p, c);
+  XML_SetElementHandler(p, on_start, on_end);
+  int ok = XML_Parse(p, s, (int)strlen(s), 1) == XML_STATUS_OK;
+  if (!ok)
+    printf("  svg: %s at line %lu\n", XML_ErrorString(XML_GetErrorCode(p)),
+           (unsigned long)XML_GetCurrentLineNumber(p));
+  XML_ParserFree(p);
+  return ok;
+}
+
+static void test_svg(cf_test *t) {
+  bench_report r;
+  bench_sample_report(&r);
+  char *s = capture(bench_svg_write, &r);
+  svg_count c;
+  CHECK(parse_svg(s, &c));
+  /* policy: a circle on the plot and one in the legend; value: the same as rects
+   * (plus the background and the plot frame) */
+  CHECK_INT_EQ(c.circles, 2);
+  CHECK_INT_EQ(c.rects, 2 + 2);
+  CHECK_STR_CONTAINS(s, "&lt;odd&gt; &amp; &quot;name&quot;");
+  CHECK_STR_CONTAINS(s, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
+  free(s);
+  /* nothing measured: still a well-formed, empty chart */
+  r.backends[0].skipped = true;
+  s = capture(bench_svg_write, &r);
+  CHECK(parse_svg(s, &c));
+  CHECK_INT_EQ(c.circles, 0);
+  free(s);
+}
+
+CF_TEST_MAIN(test_json, test_table, test_svg)

@@ -1,0 +1,437 @@
+/* bench_cmd.c: `cformer bench`, what a net costs and how fast this machine
+ * runs it (issue 8; docs/BENCH.md).
+ *
+ *     cformer bench (--weights NET | --arch cf-6m|cf-240m|LxD[xH[xF]])
+ *                   [--backend NAME|all] [--batches LIST] [--agents LIST]
+ *                   [--positions N] [--suite FILE] [--min-time S] [--min-calls N]
+ *                   [--seed N] [--json] [--svg FILE] [--cost-only] [--no-sgemm] [--quiet]
+ *
+ * Stages: cost model -> weights -> suite -> sgemm peak -> for each backend:
+ * the agents over the suite (time per move, evaluations, signature), then
+ * the batch sweep. Progress goes to stderr, the report to stdout. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backends/cf_backend.h"
+#include "engine/cf_agent.h"
+#include "tools/bench/bench_agents.h"
+#include "tools/bench/bench_arch.h"
+#include "tools/bench/bench_inputs.h"
+#include "tools/bench/bench_json.h"
+#include "tools/bench/bench_progress.h"
+#include "tools/bench/bench_svg.h"
+#include "tools/bench/bench_table.h"
+#include "tools/bench/bench_throughput.h"
+#include "tools/cf_commands.h"
+#include "weights/cf_cost.h"
+#include "weights/cf_weights_random.h"
+
+#ifndef CF_VERSION
+#define CF_VERSION "unknown"
+#endif
+#ifndef CF_BENCH_SUITE
+#define CF_BENCH_SUITE "tools/bench/positions.txt"
+#endif
+
+#define MAX_BATCH 4096
+#define MAX_AGENTS 4
+#define DEFAULT_BATCHES "1,2,4,8,16,32,64"
+
+typedef struct bench_args {
+  const char *weights, *arch, *backend, *suite, *svg;
+  int batches[BENCH_MAX_BATCHES], n_batches;
+  const cf_agent_desc *agents[MAX_AGENTS];
+  int n_agents;
+  int positions, min_calls;
+  double min_time;
+  unsigned long long seed;
+  bool json, cost_only, no_sgemm, quiet;
+} bench_args;
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: cformer bench (--weights NET | --arch cf-6m|cf-240m|LxD[xH[xF]]) [options]\n\n"
+          "Measures a network's cost and speed as the Chessformer paper compares agents:\n"
+          "FLOPs per evaluation (paper rule and full count); evaluations, FLOPs and time per\n"
+          "move for each agent over a fixed suite of real-game positions; evaluations/s and\n"
+          "GFLOP/s per backend and batch size next to this machine's sgemm peak. Prints a\n"
+          "table (or JSON), a bench signature that changes when behaviour changes, and\n"
+          "optionally an SVG chart of time per move against FLOPs per move. docs/BENCH.md.\n\n"
+          "  --weights NET     network file (.pb.gz)\n"
+          "  --arch SPEC       random weights of a shape instead (deterministic): cf-6m,\n"
+          "                    cf-240m, or LxD[xH[xF]] = layers x width [x heads (D/32)\n"
+          "                    [x FFN width (D)]] in the CF-6M style, e.g. 4x128\n"
+          "  --backend NAME    a backend, or 'all' for every available one (default: the\n"
+          "                    best available); registered:");
+  for (int i = 0; i < cf_backend_count(); i++)
+    if (cf_backend_at(i)->priority >= 0) fprintf(out, " %s", cf_backend_at(i)->name);
+  fprintf(out,
+          "\n"
+          "  --batches LIST    batch sizes to sweep, comma separated (default %s);\n"
+          "                    the largest is also the value agent's batch\n"
+          "  --agents LIST     agents to time, comma separated (default: all of",
+          DEFAULT_BATCHES);
+  for (int i = 0; i < cf_agent_count(); i++) fprintf(out, " %s", cf_agent_at(i)->name);
+  fprintf(out,
+          ")\n"
+          "  --positions N     use the first N suite positions (default: all)\n"
+          "  --suite FILE      position suite, lines id|fen|moves (default: the shipped one)\n"
+          "  --min-time S      seconds per batch size measurement (default 0.5)\n"
+          "  --min-calls N     calls per batch size measurement, at least (default 3)\n"
+          "  --seed N          seed of --arch random weights (default 1)\n"
+          "  --json            print the report as JSON (schema: docs/BENCH.md)\n"
+          "  --svg FILE        also write the chart to FILE\n"
+          "  --cost-only       print the cost model alone, at once (no timing)\n"
+          "  --no-sgemm        skip measuring the sgemm peak\n"
+          "  --quiet           no progress output on stderr\n"
+          "  --help            this text\n");
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static int
+fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "cformer bench: ");
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\n");
+  va_end(ap);
+  return 2;
+}
+
+static bool parse_int(const char *text, int lo, int hi, int *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(text, &end, 10);
+  if (!*text || *end || errno || v < lo || v > hi) return false;
+  *out = (int)v;
+  return true;
+}
+
+static int parse_batches(const char *text, bench_args *a) {
+  char copy[256], *save = NULL;
+  if (strlen(text) >= sizeof copy) return fail("--batches list too long");
+  snprintf(copy, sizeof copy, "%s", text);
+  a->n_batches = 0;
+  for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (a->n_batches == BENCH_MAX_BATCHES)
+      return fail("at most %d batch sizes in --batches", BENCH_MAX_BATCHES);
+    if (!parse_int(tok, 1, MAX_BATCH, &a->batches[a->n_batches]))
+      return fail("bad batch size '%s' in --batches (expected 1 to %d)", tok, MAX_BATCH);
+    a->n_batches++;
+  }
+  if (a->n_batches == 0) return fail("--batches needs at least one batch size");
+  return -1;
+}
+
+static int parse_agents(const char *text, bench_args *a) {
+  char copy[256], *save = NULL;
+  if (strlen(text) >= sizeof copy) return fail("--agents list too long");
+  snprintf(copy, sizeof copy, "%s", text);
+  a->n_agents = 0;
+  for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    const cf_agent_desc *d = cf_agent_find(tok);
+    if (!d) return fail("unknown agent '%s' in --agents (cformer bench --help lists them)", tok);
+    for (int i = 0; i < a->n_agents; i++)
+      if (a->agents[i] == d) return fail("agent '%s' given twice in --agents", tok);
+    if (a->n_agents == MAX_AGENTS) return fail("at most %d agents", MAX_AGENTS);
+    a->agents[a->n_agents++] = d;
+  }
+  if (a->n_agents == 0) return fail("--agents needs at least one agent");
+  return -1;
+}
+
+/* Returns -1 when the arguments are fine, else the exit status. */
+static int parse_args(int argc, char **argv, bench_args *a) {
+  *a = (bench_args){.suite = CF_BENCH_SUITE, .min_time = 0.5, .min_calls = 3, .seed = 1};
+  int st = parse_batches(DEFAULT_BATCHES, a);
+  if (st >= 0) return st;
+  for (int i = 0; i < cf_agent_count() && i < MAX_AGENTS; i++) a->agents[a->n_agents++] = cf_agent_at(i);
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      usage(stdout);
+      return 0;
+    }
+    if (strcmp(arg, "--json") == 0) {
+      a->json = true;
+      continue;
+    }
+    if (strcmp(arg, "--cost-only") == 0) {
+      a->cost_only = true;
+      continue;
+    }
+    if (strcmp(arg, "--no-sgemm") == 0) {
+      a->no_sgemm = true;
+      continue;
+    }
+    if (strcmp(arg, "--quiet") == 0) {
+      a->quiet = true;
+      continue;
+    }
+    const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strncmp(arg, "--", 2) != 0) return fail("unexpected argument '%s' (cformer bench --help for usage)", arg);
+    if (!val) return fail("%s needs a value (cformer bench --help for usage)", arg);
+    i++;
+    if (strcmp(arg, "--weights") == 0) {
+      a->weights = val;
+    } else if (strcmp(arg, "--arch") == 0) {
+      a->arch = val;
+    } else if (strcmp(arg, "--backend") == 0) {
+      a->backend = val;
+    } else if (strcmp(arg, "--suite") == 0) {
+      a->suite = val;
+    } else if (strcmp(arg, "--svg") == 0) {
+      a->svg = val;
+    } else if (strcmp(arg, "--batches") == 0) {
+      if ((st = parse_batches(val, a)) >= 0) return st;
+    } else if (strcmp(arg, "--agents") == 0) {
+      if ((st = parse_agents(val, a)) >= 0) return st;
+    } else if (strcmp(arg, "--positions") == 0) {
+      if (!parse_int(val, 1, 1000000, &a->positions))
+        return fail("bad --positions '%s' (expected a positive count)", val);
+    } else if (strcmp(arg, "--min-calls") == 0) {
+      if (!parse_int(val, 1, 1000000, &a->min_calls))
+        return fail("bad --min-calls '%s' (expected a positive count)", val);
+    } else if (strcmp(arg, "--min-time") == 0) {
+      char *end;
+      a->min_time = strtod(val, &end);
+      if (!*val || *end || !(a->min_time >= 0 && a->min_time <= 3600))
+        return fail("bad --min-time '%s' (expected seconds, 0 to 3600)", val);
+    } else if (strcmp(arg, "--seed") == 0) {
+      char *end;
+      errno = 0;
+      a->seed = strtoull(val, &end, 10);
+      if (!*val || *end || errno || *val == '-') return fail("bad --seed '%s'", val);
+    } else {
+      return fail("unknown option '%s' (cformer bench --help for usage)", arg);
+    }
+  }
+  if (!a->weights == !a->arch)
+    return fail("give exactly one of --weights NET and --arch SPEC (cformer bench --help)");
+  if (a->backend && strcmp(a->backend, "all") != 0 && !cf_backend_find(a->backend))
+    return fail("unknown backend '%s' (cformer bench --help lists them)", a->backend);
+  return -1;
+}
+
+/* The cost model of the net (from its shape alone for --arch). */
+static cf_status describe_net(const bench_args *a, const cf_weights *w, bench_net *net,
+                              cf_error *err) {
+  cf_net_arch arch;
+  size_t params = 0;
+  cf_cost cost;
+  if (w) {
+    arch = w->arch;
+    params = w->param_count;
+    CF_TRY(cf_cost_from_weights(w, &cost, err));
+  } else {
+    cf_random_spec spec;
+    CF_TRY(bench_arch_parse(a->arch, a->seed, &spec, err));
+    CF_TRY(cf_random_spec_arch(&spec, &arch, &params, err));
+    CF_TRY(cf_cost_from_arch(&arch, &cost, err));
+  }
+  snprintf(net->source, sizeof net->source, "%s", a->weights ? a->weights : a->arch);
+  bench_arch_summary(&arch, net->arch, sizeof net->arch);
+  net->layers = arch.layers;
+  net->d_model = arch.d;
+  net->heads = arch.heads;
+  net->dff = arch.dff;
+  net->params = (double)params;
+  net->paper_macs = (double)cost.paper_macs;
+  net->full_flops = (double)cost.full_flops;
+  const struct {
+    const char *name;
+    uint64_t macs;
+  } parts[] = {{"embedding", cost.parts.embedding},
+               {"projections", cost.parts.projections},
+               {"ffn", cost.parts.ffn},
+               {"attention", cost.parts.attention},
+               {"rpe", cost.parts.rpe},
+               {"smolgen", cost.parts.smolgen},
+               {"policy_embedding", cost.parts.policy_embedding},
+               {"policy_head", cost.parts.policy_head},
+               {"value_head", cost.parts.value_head},
+               {"moves_left", cost.parts.moves_left}};
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0] && i < BENCH_MAX_COST_PARTS; i++)
+    net->parts[net->n_parts++] = (bench_cost_part){parts[i].name, (double)parts[i].macs};
+  return CF_OK;
+}
+
+static cf_status make_weights(const bench_args *a, bench_progress *progress, cf_weights **w,
+                              cf_error *err) {
+  if (a->weights) {
+    bench_progress_stage(progress, "loading %s", a->weights);
+    return cf_weights_load_file(a->weights, NULL, w, err);
+  }
+  cf_random_spec spec;
+  CF_TRY(bench_arch_parse(a->arch, a->seed, &spec, err));
+  bench_progress_stage(progress, "building random weights for %s (seed %llu)", a->arch, a->seed);
+  return cf_weights_random(&spec, w, err);
+}
+
+static int largest_batch(const bench_args *a) {
+  int m = 1;
+  for (int i = 0; i < a->n_batches; i++)
+    if (a->batches[i] > m) m = a->batches[i];
+  return m;
+}
+
+/* Agents and batch sweep on one backend; a backend that cannot run the net
+ * is recorded as skipped, not an error. */
+static cf_status run_backend(const bench_args *a, const cf_weights *w, const char *name,
+                             bench_suite *suite, const bench_net *cost, bench_progress *progress,
+                             bench_backend_run *out, cf_error *err) {
+  snprintf(out->name, sizeof out->name, "%s", name);
+  cf_net_options opts = {.backend = name, .max_batch = largest_batch(a)};
+  cf_net *net = NULL;
+  cf_error why = {0};
+  bench_progress_stage(progress, "%s: creating the net (max batch %d)", name, opts.max_batch);
+  if (cf_net_create(w, &opts, &net, &why) != CF_OK) {
+    out->skipped = true;
+    snprintf(out->skip_reason, sizeof out->skip_reason, "%s", why.msg);
+    bench_progress_stage(progress, "%s: skipped: %s", name, why.msg);
+    return CF_OK;
+  }
+  bench_signature sig;
+  bench_signature_init(&sig);
+  cf_status st = CF_OK;
+  for (int i = 0; i < a->n_agents && st == CF_OK; i++) {
+    bench_progress_stage(progress, "%s: %s agent over %d positions", name, a->agents[i]->name,
+                         suite->count);
+    st = bench_agent_measure(a->agents[i], net, suite, cost->paper_macs, cost->full_flops, &sig,
+                             progress, &out->agents[out->n_agents], err);
+    if (st == CF_OK) out->n_agents++;
+  }
+  bench_signature_hex(&sig, out->signature);
+  bench_inputs in = {0};
+  if (st == CF_OK) st = bench_inputs_create(suite, net, largest_batch(a), &in, err);
+  for (int i = 0; i < a->n_batches && st == CF_OK; i++) {
+    bench_progress_stage(progress, "%s: batch %d (%d of %d)", name, a->batches[i], i + 1,
+                         a->n_batches);
+    st = bench_throughput_measure(net, &in, a->batches[i], a->min_time, a->min_calls,
+                                  cost->full_flops, &out->batches[out->n_batches], err);
+    if (st == CF_OK) out->n_batches++;
+  }
+  bench_inputs_free(&in);
+  cf_net_free(net);
+  if (st != CF_OK) cf_error_prefix(err, "backend %s", name);
+  return st;
+}
+
+static cf_status run_backends(const bench_args *a, const cf_weights *w, bench_suite *suite,
+                              bench_progress *progress, bench_report *r, cf_error *err) {
+  if (a->backend && strcmp(a->backend, "all") == 0) {
+    for (int i = 0; i < cf_backend_count() && r->n_backends < BENCH_MAX_BACKENDS; i++) {
+      const cf_backend_desc *d = cf_backend_at(i);
+      if (d->priority < 0) continue; /* test doubles: not a machine's speed */
+      bench_backend_run *b = &r->backends[r->n_backends++];
+      if (d->probe && !d->probe()) {
+        snprintf(b->name, sizeof b->name, "%s", d->name);
+        b->skipped = true;
+        snprintf(b->skip_reason, sizeof b->skip_reason, "not available on this machine");
+        continue;
+      }
+      CF_TRY(run_backend(a, w, d->name, suite, &r->net, progress, b, err));
+    }
+  } else {
+    const cf_backend_desc *d = a->backend ? cf_backend_find(a->backend) : cf_backend_default();
+    if (!d) return cf_error_set(err, CF_ERR_BACKEND, "no backend available");
+    if (d->probe && !d->probe())
+      return cf_error_set(err, CF_ERR_BACKEND, "backend %s is not available on this machine",
+                          d->name);
+    CF_TRY(run_backend(a, w, d->name, suite, &r->net, progress, &r->backends[r->n_backends++],
+                       err));
+  }
+  snprintf(r->signature, sizeof r->signature, "%s", "none");
+  for (int i = 0; i < r->n_backends; i++)
+    if (!r->backends[i].skipped) {
+      snprintf(r->signature, sizeof r->signature, "%s", r->backends[i].signature);
+      break;
+    }
+  return CF_OK;
+}
+
+/* CPUs and load: a busy machine's times include waiting for a CPU, so the
+ * report says how busy it was (Linux /proc/loadavg; unknown elsewhere). */
+static void read_machine(bench_report *r) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  r->cpus = cpus > 0 ? (int)cpus : 0;
+  r->load_average = -1;
+  FILE *f = fopen("/proc/loadavg", "r");
+  if (f) {
+    if (fscanf(f, "%lf", &r->load_average) != 1) r->load_average = -1;
+    fclose(f);
+  }
+}
+
+static int write_report(const bench_args *a, const bench_report *r) {
+  if (a->json) {
+    char *text = bench_json_text(r);
+    if (!text) return fail("out of memory writing JSON");
+    fputs(text, stdout);
+    free(text);
+  } else {
+    bench_table_write(stdout, r);
+  }
+  if (a->svg) {
+    FILE *f = fopen(a->svg, "w");
+    if (!f) return fail("cannot write chart '%s': %s", a->svg, strerror(errno));
+    bench_svg_write(f, r);
+    if (fclose(f) != 0) return fail("cannot write chart '%s'", a->svg);
+  }
+  return fflush(stdout) == 0 ? 0 : 1;
+}
+
+int cf_cmd_bench(int argc, char **argv) {
+  bench_args a;
+  int st = parse_args(argc, argv, &a);
+  if (st >= 0) return st;
+  static bench_report r; /* large (per-backend tables): not on the stack */
+  memset(&r, 0, sizeof r);
+  snprintf(r.version, sizeof r.version, "%s", CF_VERSION);
+  bench_progress progress;
+  bench_progress_init(&progress, !a.quiet && !a.cost_only);
+  cf_error err = {0};
+  cf_weights *w = NULL;
+  if (a.weights || !a.cost_only) {
+    if (make_weights(&a, &progress, &w, &err) != CF_OK) return fail("%s", err.msg);
+  }
+  if (describe_net(&a, w, &r.net, &err) != CF_OK) {
+    cf_weights_free(w);
+    return fail("%s", err.msg);
+  }
+  if (a.cost_only) {
+    cf_weights_free(w);
+    r.cost_only = true;
+    return write_report(&a, &r);
+  }
+  bench_suite suite;
+  if (bench_suite_load(a.suite, a.positions, &suite, &err) != CF_OK) {
+    cf_weights_free(w);
+    return fail("%s", err.msg);
+  }
+  snprintf(r.suite, sizeof r.suite, "%s", a.suite);
+  r.suite_positions = suite.count;
+  read_machine(&r);
+  if (a.no_sgemm) {
+    snprintf(r.sgemm.note, sizeof r.sgemm.note, "not measured (--no-sgemm)");
+  } else {
+    bench_progress_stage(&progress, "measuring the sgemm peak");
+    r.sgemm = bench_sgemm_measure(1024, 0.3);
+  }
+  cf_status rs = run_backends(&a, w, &suite, &progress, &r, &err);
+  bench_progress_done(&progress);
+  bench_suite_free(&suite);
+  cf_weights_free(w);
+  if (rs != CF_OK) return fail("%s", err.msg);
+  /* the table ends with it; with --json, show it to the person too */
+  if (a.json && !a.quiet) fprintf(stderr, "bench signature: %s\n", r.signature);
+  return write_report(&a, &r);
+}

@@ -1,0 +1,135 @@
+/* bench_json.c: see bench_json.h. Every key written here is listed in
+ * docs/BENCH.md; tests/bench/test_bench_json.c checks both. Non-finite
+ * numbers become null (JSON has no NaN). */
+#include "tools/bench/bench_json.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void num(cJSON *o, const char *key, double v) {
+  if (isfinite(v))
+    cJSON_AddNumberToObject(o, key, v);
+  else
+    cJSON_AddNullToObject(o, key);
+}
+
+static cJSON *stats(const bench_stats *s) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "n", s->n);
+  num(o, "median", s->median);
+  num(o, "p10", s->p10);
+  num(o, "p90", s->p90);
+  num(o, "min", s->min);
+  num(o, "max", s->max);
+  num(o, "mean", s->mean);
+  return o;
+}
+
+static cJSON *net(const bench_net *n) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "source", n->source);
+  cJSON_AddStringToObject(o, "arch", n->arch);
+  cJSON_AddNumberToObject(o, "layers", n->layers);
+  cJSON_AddNumberToObject(o, "d_model", n->d_model);
+  cJSON_AddNumberToObject(o, "heads", n->heads);
+  cJSON_AddNumberToObject(o, "dff", n->dff);
+  num(o, "params", n->params);
+  num(o, "paper_macs", n->paper_macs);
+  num(o, "full_flops", n->full_flops);
+  cJSON *parts = cJSON_AddObjectToObject(o, "macs_by_part");
+  for (int i = 0; i < n->n_parts; i++) num(parts, n->parts[i].name, n->parts[i].macs);
+  return o;
+}
+
+static cJSON *sgemm(const bench_sgemm *s) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddBoolToObject(o, "measured", s->measured);
+  cJSON_AddNumberToObject(o, "n", s->n);
+  if (s->measured) {
+    cJSON_AddNumberToObject(o, "threads", s->threads);
+    num(o, "gflops_1_thread", s->gflops_1);
+    num(o, "gflops_all_threads", s->gflops_all);
+  }
+  cJSON_AddStringToObject(o, "note", s->note);
+  return o;
+}
+
+static cJSON *agent(const bench_agent_run *a) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "agent", a->agent);
+  cJSON_AddNumberToObject(o, "positions", a->positions);
+  cJSON_AddNumberToObject(o, "evals", (double)a->evals);
+  num(o, "evals_per_move", a->evals_per_move);
+  cJSON_AddNumberToObject(o, "evals_min", a->evals_min);
+  cJSON_AddNumberToObject(o, "evals_max", a->evals_max);
+  num(o, "flops_per_move", a->flops_per_move);
+  num(o, "paper_flops_per_move", a->paper_flops_per_move);
+  cJSON_AddItemToObject(o, "seconds_per_move", stats(&a->move_seconds));
+  num(o, "evals_per_second", a->evals_per_second);
+  cJSON_AddStringToObject(o, "signature", a->signature);
+  return o;
+}
+
+static cJSON *batch(const bench_batch_run *b) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "batch", b->batch);
+  cJSON_AddItemToObject(o, "seconds_per_call", stats(&b->eval_seconds));
+  num(o, "evals_per_second", b->evals_per_second);
+  num(o, "gflops", b->gflops);
+  return o;
+}
+
+static cJSON *backend(const bench_backend_run *b) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "name", b->name);
+  cJSON_AddBoolToObject(o, "skipped", b->skipped);
+  if (b->skipped) {
+    cJSON_AddStringToObject(o, "skip_reason", b->skip_reason);
+    return o;
+  }
+  cJSON_AddStringToObject(o, "signature", b->signature);
+  cJSON *agents = cJSON_AddArrayToObject(o, "agents");
+  for (int i = 0; i < b->n_agents; i++) cJSON_AddItemToArray(agents, agent(&b->agents[i]));
+  cJSON *batches = cJSON_AddArrayToObject(o, "batches");
+  for (int i = 0; i < b->n_batches; i++) cJSON_AddItemToArray(batches, batch(&b->batches[i]));
+  return o;
+}
+
+char *bench_json_text(const bench_report *r) {
+  cJSON *o = cJSON_CreateObject();
+  if (!o) return NULL;
+  cJSON_AddStringToObject(o, "schema", "cformer-bench");
+  cJSON_AddNumberToObject(o, "schema_version", BENCH_SCHEMA_VERSION);
+  cJSON_AddStringToObject(o, "cformer_version", r->version);
+  cJSON_AddBoolToObject(o, "cost_only", r->cost_only);
+  num(o, "paper_macs", r->net.paper_macs);
+  num(o, "full_flops", r->net.full_flops);
+  cJSON_AddItemToObject(o, "net", net(&r->net));
+  if (!r->cost_only) {
+    cJSON *suite = cJSON_AddObjectToObject(o, "suite");
+    cJSON_AddStringToObject(suite, "file", r->suite);
+    cJSON_AddNumberToObject(suite, "positions", r->suite_positions);
+    cJSON_AddItemToObject(o, "sgemm", sgemm(&r->sgemm));
+    cJSON *machine = cJSON_AddObjectToObject(o, "machine");
+    cJSON_AddNumberToObject(machine, "cpus", r->cpus);
+    num(machine, "load_average", r->load_average >= 0 ? r->load_average : NAN);
+    cJSON_AddStringToObject(o, "signature", r->signature);
+    cJSON *backends = cJSON_AddArrayToObject(o, "backends");
+    for (int i = 0; i < r->n_backends; i++)
+      cJSON_AddItemToArray(backends, backend(&r->backends[i]));
+  }
+  char *text = cJSON_Print(o);
+  cJSON_Delete(o);
+  if (!text) return NULL;
+  size_t len = strlen(text);
+  char *line = realloc(text, len + 2);
+  if (!line) {
+    free(text);
+    return NULL;
+  }
+  line[len] = '\n';
+  line[len + 1] = '\0';
+  return line;
+}

@@ -1,0 +1,84 @@
+/* bench_report.h: everything one `cformer bench` run measured, as plain data.
+ * The runner fills it; the writers (table, JSON, SVG) only read it, so each
+ * output form is one small file and the tests can feed the writers a report
+ * built by hand. */
+#ifndef BENCH_REPORT_H
+#define BENCH_REPORT_H
+
+#include <stdbool.h>
+
+#include "common/cf_status.h"
+#include "tools/bench/bench_clock.h"
+#include "tools/bench/bench_sgemm.h"
+
+#define BENCH_SCHEMA_VERSION 1
+#define BENCH_MAX_BACKENDS 16
+#define BENCH_MAX_BATCHES 16
+#define BENCH_NAME_MAX 64
+#define BENCH_MAX_COST_PARTS 12
+
+typedef struct bench_cost_part {
+  const char *name; /* a static string */
+  double macs;
+} bench_cost_part;
+
+/* The network's shape and cost per evaluation (spec section 8). */
+typedef struct bench_net {
+  char source[256];     /* the --weights path or the --arch text */
+  char arch[128];       /* "8x256x8x256 ..." human summary */
+  int layers, d_model, heads, dff;
+  double params;        /* weights count */
+  double paper_macs;    /* MACs per evaluation by the paper's rule */
+  double full_flops;    /* FLOPs per evaluation, everything, 2 per MAC */
+  int n_parts;          /* the full count's MACs by part (weights/cf_cost.h) */
+  bench_cost_part parts[BENCH_MAX_COST_PARTS];
+} bench_net;
+
+/* One agent on one backend over the suite: cost and time per move. */
+typedef struct bench_agent_run {
+  char agent[BENCH_NAME_MAX]; /* "policy", "value" */
+  int positions;
+  long long evals;            /* evaluations over the whole suite */
+  double evals_per_move;      /* evals / positions */
+  int evals_min, evals_max;   /* fewest / most in one move */
+  double flops_per_move;      /* evals_per_move * full_flops */
+  double paper_flops_per_move;/* evals_per_move * paper_macs: the paper's per-move figure */
+  bench_stats move_seconds;   /* wall time of each move */
+  double evals_per_second;    /* evals / total move time */
+  char signature[17];         /* this agent's moves over the suite */
+} bench_agent_run;
+
+/* Throughput at one batch size. */
+typedef struct bench_batch_run {
+  int batch;
+  bench_stats eval_seconds;   /* wall time of one cf_net_eval of `batch` positions */
+  double evals_per_second;    /* batch / median */
+  double gflops;              /* evals_per_second * full_flops / 1e9 */
+} bench_batch_run;
+
+typedef struct bench_backend_run {
+  char name[BENCH_NAME_MAX];
+  bool skipped;
+  char skip_reason[CF_ERROR_MSG_MAX];
+  char signature[17];         /* over both agents' moves and the root outputs */
+  int n_agents;
+  bench_agent_run agents[2];
+  int n_batches;
+  bench_batch_run batches[BENCH_MAX_BATCHES];
+} bench_backend_run;
+
+typedef struct bench_report {
+  char version[32];           /* cformer version */
+  bool cost_only;
+  bench_net net;
+  char suite[256];            /* the position file */
+  int suite_positions;        /* positions used */
+  bench_sgemm sgemm;
+  int cpus;                   /* processors online */
+  double load_average;        /* 1-minute load average when the run started; < 0 unknown */
+  char signature[17];         /* the first backend's signature (the headline) */
+  int n_backends;
+  bench_backend_run backends[BENCH_MAX_BACKENDS];
+} bench_report;
+
+#endif /* BENCH_REPORT_H */

@@ -1,0 +1,100 @@
+/* bench_table.c: see bench_table.h. Sections: the net and its cost, the
+ * sgemm yardstick, per move per agent, throughput per batch, signatures. */
+#include "tools/bench/bench_table.h"
+
+#include "tools/bench/bench_units.h"
+
+static void write_cost(FILE *out, const bench_report *r) {
+  const bench_net *n = &r->net;
+  char params[16], macs[16], full[16];
+  bench_si(n->params, params, sizeof params);
+  bench_si(n->paper_macs, macs, sizeof macs);
+  bench_si(n->full_flops, full, sizeof full);
+  fprintf(out, "net        %s (%s)\n", n->source, n->arch);
+  fprintf(out, "params     %s\n", params);
+  /* The paper's Table II "FLOPs" are weight-matrix MACs (CF-6M 214M,
+   * CF-240M 12.8B): shown as such, next to the full count at 2 FLOPs/MAC. */
+  fprintf(out, "cost/eval  paper rule %s (weight MACs, as Table II); full count %s FLOPs\n", macs,
+          full);
+  if (n->n_parts == 0) return;
+  fprintf(out, "MACs/eval ");
+  for (int i = 0; i < n->n_parts; i++) {
+    char v[16];
+    bench_si(n->parts[i].macs, v, sizeof v);
+    fprintf(out, "%s%s %s", i ? (i % 5 ? ", " : ",\n           ") : " ", n->parts[i].name, v);
+  }
+  fprintf(out, "\n");
+}
+
+static void write_sgemm(FILE *out, const bench_sgemm *s) {
+  if (!s->measured) {
+    fprintf(out, "sgemm peak %s\n", s->note);
+    return;
+  }
+  fprintf(out, "sgemm peak %.1f GFLOP/s on 1 thread, %.1f GFLOP/s on %d threads (%s)\n",
+          s->gflops_1, s->gflops_all, s->threads, s->note);
+}
+
+static void write_agents(FILE *out, const bench_report *r) {
+  fprintf(out, "\nper move (%d positions of %s)\n", r->suite_positions, r->suite);
+  fprintf(out, "%-10s %-7s %10s %11s %11s %27s %10s\n", "backend", "agent", "evals/move",
+          "FLOPs/move", "paper/move", "time/move median [p10-p90]", "evals/s");
+  for (int b = 0; b < r->n_backends; b++) {
+    const bench_backend_run *be = &r->backends[b];
+    if (be->skipped) continue;
+    for (int a = 0; a < be->n_agents; a++) {
+      const bench_agent_run *ag = &be->agents[a];
+      char flops[16], paper[16], med[16], lo[16], hi[16], span[64];
+      bench_si(ag->flops_per_move, flops, sizeof flops);
+      bench_si(ag->paper_flops_per_move, paper, sizeof paper);
+      bench_duration(ag->move_seconds.median, med, sizeof med);
+      bench_duration(ag->move_seconds.p10, lo, sizeof lo);
+      bench_duration(ag->move_seconds.p90, hi, sizeof hi);
+      snprintf(span, sizeof span, "%s [%s-%s]", med, lo, hi);
+      fprintf(out, "%-10s %-7s %10.2f %11s %11s %27s %10.1f\n", be->name, ag->agent,
+              ag->evals_per_move, flops, paper, span, ag->evals_per_second);
+    }
+  }
+}
+
+static void write_batches(FILE *out, const bench_report *r) {
+  double peak = bench_sgemm_peak(&r->sgemm);
+  fprintf(out, "\nthroughput per batch (one cf_net_eval call, median)\n");
+  fprintf(out, "%-10s %6s %12s %12s %10s %10s\n", "backend", "batch", "time/call", "evals/s",
+          "GFLOP/s", peak > 0 ? "% of sgemm" : "");
+  for (int b = 0; b < r->n_backends; b++) {
+    const bench_backend_run *be = &r->backends[b];
+    if (be->skipped) continue;
+    for (int i = 0; i < be->n_batches; i++) {
+      const bench_batch_run *br = &be->batches[i];
+      char t[16];
+      bench_duration(br->eval_seconds.median, t, sizeof t);
+      fprintf(out, "%-10s %6d %12s %12.1f %10.2f", be->name, br->batch, t, br->evals_per_second,
+              br->gflops);
+      if (peak > 0) fprintf(out, " %9.1f%%", 100.0 * br->gflops / peak);
+      fprintf(out, "\n");
+    }
+  }
+}
+
+void bench_table_write(FILE *out, const bench_report *r) {
+  fprintf(out, "cformer %s bench\n", r->version);
+  write_cost(out, r);
+  if (r->cost_only) return;
+  write_sgemm(out, &r->sgemm);
+  if (r->load_average >= 0)
+    fprintf(out, "machine    %d CPUs online, load average %.2f at start%s\n", r->cpus,
+            r->load_average,
+            r->load_average > 0.5 * r->cpus ? " (shared: times include waiting for a CPU)" : "");
+  write_agents(out, r);
+  write_batches(out, r);
+  fprintf(out, "\n");
+  for (int b = 0; b < r->n_backends; b++) {
+    const bench_backend_run *be = &r->backends[b];
+    if (be->skipped)
+      fprintf(out, "skipped    %s: %s\n", be->name, be->skip_reason);
+    else
+      fprintf(out, "signature  %-10s %s\n", be->name, be->signature);
+  }
+  fprintf(out, "bench signature: %s\n", r->signature);
+}
