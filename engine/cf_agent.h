@@ -43,6 +43,8 @@ typedef struct cf_agent_request {
 
 typedef struct cf_agent_result {
   cf_move best;     /* CF_MOVE_NONE when the position has no legal move */
+  cf_move ponder;   /* the reply expected after best (value agent: the top policy move
+                       of best's child); CF_MOVE_NONE when not known */
   float q;          /* expected score of best from the mover's view, -1..1 */
   float wdl[3];     /* win, draw, loss of best from the mover's view */
   int mate;         /* > 0: best mates in this many of our moves; 0 = none known */

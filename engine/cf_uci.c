@@ -77,9 +77,16 @@ static void emit_result(cf_uci *u, const cf_agent_result *r, double elapsed) {
     cf_uci_wdl_permille(r->wdl, p);
     snprintf(wdl, sizeof wdl, " wdl %d %d %d", p[0], p[1], p[2]);
   }
-  emit(u, "info depth 1 seldepth 1 time %ld nodes %ld nps %ld score %s%s pv %s", ms, r->evals,
-       nps, score, wdl, move);
-  emit(u, "bestmove %s", move);
+  char ponder[CF_UCI_MOVE_MAX + 8] = "", pv_ponder[CF_UCI_MOVE_MAX + 2] = "";
+  if (r->ponder != CF_MOVE_NONE) {
+    char p[CF_UCI_MOVE_MAX];
+    cf_move_write_uci(r->ponder, cf_game_position(&u->game)->chess960, p);
+    snprintf(ponder, sizeof ponder, " ponder %s", p);
+    snprintf(pv_ponder, sizeof pv_ponder, " %s", p);
+  }
+  emit(u, "info depth 1 seldepth 1 time %ld nodes %ld nps %ld score %s%s pv %s%s", ms, r->evals,
+       nps, score, wdl, move, pv_ponder);
+  emit(u, "bestmove %s%s", move, ponder);
 }
 
 /* Waits for stop / ponderhit when the search was started held. */

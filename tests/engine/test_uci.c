@@ -140,6 +140,24 @@ static void test_go_and_position(cf_test *t) {
   CHECK_INT_EQ(count(o, "bestmove"), 1);
   o = run(u, &tr, "position startpos moves e2e4 e7e5 g1f3\ngo movetime 200");
   CHECK(bestmove_legal(o, CF_FEN_STARTPOS, "e2e4 e7e5 g1f3", mv));
+  /* The ponder move (the expected reply) is legal after the best move and
+   * ends the pv. */
+  o = run(u, &tr, "go");
+  char pv[64], ponder[8] = "", played[64];
+  const char *bm = strstr(o, "bestmove ");
+  CHECK(bm && sscanf(bm, "bestmove %7s ponder %7s", mv, ponder) == 2);
+  snprintf(played, sizeof played, "e2e4 e7e5 g1f3 %s", mv);
+  snprintf(pv, sizeof pv, " pv %s %s\n", mv, ponder);
+  CHECK_STR_CONTAINS(o, pv);
+  cf_game g;
+  if (CHECK(cf_game_init_fen(&g, CF_FEN_STARTPOS, NULL) == CF_OK)) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", played);
+    for (char *s = NULL, *m = strtok_r(buf, " ", &s); m; m = strtok_r(NULL, " ", &s))
+      CHECK(cf_game_push_uci(&g, m, NULL) == CF_OK);
+    CHECK(cf_game_push_uci(&g, ponder, NULL) == CF_OK);
+    cf_game_free(&g);
+  }
   /* Every legal child evaluated: 1 + 29 evaluations. */
   o = run(u, &tr, "go");
   CHECK_STR_CONTAINS(o, " nodes 30 ");
@@ -147,7 +165,7 @@ static void test_go_and_position(cf_test *t) {
   CHECK(bestmove_legal(o, "8/8/8/8/8/5k2/8/5K1R w - - 0 1", "h1h2", mv));
   /* Castling is written the standard way. */
   o = run(u, &tr, "position fen r3k2r/8/8/8/8/8/8/4K3 b kq - 0 1\ngo searchmoves e8g8");
-  CHECK_STR_CONTAINS(o, "bestmove e8g8\n");
+  CHECK_STR_CONTAINS(o, "bestmove e8g8 ponder ");
   /* WDL on request; the policy agent spends one evaluation. */
   o = run(u, &tr, "setoption name UCI_ShowWDL value true\nsetoption name agent value POLICY\n"
                   "position startpos\ngo depth 3");
@@ -235,7 +253,7 @@ static void test_bad_input(cf_test *t) {
   o = run(u, &tr, "position startpos moves e2e4 zz9");
   CHECK_STR_CONTAINS(o, "'zz9'");
   o = run(u, &tr, "go searchmoves e7e5");
-  CHECK_STR_CONTAINS(o, "bestmove e7e5\n");
+  CHECK_STR_CONTAINS(o, "bestmove e7e5 ponder ");
   /* go: bad words are reported and skipped; a bestmove still comes. */
   o = run(u, &tr, "go wtime abc btime -5 frobnicate nodes 3 searchmoves e2e4");
   CHECK_STR_CONTAINS(o, "bad value 'abc' for wtime");

@@ -2,9 +2,10 @@
  *
  * The input is split into lines and fed to a fresh responder; then any
  * search is stopped and everything freed. The first byte picks the
- * network: even = a missing weights file (fast; exercises the no-network
- * paths), odd = the built-in net (searches really run, cut short by the
- * end of input). The output callback checks every line is non-empty text
+ * network: low bits 111 = the built-in net (searches really run, cut short
+ * with the policy agent unless the input sets another; loading the net is
+ * slow, hence one input in eight),
+ * anything else = a missing weights file (fast; the no-network paths). The output callback checks every line is non-empty text
  * without a newline.
  *
  * Build and run (clang):
@@ -33,7 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   cf_uci_config cfg = {.search_dirs = NULL, .max_batch = 4};
   cf_uci *u;
   if (cf_uci_create(&cfg, check_line, NULL, &u, NULL) != CF_OK) abort();
-  if (!(data[0] & 1)) cf_uci_set_option(u, CF_OPT_WEIGHTS_FILE, "/nonexistent/fuzz.pb.gz", NULL);
+  if ((data[0] & 7) != 7) cf_uci_set_option(u, CF_OPT_WEIGHTS_FILE, "/nonexistent/fuzz.pb.gz", NULL);
+  else cf_uci_set_option(u, CF_OPT_AGENT, "policy", NULL); /* one evaluation per go */
   char *text = malloc(size);
   if (!text) abort();
   memcpy(text, data + 1, size - 1);
