@@ -156,6 +156,41 @@ static void weighted_values(int dh, const float *a, const float *v, size_t ld, c
   }
 }
 
+/* weighted_values for two queries at once (weights a0, a1; displacement
+ * bases base0, base1): each value row is loaded once for both. */
+static void weighted_values2(int dh, const float *a0, const float *a1, const float *v, size_t ld,
+                             const float *ev, int base0, int base1, float *o0, float *o1) {
+  if (dh % 32) {
+    weighted_values(dh, a0, v, ld, ev, base0, o0);
+    weighted_values(dh, a1, v, ld, ev, base1, o1);
+    return;
+  }
+  for (int i0 = 0; i0 < dh; i0 += 32) {
+    __m256 c0[4], c1[4];
+    for (int j = 0; j < 4; j++) c0[j] = c1[j] = _mm256_setzero_ps();
+    for (int k = 0; k < 64; k++) {
+      const __m256 w0 = _mm256_broadcast_ss(a0 + k), w1 = _mm256_broadcast_ss(a1 + k);
+      const float *vk = v + (size_t)k * ld + i0;
+      const float *e0 = ev ? ev + (size_t)(base0 - key_off(k)) * dh + i0 : NULL;
+      const float *e1 = ev ? ev + (size_t)(base1 - key_off(k)) * dh + i0 : NULL;
+      for (int j = 0; j < 4; j++) {
+        const __m256 x = _mm256_loadu_ps(vk + 8 * j);
+        __m256 x0 = x, x1 = x;
+        if (ev) {
+          x0 = _mm256_add_ps(x, _mm256_loadu_ps(e0 + 8 * j));
+          x1 = _mm256_add_ps(x, _mm256_loadu_ps(e1 + 8 * j));
+        }
+        c0[j] = _mm256_fmadd_ps(w0, x0, c0[j]);
+        c1[j] = _mm256_fmadd_ps(w1, x1, c1[j]);
+      }
+    }
+    for (int j = 0; j < 4; j++) {
+      _mm256_storeu_ps(o0 + i0 + 8 * j, c0[j]);
+      _mm256_storeu_ps(o1 + i0 + 8 * j, c1[j]);
+    }
+  }
+}
+
 typedef struct head_tables {
   const float *q_rev, *k_rev; /* [H][dh][225] or NULL */
   const float *v_rows;        /* [H][225][dh] or NULL */
@@ -190,9 +225,8 @@ static void attend(const cf_attention_args *a, const head_tables *t, int b, int 
     finish_scores(s0, scale, bias ? bias + q * 64 : NULL);
     finish_scores(s1, scale, bias ? bias + (q + 1) * 64 : NULL);
     const float *V = tok + 2 * dm + h * dh;
-    weighted_values(dh, s0, V, (size_t)ld, ev, query_base(q), out + (size_t)q * dm + h * dh);
-    weighted_values(dh, s1, V, (size_t)ld, ev, query_base(q + 1),
-                    out + (size_t)(q + 1) * dm + h * dh);
+    weighted_values2(dh, s0, s1, V, (size_t)ld, ev, query_base(q), query_base(q + 1),
+                     out + (size_t)q * dm + h * dh, out + (size_t)(q + 1) * dm + h * dh);
   }
 }
 
