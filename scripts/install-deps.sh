@@ -12,8 +12,9 @@ packages=(
   libdnnl-dev libopenblas-dev
   # JSON (cformer eval) and YAML (netconv configs)
   libcjson-dev libyaml-dev
-  # libFuzzer targets (clang + its sanitizer/fuzzer runtimes)
-  clang libclang-rt-14-dev
+  # libFuzzer targets (clang + its sanitizer/fuzzer runtimes; libomp for the
+  # CPU backends' OpenMP when built with clang)
+  clang libclang-rt-14-dev libomp-14-dev
   # calibrated opponent and data labeller (engine tests, tools/match, training)
   stockfish
   # helper scripts
