@@ -292,6 +292,7 @@ static void test_help_and_bad_arguments(cf_test *t) {
       {"--arch 1x32 --min-time -1", "bad --min-time '-1'"},
       {"--arch 1x32 --frobnicate 1", "unknown option '--frobnicate'"},
       {"--arch", "--arch needs a value"},
+      {"--arch cf-6m --cost-only --svg x.svg", "does not go with --cost-only"},
       {"--weights /nonexistent/net.pb.gz --cost-only", "/nonexistent/net.pb.gz"},
       {"--arch 1x32 --suite /nonexistent/suite.txt --no-sgemm", "/nonexistent/suite.txt"},
   };
