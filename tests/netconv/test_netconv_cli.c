@@ -1,0 +1,175 @@
+/* test_netconv_cli: the `netconv` binary itself (path in argv[1]): --help of
+ * every subcommand, unknown commands, and `random` + `describe --json` on
+ * the CF-6M preset (paper MACs 215,744,512). */
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <string.h>
+
+#include "tests/cf_test.h"
+#include "tests/netconv/nc_test_util.h"
+
+static const char *exe;
+static const char *gen_random_net; /* tests/weights' generator: legacy layouts */
+static char *out; /* command output (heap: its size is no business of the checks) */
+enum { OUT_SIZE = 1 << 16 };
+static char dir[256];
+
+/* Runs `exe args` through the shell; output (stdout + stderr) into out. */
+static int run(char *dst, size_t size, const char *args) {
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd, "'%s' %s 2>&1", exe, args);
+  FILE *p = popen(cmd, "r");
+  if (!p) return -1;
+  size_t n = fread(dst, 1, size - 1, p);
+  dst[n] = 0;
+  int st = pclose(p);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_help(cf_test *t) {
+  const char *cmds[] = {"describe", "convert", "import", "export", "random"};
+  for (int i = 0; i < 5; i++) {
+    char args[64], want[64];
+    snprintf(args, sizeof args, "%s --help", cmds[i]);
+    snprintf(want, sizeof want, "usage: netconv %s", cmds[i]);
+    CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+    CHECK_STR_CONTAINS(out, want);
+  }
+  CHECK_INT_EQ(run(out, OUT_SIZE, "--help"), 0);
+  CHECK_STR_CONTAINS(out, "commands:");
+  CHECK_INT_EQ(run(out, OUT_SIZE, "frobnicate"), 2);
+  CHECK_STR_CONTAINS(out, "unknown command 'frobnicate'");
+  CHECK(run(out, OUT_SIZE, "describe --bogus") != 0);
+  CHECK_STR_CONTAINS(out, "unknown option '--bogus'");
+}
+
+static void test_random_describe(cf_test *t) {
+  char args[2400], net[512];
+  nc_test_path(net, sizeof net, dir, "cf6m.pb.gz");
+  snprintf(args, sizeof args, "random --preset cf6m --seed 3 --encoding float16 -o '%s'", net);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  snprintf(args, sizeof args, "describe --json '%s'", net);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "\"paper_macs\":\t215744512");
+  CHECK_STR_CONTAINS(out, "\"layers\":\t8");
+  CHECK_STR_CONTAINS(out, "\"FLOAT16\":");
+  CHECK_STR_CONTAINS(out, "\"policy_heads\":\t[\"vanilla\", \"soft\"]");
+  snprintf(args, sizeof args, "describe '%s'", net);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "RPE q yes, k yes, v yes");
+  CHECK_STR_CONTAINS(out, "RMSNorm");
+  CHECK_STR_CONTAINS(out, "215.7 M paper MACs");
+  /* A shape of one's own; a bad one fails without a file. */
+  char small[512];
+  nc_test_path(small, sizeof small, dir, "small.pb.gz");
+  snprintf(args, sizeof args,
+           "random --layers 2 --embedding 32 --heads 4 --dff 64 --rpe --rms --no-qkv-bias "
+           "--smolgen --embedding-style dense --input 4 --seed 9 -o '%s'", small);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  snprintf(args, sizeof args, "describe --json '%s'", small);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "\"smolgen\":\ttrue");
+  CHECK_STR_CONTAINS(out, "\"embedding\":\t\"dense\"");
+  CHECK_STR_CONTAINS(out, "\"input_format\":\t4");
+  /* Through safetensors and back in another encoding. */
+  char st[512], back[512];
+  nc_test_path(st, sizeof st, dir, "small.safetensors");
+  nc_test_path(back, sizeof back, dir, "small-bf16.pb");
+  snprintf(args, sizeof args, "export '%s' -o '%s'", small, st);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  snprintf(args, sizeof args, "import '%s' -o '%s' --encoding bfloat16 --no-gzip", st, back);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  snprintf(args, sizeof args, "describe --json '%s'", back);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "\"BFLOAT16\":");
+  CHECK_STR_CONTAINS(out, "\"input_format\":\t4");
+  CHECK_STR_CONTAINS(out, "\"smolgen\":\ttrue");
+  char bad[512];
+  nc_test_path(bad, sizeof bad, dir, "bad.pb.gz");
+  snprintf(args, sizeof args, "random --layers 2 --embedding 30 --heads 4 --dff 64 --seed 1 -o '%s'", bad);
+  CHECK(run(out, OUT_SIZE, args) != 0);
+  CHECK_STR_CONTAINS(out, "not divisible by 4 heads");
+  CHECK(!nc_test_file_exists(bad));
+  snprintf(args, sizeof args, "random --layers 2 --embedding 32 --heads 4 --dff 64 -o '%s'", bad);
+  CHECK(run(out, OUT_SIZE, args) != 0);
+  CHECK_STR_CONTAINS(out, "--seed is required");
+}
+
+/* Usage errors of each command: a message, exit 1, no output file. */
+static void test_usage_errors(cf_test *t) {
+  char args[1400], missing[512], o[512];
+  nc_test_path(missing, sizeof missing, dir, "missing.pb.gz");
+  nc_test_path(o, sizeof o, dir, "o.out");
+  const struct {
+    const char *fmt;
+    const char *want;
+  } cases[] = {
+      {"describe '%s'", "cannot open"},
+      {"describe", "no network given"},
+      {"export '%s' -o '%s'", "cannot open"},
+      {"export '%s' -o '%s' --naming tensorflow", "'tensorflow' is not ours or chessformer"},
+      {"import '%s'", "need CKPT and -o NET"},
+      {"import '%s' -o '%s' --encoding int4", "'int4' is not linear16"},
+      {"convert '%s' -o", "-o needs a file"},
+      {"random --preset cf1b --seed 1 -o '%s'", "unknown preset 'cf1b'"},
+      {"random --layers x --embedding 8 --heads 2 --dff 8 --seed 1 -o '%s'", "--layers: bad number 'x'"},
+      {"random --layers 1 --embedding 8 --heads 2 --dff 8 --seed 1 --policy-heads vanilla,sharp -o '%s'",
+       "unknown head in 'sharp'"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *first = strncmp(cases[i].fmt, "random", 6) == 0 ? o : missing;
+    snprintf(args, sizeof args, cases[i].fmt, first, o);
+    CHECK_INT_EQ(run(out, OUT_SIZE, args), 1);
+    CHECK_STR_CONTAINS(out, cases[i].want);
+    CHECK(!nc_test_file_exists(o));
+  }
+}
+
+/* A single-head network 6 file becomes the multi-head layout (format 7)
+ * with the same values. */
+static void test_convert_legacy_layout(cf_test *t) {
+  char legacy[512], conv[512], st1[512], st2[512], cmd[1200], args[1200];
+  nc_test_path(legacy, sizeof legacy, dir, "legacy.pb.gz");
+  nc_test_path(conv, sizeof conv, dir, "legacy7.pb.gz");
+  nc_test_path(st1, sizeof st1, dir, "legacy.safetensors");
+  nc_test_path(st2, sizeof st2, dir, "legacy7.safetensors");
+  snprintf(cmd, sizeof cmd, "'%s' '%s' tiny legacy=1 enc=float32 > /dev/null", gen_random_net, legacy);
+  if (!CHECK(system(cmd) == 0)) return;
+  snprintf(args, sizeof args, "describe --json '%s'", legacy);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "\"network_format\":\t6");
+  snprintf(args, sizeof args, "convert '%s' -o '%s'", legacy, conv);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "largest absolute error 0");
+  snprintf(args, sizeof args, "describe --json '%s'", conv);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "\"network_format\":\t7");
+  CHECK_STR_CONTAINS(out, "\"policy_heads\":\t[\"vanilla\"]");
+  /* Same tensors: the two exports are the same bytes. */
+  snprintf(args, sizeof args, "export '%s' -o '%s'", legacy, st1);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  snprintf(args, sizeof args, "export '%s' -o '%s'", conv, st2);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK(nc_test_same_bytes(st1, st2));
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: test_netconv_cli NETCONV GEN_RANDOM_NET [tests]\n");
+    return 2;
+  }
+  exe = argv[1];
+  gen_random_net = argv[2];
+  out = malloc(OUT_SIZE);
+  if (!out || !nc_test_tmpdir(dir, sizeof dir)) return 1;
+  static const cf_test_fn fns[] = {test_help, test_random_describe, test_usage_errors,
+                                   test_convert_legacy_layout};
+  static const char *names[] = {"test_help", "test_random_describe", "test_usage_errors",
+                                "test_convert_legacy_layout"};
+  int rc = cf_test_run(names, fns, 4, argc - 2, argv + 2);
+  char cmd[400];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+  free(out);
+  return rc;
+}

@@ -1,0 +1,299 @@
+/* nc_import.c: `netconv import CKPT.safetensors [--config CONFIG] -o NET`.
+ *
+ * Tensor names say where each tensor goes (nc_names.h); the layer count and
+ * which layers have smolgen come from the names, every width from the
+ * tensor sizes (cf_weights_infer_arch, as the loader does), and what
+ * weights cannot tell (input format, heads, activations) from the config
+ * (the file's own __metadata__ first, then --config on top). Every failure
+ * names the tensor or key at fault, and nothing is written unless all of it
+ * is right (the output goes through a temporary file). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/netconv/nc_common.h"
+#include "tools/netconv/nc_config.h"
+#include "tools/netconv/nc_import.h"
+#include "tools/netconv/nc_names.h"
+#include "tools/netconv/nc_safetensors.h"
+
+static const char usage[] =
+    "usage: netconv import CKPT.safetensors [--config CONFIG] -o NET.pb.gz\n"
+    "                      [--encoding E] [--no-gzip]\n\n"
+    "Builds a network from trainer weights in safetensors (F32, F16 or BF16).\n"
+    "Names: our trainer's (training/model.py state_dict, nn.Linear [out][in]) or\n"
+    "the Chessformer trainer's (encoder_N/mha/wq/kernel, [in][out] kernels; for\n"
+    "input formats 1-3 the rule-50 column of the embedding is divided by 99);\n"
+    "docs/TRAINER_NAMES.md lists both. CONFIG (JSON or YAML) gives what weights\n"
+    "cannot: input_format, heads, activations (docs/NETCONV.md); a file written by\n"
+    "`netconv export` carries its own.\n\n"
+    "  --config FILE   import configuration (overrides the file's own)\n"
+    "  --encoding E    float32 (default), float16, bfloat16, linear16\n"
+    "  --no-gzip       write the bare protobuf\n";
+
+/* Where each safetensors tensor went, for the shape check after inference. */
+typedef struct placed {
+  const nc_st_tensor *st;
+  nc_slot *slot;
+} placed;
+
+static cf_status detect_naming(const nc_st_file *f, const nc_config *c, nc_naming *out) {
+  if (c->naming >= 0) {
+    *out = (nc_naming)c->naming;
+    return CF_OK;
+  }
+  *out = NC_NAMING_OURS;
+  for (int i = 0; i < f->count; i++)
+    if (strchr(f->tensors[i].name, '/')) *out = NC_NAMING_CHESSFORMER;
+  return CF_OK;
+}
+
+static cf_status check_config(const nc_config *c, cf_error *err) {
+  if (!c->input_format)
+    return cf_error_set(err, CF_ERR_ARG,
+                        "the input format is unknown: the config must give input_format");
+  if (!c->heads)
+    return cf_error_set(err, CF_ERR_ARG, "the head count is unknown: the config must give heads");
+  return CF_OK;
+}
+
+static void shape_text(const nc_st_tensor *t, char *buf, size_t n) {
+  int k = snprintf(buf, n, "[");
+  for (int d = 0; d < t->ndim && k < (int)n; d++)
+    k += snprintf(buf + k, n - (size_t)k, "%s%llu", d ? "][" : "", (unsigned long long)t->shape[d]);
+  if (k < (int)n) snprintf(buf + k, n - (size_t)k, "]");
+}
+
+/* Copies (and for the Chessformer naming transposes) one tensor into its slot. */
+static cf_status place(const nc_st_tensor *st, nc_slot *s, nc_naming naming, cf_error *err) {
+  char shape[96];
+  shape_text(st, shape, sizeof shape);
+  const bool two_d = st->ndim == 2 || (st->ndim == 1 && !s->matrix);
+  if (!two_d || (s->matrix && st->ndim != 2) || st->numel == 0)
+    return cf_error_set(err, CF_ERR_FORMAT, "tensor '%s': wrong shape %s (expected %s)", st->name,
+                        shape, s->matrix ? "2 dimensions" : "1 dimension");
+  float *data = malloc(st->numel * sizeof *data);
+  if (!data) return cf_error_set(err, CF_ERR_NOMEM, "tensor '%s': out of memory", st->name);
+  nc_st_decode(st, data);
+  if (s->matrix && naming == NC_NAMING_CHESSFORMER) {
+    const size_t in = st->shape[0], out = st->shape[1];
+    float *tr = malloc(st->numel * sizeof *tr);
+    if (!tr) {
+      free(data);
+      return cf_error_set(err, CF_ERR_NOMEM, "tensor '%s': out of memory", st->name);
+    }
+    for (size_t i = 0; i < in; i++)
+      for (size_t o = 0; o < out; o++) tr[o * in + i] = data[i * out + o];
+    free(data);
+    data = tr;
+  }
+  s->t->data = data;
+  s->t->n = st->numel;
+  s->t->encoding = CF_ENC_FLOAT32;
+  return CF_OK;
+}
+
+/* Rows of the tensor as given, in cf_weights layout. */
+static uint64_t given_rows(const nc_st_tensor *st, nc_naming naming) {
+  return naming == NC_NAMING_CHESSFORMER ? st->shape[1] : st->shape[0];
+}
+
+cf_status nc_import_weights(const nc_st_file *f, const nc_config *cfg, cf_weights **out,
+                            cf_error *err) {
+  *out = NULL;
+  nc_naming naming;
+  CF_TRY(detect_naming(f, cfg, &naming));
+  CF_TRY(check_config(cfg, err));
+  int layers = 0;
+  for (int i = 0; i < f->count; i++) {
+    int l = nc_name_layer(naming, f->tensors[i].name);
+    if (l + 1 > layers) layers = l + 1;
+  }
+  if (layers == 0)
+    return cf_error_set(err, CF_ERR_FORMAT,
+                        "no encoder layers: no tensor is named like '%s' (%s naming)",
+                        naming == NC_NAMING_OURS ? "encoder.0.mha.wq.weight" : "encoder_1/mha/wq/kernel",
+                        nc_naming_name(naming));
+  if (cfg->layers && cfg->layers != layers)
+    return cf_error_set(err, CF_ERR_ARG, "config says layers %d but the tensors have %d layers",
+                        cfg->layers, layers);
+  cf_weights *w = calloc(1, sizeof *w);
+  if (!w) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+  w->layers = calloc((size_t)layers, sizeof *w->layers);
+  placed *pl = calloc((size_t)(f->count ? f->count : 1), sizeof *pl);
+  nc_slot *slots = NULL;
+  int n = 0;
+  cf_status st = CF_OK;
+  if (!w->layers || !pl) {
+    st = cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+    goto fail;
+  }
+  w->arch.layers = layers;
+  for (int i = 0; i < f->count; i++) {
+    int l = nc_name_layer(naming, f->tensors[i].name);
+    if (l >= 0 && nc_name_is_smolgen(naming, f->tensors[i].name)) w->layers[l].mha.has_smolgen = true;
+  }
+  slots = nc_slots(w, &n);
+  if (!slots) {
+    st = cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+    goto fail;
+  }
+  for (int i = 0; i < f->count; i++) {
+    const nc_st_tensor *t = &f->tensors[i];
+    nc_slot *s = nc_slot_find(slots, n, naming, t->name);
+    if (!s) {
+      st = cf_error_set(err, CF_ERR_FORMAT,
+                        "unknown tensor name '%s' (not in the %s trainer's naming, see "
+                        "docs/TRAINER_NAMES.md)",
+                        t->name, naming == NC_NAMING_OURS ? "our" : "Chessformer");
+      goto fail;
+    }
+    if (cf_tensor_present(s->t)) {
+      st = cf_error_set(err, CF_ERR_FORMAT, "tensor '%s' given twice", t->name);
+      goto fail;
+    }
+    st = place(t, s, naming, err);
+    if (st != CF_OK) goto fail;
+    pl[i] = (placed){t, s};
+  }
+  for (int i = 0; i < n; i++)
+    if (slots[i].required && !cf_tensor_present(slots[i].t)) {
+      st = cf_error_set(err, CF_ERR_FORMAT, "missing tensor '%s'", slots[i].name[naming]);
+      goto fail;
+    }
+  const bool dense = cf_tensor_present(&w->ip_emb_preproc_w);
+  if (cfg->embedding && cfg->embedding != (dense ? 2 : 1)) {
+    st = cf_error_set(err, CF_ERR_ARG,
+                      "config says embedding %s but the tensors %s a dense preprocessing (%s)",
+                      cfg->embedding == 2 ? "dense" : "old", dense ? "have" : "lack",
+                      naming == NC_NAMING_OURS ? "embedding_preproc.weight" : "embedding/preprocess/kernel");
+    goto fail;
+  }
+  cf_net_arch *a = &w->arch;
+  a->input_format = cfg->input_format;
+  a->output_format = 2;
+  a->network_format = 7;
+  a->policy_format = 3;
+  a->value_format = w->value[CF_VALUE_WINNER].ip2_val_w.n == 128 ? 1 : 2;
+  a->moves_left_format = cf_tensor_present(&w->ip_mov_w) ? 1 : 0;
+  a->input_embedding = dense ? 2 : 1;
+  a->default_act = cfg->default_act ? cfg->default_act : CF_ACT_MISH;
+  a->ffn_act = cfg->ffn_act;
+  a->smolgen_act = cfg->smolgen_act ? cfg->smolgen_act : CF_ACT_SWISH;
+  a->heads = cfg->heads;
+  w->raw_network_format = 7;
+  w->encodings_used = 1u << CF_ENC_FLOAT32;
+  if (cfg->license[0] && !(w->license = strdup(cfg->license))) {
+    st = cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+    goto fail;
+  }
+  st = cf_weights_infer_arch(w, err);
+  if (st != CF_OK) {
+    cf_error_prefix(err, "the tensors do not form a network (%s naming)", nc_naming_name(naming));
+    goto fail;
+  }
+  if (cfg->d && cfg->d != a->d) {
+    st = cf_error_set(err, CF_ERR_ARG, "config says embedding_size %d but the tensors give d %d",
+                      cfg->d, a->d);
+    goto fail;
+  }
+  /* Sizes are right; now the shapes: a transposed matrix has the right size. */
+  free(slots);
+  slots = nc_slots(w, &n);
+  if (!slots) {
+    st = cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+    goto fail;
+  }
+  for (int i = 0; i < f->count; i++) {
+    nc_slot *s = nc_slot_find(slots, n, naming, pl[i].st->name);
+    if (!s || !s->matrix || s->rows <= 0) continue;
+    uint64_t rows = given_rows(pl[i].st, naming), want = (uint64_t)s->rows;
+    if (rows != want) {
+      char shape[96];
+      shape_text(pl[i].st, shape, sizeof shape);
+      unsigned long long cols = (unsigned long long)(s->t->n / want);
+      st = cf_error_set(err, CF_ERR_FORMAT, "tensor '%s': wrong shape %s, expected [%llu][%llu]",
+                        pl[i].st->name, shape,
+                        naming == NC_NAMING_CHESSFORMER ? cols : (unsigned long long)want,
+                        naming == NC_NAMING_CHESSFORMER ? (unsigned long long)want : cols);
+      goto fail;
+    }
+  }
+  if (naming == NC_NAMING_CHESSFORMER && nc_needs_rule50_fold(a->input_format))
+    for (int o = 0; o < a->d; o++)
+      w->ip_emb_w.data[(size_t)o * (size_t)a->emb_inputs + NC_RULE50_COLUMN] /= NC_RULE50_SCALE;
+  free(slots);
+  free(pl);
+  *out = w;
+  return CF_OK;
+fail:
+  free(slots);
+  free(pl);
+  cf_weights_free(w);
+  return st;
+}
+
+int nc_cmd_import(int argc, char **argv) {
+  const char *in = NULL, *out = NULL, *config = NULL;
+  cf_encoding enc = CF_ENC_FLOAT32;
+  bool gzip = true;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      fputs(usage, stdout);
+      return 0;
+    } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 || strcmp(a, "--config") == 0) {
+      if (++i >= argc) return nc_fail("import", "%s needs a file", a);
+      if (a[1] == 'o' || a[2] == 'o') out = argv[i];
+      else config = argv[i];
+    } else if (strcmp(a, "--encoding") == 0) {
+      if (++i >= argc) return nc_fail("import", "--encoding needs a value");
+      if (!nc_parse_encoding(argv[i], &enc))
+        return nc_fail("import", "--encoding: '%s' is not linear16, float16, bfloat16 or float32",
+                       argv[i]);
+    } else if (strcmp(a, "--no-gzip") == 0) {
+      gzip = false;
+    } else if (a[0] == '-') {
+      return nc_fail("import", "unknown option '%s' (netconv import --help)", a);
+    } else if (in) {
+      return nc_fail("import", "one checkpoint at a time ('%s' and '%s')", in, a);
+    } else {
+      in = a;
+    }
+  }
+  if (!in || !out) return nc_fail("import", "need CKPT and -o NET (netconv import --help)");
+  nc_st_file f;
+  nc_config cfg;
+  nc_config_init(&cfg);
+  cf_error err = {0};
+  cf_weights *w = NULL;
+  int rc = 1;
+  if (nc_st_read(in, &f, &err) != CF_OK) {
+    nc_fail("import", "%s", err.msg);
+    goto done;
+  }
+  if (f.metadata_config &&
+      nc_config_parse(f.metadata_config, strlen(f.metadata_config), in, &cfg, &err) != CF_OK) {
+    nc_fail("import", "%s (its __metadata__ cformer_config)", err.msg);
+    goto done;
+  }
+  if (config && nc_config_load(config, &cfg, &err) != CF_OK) {
+    nc_fail("import", "%s", err.msg);
+    goto done;
+  }
+  if (nc_import_weights(&f, &cfg, &w, &err) != CF_OK) {
+    nc_fail("import", "%s: %s", in, err.msg);
+    goto done;
+  }
+  if (nc_save_net(w, out, enc, gzip, &err) != CF_OK) {
+    nc_fail("import", "%s", err.msg);
+    goto done;
+  }
+  printf("%s: %d layers, d %d, %d heads, dff %d, %zu parameters, %s%s\n", out, w->arch.layers,
+         w->arch.d, w->arch.heads, w->arch.dff, w->param_count, cf_encoding_name(enc),
+         gzip ? ", gzip" : "");
+  rc = 0;
+done:
+  nc_st_free(&f);
+  cf_weights_free(w);
+  return rc;
+}

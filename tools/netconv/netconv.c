@@ -1,0 +1,45 @@
+/* netconv: network file tools. `netconv <command> [args]`; each command
+ * lives in its own file (nc_<command>.c) and is listed once below. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/netconv/nc_common.h"
+
+typedef struct command {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} command;
+
+static const command commands[] = {
+  {"describe", nc_cmd_describe, "architecture, parameters, encodings, cost of a network file"},
+  {"convert", nc_cmd_convert, "re-encode a network (linear16/float16/bfloat16/float32)"},
+  {"import", nc_cmd_import, "build a network from trainer safetensors + a config"},
+  {"export", nc_cmd_export, "write a network's tensors as safetensors (our trainer's names)"},
+  {"random", nc_cmd_random, "a deterministic random network of a given shape"},
+};
+
+static void usage(FILE *out) {
+  fprintf(out, "netconv %s: network file tools for cformer.\n\n"
+               "usage: netconv <command> [options]   (netconv <command> --help for details)\n\n"
+               "commands:\n", CF_VERSION);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+      strcmp(argv[1], "help") == 0) {
+    usage(stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("netconv %s\n", CF_VERSION);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "netconv: unknown command '%s'\n\n", argv[1]);
+  usage(stderr);
+  return 2;
+}
