@@ -73,7 +73,7 @@ static void usage(FILE *out) {
   fprintf(out,
           "\n"
           "  --batches LIST    batch sizes to sweep, comma separated (default %s);\n"
-          "                    the largest is also the value agent's batch\n"
+          "                    the largest is also the value agent's batch limit\n"
           "  --agents LIST     agents to time, comma separated (default: all of",
           DEFAULT_BATCHES);
   for (int i = 0; i < cf_agent_count(); i++) fprintf(out, " %s", cf_agent_at(i)->name);
