@@ -36,11 +36,15 @@ typedef struct cf_agent_request {
   /* Set by another thread to stop early (UCI `stop`, a deadline); NULL =
    * never. A stopped agent still returns the best move found so far. */
   const atomic_bool *stop;
+  /* Stop once cf_agent_now() passes this (seconds); 0 = no deadline. */
+  double deadline;
   float policy_temperature; /* softmax temperature for the reported policy; 0 = 1 */
 } cf_agent_request;
 
 typedef struct cf_agent_result {
   cf_move best;     /* CF_MOVE_NONE when the position has no legal move */
+  cf_move ponder;   /* the reply expected after best (value agent: the top policy move
+                       of best's child); CF_MOVE_NONE when not known */
   float q;          /* expected score of best from the mover's view, -1..1 */
   float wdl[3];     /* win, draw, loss of best from the mover's view */
   int mate;         /* > 0: best mates in this many of our moves; 0 = none known */
@@ -61,6 +65,9 @@ typedef struct cf_agent_desc {
 int cf_agent_count(void);
 const cf_agent_desc *cf_agent_at(int i);
 const cf_agent_desc *cf_agent_find(const char *name);
+
+/* Monotonic clock in seconds, the time base of deadline. */
+double cf_agent_now(void);
 
 /* The agent the engine uses unless told otherwise ("value"). */
 #define CF_AGENT_DEFAULT "value"

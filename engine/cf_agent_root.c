@@ -70,6 +70,7 @@ void cf_agent_result_from_root(const cf_agent_root *root, cf_agent_result *out) 
   int b = cf_agent_root_best(root);
   out->evals = 1;
   out->best = root->moves[b];
+  out->ponder = CF_MOVE_NONE;
   out->policy = root->prob[b];
   out->q = root->out.q;
   memcpy(out->wdl, root->out.wdl, sizeof out->wdl);

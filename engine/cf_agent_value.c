@@ -10,15 +10,20 @@
  * ties), so a move costs 1 + (non-terminal children) evaluations. Children
  * are evaluated in policy order and the stop flag and max_evals are checked
  * between batches: work cut short still returns the best of the children
- * scored so far, which are the ones the policy likes most. */
+ * scored so far, which are the ones the policy likes most. The deadline is
+ * checked the same way. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/cf_agent_root.h"
 #include "engine/cf_net_input.h"
 
+/* The longest a batch should take: how late a stop may be honoured. */
+#define STOP_LATENCY_S 0.1
+
 typedef struct child {
   int index;     /* candidate index at the root */
+  int pending;   /* index into work.pending / replies, -1 for terminal children */
   bool scored;
   float score;   /* -1..1 from our side */
   float wdl[3];  /* from our side */
@@ -38,7 +43,8 @@ static void policy_order(const cf_agent_root *root, int *order) {
 }
 
 static bool stop_requested(const cf_agent_request *req) {
-  return req->stop && atomic_load(req->stop);
+  return (req->stop && atomic_load(req->stop)) ||
+         (req->deadline > 0 && cf_agent_now() >= req->deadline);
 }
 
 /* Scores a child that ends the game; false if the game goes on. */
@@ -60,13 +66,24 @@ static bool score_terminal(const cf_game *game, child *c) {
   return true;
 }
 
+/* A non-terminal child's legal replies, whose policy logits come with its
+ * evaluation (the best child's top reply is the ponder move). */
+typedef struct replies {
+  int n;
+  cf_move moves[CF_MAX_MOVES];
+  cf_policy_move policy_moves[CF_MAX_MOVES];
+  float logits[CF_MAX_MOVES];
+} replies;
+
 typedef struct work {
   child kids[CF_MAX_MOVES];
+  replies replies[CF_MAX_MOVES]; /* [pending index] */
   int pending[CF_MAX_MOVES]; /* children needing the network, policy order */
   int n_pending;
   cf_net_position positions[CF_MAX_MOVES];
   cf_net_request requests[CF_MAX_MOVES];
   cf_net_output outputs[CF_MAX_MOVES];
+  double seconds_per_eval; /* of the last batch (the root's at first) */
 } work;
 
 /* Plays each candidate, scores the terminal children and prepares the
@@ -77,14 +94,19 @@ static cf_status expand(const cf_agent_request *req, const cf_agent_root *root, 
   for (int k = 0; k < root->n; k++) {
     int i = order[k];
     child *c = &w->kids[i];
-    *c = (child){.index = i};
+    *c = (child){.index = i, .pending = -1};
     CF_TRY(cf_game_push(req->game, root->moves[i], err));
     if (!score_terminal(req->game, c)) {
       int p = w->n_pending++;
+      replies *r = &w->replies[p];
+      c->pending = p;
       w->pending[p] = i;
       cf_engine_net_position(req->game, input_format, &w->positions[p]);
-      w->requests[p] = (cf_net_request){.position = &w->positions[p]};
+      r->n = cf_engine_legal_policy_moves(cf_game_position(req->game), r->moves, r->policy_moves);
+      w->requests[p] = (cf_net_request){
+          .position = &w->positions[p], .moves = r->policy_moves, .n_moves = r->n};
       memset(&w->outputs[p], 0, sizeof w->outputs[p]);
+      w->outputs[p].policy[CF_POLICY_VANILLA] = r->logits;
     }
     cf_game_pop(req->game);
   }
@@ -100,11 +122,23 @@ static cf_status evaluate(const cf_agent_request *req, work *w, cf_agent_result 
   for (int at = 0; at < w->n_pending;) {
     int n = w->n_pending - at < batch ? w->n_pending - at : batch;
     if (req->max_evals > 0 && out->evals + n > req->max_evals) n = (int)(req->max_evals - out->evals);
+    if (w->seconds_per_eval > 0) {
+      /* A batch cannot be interrupted: take only what fits in the time left,
+       * and at most about STOP_LATENCY_S of work, so stop and quit are
+       * honoured promptly even on a slow backend. */
+      double budget = STOP_LATENCY_S;
+      if (req->deadline > 0 && req->deadline - cf_agent_now() < budget)
+        budget = req->deadline - cf_agent_now();
+      double fit = budget / w->seconds_per_eval;
+      if (fit < n) n = fit >= 1 ? (int)fit : 1;
+    }
     if (n <= 0 || stop_requested(req)) {
       out->stopped = true;
       break;
     }
+    double t0 = cf_agent_now();
     CF_TRY(cf_net_eval(req->net, n, w->requests + at, w->outputs + at, err));
+    w->seconds_per_eval = (cf_agent_now() - t0) / n;
     out->evals += n;
     for (int j = at; j < at + n; j++) {
       child *c = &w->kids[w->pending[j]];
@@ -122,11 +156,14 @@ static cf_status evaluate(const cf_agent_request *req, work *w, cf_agent_result 
 
 static cf_status choose(const cf_agent_request *req, cf_agent_result *out, cf_error *err) {
   cf_agent_root root;
+  double t0 = cf_agent_now();
   CF_TRY(cf_agent_eval_root(req, &root, err));
+  double root_seconds = cf_agent_now() - t0;
   cf_agent_result_from_root(&root, out);
   if (root.n == 0) return CF_OK;
   work *w = malloc(sizeof *w);
   if (!w) return cf_error_set(err, CF_ERR_NOMEM, "value agent: out of memory");
+  w->seconds_per_eval = root_seconds;
   int order[CF_MAX_MOVES];
   policy_order(&root, order);
   w->n_pending = 0;
@@ -148,6 +185,13 @@ static cf_status choose(const cf_agent_request *req, cf_agent_result *out, cf_er
       out->q = best->score;
       memcpy(out->wdl, best->wdl, sizeof out->wdl);
       out->mate = best->mates ? 1 : 0;
+      if (best->pending >= 0 && w->replies[best->pending].n > 0) {
+        const replies *r = &w->replies[best->pending];
+        int top = 0;
+        for (int k = 1; k < r->n; k++)
+          if (r->logits[k] > r->logits[top]) top = k;
+        out->ponder = r->moves[top];
+      }
     }
   }
   free(w);

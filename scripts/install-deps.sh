@@ -12,6 +12,8 @@ packages=(
   libdnnl-dev libopenblas-dev
   # JSON (cformer eval) and YAML (netconv configs)
   libcjson-dev libyaml-dev
+  # bench tests: SVG charts are checked with an XML parser
+  libexpat1-dev
   # libFuzzer targets (clang + its sanitizer/fuzzer runtimes)
   clang libclang-rt-14-dev
   # calibrated opponent and data labeller (engine tests, tools/match, training)

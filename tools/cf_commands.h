@@ -9,6 +9,9 @@
 
 int cf_cmd_perft(int argc, char **argv);
 int cf_cmd_eval(int argc, char **argv);
+int cf_cmd_uci(int argc, char **argv);
 int cf_cmd_bench(int argc, char **argv); /* tools/bench/bench_cmd.c */
+int cf_cmd_puzzles(int argc, char **argv);
+int cf_cmd_pack_data(int argc, char **argv);
 
 #endif /* CF_COMMANDS_H */

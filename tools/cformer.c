@@ -12,9 +12,12 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
+  {"uci", cf_cmd_uci, "the UCI chess engine (also: no command, or option flags only)"},
   {"perft", cf_cmd_perft, "count legal move paths to a depth (move generator check and speed)"},
   {"eval", cf_cmd_eval, "network outputs for positions given as JSON lines (parity case schema)"},
   {"bench", cf_cmd_bench, "cost and speed of a net: FLOPs, time per move, evals/s per backend"},
+  {"puzzles", cf_cmd_puzzles, "the agents' accuracy on Lichess puzzles by rating band"},
+  {"pack-data", cf_cmd_pack_data, "training records from Stockfish-labelled TSV shards (training/)"},
 };
 
 static void print_usage(FILE *out) {
@@ -28,10 +31,14 @@ static void print_usage(FILE *out) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+  /* No command, or Lc0-style option flags only: the UCI engine. */
+  if (argc < 2 || (argv[1][0] == '-' && strcmp(argv[1], "--help") != 0 &&
+                   strcmp(argv[1], "-h") != 0 && strcmp(argv[1], "--version") != 0))
+    return cf_cmd_uci(argc, argv);
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
       strcmp(argv[1], "help") == 0) {
     print_usage(stdout);
-    return argc < 2 ? 2 : 0;
+    return 0;
   }
   if (strcmp(argv[1], "--version") == 0) {
     printf("cformer %s\n", CF_VERSION);

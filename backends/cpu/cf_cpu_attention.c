@@ -1,22 +1,30 @@
 /* cf_cpu_attention.c: the attention core (NETWORK.md section 5 steps 2-4)
- * with all three relative position terms in gather form.
+ * with all three relative position terms in gather form; no 64x64xdh
+ * tensor is ever built. Work is split over (position, head) pairs.
  *
- * The tables e[225][dh*H] interleave heads along depth; they are split once
- * into per-head tables E_h[225][dh], so for a (query q, key k) pair the
- * terms q.Eq[p] and k.Ek[p] (p = displacement(q, k)) are contiguous dot
- * products over depth, summed in the same pass as q.k, and the value-side
- * term adds A[q][k] Ev[p] in the same pass as A[q][k] v_k. No 64x64xdh
- * tensor is ever built. Work is split over (position, head) pairs. */
+ * Displacement. p(q, k) = 15 (rank q - rank k + 7) + (file q - file k + 7)
+ * = base(q) - off(k), with off(k) = 15 rank(k) + file(k). Reversing the
+ * table (j = 224 - p) gives j = c(q) + off(k), c(q) = 224 - base(q): for a
+ * fixed query, the 8 keys of one rank use 8 consecutive entries j. So with
+ * the per-head table stored transposed and reversed, E'[i][j] (depth i),
+ *   q.Eq[p(q, k)] for k = 8r..8r+7 is  sum_i Q[i] * E'q[i][c + 15r .. +7]
+ *   k.Ek[p(q, k)] for k = 8r..8r+7 is  sum_i Kt[i][8r .. +7] * E'k[i][c + 15r .. +7]
+ * which are 8-wide vector FMAs, next to q.k = sum_i Q[i] * Kt[i][8r .. +7]
+ * (Kt = this head's keys transposed): one pass over depth makes all 64
+ * scores of a query in 8 accumulators. The value side adds A[q][k] Ev[p]
+ * (rows of the untransposed per-head table) in the same pass as A[q][k] v_k.
+ * Depth beyond MAX_FAST_DEPTH takes a plain dot-product path. */
 #include <stdint.h>
 #include <string.h>
 
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_math.h"
 
-/* Builds w->per_head ([H][225][dh]) on first use. Runs before the parallel
- * region; a later call with another head count rebuilds it (never happens
- * within one network). Returns NULL when out of memory. */
-static const float *per_head(const cf_bweight *cw, int heads) {
+enum { MAX_FAST_DEPTH = 128, TABLE = 225 };
+
+/* w->per_head: [H][225][dh]; built on first use (before the parallel
+ * region), rebuilt if the head count changes. NULL when out of memory. */
+static const float *rows_per_head(const cf_bweight *cw, int heads) {
   if (!cw) return NULL;
   cf_bweight *w = (cf_bweight *)cw; /* a cache, not a change of value */
   if (w->per_head && w->per_head_heads == heads) return w->per_head;
@@ -28,25 +36,31 @@ static const float *per_head(const cf_bweight *cw, int heads) {
   for (int p = 0; p < w->rows; p++)
     for (int i = 0; i < dh; i++)
       for (int h = 0; h < heads; h++)
-        w->per_head[((size_t)h * w->rows + p) * dh + i] = w->data[(size_t)p * w->cols + i * heads + h];
+        w->per_head[((size_t)h * w->rows + p) * dh + i] =
+            w->data[(size_t)p * w->cols + (size_t)i * heads + h];
   return w->per_head;
 }
 
-/* q.k + q.eq + k.ek over dh; eq, ek may be NULL. */
-static inline float score(const float *q, const float *k, const float *eq, const float *ek,
-                          int dh) {
-  __m256 acc = _mm256_setzero_ps();
-  int i = 0;
-  for (; i + 8 <= dh; i += 8) {
-    __m256 vq = _mm256_loadu_ps(q + i), vk = _mm256_loadu_ps(k + i);
-    __m256 kk = eq ? _mm256_add_ps(vk, _mm256_loadu_ps(eq + i)) : vk;
-    acc = _mm256_fmadd_ps(vq, kk, acc);
-    if (ek) acc = _mm256_fmadd_ps(vk, _mm256_loadu_ps(ek + i), acc);
-  }
-  float s = cf_hsum256(acc);
-  for (; i < dh; i++) s += q[i] * (k[i] + (eq ? eq[i] : 0.0f)) + (ek ? k[i] * ek[i] : 0.0f);
-  return s;
+/* w->per_head_rev: [H][dh][225], element (h, i, j) = e[224 - j][i*H + h]. */
+static const float *reversed_per_head(const cf_bweight *cw, int heads) {
+  if (!cw) return NULL;
+  cf_bweight *w = (cf_bweight *)cw;
+  if (w->per_head_rev && w->per_head_rev_heads == heads) return w->per_head_rev;
+  cf_cpu_free(w->per_head_rev);
+  w->per_head_rev = cf_cpu_alloc((size_t)TABLE * w->cols);
+  if (!w->per_head_rev) return NULL;
+  w->per_head_rev_heads = heads;
+  const int dh = w->cols / heads;
+  for (int h = 0; h < heads; h++)
+    for (int i = 0; i < dh; i++)
+      for (int j = 0; j < TABLE; j++)
+        w->per_head_rev[((size_t)h * dh + i) * TABLE + j] =
+            w->data[(size_t)(TABLE - 1 - j) * w->cols + (size_t)i * heads + h];
+  return w->per_head_rev;
 }
+
+static inline int key_off(int k) { return 15 * (k >> 3) + (k & 7); }
+static inline int query_base(int q) { return 15 * ((q >> 3) + 7) + (q & 7) + 7; }
 
 /* s[64] = softmax(s). */
 static void softmax64(float *s) {
@@ -59,71 +73,155 @@ static void softmax64(float *s) {
     sum = _mm256_add_ps(sum, e);
   }
   __m256 inv = _mm256_set1_ps(1.0f / cf_hsum256(sum));
-  for (int k = 0; k < 64; k += 8) _mm256_storeu_ps(s + k, _mm256_mul_ps(_mm256_loadu_ps(s + k), inv));
+  for (int k = 0; k < 64; k += 8)
+    _mm256_storeu_ps(s + k, _mm256_mul_ps(_mm256_loadu_ps(s + k), inv));
 }
 
-/* o[dh] += a (v + ev); ev may be NULL. */
-static inline void accumulate(float *o, float a, const float *v, const float *ev, int dh) {
-  __m256 va = _mm256_set1_ps(a);
-  int i = 0;
-  for (; i + 8 <= dh; i += 8) {
-    __m256 x = _mm256_loadu_ps(v + i);
-    if (ev) x = _mm256_add_ps(x, _mm256_loadu_ps(ev + i));
-    _mm256_storeu_ps(o + i, _mm256_fmadd_ps(va, x, _mm256_loadu_ps(o + i)));
+/* Scores of one query: s[64] = q.k + q.Eq[p] + k.Ek[p] over depth dh.
+ * kt: keys transposed [dh][64]; eq, ek: reversed tables [dh][225] already
+ * offset by c(q), or NULL. Inlined with constant use_q / use_k so each
+ * combination compiles to its own branch-free loop. */
+static inline __attribute__((always_inline)) void scores(int dh, const float *Q, const float *kt,
+                                                         const float *eq, const float *ek,
+                                                         int use_q, int use_k, float *s) {
+  __m256 acc[8];
+  for (int r = 0; r < 8; r++) acc[r] = _mm256_setzero_ps();
+  for (int i = 0; i < dh; i++) {
+    const __m256 qi = _mm256_broadcast_ss(Q + i);
+    const float *kr = kt + (size_t)i * 64;
+    for (int r = 0; r < 8; r++) {
+      const __m256 kv = _mm256_load_ps(kr + 8 * r);
+      __m256 x = kv;
+      if (use_q) x = _mm256_add_ps(kv, _mm256_loadu_ps(eq + (size_t)i * TABLE + 15 * r));
+      acc[r] = _mm256_fmadd_ps(qi, x, acc[r]);
+      if (use_k) acc[r] = _mm256_fmadd_ps(kv, _mm256_loadu_ps(ek + (size_t)i * TABLE + 15 * r), acc[r]);
+    }
   }
-  for (; i < dh; i++) o[i] += a * (v[i] + (ev ? ev[i] : 0.0f));
+  for (int r = 0; r < 8; r++) _mm256_storeu_ps(s + 8 * r, acc[r]);
+}
+
+/* o[dh] = sum_k a[k] (v_k + ev[p(q, k)]); v rows at stride ld, ev rows of
+ * dh floats (NULL: no value term). */
+static void weighted_values(int dh, const float *a, const float *v, size_t ld, const float *ev,
+                            int base, float *o) {
+  int i0 = 0;
+  for (; i0 + 32 <= dh; i0 += 32) { /* 4 accumulators stay in registers over all keys */
+    __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(),
+                     _mm256_setzero_ps()};
+    for (int k = 0; k < 64; k++) {
+      const __m256 ak = _mm256_broadcast_ss(a + k);
+      const float *vk = v + (size_t)k * ld + i0;
+      const float *ek = ev ? ev + (size_t)(base - key_off(k)) * dh + i0 : NULL;
+      for (int j = 0; j < 4; j++) {
+        __m256 x = _mm256_loadu_ps(vk + 8 * j);
+        if (ek) x = _mm256_add_ps(x, _mm256_loadu_ps(ek + 8 * j));
+        acc[j] = _mm256_fmadd_ps(ak, x, acc[j]);
+      }
+    }
+    for (int j = 0; j < 4; j++) _mm256_storeu_ps(o + i0 + 8 * j, acc[j]);
+  }
+  if (i0 == dh) return;
+  for (int i = i0; i < dh; i++) o[i] = 0.0f;
+  for (int k = 0; k < 64; k++) {
+    const float *vk = v + (size_t)k * ld;
+    const float *ek = ev ? ev + (size_t)(base - key_off(k)) * dh : NULL;
+    for (int i = i0; i < dh; i++) o[i] += a[k] * (vk[i] + (ek ? ek[i] : 0.0f));
+  }
 }
 
 typedef struct head_tables {
-  const float *q, *k, *v; /* [H][225][dh] or NULL */
+  const float *q_rev, *k_rev; /* [H][dh][225] or NULL */
+  const float *v_rows;        /* [H][225][dh] or NULL */
 } head_tables;
-
-/* Offset of key k's square in the displacement: p(q, k) = base(q) - koff(k). */
-static inline int koff(int k) { return 15 * (k >> 3) + (k & 7); }
-static inline int qbase(int q) { return 15 * ((q >> 3) + 7) + (q & 7) + 7; }
 
 static void attend(const cf_attention_args *a, const head_tables *t, int b, int h) {
   const int H = a->heads, dh = a->depth, dm = H * dh, ld = 3 * dm;
   const float *tok = a->qkv + (size_t)b * 64 * ld; /* [64][3*dm] */
   float *out = a->out + (size_t)b * 64 * dm;       /* [64][dm] */
-  const size_t tab = (size_t)h * 225 * dh;
-  const float *eq = t->q ? t->q + tab : NULL, *ek = t->k ? t->k + tab : NULL,
-              *ev = t->v ? t->v + tab : NULL;
+  const float *eq = t->q_rev ? t->q_rev + (size_t)h * dh * TABLE : NULL;
+  const float *ek = t->k_rev ? t->k_rev + (size_t)h * dh * TABLE : NULL;
+  const float *ev = t->v_rows ? t->v_rows + (size_t)h * TABLE * dh : NULL;
   const float *bias = a->bias ? a->bias + ((size_t)b * H + h) * 64 * 64 : NULL;
 
+  _Alignas(32) float kt[MAX_FAST_DEPTH * 64]; /* this head's keys, [dh][64] */
+  for (int k = 0; k < 64; k++) {
+    const float *K = tok + (size_t)k * ld + dm + h * dh;
+    for (int i = 0; i < dh; i++) kt[i * 64 + k] = K[i];
+  }
+  const __m256 scale = _mm256_set1_ps(a->scale);
   for (int q = 0; q < 64; q++) {
     const float *Q = tok + (size_t)q * ld + h * dh;
-    const int base = qbase(q);
+    const int c = TABLE - 1 - query_base(q);
+    _Alignas(32) float s[64];
+    const float *eqc = eq ? eq + c : NULL, *ekc = ek ? ek + c : NULL;
+    if (eq && ek) scores(dh, Q, kt, eqc, ekc, 1, 1, s);
+    else if (eq) scores(dh, Q, kt, eqc, NULL, 1, 0, s);
+    else if (ek) scores(dh, Q, kt, NULL, ekc, 0, 1, s);
+    else scores(dh, Q, kt, NULL, NULL, 0, 0, s);
+    for (int k = 0; k < 64; k += 8) {
+      __m256 v = _mm256_mul_ps(_mm256_load_ps(s + k), scale);
+      if (bias) v = _mm256_add_ps(v, _mm256_loadu_ps(bias + q * 64 + k));
+      _mm256_store_ps(s + k, v);
+    }
+    softmax64(s);
+    weighted_values(dh, s, tok + 2 * dm + h * dh, (size_t)ld, ev, query_base(q),
+                    out + (size_t)q * dm + h * dh);
+  }
+}
+
+/* Depth too large for the key buffer: dot products, one pair at a time. */
+static void attend_plain(const cf_attention_args *a, const float *eq_rows, const float *ek_rows,
+                         const float *ev_rows, int b, int h) {
+  const int H = a->heads, dh = a->depth, dm = H * dh, ld = 3 * dm;
+  const float *tok = a->qkv + (size_t)b * 64 * ld;
+  const size_t tab = (size_t)h * TABLE * dh;
+  for (int q = 0; q < 64; q++) {
+    const float *Q = tok + (size_t)q * ld + h * dh;
     float s[64];
     for (int k = 0; k < 64; k++) {
-      const size_t p = (size_t)(base - koff(k)) * dh;
       const float *K = tok + (size_t)k * ld + dm + h * dh;
-      s[k] = score(Q, K, eq ? eq + p : NULL, ek ? ek + p : NULL, dh) * a->scale;
+      const size_t p = tab + (size_t)(query_base(q) - key_off(k)) * dh;
+      float acc = 0.0f;
+      for (int i = 0; i < dh; i++)
+        acc += Q[i] * (K[i] + (eq_rows ? eq_rows[p + i] : 0.0f)) +
+               (ek_rows ? K[i] * ek_rows[p + i] : 0.0f);
+      s[k] = acc * a->scale;
+      if (a->bias) s[k] += a->bias[(((size_t)b * H + h) * 64 + q) * 64 + k];
     }
-    if (bias)
-      for (int k = 0; k < 64; k++) s[k] += bias[q * 64 + k];
     softmax64(s);
-    float *O = out + (size_t)q * dm + h * dh;
-    memset(O, 0, (size_t)dh * sizeof(float));
-    for (int k = 0; k < 64; k++) {
-      const float *V = tok + (size_t)k * ld + 2 * dm + h * dh;
-      accumulate(O, s[k], V, ev ? ev + (size_t)(base - koff(k)) * dh : NULL, dh);
-    }
+    weighted_values(dh, s, tok + 2 * dm + h * dh, (size_t)ld, ev_rows ? ev_rows + tab : NULL,
+                    query_base(q), a->out + ((size_t)b * 64 + q) * dm + h * dh);
   }
 }
 
 void cf_cpu_attention(void *ctx, const cf_attention_args *a) {
   const cf_cpu_ctx *c = ctx;
-  head_tables t = {per_head(a->rpe_q, a->heads), per_head(a->rpe_k, a->heads),
-                   per_head(a->rpe_v, a->heads)};
-  /* Out of memory for a table: nothing sensible to compute. Ops cannot
-   * fail, so the output is zeroed (and the table retried next call). */
-  if ((a->rpe_q && !t.q) || (a->rpe_k && !t.k) || (a->rpe_v && !t.v)) {
+  const bool fast = a->depth <= MAX_FAST_DEPTH;
+  head_tables t = {0};
+  const float *eq_rows = NULL, *ek_rows = NULL;
+  bool missing;
+  if (fast) {
+    t.q_rev = reversed_per_head(a->rpe_q, a->heads);
+    t.k_rev = reversed_per_head(a->rpe_k, a->heads);
+    missing = (a->rpe_q && !t.q_rev) || (a->rpe_k && !t.k_rev);
+  } else {
+    eq_rows = rows_per_head(a->rpe_q, a->heads);
+    ek_rows = rows_per_head(a->rpe_k, a->heads);
+    missing = (a->rpe_q && !eq_rows) || (a->rpe_k && !ek_rows);
+  }
+  t.v_rows = rows_per_head(a->rpe_v, a->heads);
+  missing |= a->rpe_v && !t.v_rows;
+  /* Out of memory for a table: ops cannot fail, so the output is zeroed
+   * (and the table retried on the next call). */
+  if (missing) {
     memset(a->out, 0, (size_t)a->batch * 64 * a->heads * a->depth * sizeof(float));
     return;
   }
   const int tasks = a->batch * a->heads;
   const int nt = c->threads < tasks ? c->threads : tasks;
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-  for (int i = 0; i < tasks; i++) attend(a, &t, i / a->heads, i % a->heads);
+  for (int i = 0; i < tasks; i++) {
+    if (fast) attend(a, &t, i / a->heads, i % a->heads);
+    else attend_plain(a, eq_rows, ek_rows, t.v_rows, i / a->heads, i % a->heads);
+  }
 }

@@ -14,16 +14,20 @@
  *           `extra`.
  *   VECTOR: [cols].
  *   GATE:   transposed to [64][d] so a token's gates are contiguous.
- *   RPE:    [225][dh*H] as given; `per_head` is the same table split per
- *           head, [H][225][dh], built on first use (the head count is known
- *           only to the attention op) so every relative-position term is a
- *           contiguous dot product over depth. */
+ *   RPE:    [225][dh*H] as given, plus two per-head forms built on first
+ *           use (the head count is known only to the attention op):
+ *           `per_head` [H][225][dh] (value side: a row per displacement) and
+ *           `per_head_rev` [H][dh][225], transposed with displacements
+ *           reversed, so that for one query the 8 keys of a rank read 8
+ *           consecutive floats (query and key sides). See
+ *           cf_cpu_attention.c. */
 struct cf_bweight {
   cf_weight_role role;
   int rows, cols;
   float *data;
-  float *per_head; /* RPE only, NULL until first attention */
-  int per_head_heads;
+  float *per_head;     /* RPE only, NULL until first needed */
+  float *per_head_rev; /* RPE only, NULL until first needed */
+  int per_head_heads, per_head_rev_heads;
   void *extra;                       /* backend-owned, freed by extra_free */
   void (*extra_free)(void *extra);
 };

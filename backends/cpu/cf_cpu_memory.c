@@ -71,6 +71,7 @@ void cf_cpu_weight_free(void *ctx, cf_bweight *w) {
   if (!w) return;
   if (w->extra && w->extra_free) w->extra_free(w->extra);
   cf_cpu_free(w->per_head);
+  cf_cpu_free(w->per_head_rev);
   cf_cpu_free(w->data);
   free(w);
 }

@@ -256,51 +256,71 @@ static void attention_ref(int batch, int H, int dh, const float *qkv, const floa
       }
 }
 
-static void test_ref_attention(cf_test *t) {
-  enum { B = 2, H = 2, DH = 3, DM = H * DH };
-  cf_backend *be = make(t, "ref", B);
+/* Attention of one shape on one backend against the double-precision
+ * formula, for every subset of the RPE terms, with and without a bias. */
+static void attention_case(cf_test *t, const char *backend, int B, int H, int DH) {
+  const int DM = H * DH;
+  cf_backend *be = make(t, backend, B);
   if (!be) return;
-  static float qkv[B * 64 * 3 * DM], eq[225 * DM], ek[225 * DM], ev[225 * DM], bias[B * H * 4096],
-      got[B * 64 * DM];
-  static double want[B * 64 * DM];
-  fill_random(qkv, sizeof qkv / sizeof qkv[0]);
-  fill_random(eq, 225 * DM);
-  fill_random(ek, 225 * DM);
-  fill_random(ev, 225 * DM);
-  fill_random(bias, B * H * 4096);
-  cf_bweight *Eq = weight(be, CF_WEIGHT_RPE, 225, DM, eq),
-             *Ek = weight(be, CF_WEIGHT_RPE, 225, DM, ek),
-             *Ev = weight(be, CF_WEIGHT_RPE, 225, DM, ev);
-  float *dqkv = up(be, qkv, sizeof qkv / sizeof qkv[0]), *dbias = up(be, bias, B * H * 4096),
-        *dout = cf_op_alloc(be, B * 64 * DM);
-  for (int variant = 0; variant < 4; variant++) {
-    /* 0: plain, 1: RPE q/k/v, 2: smolgen bias, 3: both */
-    bool rpe = variant & 1, sg = variant & 2;
+  size_t n_qkv = (size_t)B * 64 * 3 * DM, n_out = (size_t)B * 64 * DM, n_bias = (size_t)B * H * 4096;
+  float *qkv = malloc(n_qkv * sizeof *qkv), *e[3], *bias = malloc(n_bias * sizeof *bias),
+        *got = malloc(n_out * sizeof *got);
+  double *want = malloc(n_out * sizeof *want);
+  fill_random(qkv, n_qkv);
+  fill_random(bias, n_bias);
+  cf_bweight *E[3];
+  for (int i = 0; i < 3; i++) {
+    e[i] = malloc((size_t)225 * DM * sizeof(float));
+    fill_random(e[i], (size_t)225 * DM);
+    E[i] = weight(be, CF_WEIGHT_RPE, 225, DM, e[i]);
+  }
+  float *dqkv = up(be, qkv, n_qkv), *dbias = up(be, bias, n_bias), *dout = cf_op_alloc(be, n_out);
+  for (int variant = 0; variant < 16; variant++) {
+    /* bits: 1 RPE q, 2 RPE k, 4 RPE v, 8 smolgen bias */
+    bool use[3] = {variant & 1, variant & 2, variant & 4}, sg = variant & 8;
     cf_attention_args a = {.batch = B,
                            .heads = H,
                            .depth = DH,
                            .qkv = dqkv,
-                           .rpe_q = rpe ? Eq : NULL,
-                           .rpe_k = rpe ? Ek : NULL,
-                           .rpe_v = rpe ? Ev : NULL,
+                           .rpe_q = use[0] ? E[0] : NULL,
+                           .rpe_k = use[1] ? E[1] : NULL,
+                           .rpe_v = use[2] ? E[2] : NULL,
                            .bias = sg ? dbias : NULL,
                            .scale = 1.0f / sqrtf((float)DH),
                            .out = dout};
     cf_op_attention(be, &a);
-    cf_op_download(be, got, dout, B * 64 * DM);
-    attention_ref(B, H, DH, qkv, rpe ? eq : NULL, rpe ? ek : NULL, rpe ? ev : NULL,
+    CHECK_INT_EQ(cf_op_sync(be, NULL), CF_OK);
+    cf_op_download(be, got, dout, n_out);
+    attention_ref(B, H, DH, qkv, use[0] ? e[0] : NULL, use[1] ? e[1] : NULL, use[2] ? e[2] : NULL,
                   sg ? bias : NULL, want);
     double worst = 0;
-    for (int i = 0; i < B * 64 * DM; i++) worst = fmax(worst, fabs(got[i] - want[i]));
-    CHECK_NEAR(worst, 0.0, 1e-5);
+    for (size_t i = 0; i < n_out; i++) worst = fmax(worst, fabs(got[i] - want[i]));
+    if (!CHECK_NEAR(worst, 0.0, 2e-5))
+      fprintf(stderr, "%s: attention B %d H %d dh %d variant %d\n", backend, B, H, DH, variant);
   }
   cf_op_free(be, dqkv);
   cf_op_free(be, dbias);
   cf_op_free(be, dout);
-  cf_op_weight_free(be, Eq);
-  cf_op_weight_free(be, Ek);
-  cf_op_weight_free(be, Ev);
+  for (int i = 0; i < 3; i++) {
+    cf_op_weight_free(be, E[i]);
+    free(e[i]);
+  }
   cf_backend_free(be);
+  free(qkv);
+  free(bias);
+  free(got);
+  free(want);
+}
+
+/* Shapes: odd depth (scalar tails), a CF-6M head (dh 32), and a depth past
+ * the CPU kernels' fast path (dh 136). Every available backend. */
+static void test_attention_every_backend(cf_test *t) {
+  const int shapes[][3] = {{2, 2, 3}, {2, 3, 32}, {1, 1, 136}};
+  for (int i = 0; i < cf_backend_count(); i++) {
+    const cf_backend_desc *d = cf_backend_at(i);
+    if (d->priority < 0 || (d->probe && !d->probe())) continue;
+    for (int s = 0; s < 3; s++) attention_case(t, d->name, shapes[s][0], shapes[s][1], shapes[s][2]);
+  }
 }
 
 static void test_ref_gate_matmul_copy(cf_test *t) {
@@ -425,5 +445,5 @@ static void test_every_backend_matches_ref(cf_test *t) {
 }
 
 CF_TEST_MAIN(test_registry, test_create_errors, test_capability_check,
-             test_ref_linear_and_activations, test_ref_norm, test_ref_attention,
+             test_ref_linear_and_activations, test_ref_norm, test_attention_every_backend,
              test_ref_gate_matmul_copy, test_every_backend_matches_ref)

@@ -81,6 +81,7 @@ static void test_policy_agent(cf_test *t) {
     CHECK_INT_EQ(res.best, legal[best]);
     CHECK_INT_EQ(res.evals, 1);
     CHECK_INT_EQ(res.n_legal, n);
+    CHECK_INT_EQ(res.ponder, CF_MOVE_NONE);
     CHECK_NEAR(res.q, o.q, 1e-6);
     CHECK_NEAR(res.wdl[0] + res.wdl[1] + res.wdl[2], 1.0, 1e-5);
     CHECK(res.policy > 0 && res.policy <= 1);
@@ -115,6 +116,13 @@ static void test_value_agent_matches_children(cf_test *t) {
     CHECK(cf_agent_value_desc.choose(&req, &res, &err) == CF_OK);
     CHECK_INT_EQ(res.best, legal[best]);
     CHECK_NEAR(res.q, best_score, 1e-4);
+    /* The ponder move: the top policy reply in best's child. */
+    CHECK(cf_game_push(&g, res.best, &err) == CF_OK);
+    cf_agent_request child_req = {.net = one, .game = &g};
+    cf_agent_result child;
+    CHECK(cf_agent_policy_desc.choose(&child_req, &child, &err) == CF_OK);
+    CHECK_INT_EQ(res.ponder, child.best);
+    cf_game_pop(&g);
     CHECK_INT_EQ(res.evals, 1 + n);
     CHECK_INT_EQ(res.n_scored, n);
     CHECK(!res.stopped);
@@ -170,6 +178,7 @@ static void test_value_agent_terminal_children(cf_test *t) {
     CHECK(cf_agent_value_desc.choose(&req, &res, &err) == CF_OK);
     CHECK_INT_EQ(res.best, parse(&g, "a1a8"));
     CHECK_INT_EQ(res.mate, 1);
+    CHECK_INT_EQ(res.ponder, CF_MOVE_NONE); /* the game is over */
     cf_game_free(&g);
   }
   cf_net_free(net);

@@ -1,0 +1,476 @@
+/* cf_uci.c: the UCI command loop as a library (see cf_uci.h). Commands are
+ * dispatched from one table; the search runs on its own thread. */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "chess/cf_fen.h"
+#include "chess/cf_move_uci.h"
+#include "engine/cf_agent.h"
+#include "engine/cf_engine_weights.h"
+#include "engine/cf_uci.h"
+#include "engine/cf_uci_go.h"
+
+#define DEFAULT_MAX_BATCH 32
+#define MAX_SEARCH_DIRS 16
+
+struct cf_uci {
+  cf_uci_write_fn write;
+  void *user;
+  pthread_mutex_t out_mu; /* one line at a time */
+  char value[CF_OPT_COUNT][CF_UCI_VALUE_MAX];
+  char *search_dirs[MAX_SEARCH_DIRS + 1];
+  int max_batch;
+
+  cf_game game; /* the position set by `position` (start position until then) */
+
+  /* The network and what it was built from (weights, backend, options). */
+  cf_net *net;
+  char net_key[4 * CF_UCI_VALUE_MAX];
+  char failed_key[4 * CF_UCI_VALUE_MAX]; /* the last key that failed to load */
+  char failed_msg[CF_ERROR_MSG_MAX];
+
+  /* The search. The thread owns game, net and go while it runs; the feeding
+   * thread touches only the fields under mu and the stop flag. */
+  pthread_t thread;
+  bool thread_live;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  bool hold;      /* infinite / ponder: bestmove waits for release */
+  bool released;  /* stop or ponderhit came */
+  atomic_bool stop;
+  cf_uci_go go;
+  const cf_agent_desc *agent;
+  double start, deadline;
+};
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void emit(cf_uci *u, const char *fmt, ...) {
+  char line[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  pthread_mutex_lock(&u->out_mu);
+  u->write(u->user, line);
+  pthread_mutex_unlock(&u->out_mu);
+}
+
+/* ---- search ------------------------------------------------------------ */
+
+static void emit_result(cf_uci *u, const cf_agent_result *r, double elapsed) {
+  char move[CF_UCI_MOVE_MAX];
+  cf_move_write_uci(r->best, cf_game_position(&u->game)->chess960, move);
+  long ms = (long)(elapsed * 1000.0);
+  long nps = elapsed > 0 ? (long)((double)r->evals / elapsed) : 0;
+  char score[32], wdl[48] = "";
+  if (r->mate > 0) snprintf(score, sizeof score, "mate %d", r->mate);
+  else snprintf(score, sizeof score, "cp %d", cf_uci_q_to_cp(r->q));
+  if (strcmp(u->value[CF_OPT_SHOW_WDL], "true") == 0) {
+    int p[3];
+    cf_uci_wdl_permille(r->wdl, p);
+    snprintf(wdl, sizeof wdl, " wdl %d %d %d", p[0], p[1], p[2]);
+  }
+  char ponder[CF_UCI_MOVE_MAX + 8] = "", pv_ponder[CF_UCI_MOVE_MAX + 2] = "";
+  if (r->ponder != CF_MOVE_NONE) {
+    char p[CF_UCI_MOVE_MAX];
+    cf_move_write_uci(r->ponder, cf_game_position(&u->game)->chess960, p);
+    snprintf(ponder, sizeof ponder, " ponder %s", p);
+    snprintf(pv_ponder, sizeof pv_ponder, " %s", p);
+  }
+  emit(u, "info depth 1 seldepth 1 time %ld nodes %ld nps %ld score %s%s pv %s%s", ms, r->evals,
+       nps, score, wdl, move, pv_ponder);
+  emit(u, "bestmove %s%s", move, ponder);
+}
+
+/* Waits for stop / ponderhit when the search was started held. */
+static void wait_release(cf_uci *u) {
+  pthread_mutex_lock(&u->mu);
+  while (u->hold && !u->released) pthread_cond_wait(&u->cv, &u->mu);
+  pthread_mutex_unlock(&u->mu);
+}
+
+static void *search_main(void *arg) {
+  cf_uci *u = arg;
+  cf_agent_request req = {
+      .net = u->net,
+      .game = &u->game,
+      .allowed = u->go.searchmoves,
+      .n_allowed = u->go.n_searchmoves,
+      .max_evals = u->go.nodes > 0 ? u->go.nodes : 0,
+      .stop = &u->stop,
+      .deadline = u->deadline,
+      .policy_temperature = (float)atof(u->value[CF_OPT_POLICY_TEMPERATURE]),
+  };
+  cf_agent_result r;
+  cf_error err = {0};
+  cf_status st = u->agent->choose(&req, &r, &err);
+  double elapsed = cf_agent_now() - u->start;
+  wait_release(u);
+  if (st != CF_OK) {
+    emit(u, "info string error: %s", err.msg);
+    emit(u, "bestmove 0000");
+  } else {
+    emit_result(u, &r, elapsed);
+  }
+  return NULL;
+}
+
+/* Ends a running search: a held one is stopped (a timed one runs out its
+ * time), then joined. */
+static void finish_search(cf_uci *u, bool force_stop) {
+  if (!u->thread_live) return;
+  pthread_mutex_lock(&u->mu);
+  if (force_stop || u->hold) {
+    atomic_store(&u->stop, true);
+    u->released = true;
+    pthread_cond_broadcast(&u->cv);
+  }
+  pthread_mutex_unlock(&u->mu);
+  pthread_join(u->thread, NULL);
+  u->thread_live = false;
+}
+
+void cf_uci_wait(cf_uci *u) {
+  if (!u->thread_live) return;
+  pthread_join(u->thread, NULL);
+  u->thread_live = false;
+}
+
+/* ---- network ----------------------------------------------------------- */
+
+static void net_key(const cf_uci *u, char *key, size_t size) {
+  snprintf(key, size, "%s\n%s\n%s\n%s", u->value[CF_OPT_WEIGHTS_FILE], u->value[CF_OPT_BACKEND],
+           u->value[CF_OPT_BACKEND_OPTIONS], u->value[CF_OPT_HISTORY_FILL]);
+}
+
+/* Makes sure the net matches the options; reports load errors once per
+ * setting. Returns whether a net is ready. */
+static bool ensure_net(cf_uci *u) {
+  char key[sizeof u->net_key];
+  net_key(u, key, sizeof key);
+  if (u->net && strcmp(key, u->net_key) == 0) return true;
+  if (strcmp(key, u->failed_key) == 0) return false;
+  cf_net_free(u->net);
+  u->net = NULL;
+  cf_engine_weights_spec spec = {
+      .weights = u->value[CF_OPT_WEIGHTS_FILE],
+      .search_dirs = (const char *const *)u->search_dirs,
+      .net = {.backend = u->value[CF_OPT_BACKEND],
+              .backend_options = u->value[CF_OPT_BACKEND_OPTIONS],
+              .max_batch = u->max_batch},
+  };
+  cf_error err = {0};
+  cf_engine_weights_info info;
+  cf_status st = cf_history_fill_parse(u->value[CF_OPT_HISTORY_FILL], &spec.net.history_fill, &err);
+  if (st == CF_OK) st = cf_engine_load_net(&spec, &u->net, &info, &err);
+  if (st != CF_OK) {
+    snprintf(u->failed_key, sizeof u->failed_key, "%s", key);
+    snprintf(u->failed_msg, sizeof u->failed_msg, "%s", err.msg);
+    emit(u, "info string error: %s", err.msg);
+    return false;
+  }
+  snprintf(u->net_key, sizeof u->net_key, "%s", key);
+  u->failed_key[0] = 0;
+  emit(u, "info string loaded network %s (%d layers, d %d, %d heads, %zu parameters) on %s",
+       info.source, info.layers, info.d, info.heads, info.params,
+       cf_net_get_info(u->net)->backend);
+  if (info.untrained)
+    emit(u, "info string warning: this network is untrained (random weights: \"%s\"); its moves "
+            "are meaningless. Set WeightsFile (or --weights) to a trained network.",
+         info.license);
+  return true;
+}
+
+/* ---- commands ---------------------------------------------------------- */
+
+static void cmd_uci(cf_uci *u, char *args) {
+  (void)args;
+  emit(u, "id name cformer %s", CF_VERSION);
+  emit(u, "id author the cformer authors");
+  for (int i = 0; i < CF_OPT_COUNT; i++) {
+    char line[2048];
+    cf_uci_option_line(cf_uci_option_at((cf_uci_option_id)i), line, sizeof line);
+    emit(u, "%s", line);
+  }
+  emit(u, "uciok");
+}
+
+static void cmd_isready(cf_uci *u, char *args) {
+  (void)args;
+  if (!u->thread_live) ensure_net(u);
+  emit(u, "readyok");
+}
+
+static char *trim(char *s) {
+  while (isspace((unsigned char)*s)) s++;
+  char *e = s + strlen(s);
+  while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
+  return s;
+}
+
+/* "name <Name> [value <Value>]": both may contain spaces. */
+static void cmd_setoption(cf_uci *u, char *args) {
+  args = trim(args);
+  if (strncasecmp(args, "name", 4) != 0 || (args[4] && !isspace((unsigned char)args[4]))) {
+    emit(u, "info string error: setoption: expected 'setoption name <name> [value <value>]'");
+    return;
+  }
+  char *name = args + 4, *value = "";
+  for (char *p = name; *p; p++) {
+    if (isspace((unsigned char)p[0]) && strncasecmp(p + 1, "value", 5) == 0 &&
+        (p[6] == 0 || isspace((unsigned char)p[6]))) {
+      *p = 0;
+      value = p + 6;
+      break;
+    }
+  }
+  name = trim(name);
+  value = trim(value);
+  cf_uci_option_id id;
+  if (!cf_uci_option_by_name(name, &id)) {
+    emit(u, "info string error: unknown option '%s'", name);
+    return;
+  }
+  cf_error err = {0};
+  if (cf_uci_set_option(u, id, value, &err) != CF_OK) emit(u, "info string error: %s", err.msg);
+}
+
+static void cmd_ucinewgame(cf_uci *u, char *args) {
+  (void)args;
+  cf_error err;
+  cf_game g;
+  if (cf_game_init(&g, NULL, &err) != CF_OK) {
+    emit(u, "info string error: %s", err.msg);
+    return;
+  }
+  cf_game_free(&u->game);
+  u->game = g;
+}
+
+/* position startpos|fen <FEN> [moves m1 m2 ...]: builds the new game aside
+ * and keeps it only if everything in it is valid. */
+static void cmd_position(cf_uci *u, char *args) {
+  char *save = NULL, *w = strtok_r(args, " \t", &save);
+  char fen[CF_FEN_INPUT_MAX] = "";
+  if (w && strcmp(w, "startpos") == 0) {
+    snprintf(fen, sizeof fen, "%s", CF_FEN_STARTPOS);
+    w = strtok_r(NULL, " \t", &save);
+  } else if (w && strcmp(w, "fen") == 0) {
+    size_t at = 0;
+    for (w = strtok_r(NULL, " \t", &save); w && strcmp(w, "moves") != 0;
+         w = strtok_r(NULL, " \t", &save)) {
+      size_t n = strlen(w);
+      if (at + n + 2 > sizeof fen) {
+        emit(u, "info string error: position: FEN too long");
+        return;
+      }
+      if (at) fen[at++] = ' ';
+      memcpy(fen + at, w, n + 1);
+      at += n;
+    }
+    if (!at) {
+      emit(u, "info string error: position: 'fen' needs a FEN");
+      return;
+    }
+  } else {
+    emit(u, "info string error: position: expected 'startpos' or 'fen <FEN>', got '%s'",
+         w ? w : "");
+    return;
+  }
+  if (w && strcmp(w, "moves") != 0) {
+    emit(u, "info string error: position: expected 'moves', got '%s'", w);
+    return;
+  }
+  cf_game g;
+  cf_error err = {0};
+  if (cf_game_init_fen(&g, fen, &err) != CF_OK) {
+    emit(u, "info string error: position: invalid FEN '%s': %s", fen, err.msg);
+    return;
+  }
+  int ply = 0;
+  for (w = strtok_r(NULL, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+    ply++;
+    if (cf_game_push_uci(&g, w, &err) != CF_OK) {
+      emit(u, "info string error: position: move %d '%s' rejected (%s); position unchanged", ply,
+           w, err.msg);
+      cf_game_free(&g);
+      return;
+    }
+  }
+  cf_game_free(&u->game);
+  u->game = g;
+}
+
+static void cmd_go(cf_uci *u, char *args) {
+  char warn[1024];
+  cf_uci_go_parse(args, cf_game_position(&u->game), &u->go, warn, sizeof warn);
+  if (warn[0]) emit(u, "info string error: go: %s", warn);
+  u->hold = u->go.infinite || u->go.ponder;
+  u->released = false;
+  atomic_store(&u->stop, false);
+  u->agent = cf_agent_find(u->value[CF_OPT_AGENT]);
+  cf_game_reason reason;
+  cf_game_result result = cf_game_outcome(&u->game, &reason);
+  if (result != CF_RESULT_ONGOING &&
+      (reason == CF_REASON_CHECKMATE || reason == CF_REASON_STALEMATE)) {
+    /* Nothing to search; a GUI still expects a bestmove. */
+    emit(u, "info string error: go: no legal moves (%s)", cf_game_reason_name(reason));
+    emit(u, "bestmove 0000");
+    return;
+  }
+  if (!ensure_net(u)) {
+    emit(u, "info string error: go: no network loaded: %s", u->failed_msg);
+    emit(u, "bestmove 0000");
+    return;
+  }
+  /* The clock starts after loading: GUIs usually load with isready first. */
+  u->start = cf_agent_now();
+  double budget = cf_uci_go_budget_ms(&u->go, cf_game_position(&u->game)->side == CF_WHITE);
+  u->deadline = budget >= 0 ? u->start + budget / 1000.0 : 0;
+  if (pthread_create(&u->thread, NULL, search_main, u) != 0) {
+    emit(u, "info string error: go: cannot start the search thread");
+    emit(u, "bestmove 0000");
+    return;
+  }
+  u->thread_live = true;
+}
+
+static void cmd_stop(cf_uci *u, char *args) {
+  (void)args;
+  if (!u->thread_live) return;
+  pthread_mutex_lock(&u->mu);
+  atomic_store(&u->stop, true);
+  u->released = true;
+  pthread_cond_broadcast(&u->cv);
+  pthread_mutex_unlock(&u->mu);
+}
+
+static void cmd_ponderhit(cf_uci *u, char *args) {
+  (void)args;
+  if (!u->thread_live) return;
+  pthread_mutex_lock(&u->mu);
+  u->released = true; /* the ponder search is now a normal one: it is done */
+  pthread_cond_broadcast(&u->cv);
+  pthread_mutex_unlock(&u->mu);
+}
+
+static void cmd_ignore(cf_uci *u, char *args) {
+  (void)u;
+  (void)args;
+}
+
+typedef struct command {
+  const char *name;
+  void (*run)(cf_uci *u, char *args);
+  bool during_search; /* runs alongside a search instead of ending it first */
+} command;
+
+static const command commands[] = {
+    {"uci", cmd_uci, true},
+    {"isready", cmd_isready, true},
+    {"setoption", cmd_setoption, false},
+    {"ucinewgame", cmd_ucinewgame, false},
+    {"position", cmd_position, false},
+    {"go", cmd_go, false},
+    {"stop", cmd_stop, true},
+    {"ponderhit", cmd_ponderhit, true},
+    {"debug", cmd_ignore, true},    /* accepted, no debug output exists */
+    {"register", cmd_ignore, true}, /* nothing to register */
+};
+
+bool cf_uci_feed(cf_uci *u, const char *line) {
+  char *copy = strdup(line ? line : "");
+  if (!copy) {
+    emit(u, "info string error: out of memory");
+    return true;
+  }
+  char *s = trim(copy), *args = s;
+  while (*args && !isspace((unsigned char)*args)) args++;
+  if (*args) *args++ = 0;
+  bool go_on = true;
+  if (!*s) {
+    /* empty line */
+  } else if (strcmp(s, "quit") == 0) {
+    finish_search(u, true);
+    go_on = false;
+  } else {
+    size_t i = 0, n = sizeof commands / sizeof commands[0];
+    while (i < n && strcmp(s, commands[i].name) != 0) i++;
+    if (i == n) {
+      char name[64];
+      snprintf(name, sizeof name, "%s", s);
+      for (char *p = name; *p; p++)
+        if (!isprint((unsigned char)*p)) *p = '?';
+      emit(u, "info string error: unknown command '%s'", name);
+    } else {
+      if (!commands[i].during_search) finish_search(u, false);
+      commands[i].run(u, args);
+    }
+  }
+  free(copy);
+  return go_on;
+}
+
+/* ---- life cycle -------------------------------------------------------- */
+
+cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, cf_error *err) {
+  const cf_uci_option_desc *o = cf_uci_option_at(id);
+  if (!o) return cf_error_set(err, CF_ERR_ARG, "no option %d", (int)id);
+  char v[CF_UCI_VALUE_MAX];
+  CF_TRY(cf_uci_option_check(o, value, v, err));
+  memcpy(u->value[id], v, sizeof v);
+  return CF_OK;
+}
+
+const char *cf_uci_get_option(const cf_uci *u, cf_uci_option_id id) {
+  return id >= 0 && id < CF_OPT_COUNT ? u->value[id] : NULL;
+}
+
+cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *user,
+                        cf_uci **out, cf_error *err) {
+  *out = NULL;
+  cf_uci *u = calloc(1, sizeof *u);
+  if (!u) return cf_error_set(err, CF_ERR_NOMEM, "uci: out of memory");
+  u->write = write;
+  u->user = user;
+  u->max_batch = cfg && cfg->max_batch > 0 ? cfg->max_batch : DEFAULT_MAX_BATCH;
+  for (int i = 0; cfg && cfg->search_dirs && cfg->search_dirs[i] && i < MAX_SEARCH_DIRS; i++) {
+    u->search_dirs[i] = strdup(cfg->search_dirs[i]);
+    if (!u->search_dirs[i]) {
+      cf_uci_free(u);
+      return cf_error_set(err, CF_ERR_NOMEM, "uci: out of memory");
+    }
+  }
+  for (int i = 0; i < CF_OPT_COUNT; i++)
+    snprintf(u->value[i], CF_UCI_VALUE_MAX, "%s", cf_uci_option_at((cf_uci_option_id)i)->def);
+  pthread_mutex_init(&u->out_mu, NULL);
+  pthread_mutex_init(&u->mu, NULL);
+  pthread_cond_init(&u->cv, NULL);
+  atomic_init(&u->stop, false);
+  cf_status st = cf_game_init(&u->game, NULL, err);
+  if (st != CF_OK) {
+    cf_uci_free(u);
+    return st;
+  }
+  *out = u;
+  return CF_OK;
+}
+
+void cf_uci_free(cf_uci *u) {
+  if (!u) return;
+  finish_search(u, true);
+  cf_net_free(u->net);
+  cf_game_free(&u->game);
+  for (int i = 0; i < MAX_SEARCH_DIRS; i++) free(u->search_dirs[i]);
+  pthread_mutex_destroy(&u->out_mu);
+  pthread_mutex_destroy(&u->mu);
+  pthread_cond_destroy(&u->cv);
+  free(u);
+}

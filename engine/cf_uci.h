@@ -1,0 +1,59 @@
+/* cf_uci.h: the UCI protocol as a library. Feed it one input line at a
+ * time; it answers through a callback, one line per call (no newline). The
+ * binary (tools/uci_cmd.c) reads stdin on its own thread and feeds lines;
+ * tests feed transcripts in memory.
+ *
+ *     cf_uci *u;
+ *     cf_uci_create(&cfg, write_line, user, &u, &err);
+ *     while (read a line) if (!cf_uci_feed(u, line)) break;   // false after quit
+ *     cf_uci_free(u);
+ *
+ * `go` starts the agent on a search thread and returns at once, so `stop`,
+ * `ponderhit`, `isready` and `quit` are honoured while it runs; bestmove is
+ * written from that thread (the callback must be callable from any thread;
+ * calls never overlap). `go infinite` and `go ponder` hold bestmove until
+ * stop (or ponderhit). Any other command arriving during a search first
+ * ends it (a held search is stopped; bestmove comes out first).
+ *
+ * Nothing a GUI sends kills the engine: unknown commands, bad positions,
+ * moves, FENs, options and missing or broken weights files give
+ * `info string error: ...` and leave the state as it was. */
+#ifndef CF_UCI_H
+#define CF_UCI_H
+
+#include <stdbool.h>
+
+#include "common/cf_status.h"
+#include "engine/cf_uci_options.h"
+
+typedef struct cf_uci cf_uci;
+
+typedef void (*cf_uci_write_fn)(void *user, const char *line);
+
+typedef struct cf_uci_config {
+  /* Folders WeightsFile=<autodiscover> searches, NULL-terminated (copied);
+   * NULL: none (only the built-in net). See cf_engine_default_search_dirs. */
+  const char *const *search_dirs;
+  int max_batch; /* positions per network pass; 0 = 32 */
+} cf_uci_config;
+
+cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *user,
+                        cf_uci **out, cf_error *err);
+
+/* Sets an option as `setoption` would (the command-line flags use this). */
+cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, cf_error *err);
+
+/* The option's current value (normalised text). */
+const char *cf_uci_get_option(const cf_uci *u, cf_uci_option_id id);
+
+/* Handles one line (with or without its newline). Returns false once the
+ * line was `quit` (any search has then ended). */
+bool cf_uci_feed(cf_uci *u, const char *line);
+
+/* Blocks until no search is running (a held one must be stopped first). */
+void cf_uci_wait(cf_uci *u);
+
+/* Stops and joins any search, frees everything. Accepts NULL. */
+void cf_uci_free(cf_uci *u);
+
+#endif /* CF_UCI_H */

@@ -1,0 +1,106 @@
+/* cf_uci_go.c: go parameters, time budget, score formats. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chess/cf_move_uci.h"
+#include "engine/cf_uci_go.h"
+
+static void add_warn(char *warn, size_t size, const char *fmt, const char *a, const char *b) {
+  size_t at = strlen(warn);
+  if (at + 1 >= size) return;
+  snprintf(warn + at, size - at, at ? "; " : "");
+  at = strlen(warn);
+  snprintf(warn + at, size - at, fmt, a, b);
+}
+
+static long *number_field(cf_uci_go *go, const char *w) {
+  static const char *const names[] = {"wtime", "btime", "winc", "binc", "movestogo",
+                                      "movetime", "nodes", "depth", "mate"};
+  long *fields[] = {&go->wtime, &go->btime, &go->winc, &go->binc, &go->movestogo,
+                    &go->movetime, &go->nodes, &go->depth, &go->mate};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp(w, names[i]) == 0) return fields[i];
+  return NULL;
+}
+
+static bool is_keyword(cf_uci_go *go, const char *w) {
+  return number_field(go, w) || strcmp(w, "infinite") == 0 || strcmp(w, "ponder") == 0 ||
+         strcmp(w, "searchmoves") == 0;
+}
+
+void cf_uci_go_parse(const char *args, const cf_position *pos, cf_uci_go *go, char *warn,
+                     size_t warn_size) {
+  *go = (cf_uci_go){.wtime = -1, .btime = -1, .winc = -1, .binc = -1, .movestogo = -1,
+                    .movetime = -1, .nodes = -1, .depth = -1, .mate = -1};
+  warn[0] = 0;
+  char *copy = strdup(args ? args : "");
+  if (!copy) {
+    add_warn(warn, warn_size, "out of memory%s%s", "", "");
+    return;
+  }
+  char *save = NULL;
+  for (char *w = strtok_r(copy, " \t\r\n", &save); w;) {
+    long *field = number_field(go, w);
+    if (field) {
+      char *v = strtok_r(NULL, " \t\r\n", &save), *end = NULL;
+      long n = v ? strtol(v, &end, 10) : 0;
+      if (!v || *end || n < 0 || n > 1000000000L) {
+        add_warn(warn, warn_size, "bad value '%s' for %s ignored", v ? v : "", w);
+        if (v && is_keyword(go, v)) { /* the value was missing: read it as a word */
+          w = v;
+          continue;
+        }
+      } else {
+        *field = n;
+      }
+    } else if (strcmp(w, "infinite") == 0) {
+      go->infinite = true;
+    } else if (strcmp(w, "ponder") == 0) {
+      go->ponder = true;
+    } else if (strcmp(w, "searchmoves") == 0) {
+      for (w = strtok_r(NULL, " \t\r\n", &save); w && !is_keyword(go, w);
+           w = strtok_r(NULL, " \t\r\n", &save)) {
+        cf_move m;
+        if (cf_move_parse_uci(pos, w, &m, NULL) == CF_OK && go->n_searchmoves < CF_MAX_MOVES)
+          go->searchmoves[go->n_searchmoves++] = m;
+        else
+          add_warn(warn, warn_size, "searchmoves: '%s' is not a legal move, ignored%s", w, "");
+      }
+      continue; /* w is the next keyword or NULL */
+    } else {
+      add_warn(warn, warn_size, "unknown word '%s' ignored%s", w, "");
+    }
+    w = strtok_r(NULL, " \t\r\n", &save);
+  }
+  free(copy);
+}
+
+double cf_uci_go_budget_ms(const cf_uci_go *go, bool white_to_move) {
+  if (go->infinite || go->ponder) return -1;
+  if (go->movetime >= 0) {
+    double t = (double)go->movetime, margin = fmin(50.0, t / 10.0);
+    return fmax(1.0, t - margin);
+  }
+  long left = white_to_move ? go->wtime : go->btime;
+  long inc = white_to_move ? go->winc : go->binc;
+  if (left < 0) return -1;
+  double mtg = go->movestogo > 0 ? (double)go->movestogo : 30.0;
+  double budget = (double)left / mtg + 0.75 * (double)(inc > 0 ? inc : 0);
+  budget = fmin(budget, (double)left / 2.0);
+  return fmax(1.0, budget);
+}
+
+int cf_uci_q_to_cp(float q) {
+  double x = fmax(-0.9999, fmin(0.9999, (double)q));
+  return (int)lround(90.0 * tan(1.5637541897 * x));
+}
+
+void cf_uci_wdl_permille(const float wdl[3], int out[3]) {
+  double w = fmax(0.0, fmin(1.0, (double)wdl[0])), l = fmax(0.0, fmin(1.0, (double)wdl[2]));
+  out[0] = (int)lround(1000.0 * w);
+  out[2] = (int)lround(1000.0 * l);
+  if (out[0] + out[2] > 1000) out[2] = 1000 - out[0];
+  out[1] = 1000 - out[0] - out[2];
+}

@@ -1,0 +1,39 @@
+/* cf_uci_go.h: the `go` command's parameters, the time a move may take,
+ * and how a result is shown (Q as centipawns, W/D/L per mille). */
+#ifndef CF_UCI_GO_H
+#define CF_UCI_GO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "chess/cf_move.h"
+#include "chess/cf_position.h"
+
+typedef struct cf_uci_go {
+  long wtime, btime, winc, binc, movestogo, movetime, nodes, depth, mate; /* -1 = not given */
+  bool infinite, ponder;
+  cf_move searchmoves[CF_MAX_MOVES];
+  int n_searchmoves;
+} cf_uci_go;
+
+/* Parses the words after `go`. Never fails: a bad or unknown word is
+ * skipped and described in warn (empty when all was well), so the GUI
+ * still gets a bestmove. searchmoves are read against pos. */
+void cf_uci_go_parse(const char *args, const cf_position *pos, cf_uci_go *go, char *warn,
+                     size_t warn_size);
+
+/* Milliseconds the move may take, or -1 for no limit (infinite, ponder,
+ * nothing given). movetime: that, less a safety margin. wtime/btime: the
+ * side's time over movestogo (30 when not given) plus 3/4 of the increment,
+ * never more than half the time left. At least 1 ms. */
+double cf_uci_go_budget_ms(const cf_uci_go *go, bool white_to_move);
+
+/* Q (-1..1, the mover's expected score) as centipawns, Lc0's default
+ * mapping: cp = 90 * tan(1.5637541897 * q), |q| clamped below 1 (at most
+ * about +-12800). */
+int cf_uci_q_to_cp(float q);
+
+/* W/D/L probabilities as per mille integers summing to 1000. */
+void cf_uci_wdl_permille(const float wdl[3], int out[3]);
+
+#endif /* CF_UCI_GO_H */

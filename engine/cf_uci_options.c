@@ -1,0 +1,149 @@
+/* cf_uci_options.c: the option table and its checks. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "backends/cf_backend.h"
+#include "engine/cf_agent.h"
+#include "engine/cf_uci_options.h"
+
+/* Backend's vars are "auto" plus the registry's names, filled on first use
+ * (the registry is a table of constants, so this is idempotent). */
+static cf_uci_option_desc table[CF_OPT_COUNT] = {
+    [CF_OPT_WEIGHTS_FILE] = {"WeightsFile", "weights", 'w', CF_OPT_TYPE_STRING,
+                             CF_WEIGHTS_AUTODISCOVER, 0, 0, {NULL},
+                             "network file (.pb.gz); <autodiscover> looks beside the binary "
+                             "and in the data folders, <built in> is the embedded net"},
+    [CF_OPT_BACKEND] = {"Backend", "backend", 'b', CF_OPT_TYPE_COMBO, "auto", 0, 0, {NULL},
+                        "compute backend; auto = the best available"},
+    [CF_OPT_BACKEND_OPTIONS] = {"BackendOptions", "backend-opts", 'o', CF_OPT_TYPE_STRING, "", 0,
+                                0, {NULL}, "backend-specific key=value,... options"},
+    [CF_OPT_THREADS] = {"Threads", "threads", 't', CF_OPT_TYPE_SPIN, "1", 1, 128, {NULL},
+                        "accepted for Lc0 compatibility; the agents evaluate on one thread"},
+    [CF_OPT_AGENT] = {"Agent", "agent", 0, CF_OPT_TYPE_COMBO, CF_AGENT_DEFAULT, 0, 0, {NULL},
+                      "how moves are chosen: policy (one evaluation) or value (one-ply search)"},
+    [CF_OPT_POLICY_TEMPERATURE] = {"PolicyTemperature", "policy-temperature", 0,
+                                   CF_OPT_TYPE_FLOAT, "1.0", 0.01, 100, {NULL},
+                                   "softmax temperature of the reported policy"},
+    [CF_OPT_HISTORY_FILL] = {"HistoryFill", "history-fill", 0, CF_OPT_TYPE_COMBO, "fen_only", 0,
+                             0, {"fen_only", "no", "always", NULL},
+                             "fill missing history planes by repeating the first position"},
+    [CF_OPT_SHOW_WDL] = {"UCI_ShowWDL", "show-wdl", 0, CF_OPT_TYPE_CHECK, "false", 0, 0, {NULL},
+                         "add win/draw/loss per mille to the info lines"},
+};
+
+static void fill_vars(void) {
+  static bool done;
+  if (done) return;
+  done = true;
+  const char **v = table[CF_OPT_BACKEND].vars;
+  int k = 0;
+  v[k++] = "auto";
+  for (int i = 0; i < cf_backend_count() && k < CF_UCI_OPTION_VARS_MAX - 1; i++)
+    if (cf_backend_at(i)->priority >= 0) v[k++] = cf_backend_at(i)->name;
+  v[k] = NULL;
+  const char **a = table[CF_OPT_AGENT].vars;
+  k = 0;
+  for (int i = 0; i < cf_agent_count() && k < CF_UCI_OPTION_VARS_MAX - 1; i++)
+    a[k++] = cf_agent_at(i)->name;
+  a[k] = NULL;
+}
+
+const cf_uci_option_desc *cf_uci_option_at(cf_uci_option_id id) {
+  fill_vars();
+  return id >= 0 && id < CF_OPT_COUNT ? &table[id] : NULL;
+}
+
+const cf_uci_option_desc *cf_uci_option_by_name(const char *name, cf_uci_option_id *id) {
+  fill_vars();
+  for (int i = 0; name && i < CF_OPT_COUNT; i++)
+    if (strcasecmp(table[i].name, name) == 0) {
+      if (id) *id = (cf_uci_option_id)i;
+      return &table[i];
+    }
+  return NULL;
+}
+
+const cf_uci_option_desc *cf_uci_option_by_flag(const char *flag, cf_uci_option_id *id) {
+  fill_vars();
+  for (int i = 0; flag && i < CF_OPT_COUNT; i++) {
+    bool hit = flag[0] && !flag[1] ? table[i].short_flag == flag[0]
+                                   : strcmp(table[i].flag, flag) == 0;
+    if (hit) {
+      if (id) *id = (cf_uci_option_id)i;
+      return &table[i];
+    }
+  }
+  return NULL;
+}
+
+static void list_vars(const cf_uci_option_desc *o, char *out, size_t size) {
+  size_t at = 0;
+  out[0] = 0;
+  for (int i = 0; o->vars[i] && at < size; i++)
+    at += (size_t)snprintf(out + at, size - at, "%s%s", i ? ", " : "", o->vars[i]);
+}
+
+cf_status cf_uci_option_check(const cf_uci_option_desc *o, const char *text,
+                              char out[CF_UCI_VALUE_MAX], cf_error *err) {
+  if (!text) text = "";
+  if (strlen(text) >= CF_UCI_VALUE_MAX)
+    return cf_error_set(err, CF_ERR_ARG, "option %s: value too long (%zu characters, at most %d)",
+                        o->name, strlen(text), CF_UCI_VALUE_MAX - 1);
+  char *end;
+  switch (o->type) {
+  case CF_OPT_TYPE_STRING:
+    snprintf(out, CF_UCI_VALUE_MAX, "%s", text);
+    return CF_OK;
+  case CF_OPT_TYPE_SPIN: {
+    long v = strtol(text, &end, 10);
+    if (!*text || *end || isspace((unsigned char)*text) || v < o->min || v > o->max)
+      return cf_error_set(err, CF_ERR_ARG, "option %s: bad value '%s' (expected %g to %g)",
+                          o->name, text, o->min, o->max);
+    snprintf(out, CF_UCI_VALUE_MAX, "%ld", v);
+    return CF_OK;
+  }
+  case CF_OPT_TYPE_FLOAT: {
+    double v = strtod(text, &end);
+    if (!*text || *end || isspace((unsigned char)*text) || !isfinite(v) || v < o->min ||
+        v > o->max)
+      return cf_error_set(err, CF_ERR_ARG, "option %s: bad value '%s' (expected %g to %g)",
+                          o->name, text, o->min, o->max);
+    snprintf(out, CF_UCI_VALUE_MAX, "%g", v);
+    return CF_OK;
+  }
+  case CF_OPT_TYPE_CHECK:
+    if (strcasecmp(text, "true") == 0 || strcasecmp(text, "false") == 0) {
+      snprintf(out, CF_UCI_VALUE_MAX, "%s", strcasecmp(text, "true") == 0 ? "true" : "false");
+      return CF_OK;
+    }
+    return cf_error_set(err, CF_ERR_ARG, "option %s: bad value '%s' (expected true or false)",
+                        o->name, text);
+  case CF_OPT_TYPE_COMBO:
+    for (int i = 0; o->vars[i]; i++)
+      if (strcasecmp(o->vars[i], text) == 0) {
+        snprintf(out, CF_UCI_VALUE_MAX, "%s", o->vars[i]);
+        return CF_OK;
+      }
+    {
+      char vars[512];
+      list_vars(o, vars, sizeof vars);
+      return cf_error_set(err, CF_ERR_ARG, "option %s: bad value '%s' (expected one of: %s)",
+                          o->name, text, vars);
+    }
+  }
+  return cf_error_set(err, CF_ERR_INTERNAL, "option %s: unknown type", o->name);
+}
+
+void cf_uci_option_line(const cf_uci_option_desc *o, char *out, size_t size) {
+  static const char *const types[] = {"string", "spin", "string", "check", "combo"};
+  int n = snprintf(out, size, "option name %s type %s default %s", o->name, types[o->type], o->def);
+  size_t at = n > 0 ? (size_t)n : 0;
+  if (o->type == CF_OPT_TYPE_SPIN && at < size)
+    at += (size_t)snprintf(out + at, size - at, " min %d max %d", (int)o->min, (int)o->max);
+  for (int i = 0; o->type == CF_OPT_TYPE_COMBO && o->vars[i] && at < size; i++)
+    at += (size_t)snprintf(out + at, size - at, " var %s", o->vars[i]);
+}

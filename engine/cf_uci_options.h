@@ -1,0 +1,68 @@
+/* cf_uci_options.h: the engine's options, declared once. The same table
+ * drives the UCI `option` lines, `setoption`, and the command-line flags of
+ * `cformer uci` (Lc0's names: --weights/-w, --backend/-b,
+ * --backend-opts/-o, --threads/-t, ...). Values are kept as text, checked
+ * and normalised by cf_uci_option_check. */
+#ifndef CF_UCI_OPTIONS_H
+#define CF_UCI_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/cf_status.h"
+
+typedef enum cf_uci_option_id {
+  CF_OPT_WEIGHTS_FILE = 0,
+  CF_OPT_BACKEND,
+  CF_OPT_BACKEND_OPTIONS,
+  CF_OPT_THREADS,
+  CF_OPT_AGENT,
+  CF_OPT_POLICY_TEMPERATURE,
+  CF_OPT_HISTORY_FILL,
+  CF_OPT_SHOW_WDL,
+  CF_OPT_COUNT
+} cf_uci_option_id;
+
+typedef enum cf_uci_option_type {
+  CF_OPT_TYPE_STRING, /* any text */
+  CF_OPT_TYPE_SPIN,   /* integer in [min, max] */
+  CF_OPT_TYPE_FLOAT,  /* decimal in [min, max]; shown to GUIs as `type string`, as Lc0 does */
+  CF_OPT_TYPE_CHECK,  /* true | false */
+  CF_OPT_TYPE_COMBO,  /* one of vars */
+} cf_uci_option_type;
+
+#define CF_UCI_OPTION_VARS_MAX 16
+
+typedef struct cf_uci_option_desc {
+  const char *name;       /* UCI name (matched without regard to case) */
+  const char *flag;       /* long command-line flag, without the leading "--" */
+  char short_flag;        /* single-letter flag, or 0 */
+  cf_uci_option_type type;
+  const char *def;        /* default, as text */
+  double min, max;        /* SPIN and FLOAT */
+  const char *vars[CF_UCI_OPTION_VARS_MAX]; /* COMBO, NULL-terminated */
+  const char *help;
+} cf_uci_option_desc;
+
+#define CF_UCI_VALUE_MAX 1024
+
+/* WeightsFile's special values. */
+#define CF_WEIGHTS_AUTODISCOVER "<autodiscover>"
+#define CF_WEIGHTS_BUILT_IN "<built in>"
+
+const cf_uci_option_desc *cf_uci_option_at(cf_uci_option_id id);
+/* By UCI name, case-insensitive; NULL if none. */
+const cf_uci_option_desc *cf_uci_option_by_name(const char *name, cf_uci_option_id *id);
+/* By command-line flag: "weights" or the letter 'w'; NULL if none. */
+const cf_uci_option_desc *cf_uci_option_by_flag(const char *flag, cf_uci_option_id *id);
+
+/* Checks text against the option's type and writes the normalised value
+ * (check: "true"/"false"; combo: the var as declared) to out. CF_ERR_ARG
+ * naming the option and the accepted values otherwise. */
+cf_status cf_uci_option_check(const cf_uci_option_desc *o, const char *text,
+                              char out[CF_UCI_VALUE_MAX], cf_error *err);
+
+/* The `option name ... type ...` line (no newline). */
+void cf_uci_option_line(const cf_uci_option_desc *o, char *out, size_t size);
+
+#endif /* CF_UCI_OPTIONS_H */

@@ -1,0 +1,45 @@
+#!/bin/sh
+# run_uci_binary.sh CFORMER DEFAULT_NET: the real `cformer` binary over
+# pipes: UCI with no arguments, Lc0-style flags (and their errors),
+# WeightsFile autodiscovery beside the binary, stop/quit during go infinite,
+# end of input without quit.
+set -u
+cformer="$1" net="$2"
+tmp=$(mktemp -d /tmp/cf_uci_bin_XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+out=$(printf 'uci\nquit\n' | "$cformer") || fail "no-argument UCI exit status"
+echo "$out" | grep -q '^uciok$' || fail "no-argument cformer is not UCI"
+
+out=$(printf 'isready\nquit\n' | "$cformer" -w /nonexistent/x.pb.gz) || fail "-w: exit status"
+echo "$out" | grep -q '^info string error: .*/nonexistent/x.pb.gz' || fail "-w: no error for a missing file"
+echo "$out" | grep -q '^readyok$' || fail "-w: no readyok after a missing file"
+
+out=$(printf 'position startpos\ngo nodes 1\n' | "$cformer" uci --weights='<built in>' \
+      --agent policy --show-wdl true -t 2 -b auto -o '') || fail "flags: exit status"
+echo "$out" | grep -q 'untrained' || fail "flags: no untrained warning for the built-in net"
+echo "$out" | grep -q ' nodes 1 .* wdl [0-9]* [0-9]* [0-9]* pv ' || fail "flags: --show-wdl/--agent not applied"
+echo "$out" | grep -q '^bestmove ' || fail "flags: no bestmove before end of input"
+
+"$cformer" --agent mcts < /dev/null 2> "$tmp/err" && fail "bad flag value accepted"
+grep -q "option Agent: bad value 'mcts'" "$tmp/err" || fail "bad flag value not explained"
+"$cformer" uci --bogus 1 < /dev/null 2> "$tmp/err" && fail "unknown flag accepted"
+grep -q "unknown option '--bogus'" "$tmp/err" || fail "unknown flag not named"
+"$cformer" uci --weights < /dev/null 2> /dev/null && fail "flag without value accepted"
+"$cformer" uci --help | grep -q -- '-w, --weights' || fail "--help lacks the flags"
+
+# Autodiscover: a network file beside the binary.
+cp "$cformer" "$tmp/cformer"
+cp "$net" "$tmp/mynet.pb.gz"
+out=$(printf 'isready\nquit\n' | "$tmp/cformer") || fail "autodiscover: exit status"
+echo "$out" | grep -q "loaded network $tmp/mynet.pb.gz" || fail "autodiscover: the file beside the binary was not used"
+
+# quit during go infinite: bestmove, then a prompt exit.
+out=$( (printf 'isready\ngo infinite\n'; sleep 1; printf 'quit\n'; sleep 5) | timeout 4 "$cformer")
+[ $? -eq 0 ] || fail "quit during go infinite did not end the engine"
+echo "$out" | grep -q '^bestmove ' || fail "no bestmove after quit during go infinite"
+out=$( (printf 'isready\ngo infinite\n'; sleep 1; printf 'stop\n'; sleep 1; printf 'isready\n') | timeout 6 "$cformer")
+echo "$out" | grep -q '^bestmove ' || fail "no bestmove after stop"
+[ "$(echo "$out" | grep -c '^readyok$')" -eq 2 ] || fail "isready after stop not answered"
+echo "uci binary: ok"

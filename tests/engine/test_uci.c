@@ -1,0 +1,430 @@
+/* test_uci.c: UCI transcripts through the in-memory responder: every
+ * command, the option table, weights loading (built in, autodiscover,
+ * missing and corrupt files, recovery) and the error paths. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backends/cf_backend.h"
+#include "chess/cf_fen.h"
+#include "chess/cf_game.h"
+#include "chess/cf_move_uci.h"
+#include "engine/cf_uci.h"
+#include "engine/cf_uci_go.h"
+#include "tests/cf_test.h"
+#include "tests/weights/weights_test_util.h"
+
+static void sleep_ms(long ms) {
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+/* Collected output. */
+typedef struct transcript {
+  pthread_mutex_t mu;
+  char text[1 << 16];
+  size_t at;
+} transcript;
+
+static void collect(void *user, const char *line) {
+  transcript *tr = user;
+  pthread_mutex_lock(&tr->mu);
+  int n = snprintf(tr->text + tr->at, sizeof tr->text - tr->at, "%s\n", line);
+  if (n > 0 && tr->at + (size_t)n < sizeof tr->text) tr->at += (size_t)n;
+  pthread_mutex_unlock(&tr->mu);
+}
+
+static cf_uci *engine(cf_test *t, transcript *tr, const char *const *dirs) {
+  memset(tr, 0, sizeof *tr);
+  pthread_mutex_init(&tr->mu, NULL);
+  cf_uci_config cfg = {.search_dirs = dirs, .max_batch = 8};
+  cf_uci *u = NULL;
+  cf_error err = {0};
+  CHECK(cf_uci_create(&cfg, collect, tr, &u, &err) == CF_OK);
+  return u;
+}
+
+/* Feeds lines separated by '\n', waits for the search, returns the output
+ * since the call. */
+static const char *run(cf_uci *u, transcript *tr, const char *lines) {
+  static char out[1 << 16];
+  size_t from = tr->at;
+  char *copy = strdup(lines);
+  for (char *save = NULL, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+    cf_uci_feed(u, l);
+  free(copy);
+  cf_uci_wait(u);
+  pthread_mutex_lock(&tr->mu);
+  snprintf(out, sizeof out, "%s", tr->text + from);
+  pthread_mutex_unlock(&tr->mu);
+  return out;
+}
+
+static int count(const char *hay, const char *needle) {
+  int n = 0;
+  for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) n++;
+  return n;
+}
+
+/* The bestmove in out is legal in fen + moves. */
+static bool bestmove_legal(const char *out, const char *fen, const char *moves, char *move) {
+  const char *b = strstr(out, "bestmove ");
+  if (!b) return false;
+  sscanf(b + 9, "%5s", move);
+  cf_game g;
+  if (cf_game_init_fen(&g, fen, NULL) != CF_OK) return false;
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", moves);
+  for (char *s = NULL, *m = strtok_r(buf, " ", &s); m; m = strtok_r(NULL, " ", &s))
+    cf_game_push_uci(&g, m, NULL);
+  cf_move mv;
+  bool ok = cf_move_parse_uci(cf_game_position(&g), move, &mv, NULL) == CF_OK;
+  cf_game_free(&g);
+  return ok;
+}
+
+static void test_handshake(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  const char *o = run(u, &tr, "uci");
+  CHECK_STR_CONTAINS(o, "id name cformer");
+  CHECK_STR_CONTAINS(o, "id author");
+  CHECK_STR_CONTAINS(o, "option name WeightsFile type string default <autodiscover>\n");
+  /* Backend's choices are "auto" and every non-test backend compiled in. */
+  char backend_line[512];
+  size_t at = (size_t)snprintf(backend_line, sizeof backend_line,
+                               "option name Backend type combo default auto var auto");
+  for (int i = 0; i < cf_backend_count(); i++)
+    if (cf_backend_at(i)->priority >= 0)
+      at += (size_t)snprintf(backend_line + at, sizeof backend_line - at, " var %s",
+                             cf_backend_at(i)->name);
+  snprintf(backend_line + at, sizeof backend_line - at, "\n");
+  CHECK_STR_CONTAINS(o, backend_line);
+  CHECK_STR_CONTAINS(o, " var ref");
+  CHECK_STR_CONTAINS(o, "option name BackendOptions type string default \n");
+  CHECK_STR_CONTAINS(o, "option name Threads type spin default 1 min 1 max 128\n");
+  CHECK_STR_CONTAINS(o, "option name Agent type combo default value var policy var value\n");
+  CHECK_STR_CONTAINS(o, "option name PolicyTemperature type string default 1.0\n");
+  CHECK_STR_CONTAINS(o, "option name HistoryFill type combo default fen_only var fen_only");
+  CHECK_STR_CONTAINS(o, "option name UCI_ShowWDL type check default false\n");
+  CHECK_INT_EQ(count(o, "option name"), CF_OPT_COUNT);
+  CHECK(strlen(o) > 6 && strcmp(o + strlen(o) - 6, "uciok\n") == 0);
+  /* isready loads the built-in net (no folders to search) and warns. */
+  o = run(u, &tr, "isready");
+  CHECK_STR_CONTAINS(o, "info string loaded network <built in>");
+  CHECK_STR_CONTAINS(o, "info string warning: this network is untrained");
+  CHECK_STR_CONTAINS(o, "readyok\n");
+  o = run(u, &tr, "isready\ndebug on\nregister later\n\n   \nucinewgame");
+  CHECK_STR_EQ(o, "readyok\n"); /* loaded once; the rest are silent */
+  CHECK(!cf_uci_feed(u, "quit"));
+  cf_uci_free(u);
+}
+
+static void test_go_and_position(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  char mv[8];
+  /* go before any position: the start position. */
+  const char *o = run(u, &tr, "go nodes 5");
+  CHECK(bestmove_legal(o, CF_FEN_STARTPOS, "", mv));
+  CHECK_STR_CONTAINS(o, "info depth 1 seldepth 1 time ");
+  CHECK_STR_CONTAINS(o, " nodes 5 nps ");
+  CHECK_STR_CONTAINS(o, " score cp ");
+  CHECK_STR_CONTAINS(o, " pv ");
+  CHECK(!strstr(o, " wdl "));
+  CHECK_INT_EQ(count(o, "bestmove"), 1);
+  o = run(u, &tr, "position startpos moves e2e4 e7e5 g1f3\ngo movetime 200");
+  CHECK(bestmove_legal(o, CF_FEN_STARTPOS, "e2e4 e7e5 g1f3", mv));
+  /* The ponder move (the expected reply) is legal after the best move and
+   * ends the pv. */
+  o = run(u, &tr, "go");
+  char pv[64], ponder[8] = "", played[64];
+  const char *bm = strstr(o, "bestmove ");
+  CHECK(bm && sscanf(bm, "bestmove %7s ponder %7s", mv, ponder) == 2);
+  snprintf(played, sizeof played, "e2e4 e7e5 g1f3 %s", mv);
+  snprintf(pv, sizeof pv, " pv %s %s\n", mv, ponder);
+  CHECK_STR_CONTAINS(o, pv);
+  cf_game g;
+  if (CHECK(cf_game_init_fen(&g, CF_FEN_STARTPOS, NULL) == CF_OK)) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", played);
+    for (char *s = NULL, *m = strtok_r(buf, " ", &s); m; m = strtok_r(NULL, " ", &s))
+      CHECK(cf_game_push_uci(&g, m, NULL) == CF_OK);
+    CHECK(cf_game_push_uci(&g, ponder, NULL) == CF_OK);
+    cf_game_free(&g);
+  }
+  /* Every legal child evaluated: 1 + 29 evaluations. */
+  o = run(u, &tr, "go");
+  CHECK_STR_CONTAINS(o, " nodes 30 ");
+  o = run(u, &tr, "position fen 8/8/8/8/8/5k2/8/5K1R w - - 0 1 moves h1h2\ngo wtime 1000 btime 1000 winc 10 binc 10 movestogo 5");
+  CHECK(bestmove_legal(o, "8/8/8/8/8/5k2/8/5K1R w - - 0 1", "h1h2", mv));
+  /* Castling is written the standard way. */
+  o = run(u, &tr, "position fen r3k2r/8/8/8/8/8/8/4K3 b kq - 0 1\ngo searchmoves e8g8");
+  CHECK_STR_CONTAINS(o, "bestmove e8g8 ponder ");
+  /* WDL on request; the policy agent spends one evaluation. */
+  o = run(u, &tr, "setoption name UCI_ShowWDL value true\nsetoption name agent value POLICY\n"
+                  "position startpos\ngo depth 3");
+  CHECK_STR_CONTAINS(o, " nodes 1 ");
+  CHECK_STR_CONTAINS(o, " wdl ");
+  CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_AGENT), "policy");
+  /* A mate in one is found and reported as such by the value agent. */
+  o = run(u, &tr, "setoption name Agent value value\nposition fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo nodes 1000");
+  CHECK_STR_CONTAINS(o, "score mate 1 wdl 1000 0 0 pv a1a8\n");
+  CHECK_STR_CONTAINS(o, "bestmove a1a8\n");
+  /* Checkmated or stalemated: nothing to play. */
+  o = run(u, &tr, "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 moves a1a8\ngo");
+  CHECK_STR_CONTAINS(o, "info string error: go: no legal moves (checkmate)");
+  CHECK_STR_CONTAINS(o, "bestmove 0000\n");
+  o = run(u, &tr, "position fen 7k/8/6QK/8/8/8/8/8 b - - 0 1\ngo movetime 10");
+  CHECK_STR_CONTAINS(o, "stalemate");
+  CHECK_STR_CONTAINS(o, "bestmove 0000\n");
+  cf_uci_free(u);
+}
+
+static void test_infinite_ponder_stop_quit(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  run(u, &tr, "isready");
+  /* go infinite holds bestmove until stop; isready answers meanwhile. */
+  size_t from = tr.at;
+  cf_uci_feed(u, "go infinite");
+  cf_uci_feed(u, "isready");
+  sleep_ms(100);
+  pthread_mutex_lock(&tr.mu);
+  CHECK(!strstr(tr.text + from, "bestmove"));
+  CHECK_STR_CONTAINS(tr.text + from, "readyok");
+  pthread_mutex_unlock(&tr.mu);
+  const char *o = run(u, &tr, "stop");
+  CHECK_INT_EQ(count(o, "bestmove "), 1);
+  /* stop with no search: nothing. */
+  CHECK_STR_EQ(run(u, &tr, "stop\nponderhit"), "");
+  /* go ponder holds until ponderhit. */
+  from = tr.at;
+  cf_uci_feed(u, "go ponder wtime 100 btime 100");
+  sleep_ms(50);
+  pthread_mutex_lock(&tr.mu);
+  CHECK(!strstr(tr.text + from, "bestmove"));
+  pthread_mutex_unlock(&tr.mu);
+  o = run(u, &tr, "ponderhit");
+  CHECK_INT_EQ(count(o, "bestmove "), 1);
+  /* A new position during a held search ends it first. */
+  o = run(u, &tr, "go infinite\nposition startpos moves d2d4\ngo nodes 2");
+  CHECK_INT_EQ(count(o, "bestmove "), 2);
+  /* quit during a held search: bestmove, then the loop ends. */
+  from = tr.at;
+  cf_uci_feed(u, "go infinite");
+  CHECK(!cf_uci_feed(u, "quit"));
+  CHECK_STR_CONTAINS(tr.text + from, "bestmove ");
+  cf_uci_free(u);
+  /* Freeing with a search running stops it. */
+  u = engine(t, &tr, NULL);
+  if (!u) return;
+  cf_uci_feed(u, "go infinite");
+  cf_uci_free(u);
+}
+
+static void test_bad_input(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  const char *o = run(u, &tr, "xyzzy 1 2");
+  CHECK_STR_EQ(o, "info string error: unknown command 'xyzzy'\n");
+  o = run(u, &tr, "position");
+  CHECK_STR_CONTAINS(o, "info string error: position: expected 'startpos' or 'fen <FEN>'");
+  o = run(u, &tr, "position fen");
+  CHECK_STR_CONTAINS(o, "'fen' needs a FEN");
+  o = run(u, &tr, "position startpos e2e4");
+  CHECK_STR_CONTAINS(o, "expected 'moves', got 'e2e4'");
+  o = run(u, &tr, "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1");
+  CHECK_STR_CONTAINS(o, "info string error: position: invalid FEN");
+  o = run(u, &tr, "position fen 8/8/8/8/8/8/8/8 w - - 0 1");
+  CHECK_STR_CONTAINS(o, "invalid FEN");
+  /* A bad move leaves the position as it was (after 1. e4), naming the move. */
+  run(u, &tr, "position startpos moves e2e4");
+  o = run(u, &tr, "position startpos moves d2d4 e7e5 d4d6");
+  CHECK_STR_CONTAINS(o, "move 3 'd4d6' rejected");
+  CHECK_STR_CONTAINS(o, "position unchanged");
+  o = run(u, &tr, "position startpos moves e2e4 zz9");
+  CHECK_STR_CONTAINS(o, "'zz9'");
+  o = run(u, &tr, "go searchmoves e7e5");
+  CHECK_STR_CONTAINS(o, "bestmove e7e5 ponder ");
+  /* go: bad words are reported and skipped; a bestmove still comes. */
+  o = run(u, &tr, "go wtime abc btime -5 frobnicate nodes 3 searchmoves e2e4");
+  CHECK_STR_CONTAINS(o, "bad value 'abc' for wtime");
+  CHECK_STR_CONTAINS(o, "bad value '-5' for btime");
+  CHECK_STR_CONTAINS(o, "unknown word 'frobnicate'");
+  CHECK_STR_CONTAINS(o, "searchmoves: 'e2e4' is not a legal move");
+  CHECK_STR_CONTAINS(o, " nodes 3 ");
+  CHECK_INT_EQ(count(o, "bestmove "), 1);
+  o = run(u, &tr, "go movetime");
+  CHECK_STR_CONTAINS(o, "bad value '' for movetime");
+  CHECK_INT_EQ(count(o, "bestmove "), 1);
+  /* setoption errors. */
+  o = run(u, &tr, "setoption name NoSuchThing value 3");
+  CHECK_STR_EQ(o, "info string error: unknown option 'NoSuchThing'\n");
+  o = run(u, &tr, "setoption Threads 3");
+  CHECK_STR_CONTAINS(o, "expected 'setoption name <name> [value <value>]'");
+  o = run(u, &tr, "setoption name Threads value 0");
+  CHECK_STR_CONTAINS(o, "option Threads: bad value '0' (expected 1 to 128)");
+  o = run(u, &tr, "setoption name Threads value 4x");
+  CHECK_STR_CONTAINS(o, "bad value '4x'");
+  o = run(u, &tr, "setoption name Agent value mcts");
+  CHECK_STR_CONTAINS(o, "option Agent: bad value 'mcts' (expected one of: policy, value)");
+  o = run(u, &tr, "setoption name UCI_ShowWDL value maybe");
+  CHECK_STR_CONTAINS(o, "expected true or false");
+  o = run(u, &tr, "setoption name PolicyTemperature value nan");
+  CHECK_STR_CONTAINS(o, "bad value 'nan'");
+  o = run(u, &tr, "setoption name HistoryFill value sometimes");
+  CHECK_STR_CONTAINS(o, "bad value 'sometimes'");
+  o = run(u, &tr, "setoption name Backend value warp");
+  CHECK_STR_CONTAINS(o, "option Backend: bad value 'warp'");
+  CHECK_STR_EQ(run(u, &tr, "setoption name threads value 7\nsetoption name PolicyTemperature value 2.5"), "");
+  CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_THREADS), "7");
+  CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_POLICY_TEMPERATURE), "2.5");
+  /* Backend options the backend does not know: an error at load time. */
+  o = run(u, &tr, "setoption name BackendOptions value turbo=1\nisready");
+  CHECK_STR_CONTAINS(o, "info string error: ");
+  CHECK_STR_CONTAINS(o, "readyok");
+  o = run(u, &tr, "setoption name BackendOptions value\nisready");
+  CHECK_STR_CONTAINS(o, "loaded network");
+  /* Binary noise. */
+  o = run(u, &tr, "\x01\x02\xff go");
+  CHECK_STR_CONTAINS(o, "unknown command");
+  cf_uci_free(u);
+}
+
+static bool write_file(const char *path, const void *data, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return false;
+  bool ok = fwrite(data, 1, n, f) == n;
+  return fclose(f) == 0 && ok;
+}
+
+/* A random net whose license does not say untrained, saved at path. */
+static bool save_trained_looking_net(const char *path) {
+  cf_test_shape s = {.layers = 1, .d = 8, .heads = 2, .dff = 8, .rpe = true, .rms = true,
+                     .input_format = 4, .cv = 2, .cm = 2, .seed = 77};
+  cf_error err;
+  cf_weights *w = cf_test_random_net(&s, &err);
+  if (!w) return false;
+  w->license = strdup("GPL-3.0-or-later");
+  bool ok = cf_weights_save_file(w, path, CF_ENC_FLOAT32, true, &err) == CF_OK;
+  cf_weights_free(w);
+  return ok;
+}
+
+static void test_weights(cf_test *t) {
+  char dir[] = "/tmp/cf_test_uci_XXXXXX";
+  if (!CHECK(mkdtemp(dir))) return;
+  char good[1100], bad[1100], empty_dir[1100];
+  snprintf(good, sizeof good, "%s/a-good.pb.gz", dir);
+  snprintf(bad, sizeof bad, "%s/b-corrupt.pb.gz", dir);
+  snprintf(empty_dir, sizeof empty_dir, "%s/none", dir);
+  CHECK(save_trained_looking_net(good));
+  CHECK(write_file(bad, "\x1f\x8b garbage", 10));
+  /* Autodiscover: the corrupt file (newer) is skipped, the good one used,
+   * and no untrained warning. */
+  const char *dirs[] = {empty_dir, dir, NULL};
+  transcript tr;
+  cf_uci *u = engine(t, &tr, dirs);
+  if (!u) goto done;
+  const char *o = run(u, &tr, "isready");
+  CHECK_STR_CONTAINS(o, "loaded network ");
+  CHECK_STR_CONTAINS(o, "a-good.pb.gz (1 layers, d 8, 2 heads");
+  CHECK(!strstr(o, "untrained"));
+  /* A missing file: error, engine up, go answers, a valid file recovers. */
+  o = run(u, &tr, "setoption name WeightsFile value /nonexistent/net.pb.gz\nisready");
+  CHECK_STR_CONTAINS(o, "info string error: ");
+  CHECK_STR_CONTAINS(o, "/nonexistent/net.pb.gz");
+  CHECK_STR_CONTAINS(o, "readyok");
+  o = run(u, &tr, "isready");
+  CHECK_STR_EQ(o, "readyok\n"); /* reported once */
+  o = run(u, &tr, "go nodes 3");
+  CHECK_STR_CONTAINS(o, "info string error: go: no network loaded: ");
+  CHECK_STR_CONTAINS(o, "bestmove 0000\n");
+  char cmd[1300];
+  snprintf(cmd, sizeof cmd, "setoption name WeightsFile value %s\nisready", bad);
+  o = run(u, &tr, cmd);
+  CHECK_STR_CONTAINS(o, "info string error: ");
+  CHECK_STR_CONTAINS(o, "b-corrupt.pb.gz");
+  snprintf(cmd, sizeof cmd, "setoption name WeightsFile value %s\ngo nodes 3", good);
+  o = run(u, &tr, cmd);
+  CHECK_STR_CONTAINS(o, "loaded network ");
+  CHECK(bestmove_legal(o, CF_FEN_STARTPOS, "", (char[8]){0}));
+  o = run(u, &tr, "setoption name WeightsFile value <built in>\nisready");
+  CHECK_STR_CONTAINS(o, "loaded network <built in>");
+  CHECK_STR_CONTAINS(o, "untrained");
+  cf_uci_free(u);
+  /* Autodiscover with nothing to find: the built-in net. */
+  const char *none[] = {empty_dir, NULL};
+  u = engine(t, &tr, none);
+  if (!u) goto done;
+  CHECK_STR_CONTAINS(run(u, &tr, "isready"), "loaded network <built in>");
+  cf_uci_free(u);
+done:
+  unlink(good);
+  unlink(bad);
+  rmdir(dir);
+}
+
+static void test_options_table(cf_test *t) {
+  cf_uci_option_id id;
+  CHECK(cf_uci_option_by_flag("weights", &id) && id == CF_OPT_WEIGHTS_FILE);
+  CHECK(cf_uci_option_by_flag("w", &id) && id == CF_OPT_WEIGHTS_FILE);
+  CHECK(cf_uci_option_by_flag("b", &id) && id == CF_OPT_BACKEND);
+  CHECK(cf_uci_option_by_flag("backend-opts", &id) && id == CF_OPT_BACKEND_OPTIONS);
+  CHECK(cf_uci_option_by_flag("o", &id) && id == CF_OPT_BACKEND_OPTIONS);
+  CHECK(cf_uci_option_by_flag("t", &id) && id == CF_OPT_THREADS);
+  CHECK(cf_uci_option_by_flag("show-wdl", &id) && id == CF_OPT_SHOW_WDL);
+  CHECK(cf_uci_option_by_flag("x", &id) == NULL);
+  CHECK(cf_uci_option_by_name("uci_showwdl", &id) && id == CF_OPT_SHOW_WDL);
+  char v[CF_UCI_VALUE_MAX];
+  CHECK(cf_uci_option_check(cf_uci_option_at(CF_OPT_SHOW_WDL), "TRUE", v, NULL) == CF_OK);
+  CHECK_STR_EQ(v, "true");
+  char longv[CF_UCI_VALUE_MAX + 10];
+  memset(longv, 'a', sizeof longv - 1);
+  longv[sizeof longv - 1] = 0;
+  CHECK(cf_uci_option_check(cf_uci_option_at(CF_OPT_WEIGHTS_FILE), longv, v, NULL) == CF_ERR_ARG);
+}
+
+static void test_score_and_time(cf_test *t) {
+  CHECK_INT_EQ(cf_uci_q_to_cp(0), 0);
+  CHECK_INT_EQ(cf_uci_q_to_cp(0.5f), 89); /* 90 tan(0.78188) = 89.4 */
+  CHECK_INT_EQ(cf_uci_q_to_cp(-0.5f), -89);
+  CHECK(cf_uci_q_to_cp(0.9f) > 500 && cf_uci_q_to_cp(1.0f) > 12000 && cf_uci_q_to_cp(1.0f) < 13000);
+  int p[3];
+  cf_uci_wdl_permille((float[3]){0.3334f, 0.3333f, 0.3333f}, p);
+  CHECK_INT_EQ(p[0] + p[1] + p[2], 1000);
+  cf_uci_wdl_permille((float[3]){0.9996f, 0.0f, 0.0008f}, p);
+  CHECK(p[0] + p[1] + p[2] == 1000 && p[1] >= 0);
+  cf_position pos;
+  CHECK(cf_position_from_fen(&pos, CF_FEN_STARTPOS, NULL) == CF_OK);
+  cf_uci_go go;
+  char warn[256];
+  cf_uci_go_parse("movetime 1000", &pos, &go, warn, sizeof warn);
+  CHECK_NEAR(cf_uci_go_budget_ms(&go, true), 950, 1e-9);
+  cf_uci_go_parse("wtime 30000 btime 60000 winc 1000 binc 0", &pos, &go, warn, sizeof warn);
+  CHECK_NEAR(cf_uci_go_budget_ms(&go, true), 1000 + 750, 1e-9);
+  CHECK_NEAR(cf_uci_go_budget_ms(&go, false), 2000, 1e-9);
+  cf_uci_go_parse("wtime 100 btime 100 movestogo 1", &pos, &go, warn, sizeof warn);
+  CHECK_NEAR(cf_uci_go_budget_ms(&go, true), 50, 1e-9);
+  cf_uci_go_parse("infinite wtime 100", &pos, &go, warn, sizeof warn);
+  CHECK(cf_uci_go_budget_ms(&go, true) < 0);
+  cf_uci_go_parse("", &pos, &go, warn, sizeof warn);
+  CHECK(cf_uci_go_budget_ms(&go, true) < 0);
+  CHECK_STR_EQ(warn, "");
+  cf_uci_go_parse("searchmoves e2e4 d2d4 depth 2 mate 3", &pos, &go, warn, sizeof warn);
+  CHECK_INT_EQ(go.n_searchmoves, 2);
+  CHECK_INT_EQ(go.depth, 2);
+  CHECK_INT_EQ(go.mate, 3);
+  CHECK_STR_EQ(warn, "");
+}
+
+CF_TEST_MAIN(test_handshake, test_go_and_position, test_infinite_ponder_stop_quit, test_bad_input,
+             test_weights, test_options_table, test_score_and_time)

@@ -1,0 +1,58 @@
+#!/bin/sh
+# run_e2e.sh CFORMER_MATCH CFORMER FAKE_ENGINE OPENINGS: the real cformer
+# binary over pipes through complete games against Stockfish at its lowest
+# level, both agents, several openings; then the adjudication of faults
+# with a misbehaving engine. Checks: no illegal move or other fault by
+# cformer, every game ended by the rules, PGN written, and no engine
+# process left behind. Exit 77 (skip) without Stockfish.
+set -u
+match="$1" cformer="$2" fake="$3" openings="$4"
+stockfish=/usr/games/stockfish
+[ -x "$stockfish" ] || { echo "no $stockfish: skipped"; exit 77; }
+tmp=$(mktemp -d /tmp/cf_e2e_XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+# Unique paths, so the processes of this test can be told from any other.
+ln -s "$(readlink -f "$cformer")" "$tmp/cformer-e2e"
+ln -s "$stockfish" "$tmp/stockfish-e2e"
+fail() { echo "FAIL: $*"; exit 1; }
+
+run() { # name openings-file agent games
+  "$match" --cformer "$tmp/cformer-e2e --agent $3" --opponent "$tmp/stockfish-e2e" \
+    --opponent-elo 1350 --oopt "Skill Level=0" --games "$4" --movetime 20 --margin 10000 \
+    --concurrency 2 --openings "$2" --pgn "$tmp/$1.pgn" > "$tmp/$1.out" 2>&1
+  rc=$?
+  cat "$tmp/$1.out"
+  [ $rc -eq 0 ] || fail "$1: exit status $rc"
+  grep -q ": $4 games: " "$tmp/$1.out" || fail "$1: not all $4 games played"
+  grep -q "faults (illegal move, crash, timeout): cformer 0, opponent 0; adjudicated draws 0" \
+    "$tmp/$1.out" || fail "$1: a game did not end by the rules"
+  [ "$(grep -c '^\[Result ' "$tmp/$1.pgn")" -eq "$4" ] || fail "$1: PGN lacks games"
+  grep -q '^1\. ' "$tmp/$1.pgn" || fail "$1: PGN lacks moves"
+}
+
+# The value agent over the first two openings, the policy agent over
+# another (each opening with both colours).
+run value "$openings" value 4
+sed -n '/^[a-h]/p' "$openings" | sed -n '20p' > "$tmp/openings2.txt"
+run policy "$tmp/openings2.txt" policy 2
+
+# Faults are losses for the engine that commits them.
+for mode in illegal silent crash; do
+  "$match" --cformer "$fake $mode" --opponent "$tmp/stockfish-e2e" --games 2 --movetime 20 \
+    --margin 1500 --openings "$openings" > "$tmp/$mode.out" 2>&1
+  rc=$?
+  cat "$tmp/$mode.out"
+  [ $rc -eq 3 ] || fail "$mode: exit status $rc, expected 3"
+  grep -q "W 0 D 0 L 2" "$tmp/$mode.out" || fail "$mode: faults not scored as losses"
+done
+grep -q "illegal move 'e2e5' by fake-illegal" "$tmp/illegal.out" || fail "illegal move not named"
+grep -q "fake-silent lost on time" "$tmp/silent.out" || fail "timeout not adjudicated"
+grep -q "fake-crash crashed" "$tmp/crash.out" || fail "crash not adjudicated"
+
+# Nothing left running.
+sleep 0.2
+if pgrep -f "$tmp/" > /dev/null; then
+  pgrep -af "$tmp/"
+  fail "engine processes left behind"
+fi
+echo "e2e: ok"

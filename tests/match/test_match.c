@@ -1,0 +1,88 @@
+/* test_match.c: the match tool's parts: SAN for PGN, Elo with its
+ * interval, and the openings file. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "chess/cf_fen.h"
+#include "chess/cf_game.h"
+#include "chess/cf_move_uci.h"
+#include "tests/cf_test.h"
+#include "tools/match/cf_elo.h"
+#include "tools/match/cf_openings.h"
+#include "tools/match/cf_san.h"
+
+static const char *san(const char *fen, const char *uci) {
+  static char out[CF_SAN_MAX];
+  cf_position pos;
+  cf_move m;
+  if (cf_position_from_fen(&pos, fen, NULL) != CF_OK) return "bad fen";
+  if (cf_move_parse_uci(&pos, uci, &m, NULL) != CF_OK) return "bad move";
+  cf_move_to_san(&pos, m, out);
+  return out;
+}
+
+static void test_san(cf_test *t) {
+  CHECK_STR_EQ(san(CF_FEN_STARTPOS, "e2e4"), "e4");
+  CHECK_STR_EQ(san(CF_FEN_STARTPOS, "g1f3"), "Nf3");
+  CHECK_STR_EQ(san("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1"), "O-O");
+  CHECK_STR_EQ(san("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8c8"), "O-O-O");
+  /* Knights on b1 and f3 both reach d2: file. Rooks on a1 and a7 both
+   * reach a4: rank. Queens on a1, a3 and c1... need the square. */
+  CHECK_STR_EQ(san("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "b1d2"), "Nbd2");
+  CHECK_STR_EQ(san("4k3/R7/8/8/8/8/8/R3K3 w - - 0 1", "a1a4"), "R1a4");
+  CHECK_STR_EQ(san("4k3/8/8/8/8/Q7/8/Q1Q1K3 w - - 0 1", "a1b2"), "Qa1b2");
+  CHECK_STR_EQ(san("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5"), "exd5");
+  CHECK_STR_EQ(san("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6"), "exd6");
+  CHECK_STR_EQ(san("3rk3/2P5/8/8/8/8/8/4K3 w - - 0 1", "c7d8q"), "cxd8=Q+");
+  CHECK_STR_EQ(san("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8n"), "b8=N");
+  CHECK_STR_EQ(san("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8"), "Ra8#");
+  CHECK_STR_EQ(san("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", "d8h4"), "Qh4#");
+}
+
+static void test_elo(cf_test *t) {
+  cf_elo e = cf_elo_from_wdl(10, 0, 10);
+  CHECK_NEAR(e.diff, 0, 1e-9);
+  CHECK(e.lo < 0 && e.hi > 0);
+  CHECK_NEAR(e.lo, -e.hi, 1e-6);
+  CHECK_NEAR(cf_elo_of_score(0.75), 190.848501, 1e-5);
+  e = cf_elo_from_wdl(30, 40, 30);
+  cf_elo wide = cf_elo_from_wdl(3, 4, 3);
+  CHECK(e.hi - e.lo < wide.hi - wide.lo); /* more games, narrower */
+  e = cf_elo_from_wdl(0, 0, 5);
+  CHECK(isinf(e.diff) && e.diff < 0);
+  e = cf_elo_from_wdl(6, 2, 2); /* score 0.7 */
+  CHECK_NEAR(e.diff, cf_elo_of_score(0.7), 1e-9);
+  CHECK(e.lo < e.diff && e.diff < e.hi);
+}
+
+static void test_openings(cf_test *t) {
+  cf_openings o;
+  cf_error err = {0};
+  if (!CHECK(cf_openings_load(CF_MATCH_OPENINGS, &o, &err) == CF_OK)) {
+    fprintf(stderr, "%s\n", err.msg);
+    return;
+  }
+  CHECK(o.count >= 30);
+  for (int i = 0; i < o.count; i++) {
+    CHECK(o.names[i][0] != 0);
+    for (int j = 0; j < i; j++) CHECK(strcmp(o.lines[i], o.lines[j]) != 0);
+  }
+  CHECK_STR_EQ(o.lines[0], "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6");
+  CHECK_STR_EQ(o.names[0], "Ruy Lopez, Morphy");
+  cf_openings_free(&o);
+  char path[] = "/tmp/cf_test_openings_XXXXXX";
+  int fd = mkstemp(path);
+  if (!CHECK(fd >= 0)) return;
+  const char text[] = "# comment\n\ne2e4 e7e5\nd2d4 d7d5 d4d6 # bad\n";
+  CHECK(write(fd, text, sizeof text - 1) == (ssize_t)(sizeof text - 1));
+  close(fd);
+  CHECK(cf_openings_load(path, &o, &err) == CF_ERR_ARG);
+  CHECK_STR_CONTAINS(err.msg, ":4");
+  CHECK_STR_CONTAINS(err.msg, "d4d6");
+  unlink(path);
+  CHECK(cf_openings_load("/nonexistent/openings.txt", &o, &err) == CF_ERR_IO);
+}
+
+CF_TEST_MAIN(test_san, test_elo, test_openings)

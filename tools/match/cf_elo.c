@@ -1,0 +1,26 @@
+/* cf_elo.c: logistic Elo from a score; interval from the score's standard
+ * error. */
+#include <math.h>
+
+#include "tools/match/cf_elo.h"
+
+double cf_elo_of_score(double s) {
+  if (s <= 0) return -INFINITY;
+  if (s >= 1) return INFINITY;
+  return -400.0 * log10(1.0 / s - 1.0);
+}
+
+cf_elo cf_elo_from_wdl(int w, int d, int l) {
+  cf_elo e = {0};
+  double n = (double)(w + d + l);
+  if (n <= 0) return e;
+  double s = ((double)w + 0.5 * (double)d) / n;
+  double var = ((double)w * (1 - s) * (1 - s) + (double)d * (0.5 - s) * (0.5 - s) +
+                (double)l * s * s) / n;
+  double se = sqrt(var / n);
+  e.score = s;
+  e.diff = cf_elo_of_score(s);
+  e.lo = cf_elo_of_score(s - 1.959964 * se);
+  e.hi = cf_elo_of_score(s + 1.959964 * se);
+  return e;
+}

@@ -1,0 +1,34 @@
+/* cf_match_game.h: one game between two running UCI engines from an
+ * opening, adjudicated by the rules: mate, stalemate, threefold repetition,
+ * fifty-move rule, insufficient material; an illegal or malformed move, a
+ * crash or a timeout loses; a game past max_plies is drawn. */
+#ifndef CF_MATCH_GAME_H
+#define CF_MATCH_GAME_H
+
+#include "chess/cf_game.h"
+#include "tools/match/cf_engine_proc.h"
+
+typedef struct cf_match_limits {
+  int movetime_ms;  /* go movetime */
+  int margin_ms;    /* extra time before a move counts as a timeout */
+  int max_plies;    /* adjudicated a draw past this many plies (0 = 1000) */
+} cf_match_limits;
+
+typedef struct cf_match_game_result {
+  cf_game_result result;  /* from White's view */
+  char reason[320];       /* "checkmate", "illegal move e2e5 by X", "timeout", ... */
+  bool rules_end;         /* ended by the rules (not by a fault or the ply cap) */
+  cf_game game;           /* the moves played (owned; cf_game_free) */
+  int opening_plies;      /* plies that came from the opening */
+  long evals_sum[2];      /* nodes reported by each engine's last info line, summed */
+  int engine_moves[2];    /* moves made by each engine */
+} cf_match_game_result;
+
+/* Plays white vs black from the opening (UCI moves from the start
+ * position). The engines get ucinewgame first. On a fault the process
+ * that failed may be dead; the caller restarts it. Returns CF_OK whenever
+ * a result was reached (faults are results); errors only for bad openings. */
+cf_status cf_match_play(cf_engine_proc *white, cf_engine_proc *black, const char *opening,
+                        const cf_match_limits *limits, cf_match_game_result *out, cf_error *err);
+
+#endif /* CF_MATCH_GAME_H */

@@ -1,0 +1,307 @@
+/* cformer-match: plays cformer against any UCI engine and reports W/D/L
+ * with the Elo difference and its 95% interval.
+ *
+ *     cformer-match --games 200 --movetime 100 --opponent-elo 1350 --pgn out.pgn
+ *
+ * Openings (tools/match/openings.txt by default) are played in order, each
+ * twice with colours swapped. Games are adjudicated by the rules; an
+ * illegal move, a crash or a timeout loses. --concurrency N plays N games
+ * at once, each worker with its own pair of engine processes. Exit status:
+ * 0 done, 2 bad arguments or engines that do not start, 3 when cformer
+ * lost a game by a fault (illegal move, crash, timeout). */
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "chess/cf_move_uci.h"
+#include "tools/match/cf_elo.h"
+#include "tools/match/cf_engine_proc.h"
+#include "tools/match/cf_match_game.h"
+#include "tools/match/cf_openings.h"
+#include "tools/match/cf_san.h"
+
+#define MAX_CONCURRENCY 64
+
+typedef struct match_args {
+  cf_engine_spec cformer, opponent;
+  char cformer_default[PATH_MAX + 8];
+  char elo_opts[2][64];
+  const char *openings, *pgn;
+  int games, concurrency;
+  cf_match_limits limits;
+  bool quiet;
+} match_args;
+
+typedef struct match_state {
+  const match_args *a;
+  cf_openings openings;
+  pthread_mutex_t mu;
+  int next, finished;
+  int wins, draws, losses; /* cformer's view */
+  int faults_cformer, faults_opponent, adjudicated;
+  long evals, cformer_moves;
+  FILE *pgn;
+  char cformer_name[128], opponent_name[128];
+  bool start_failed;
+  char start_error[CF_ERROR_MSG_MAX];
+} match_state;
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: cformer-match [options]\n\n"
+          "Plays cformer against a UCI engine from a set of openings (each twice, colours\n"
+          "swapped) and prints W/D/L from cformer's side with the Elo difference and its 95%%\n"
+          "interval.\n\n"
+          "  --cformer CMD        cformer command (default: the cformer binary built beside\n"
+          "                       this one)\n"
+          "  --copt NAME=VALUE    UCI option for cformer (repeatable), e.g. Agent=policy\n"
+          "  --opponent CMD       opponent command (default /usr/games/stockfish)\n"
+          "  --oopt NAME=VALUE    UCI option for the opponent (repeatable)\n"
+          "  --opponent-elo N     shorthand for --oopt UCI_LimitStrength=true --oopt UCI_Elo=N\n"
+          "                       (Stockfish 15.1: 1350 to 2850)\n"
+          "  --games N            games to play (default 20)\n"
+          "  --movetime MS        time per move (default 100)\n"
+          "  --margin MS          extra time before a move is a timeout loss (default 2000)\n"
+          "  --max-plies N        adjudicate a draw after N plies (default 1000)\n"
+          "  --openings FILE      openings file (default %s)\n"
+          "  --pgn FILE           write the games as PGN\n"
+          "  --concurrency N      games played at once (default 1)\n"
+          "  --quiet              no per-game progress lines\n"
+          "  --help               this text\n",
+          CF_MATCH_OPENINGS);
+}
+
+static bool parse_int(const char *s, int lo, int hi, int *out) {
+  char *end;
+  long v = s ? strtol(s, &end, 10) : 0;
+  if (!s || !*s || *end || v < lo || v > hi) return false;
+  *out = (int)v;
+  return true;
+}
+
+static bool add_option(cf_engine_spec *s, const char *opt) {
+  if (s->n_options >= CF_PROC_OPTIONS_MAX || !strchr(opt, '=')) return false;
+  s->options[s->n_options++] = opt;
+  return true;
+}
+
+/* Returns -1 to go on, else an exit status. */
+static int parse_args(int argc, char **argv, match_args *a) {
+  char self[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = 0;
+    snprintf(a->cformer_default, sizeof a->cformer_default, "%s/../cformer", dirname(self));
+  }
+  if (n <= 0 || access(a->cformer_default, X_OK) != 0)
+    snprintf(a->cformer_default, sizeof a->cformer_default, "cformer");
+  a->cformer.command = a->cformer_default;
+  a->opponent.command = "/usr/games/stockfish";
+  a->openings = CF_MATCH_OPENINGS;
+  a->games = 20;
+  a->concurrency = 1;
+  a->limits = (cf_match_limits){.movetime_ms = 100, .margin_ms = 2000, .max_plies = 1000};
+  for (int i = 1; i < argc; i++) {
+    const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(k, "--help") == 0 || strcmp(k, "-h") == 0) {
+      usage(stdout);
+      return 0;
+    }
+    if (strcmp(k, "--quiet") == 0) {
+      a->quiet = true;
+      continue;
+    }
+    if (!v) {
+      fprintf(stderr, "cformer-match: %s needs a value (cformer-match --help)\n", k);
+      return 2;
+    }
+    i++;
+    bool ok = true;
+    if (strcmp(k, "--cformer") == 0) a->cformer.command = v;
+    else if (strcmp(k, "--opponent") == 0) a->opponent.command = v;
+    else if (strcmp(k, "--copt") == 0) ok = add_option(&a->cformer, v);
+    else if (strcmp(k, "--oopt") == 0) ok = add_option(&a->opponent, v);
+    else if (strcmp(k, "--opponent-elo") == 0) {
+      int elo;
+      ok = parse_int(v, 0, 10000, &elo);
+      snprintf(a->elo_opts[0], sizeof a->elo_opts[0], "UCI_LimitStrength=true");
+      snprintf(a->elo_opts[1], sizeof a->elo_opts[1], "UCI_Elo=%d", elo);
+      ok = ok && add_option(&a->opponent, a->elo_opts[0]) && add_option(&a->opponent, a->elo_opts[1]);
+    } else if (strcmp(k, "--games") == 0) ok = parse_int(v, 1, 1000000, &a->games);
+    else if (strcmp(k, "--movetime") == 0) ok = parse_int(v, 1, 3600000, &a->limits.movetime_ms);
+    else if (strcmp(k, "--margin") == 0) ok = parse_int(v, 0, 3600000, &a->limits.margin_ms);
+    else if (strcmp(k, "--max-plies") == 0) ok = parse_int(v, 1, 100000, &a->limits.max_plies);
+    else if (strcmp(k, "--openings") == 0) a->openings = v;
+    else if (strcmp(k, "--pgn") == 0) a->pgn = v;
+    else if (strcmp(k, "--concurrency") == 0) ok = parse_int(v, 1, MAX_CONCURRENCY, &a->concurrency);
+    else {
+      fprintf(stderr, "cformer-match: unknown option '%s' (cformer-match --help)\n", k);
+      return 2;
+    }
+    if (!ok) {
+      fprintf(stderr, "cformer-match: bad value '%s' for %s\n", v, k);
+      return 2;
+    }
+  }
+  return -1;
+}
+
+static void write_pgn(match_state *s, int round, const cf_match_game_result *r, const char *white,
+                      const char *black, const char *opening) {
+  if (!s->pgn) return;
+  char date[16];
+  time_t now = time(NULL);
+  struct tm tm;
+  gmtime_r(&now, &tm);
+  strftime(date, sizeof date, "%Y.%m.%d", &tm);
+  const char *res = cf_game_result_name(r->result);
+  fprintf(s->pgn,
+          "[Event \"cformer-match\"]\n[Site \"local\"]\n[Date \"%s\"]\n[Round \"%d\"]\n"
+          "[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n[Opening \"%s\"]\n"
+          "[TimeControl \"movetime %d ms\"]\n[Termination \"%s\"]\n[PlyCount \"%d\"]\n\n",
+          date, round, white, black, res, opening, s->a->limits.movetime_ms,
+          r->rules_end ? "normal" : strstr(r->reason, "time") ? "time forfeit"
+                                  : strstr(r->reason, "adjudicated") ? "adjudication"
+                                                                     : "rules infraction",
+          r->game.count - 1);
+  int col = 0;
+  for (int k = 1; k < r->game.count; k++) {
+    const cf_position *before = &r->game.plies[k - 1].pos;
+    char san[CF_SAN_MAX], num[16] = "";
+    cf_move_to_san(before, r->game.plies[k].move, san);
+    if (before->side == CF_WHITE) snprintf(num, sizeof num, "%d. ", before->fullmove);
+    else if (k == 1) snprintf(num, sizeof num, "%d... ", before->fullmove);
+    int len = (int)(strlen(num) + strlen(san) + 1);
+    if (col + len > 79) {
+      fputc('\n', s->pgn);
+      col = 0;
+    }
+    col += fprintf(s->pgn, "%s%s ", num, san);
+  }
+  fprintf(s->pgn, "{%s} %s\n\n", r->reason, res);
+  fflush(s->pgn);
+}
+
+static void print_standing(const match_state *s, FILE *out) {
+  cf_elo e = cf_elo_from_wdl(s->wins, s->draws, s->losses);
+  fprintf(out, "W %d D %d L %d  score %.1f%%  Elo %+.0f [%+.0f, %+.0f]", s->wins, s->draws,
+          s->losses, 100.0 * e.score, e.diff + 0.0, e.lo + 0.0, e.hi + 0.0); /* no "-0" */
+}
+
+static void *worker(void *arg) {
+  match_state *s = arg;
+  const match_args *a = s->a;
+  cf_engine_proc c = {.pid = -1}, o = {.pid = -1};
+  cf_error err = {0};
+  bool need_start = true;
+  for (;;) {
+    pthread_mutex_lock(&s->mu);
+    int i = s->start_failed ? a->games : s->next++;
+    pthread_mutex_unlock(&s->mu);
+    if (i >= a->games) break;
+    if (need_start) {
+      cf_engine_stop(&c, 1000);
+      cf_engine_stop(&o, 1000);
+      if (cf_engine_start(&a->cformer, 30000, &c, &err) != CF_OK ||
+          cf_engine_start(&a->opponent, 30000, &o, &err) != CF_OK) {
+        pthread_mutex_lock(&s->mu);
+        s->start_failed = true;
+        snprintf(s->start_error, sizeof s->start_error, "%s", err.msg);
+        pthread_mutex_unlock(&s->mu);
+        break;
+      }
+      need_start = false;
+    }
+    int k = (i / 2) % s->openings.count;
+    bool cformer_white = i % 2 == 0;
+    cf_match_game_result r;
+    if (cf_match_play(cformer_white ? &c : &o, cformer_white ? &o : &c, s->openings.lines[k],
+                      &a->limits, &r, &err) != CF_OK) {
+      fprintf(stderr, "cformer-match: %s\n", err.msg);
+      continue;
+    }
+    bool faulted = !r.rules_end && !strstr(r.reason, "adjudicated");
+    need_start = faulted; /* a fault may leave an engine dead or out of step */
+    int us = cformer_white ? 0 : 1;
+    bool win = (r.result == CF_RESULT_WHITE_WINS && cformer_white) ||
+               (r.result == CF_RESULT_BLACK_WINS && !cformer_white);
+    bool loss = r.result != CF_RESULT_DRAW && !win;
+    pthread_mutex_lock(&s->mu);
+    s->wins += win;
+    s->losses += loss;
+    s->draws += r.result == CF_RESULT_DRAW;
+    s->adjudicated += strstr(r.reason, "adjudicated") != NULL;
+    if (faulted) {
+      if (loss) s->faults_cformer++;
+      else s->faults_opponent++;
+    }
+    s->evals += r.evals_sum[us];
+    s->cformer_moves += r.engine_moves[us];
+    snprintf(s->cformer_name, sizeof s->cformer_name, "%s", c.name);
+    snprintf(s->opponent_name, sizeof s->opponent_name, "%s", o.name);
+    s->finished++;
+    write_pgn(s, i + 1, &r, cformer_white ? c.name : o.name, cformer_white ? o.name : c.name,
+              s->openings.names[k]);
+    if (!a->quiet) {
+      printf("game %d/%d (%s, cformer %s): %s %s | ", s->finished, a->games, s->openings.names[k],
+             cformer_white ? "white" : "black", cf_game_result_name(r.result), r.reason);
+      print_standing(s, stdout);
+      printf("\n");
+      fflush(stdout);
+    }
+    pthread_mutex_unlock(&s->mu);
+    cf_game_free(&r.game);
+  }
+  cf_engine_stop(&c, 1000);
+  cf_engine_stop(&o, 1000);
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  match_args a = {0};
+  int rc = parse_args(argc, argv, &a);
+  if (rc >= 0) return rc;
+  signal(SIGPIPE, SIG_IGN); /* a dead engine is a lost game, not a dead match */
+  match_state s = {.a = &a};
+  cf_error err = {0};
+  if (cf_openings_load(a.openings, &s.openings, &err) != CF_OK) {
+    fprintf(stderr, "cformer-match: %s\n", err.msg);
+    return 2;
+  }
+  if (a.pgn && !(s.pgn = fopen(a.pgn, "w"))) {
+    fprintf(stderr, "cformer-match: cannot write %s\n", a.pgn);
+    cf_openings_free(&s.openings);
+    return 2;
+  }
+  pthread_mutex_init(&s.mu, NULL);
+  int n = a.concurrency < a.games ? a.concurrency : a.games;
+  pthread_t threads[MAX_CONCURRENCY];
+  printf("cformer-match: %d games, %d ms/move, %d openings from %s, concurrency %d\n", a.games,
+         a.limits.movetime_ms, s.openings.count, a.openings, n);
+  fflush(stdout);
+  int started = 0;
+  for (; started < n; started++)
+    if (pthread_create(&threads[started], NULL, worker, &s) != 0) break;
+  for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
+  if (s.pgn) fclose(s.pgn);
+  cf_openings_free(&s.openings);
+  if (s.start_failed) {
+    fprintf(stderr, "cformer-match: %s\n", s.start_error);
+    return 2;
+  }
+  printf("%s vs %s: %d games: ", s.cformer_name, s.opponent_name, s.finished);
+  print_standing(&s, stdout);
+  printf(" (95%%)\n");
+  printf("cformer evaluations per move: %.1f (mean over %ld moves)\n",
+         s.cformer_moves ? (double)s.evals / (double)s.cformer_moves : 0.0, s.cformer_moves);
+  printf("faults (illegal move, crash, timeout): cformer %d, opponent %d; adjudicated draws %d\n",
+         s.faults_cformer, s.faults_opponent, s.adjudicated);
+  return s.faults_cformer ? 3 : 0;
+}
