@@ -108,6 +108,8 @@ static void test_table(cf_test *t) {
   CHECK_STR_CONTAINS(s, "sgemm peak 90.0 GFLOP/s on 1 thread, 170.0 GFLOP/s on 2 threads");
   CHECK_STR_CONTAINS(s, "4.00 ms [3.50 ms-5.00 ms]");
   CHECK_STR_CONTAINS(s, "8.50G");
+  CHECK_STR_CONTAINS(s, "  238\n");  /* evals/s: whole numbers from 100 up */
+  CHECK_STR_CONTAINS(s, "  680\n");
   CHECK_STR_CONTAINS(s, "skipped    cuda: no GPU");
   CHECK_STR_CONTAINS(s, "bench signature: 0123456789abcdef");
   CHECK_STR_CONTAINS(s, "36.8%"); /* 62.5 of 170 GFLOP/s */

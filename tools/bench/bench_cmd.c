@@ -73,7 +73,7 @@ static void usage(FILE *out) {
   fprintf(out,
           "\n"
           "  --batches LIST    batch sizes to sweep, comma separated (default %s);\n"
-          "                    the largest is also the value agent's batch\n"
+          "                    the largest is also the value agent's batch limit\n"
           "  --agents LIST     agents to time, comma separated (default: all of",
           DEFAULT_BATCHES);
   for (int i = 0; i < cf_agent_count(); i++) fprintf(out, " %s", cf_agent_at(i)->name);
@@ -216,6 +216,8 @@ static int parse_args(int argc, char **argv, bench_args *a) {
   }
   if (!a->weights == !a->arch)
     return fail("give exactly one of --weights NET and --arch SPEC (cformer bench --help)");
+  if (a->cost_only && a->svg)
+    return fail("--svg charts measured times; it does not go with --cost-only");
   if (a->backend && strcmp(a->backend, "all") != 0 && !cf_backend_find(a->backend))
     return fail("unknown backend '%s' (cformer bench --help lists them)", a->backend);
   return -1;

@@ -4,6 +4,12 @@
 
 #include "tools/bench/bench_units.h"
 
+/* Evaluations per second with the digits that matter at any scale: 1874,
+ * 25.7, 0.341. */
+static void rate(double v, char *out, size_t n) {
+  snprintf(out, n, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : v >= 1 ? "%.2f" : "%.3f", v);
+}
+
 static void write_cost(FILE *out, const bench_report *r) {
   const bench_net *n = &r->net;
   char params[16], macs[16], full[16];
@@ -44,15 +50,16 @@ static void write_agents(FILE *out, const bench_report *r) {
     if (be->skipped) continue;
     for (int a = 0; a < be->n_agents; a++) {
       const bench_agent_run *ag = &be->agents[a];
-      char flops[16], paper[16], med[16], lo[16], hi[16], span[64];
+      char flops[16], paper[16], med[16], lo[16], hi[16], span[64], eps[24];
+      rate(ag->evals_per_second, eps, sizeof eps);
       bench_si(ag->flops_per_move, flops, sizeof flops);
       bench_si(ag->paper_flops_per_move, paper, sizeof paper);
       bench_duration(ag->move_seconds.median, med, sizeof med);
       bench_duration(ag->move_seconds.p10, lo, sizeof lo);
       bench_duration(ag->move_seconds.p90, hi, sizeof hi);
       snprintf(span, sizeof span, "%s [%s-%s]", med, lo, hi);
-      fprintf(out, "%-10s %-7s %10.2f %11s %11s %27s %10.1f\n", be->name, ag->agent,
-              ag->evals_per_move, flops, paper, span, ag->evals_per_second);
+      fprintf(out, "%-10s %-7s %10.2f %11s %11s %27s %10s\n", be->name, ag->agent,
+              ag->evals_per_move, flops, paper, span, eps);
     }
   }
 }
@@ -67,10 +74,10 @@ static void write_batches(FILE *out, const bench_report *r) {
     if (be->skipped) continue;
     for (int i = 0; i < be->n_batches; i++) {
       const bench_batch_run *br = &be->batches[i];
-      char t[16];
+      char t[16], eps[24];
       bench_duration(br->eval_seconds.median, t, sizeof t);
-      fprintf(out, "%-10s %6d %12s %12.1f %10.2f", be->name, br->batch, t, br->evals_per_second,
-              br->gflops);
+      rate(br->evals_per_second, eps, sizeof eps);
+      fprintf(out, "%-10s %6d %12s %12s %10.2f", be->name, br->batch, t, eps, br->gflops);
       if (peak > 0) fprintf(out, " %9.1f%%", 100.0 * br->gflops / peak);
       fprintf(out, "\n");
     }
