@@ -105,6 +105,15 @@ def main():
         log = [json.loads(x) for x in open(os.path.join(full, "log.jsonl"))]
         assert [e["step"] for e in log if "policy_loss" in e] == [1, 2, 3, 4, 5, 6]
         assert any("val_top1" in e for e in log)
+        # The curve: an SVG with the training lines and validation points.
+        svg = os.path.join(tmp, "curve.svg")
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "training", "plot_curve.py"),
+                            os.path.join(full, "log.jsonl"), "-o", svg],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        text = open(svg).read()
+        assert text.startswith("<svg") and text.count("<polyline") >= 3 and "<circle" in text
+        assert "6 training and 3 validation points" in r.stdout, r.stdout
         # A second run into the same folder is refused (use --resume).
         assert run_train(["--data", data, "--run", full, "--steps", "6"] + TINY).returncode != 0
 
