@@ -20,6 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from model import Chessformer  # noqa: E402
+import fast_attention  # noqa: E402
 import packed  # noqa: E402
 import train  # noqa: E402
 
@@ -44,8 +45,11 @@ def main():
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--steps", type=int, default=3)
     p.add_argument("--rounds", type=int, default=2)
+    p.add_argument("--reference-attention", action="store_true",
+                   help="time model.py's own attention code instead of fast_attention.py's")
     args = p.parse_args()
     torch.set_num_threads(args.threads)
+    fast_attention.install(not args.reference_attention)
     data = packed.PackFile(os.path.join(args.data, "train.cfpack"))
     cfg = {"seed": 1, "batch": args.batch, "best_weight": 0.25, "result_weight": 0.2}
     runs = []
@@ -65,7 +69,8 @@ def main():
         best = max(res, key=lambda x: x[0])
         print(f"{spec:>7} {params:>9} {best[0]:>7.1f} {1000 * best[1]:>10.2f} "
               f"{best[0] / base:>8.2f}")
-    print(f"(threads {args.threads}, batch {args.batch}, {args.steps} steps x {args.rounds} "
+    print(f"({'reference' if args.reference_attention else 'fast'} attention, "
+          f"threads {args.threads}, batch {args.batch}, {args.steps} steps x {args.rounds} "
           f"rounds, load average {os.getloadavg()[0]:.1f})")
 
 

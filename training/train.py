@@ -33,6 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from model import Chessformer  # noqa: E402
+import fast_attention  # noqa: E402
 import packed  # noqa: E402
 
 MODEL_KEYS = ("layers", "d", "heads", "dff", "value_cv")
@@ -61,6 +62,9 @@ def parse_args(argv=None):
     p.add_argument("--result-weight", type=float, default=0.2)
     p.add_argument("--best-weight", type=float, default=0.25)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--reference-attention", action="store_true",
+                   help="model.py's own attention code instead of fast_attention.py's "
+                        "(same results, slower)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--log-every", type=int, default=50, help="steps between progress lines")
     p.add_argument("--val-every", type=int, default=500, help="steps between validations")
@@ -168,6 +172,7 @@ def main(argv=None):
         cfg["model"] = model_config(args)
     threads = args.threads
     torch.set_num_threads(threads)
+    fast_attention.install(not args.reference_attention)
     torch.manual_seed(cfg["seed"])
     try:
         train, val = open_data(cfg)

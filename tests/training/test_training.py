@@ -25,6 +25,7 @@ except ImportError:
 CFORMER, ROOT = sys.argv[1:3]
 sys.path.insert(0, os.path.join(ROOT, "training"))
 import export  # noqa: E402
+import fast_attention  # noqa: E402
 import packed  # noqa: E402
 import train  # noqa: E402
 from model import Chessformer  # noqa: E402
@@ -51,6 +52,34 @@ def check_decode(data):
     assert (b["planes"][:, 5].sum(1) == 1).all()
 
 
+def check_fast_attention():
+    """fast_attention.py computes model.py's forward pass and gradients."""
+    torch.manual_seed(3)
+    net = Chessformer(layers=2, d=32, heads=4, dff=64, value_cv=4)
+    with torch.no_grad():  # RPE tables start small: make them matter
+        for p in net.parameters():
+            p.add_(0.1 * torch.randn_like(p))
+    x = torch.rand(5, 112, 64)
+    results = []
+    for fast in (False, True):
+        fast_attention.install(fast)
+        want = fast_attention.fast_forward if fast else fast_attention._reference_forward
+        assert fast_attention.model.Attention.forward is want
+        net.zero_grad()
+        o = net(x)
+        (o["policy"].square().mean() + o["wdl"].square().mean()).backward()
+        results.append((o, {n: p.grad.clone() for n, p in net.named_parameters()}))
+    fast_attention.install(False)
+    (ro, rg), (fo, fg) = results
+    d_out = max((ro[k] - fo[k]).abs().max().item() for k in ro)
+    scale = max(g.abs().max().item() for g in rg.values())
+    d_grad = max((rg[n] - fg[n]).abs().max().item() for n in rg)
+    print("fast attention vs model.py: outputs %.3g, gradients %.3g (largest gradient %.3g)"
+          % (d_out, d_grad, scale))
+    assert d_out < 1e-5 and d_grad < 1e-5 * max(1.0, scale), (d_out, d_grad)
+    assert fast_attention.model.Attention.forward is not fast_attention.fast_forward
+
+
 def run_train(args):
     r = subprocess.run([sys.executable, os.path.join(ROOT, "training", "train.py")] + args,
                        capture_output=True, text=True)
@@ -59,6 +88,7 @@ def run_train(args):
 
 
 def main():
+    check_fast_attention()
     with tempfile.TemporaryDirectory() as tmp:
         data = os.path.join(tmp, "packed")
         r = subprocess.run([CFORMER, "pack-data", "--out", data, "--val-fraction", "0.2",
@@ -75,6 +105,15 @@ def main():
         log = [json.loads(x) for x in open(os.path.join(full, "log.jsonl"))]
         assert [e["step"] for e in log if "policy_loss" in e] == [1, 2, 3, 4, 5, 6]
         assert any("val_top1" in e for e in log)
+        # The curve: an SVG with the training lines and validation points.
+        svg = os.path.join(tmp, "curve.svg")
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "training", "plot_curve.py"),
+                            os.path.join(full, "log.jsonl"), "-o", svg],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        text = open(svg).read()
+        assert text.startswith("<svg") and text.count("<polyline") >= 3 and "<circle" in text
+        assert "6 training and 3 validation points" in r.stdout, r.stdout
         # A second run into the same folder is refused (use --resume).
         assert run_train(["--data", data, "--run", full, "--steps", "6"] + TINY).returncode != 0
 
