@@ -30,8 +30,8 @@ struct cf_uci {
 
   /* The network and what it was built from (weights, backend, options). */
   cf_net *net;
-  char net_key[4 * CF_UCI_VALUE_MAX];
-  char failed_key[4 * CF_UCI_VALUE_MAX]; /* the last key that failed to load */
+  char net_key[5 * CF_UCI_VALUE_MAX];
+  char failed_key[5 * CF_UCI_VALUE_MAX]; /* the last key that failed to load */
   char failed_msg[CF_ERROR_MSG_MAX];
 
   /* The search. The thread owns game, net and go while it runs; the feeding
@@ -145,9 +145,25 @@ void cf_uci_wait(cf_uci *u) {
 
 /* ---- network ----------------------------------------------------------- */
 
+/* The backend options the net is created with: BackendOptions, led by
+ * threads=Threads when Threads is above 1 and BackendOptions does not set
+ * threads itself (Threads is how Lc0 users ask for more cores; here it is
+ * the backend's thread count, since the agents have no parallel search). */
+static void backend_options(const cf_uci *u, char *out, size_t size) {
+  const char *opts = u->value[CF_OPT_BACKEND_OPTIONS];
+  const char *threads = u->value[CF_OPT_THREADS];
+  bool has_threads = strncmp(opts, "threads=", 8) == 0 || strstr(opts, ",threads=") != NULL;
+  if (has_threads || strcmp(threads, "1") == 0)
+    snprintf(out, size, "%s", opts);
+  else
+    snprintf(out, size, "threads=%.8s%s%.1023s", threads, opts[0] ? "," : "", opts);
+}
+
 static void net_key(const cf_uci *u, char *key, size_t size) {
+  char opts[CF_UCI_VALUE_MAX + 32];
+  backend_options(u, opts, sizeof opts);
   snprintf(key, size, "%s\n%s\n%s\n%s", u->value[CF_OPT_WEIGHTS_FILE], u->value[CF_OPT_BACKEND],
-           u->value[CF_OPT_BACKEND_OPTIONS], u->value[CF_OPT_HISTORY_FILL]);
+           opts, u->value[CF_OPT_HISTORY_FILL]);
 }
 
 /* Makes sure the net matches the options; reports load errors once per
@@ -159,11 +175,13 @@ static bool ensure_net(cf_uci *u) {
   if (strcmp(key, u->failed_key) == 0) return false;
   cf_net_free(u->net);
   u->net = NULL;
+  char opts[CF_UCI_VALUE_MAX + 32];
+  backend_options(u, opts, sizeof opts);
   cf_engine_weights_spec spec = {
       .weights = u->value[CF_OPT_WEIGHTS_FILE],
       .search_dirs = (const char *const *)u->search_dirs,
       .net = {.backend = u->value[CF_OPT_BACKEND],
-              .backend_options = u->value[CF_OPT_BACKEND_OPTIONS],
+              .backend_options = opts,
               .max_batch = u->max_batch},
   };
   cf_error err = {0};

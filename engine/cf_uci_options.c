@@ -22,7 +22,8 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
     [CF_OPT_BACKEND_OPTIONS] = {"BackendOptions", "backend-opts", 'o', CF_OPT_TYPE_STRING, "", 0,
                                 0, {NULL}, "backend-specific key=value,... options"},
     [CF_OPT_THREADS] = {"Threads", "threads", 't', CF_OPT_TYPE_SPIN, "1", 1, 128, {NULL},
-                        "accepted for Lc0 compatibility; the agents evaluate on one thread"},
+                        "the backend's threads (threads=N unless BackendOptions sets it); the agents "
+                        "have no parallel search"},
     [CF_OPT_AGENT] = {"Agent", "agent", 0, CF_OPT_TYPE_COMBO, CF_AGENT_DEFAULT, 0, 0, {NULL},
                       "how moves are chosen: policy (one evaluation) or value (one-ply search)"},
     [CF_OPT_POLICY_TEMPERATURE] = {"PolicyTemperature", "policy-temperature", 0,

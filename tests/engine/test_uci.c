@@ -293,6 +293,15 @@ static void test_bad_input(cf_test *t) {
   CHECK_STR_CONTAINS(o, "readyok");
   o = run(u, &tr, "setoption name BackendOptions value\nisready");
   CHECK_STR_CONTAINS(o, "loaded network");
+  /* Threads reaches the backend as threads=N: the reference backend runs on
+   * one thread and says so; BackendOptions' own threads= wins. */
+  o = run(u, &tr, "setoption name Backend value ref\nsetoption name Threads value 2\nisready");
+  CHECK_STR_CONTAINS(o, "info string error: ");
+  CHECK_STR_CONTAINS(o, "threads");
+  o = run(u, &tr, "setoption name BackendOptions value threads=1\nisready");
+  CHECK_STR_CONTAINS(o, "loaded network");
+  o = run(u, &tr, "setoption name BackendOptions value\nsetoption name Threads value 1\nisready");
+  CHECK_STR_CONTAINS(o, "loaded network");
   /* Binary noise. */
   o = run(u, &tr, "\x01\x02\xff go");
   CHECK_STR_CONTAINS(o, "unknown command");
