@@ -77,13 +77,15 @@ static void softmax64(float *s) {
     _mm256_storeu_ps(s + k, _mm256_mul_ps(_mm256_loadu_ps(s + k), inv));
 }
 
-/* Scores of two queries of one rank, q0 and q0 + 1: s0[64], s1[64] = q.k +
- * q.Eq[p] + k.Ek[p] over depth dh. kt: keys transposed [dh][64]; eq, ek:
- * reversed tables [dh][225] already offset by c(q0) (q0 + 1 reads one float
- * earlier), or NULL. Two queries share each key load; keys go in two
- * halves of 32 so the 8 accumulators stay in registers. Inlined with
- * constant use_q / use_k so each combination compiles to its own
- * branch-free loop. */
+/* Scores of two queries on the same file of neighbouring ranks, q0 and
+ * q0 + 8: s0[64], s1[64] = q.k + q.Eq[p] + k.Ek[p] over depth dh. kt: keys
+ * transposed [dh][64]; eq, ek: reversed tables [dh][225] already offset by
+ * c(q0), or NULL. c(q0 + 8) = c(q0) - 15, so query q0 + 8's table vector for
+ * key rank r is query q0's for rank r - 1: the pair needs 5 table loads per
+ * 4 ranks instead of 8 (the compiler merges the identical loads), and both
+ * share each key load. Keys go in two halves of 32 so the 8 accumulators
+ * stay in registers. Inlined with constant use_q / use_k so each
+ * combination compiles to its own branch-free loop. */
 static inline __attribute__((always_inline)) void scores2(int dh, const float *Q0, const float *Q1,
                                                           const float *kt, const float *eq,
                                                           const float *ek, int use_q, int use_k,
@@ -100,13 +102,13 @@ static inline __attribute__((always_inline)) void scores2(int dh, const float *Q
         __m256 x0 = kv, x1 = kv;
         if (use_q) {
           x0 = _mm256_add_ps(kv, _mm256_loadu_ps(eq + row + 15 * r));
-          x1 = _mm256_add_ps(kv, _mm256_loadu_ps(eq + row + 15 * r - 1));
+          x1 = _mm256_add_ps(kv, _mm256_loadu_ps(eq + row + 15 * (r - 1)));
         }
         a0[r] = _mm256_fmadd_ps(q0, x0, a0[r]);
         a1[r] = _mm256_fmadd_ps(q1, x1, a1[r]);
         if (use_k) {
           a0[r] = _mm256_fmadd_ps(kv, _mm256_loadu_ps(ek + row + 15 * r), a0[r]);
-          a1[r] = _mm256_fmadd_ps(kv, _mm256_loadu_ps(ek + row + 15 * r - 1), a1[r]);
+          a1[r] = _mm256_fmadd_ps(kv, _mm256_loadu_ps(ek + row + 15 * (r - 1)), a1[r]);
         }
       }
     }
@@ -213,9 +215,9 @@ static void attend(const cf_attention_args *a, const head_tables *t, int b, int 
   for (int i = 0; i < dh; i++)
     for (int k = 0; k < 64; k++) kt[i * 64 + k] = K0[(size_t)k * ld + i];
   const __m256 scale = _mm256_set1_ps(a->scale);
-  for (int q = 0; q < 64; q += 2) {
-    const float *Q0 = tok + (size_t)q * ld + h * dh, *Q1 = Q0 + ld;
-    const int c = TABLE - 1 - query_base(q); /* q + 1 is at c - 1, c >= 1 */
+  for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1) { /* ranks 0, 2, 4, 6 */
+    const float *Q0 = tok + (size_t)q * ld + h * dh, *Q1 = Q0 + (size_t)8 * ld;
+    const int c = TABLE - 1 - query_base(q); /* q + 8 is at c - 15, c >= 15 */
     _Alignas(32) float s0[64], s1[64];
     const float *eqc = eq ? eq + c : NULL, *ekc = ek ? ek + c : NULL;
     if (eq && ek) scores2(dh, Q0, Q1, kt, eqc, ekc, 1, 1, s0, s1);
@@ -223,10 +225,10 @@ static void attend(const cf_attention_args *a, const head_tables *t, int b, int 
     else if (ek) scores2(dh, Q0, Q1, kt, NULL, ekc, 0, 1, s0, s1);
     else scores2(dh, Q0, Q1, kt, NULL, NULL, 0, 0, s0, s1);
     finish_scores(s0, scale, bias ? bias + q * 64 : NULL);
-    finish_scores(s1, scale, bias ? bias + (q + 1) * 64 : NULL);
+    finish_scores(s1, scale, bias ? bias + (q + 8) * 64 : NULL);
     const float *V = tok + 2 * dm + h * dh;
-    weighted_values2(dh, s0, s1, V, (size_t)ld, ev, query_base(q), query_base(q + 1),
-                     out + (size_t)q * dm + h * dh, out + (size_t)(q + 1) * dm + h * dh);
+    weighted_values2(dh, s0, s1, V, (size_t)ld, ev, query_base(q), query_base(q + 8),
+                     out + (size_t)q * dm + h * dh, out + (size_t)(q + 8) * dm + h * dh);
   }
 }
 

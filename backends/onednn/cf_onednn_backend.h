@@ -2,7 +2,9 @@
  *
  * Projections are oneDNN matmul primitives with the bias and the
  * activation fused as post-ops, created once per (rows, in, out,
- * activation, bias) shape and cached; the attention policy's batched A B^T
+ * activation, bias) shape and cached; weights are reordered once into the
+ * layout the primitive picks and kept with the weight; the attention
+ * policy's batched A B^T
  * is dnnl_sgemm; everything else runs on the shared AVX2 kernels
  * (backends/cpu/). Options: threads=N (default 1): oneDNN's and the
  * kernels' OpenMP team size. */

@@ -77,11 +77,13 @@ static void run_net_on(cf_test *t, const char *name, int batch, const char *back
     return;
   }
   int step = batch > 0 ? batch : n;
-  /* The full batch also runs multi-threaded: every backend but the
-   * single-threaded oracle takes threads=N (cf_backend.h). */
+  /* The full batch also runs multi-threaded (every backend but the
+   * single-threaded oracle takes threads=N, cf_backend.h), on a net
+   * configured for a larger batch than it gets. */
   bool threaded = batch != 1 && strcmp(backend, "ref") != 0;
-  cf_net_options opts = {
-      .backend = backend, .max_batch = step, .backend_options = threaded ? "threads=2" : NULL};
+  cf_net_options opts = {.backend = backend,
+                         .max_batch = batch == 1 ? 1 : step + 5,
+                         .backend_options = threaded ? "threads=2" : NULL};
   for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++)
     if (w->arch.has_policy[h]) opts.policy_heads |= 1u << h;
   for (int h = CF_VALUE_Q; h < CF_VALUE_HEAD_COUNT; h++)
