@@ -14,8 +14,9 @@ packages=(
   libcjson-dev libyaml-dev
   # bench tests: SVG charts are checked with an XML parser
   libexpat1-dev
-  # libFuzzer targets (clang + its sanitizer/fuzzer runtimes)
-  clang libclang-rt-14-dev
+  # libFuzzer targets (clang + its sanitizer/fuzzer runtimes; libomp for the
+  # CPU backends' OpenMP when built with clang)
+  clang libclang-rt-14-dev libomp-14-dev
   # calibrated opponent and data labeller (engine tests, tools/match, training)
   stockfish
   # helper scripts

@@ -77,27 +77,54 @@ static void softmax64(float *s) {
     _mm256_storeu_ps(s + k, _mm256_mul_ps(_mm256_loadu_ps(s + k), inv));
 }
 
-/* Scores of one query: s[64] = q.k + q.Eq[p] + k.Ek[p] over depth dh.
- * kt: keys transposed [dh][64]; eq, ek: reversed tables [dh][225] already
- * offset by c(q), or NULL. Inlined with constant use_q / use_k so each
- * combination compiles to its own branch-free loop. */
-static inline __attribute__((always_inline)) void scores(int dh, const float *Q, const float *kt,
-                                                         const float *eq, const float *ek,
-                                                         int use_q, int use_k, float *s) {
-  __m256 acc[8];
-  for (int r = 0; r < 8; r++) acc[r] = _mm256_setzero_ps();
-  for (int i = 0; i < dh; i++) {
-    const __m256 qi = _mm256_broadcast_ss(Q + i);
-    const float *kr = kt + (size_t)i * 64;
-    for (int r = 0; r < 8; r++) {
-      const __m256 kv = _mm256_load_ps(kr + 8 * r);
-      __m256 x = kv;
-      if (use_q) x = _mm256_add_ps(kv, _mm256_loadu_ps(eq + (size_t)i * TABLE + 15 * r));
-      acc[r] = _mm256_fmadd_ps(qi, x, acc[r]);
-      if (use_k) acc[r] = _mm256_fmadd_ps(kv, _mm256_loadu_ps(ek + (size_t)i * TABLE + 15 * r), acc[r]);
+/* Scores of two queries of one rank, q0 and q0 + 1: s0[64], s1[64] = q.k +
+ * q.Eq[p] + k.Ek[p] over depth dh. kt: keys transposed [dh][64]; eq, ek:
+ * reversed tables [dh][225] already offset by c(q0) (q0 + 1 reads one float
+ * earlier), or NULL. Two queries share each key load; keys go in two
+ * halves of 32 so the 8 accumulators stay in registers. Inlined with
+ * constant use_q / use_k so each combination compiles to its own
+ * branch-free loop. */
+static inline __attribute__((always_inline)) void scores2(int dh, const float *Q0, const float *Q1,
+                                                          const float *kt, const float *eq,
+                                                          const float *ek, int use_q, int use_k,
+                                                          float *s0, float *s1) {
+  for (int half = 0; half < 2; half++) {
+    __m256 a0[4], a1[4];
+    for (int r = 0; r < 4; r++) a0[r] = a1[r] = _mm256_setzero_ps();
+    for (int i = 0; i < dh; i++) {
+      const __m256 q0 = _mm256_broadcast_ss(Q0 + i), q1 = _mm256_broadcast_ss(Q1 + i);
+      const float *kr = kt + (size_t)i * 64 + 32 * half;
+      const size_t row = (size_t)i * TABLE + 60 * half; /* 15 * 4 per half */
+      for (int r = 0; r < 4; r++) {
+        const __m256 kv = _mm256_load_ps(kr + 8 * r);
+        __m256 x0 = kv, x1 = kv;
+        if (use_q) {
+          x0 = _mm256_add_ps(kv, _mm256_loadu_ps(eq + row + 15 * r));
+          x1 = _mm256_add_ps(kv, _mm256_loadu_ps(eq + row + 15 * r - 1));
+        }
+        a0[r] = _mm256_fmadd_ps(q0, x0, a0[r]);
+        a1[r] = _mm256_fmadd_ps(q1, x1, a1[r]);
+        if (use_k) {
+          a0[r] = _mm256_fmadd_ps(kv, _mm256_loadu_ps(ek + row + 15 * r), a0[r]);
+          a1[r] = _mm256_fmadd_ps(kv, _mm256_loadu_ps(ek + row + 15 * r - 1), a1[r]);
+        }
+      }
+    }
+    for (int r = 0; r < 4; r++) {
+      _mm256_storeu_ps(s0 + 32 * half + 8 * r, a0[r]);
+      _mm256_storeu_ps(s1 + 32 * half + 8 * r, a1[r]);
     }
   }
-  for (int r = 0; r < 8; r++) _mm256_storeu_ps(s + 8 * r, acc[r]);
+}
+
+/* Scale, add the bias row (or NULL), softmax. */
+static inline void finish_scores(float *s, __m256 scale, const float *bias) {
+  for (int k = 0; k < 64; k += 8) {
+    __m256 v = _mm256_mul_ps(_mm256_load_ps(s + k), scale);
+    if (bias) v = _mm256_add_ps(v, _mm256_loadu_ps(bias + k));
+    _mm256_store_ps(s + k, v);
+  }
+  softmax64(s);
 }
 
 /* o[dh] = sum_k a[k] (v_k + ev[p(q, k)]); v rows at stride ld, ev rows of
@@ -129,6 +156,41 @@ static void weighted_values(int dh, const float *a, const float *v, size_t ld, c
   }
 }
 
+/* weighted_values for two queries at once (weights a0, a1; displacement
+ * bases base0, base1): each value row is loaded once for both. */
+static void weighted_values2(int dh, const float *a0, const float *a1, const float *v, size_t ld,
+                             const float *ev, int base0, int base1, float *o0, float *o1) {
+  if (dh % 32) {
+    weighted_values(dh, a0, v, ld, ev, base0, o0);
+    weighted_values(dh, a1, v, ld, ev, base1, o1);
+    return;
+  }
+  for (int i0 = 0; i0 < dh; i0 += 32) {
+    __m256 c0[4], c1[4];
+    for (int j = 0; j < 4; j++) c0[j] = c1[j] = _mm256_setzero_ps();
+    for (int k = 0; k < 64; k++) {
+      const __m256 w0 = _mm256_broadcast_ss(a0 + k), w1 = _mm256_broadcast_ss(a1 + k);
+      const float *vk = v + (size_t)k * ld + i0;
+      const float *e0 = ev ? ev + (size_t)(base0 - key_off(k)) * dh + i0 : NULL;
+      const float *e1 = ev ? ev + (size_t)(base1 - key_off(k)) * dh + i0 : NULL;
+      for (int j = 0; j < 4; j++) {
+        const __m256 x = _mm256_loadu_ps(vk + 8 * j);
+        __m256 x0 = x, x1 = x;
+        if (ev) {
+          x0 = _mm256_add_ps(x, _mm256_loadu_ps(e0 + 8 * j));
+          x1 = _mm256_add_ps(x, _mm256_loadu_ps(e1 + 8 * j));
+        }
+        c0[j] = _mm256_fmadd_ps(w0, x0, c0[j]);
+        c1[j] = _mm256_fmadd_ps(w1, x1, c1[j]);
+      }
+    }
+    for (int j = 0; j < 4; j++) {
+      _mm256_storeu_ps(o0 + i0 + 8 * j, c0[j]);
+      _mm256_storeu_ps(o1 + i0 + 8 * j, c1[j]);
+    }
+  }
+}
+
 typedef struct head_tables {
   const float *q_rev, *k_rev; /* [H][dh][225] or NULL */
   const float *v_rows;        /* [H][225][dh] or NULL */
@@ -144,28 +206,27 @@ static void attend(const cf_attention_args *a, const head_tables *t, int b, int 
   const float *bias = a->bias ? a->bias + ((size_t)b * H + h) * 64 * 64 : NULL;
 
   _Alignas(32) float kt[MAX_FAST_DEPTH * 64]; /* this head's keys, [dh][64] */
-  for (int k = 0; k < 64; k++) {
-    const float *K = tok + (size_t)k * ld + dm + h * dh;
-    for (int i = 0; i < dh; i++) kt[i * 64 + k] = K[i];
-  }
+  /* Depth-outer: contiguous stores; the strided loads stay in L1 (64 key
+   * rows of dh floats). The other order spent 10% of the kernel in
+   * store-forwarding stalls. */
+  const float *K0 = tok + dm + h * dh;
+  for (int i = 0; i < dh; i++)
+    for (int k = 0; k < 64; k++) kt[i * 64 + k] = K0[(size_t)k * ld + i];
   const __m256 scale = _mm256_set1_ps(a->scale);
-  for (int q = 0; q < 64; q++) {
-    const float *Q = tok + (size_t)q * ld + h * dh;
-    const int c = TABLE - 1 - query_base(q);
-    _Alignas(32) float s[64];
+  for (int q = 0; q < 64; q += 2) {
+    const float *Q0 = tok + (size_t)q * ld + h * dh, *Q1 = Q0 + ld;
+    const int c = TABLE - 1 - query_base(q); /* q + 1 is at c - 1, c >= 1 */
+    _Alignas(32) float s0[64], s1[64];
     const float *eqc = eq ? eq + c : NULL, *ekc = ek ? ek + c : NULL;
-    if (eq && ek) scores(dh, Q, kt, eqc, ekc, 1, 1, s);
-    else if (eq) scores(dh, Q, kt, eqc, NULL, 1, 0, s);
-    else if (ek) scores(dh, Q, kt, NULL, ekc, 0, 1, s);
-    else scores(dh, Q, kt, NULL, NULL, 0, 0, s);
-    for (int k = 0; k < 64; k += 8) {
-      __m256 v = _mm256_mul_ps(_mm256_load_ps(s + k), scale);
-      if (bias) v = _mm256_add_ps(v, _mm256_loadu_ps(bias + q * 64 + k));
-      _mm256_store_ps(s + k, v);
-    }
-    softmax64(s);
-    weighted_values(dh, s, tok + 2 * dm + h * dh, (size_t)ld, ev, query_base(q),
-                    out + (size_t)q * dm + h * dh);
+    if (eq && ek) scores2(dh, Q0, Q1, kt, eqc, ekc, 1, 1, s0, s1);
+    else if (eq) scores2(dh, Q0, Q1, kt, eqc, NULL, 1, 0, s0, s1);
+    else if (ek) scores2(dh, Q0, Q1, kt, NULL, ekc, 0, 1, s0, s1);
+    else scores2(dh, Q0, Q1, kt, NULL, NULL, 0, 0, s0, s1);
+    finish_scores(s0, scale, bias ? bias + q * 64 : NULL);
+    finish_scores(s1, scale, bias ? bias + (q + 1) * 64 : NULL);
+    const float *V = tok + 2 * dm + h * dh;
+    weighted_values2(dh, s0, s1, V, (size_t)ld, ev, query_base(q), query_base(q + 1),
+                     out + (size_t)q * dm + h * dh, out + (size_t)(q + 1) * dm + h * dh);
   }
 }
 

@@ -12,6 +12,8 @@
  * handles are pointed at the caller's buffers on each call). */
 typedef struct matmul_entry {
   int rows, in, out, act, has_bias;
+  dnnl_memory_desc_t wei_md; /* the weights layout the primitive chose */
+  bool wei_plain;            /* that layout is the weight's own ([out][in] = "ba") */
   dnnl_primitive_t prim;
   dnnl_memory_t src, wei, bias, dst;
 } matmul_entry;
@@ -101,7 +103,11 @@ static dnnl_status_t build(onednn_ctx *c, matmul_entry *e) {
   dnnl_dims_t sd = {e->rows, e->in}, wd = {e->in, e->out}, bd = {1, e->out},
               dd = {e->rows, e->out};
   dnnl_status_t s = dnnl_memory_desc_init_by_tag(&src_md, 2, sd, dnnl_f32, dnnl_ab);
-  if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&wei_md, 2, wd, dnnl_f32, dnnl_ba);
+  dnnl_memory_desc_t plain_md;
+  if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&plain_md, 2, wd, dnnl_f32, dnnl_ba);
+  /* "any": the primitive picks the weights layout it runs fastest on;
+   * weights are reordered to it once (see weights_for). */
+  if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&wei_md, 2, wd, dnnl_f32, dnnl_format_tag_any);
   if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&bias_md, 2, bd, dnnl_f32, dnnl_ab);
   if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&dst_md, 2, dd, dnnl_f32, dnnl_ab);
   if (s != dnnl_success) return s;
@@ -117,12 +123,17 @@ static dnnl_status_t build(onednn_ctx *c, matmul_entry *e) {
   if (s == dnnl_success) s = dnnl_primitive_attr_set_post_ops(attr, po);
   if (s == dnnl_success) s = dnnl_primitive_desc_create(&pd, &md, attr, c->engine, NULL);
   if (s == dnnl_success) s = dnnl_primitive_create(&e->prim, pd);
+  if (s == dnnl_success) {
+    e->wei_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+    e->wei_plain = dnnl_memory_desc_equal(&e->wei_md, &plain_md);
+  }
   if (pd) dnnl_primitive_desc_destroy(pd);
   if (po) dnnl_post_ops_destroy(po);
   if (attr) dnnl_primitive_attr_destroy(attr);
   if (s != dnnl_success) return s;
   s = dnnl_memory_create(&e->src, &src_md, c->engine, DNNL_MEMORY_NONE);
-  if (s == dnnl_success) s = dnnl_memory_create(&e->wei, &wei_md, c->engine, DNNL_MEMORY_NONE);
+  if (s == dnnl_success)
+    s = dnnl_memory_create(&e->wei, &e->wei_md, c->engine, DNNL_MEMORY_NONE);
   if (s == dnnl_success && e->has_bias)
     s = dnnl_memory_create(&e->bias, &bias_md, c->engine, DNNL_MEMORY_NONE);
   if (s == dnnl_success) s = dnnl_memory_create(&e->dst, &dst_md, c->engine, DNNL_MEMORY_NONE);
@@ -160,6 +171,74 @@ static matmul_entry *lookup(onednn_ctx *c, int rows, int in, int out, cf_op_act 
   return e;
 }
 
+/* Reordered copies of one weight, one per layout a primitive asked for
+ * (usually one; a few when different batch sizes pick different blocks).
+ * Kept in the weight's `extra`, made once, freed with the weight. */
+enum { MAX_LAYOUTS = 4 };
+typedef struct reordered {
+  int n;
+  dnnl_memory_desc_t md[MAX_LAYOUTS];
+  float *data[MAX_LAYOUTS];
+} reordered;
+
+static void reordered_free(void *p) {
+  reordered *r = p;
+  for (int i = 0; i < r->n; i++) cf_cpu_free(r->data[i]);
+  free(r);
+}
+
+/* Copies plain (the weight's [out][in] data, "ba") into layout md. */
+static dnnl_status_t reorder(onednn_ctx *c, const dnnl_memory_desc_t *plain_md, float *plain,
+                             const dnnl_memory_desc_t *md, float *dst) {
+  dnnl_primitive_desc_t pd = NULL;
+  dnnl_primitive_t prim = NULL;
+  dnnl_memory_t from = NULL, to = NULL;
+  dnnl_status_t s = dnnl_reorder_primitive_desc_create(&pd, plain_md, c->engine, md, c->engine, NULL);
+  if (s == dnnl_success) s = dnnl_primitive_create(&prim, pd);
+  if (s == dnnl_success) s = dnnl_memory_create(&from, plain_md, c->engine, plain);
+  if (s == dnnl_success) s = dnnl_memory_create(&to, md, c->engine, dst);
+  if (s == dnnl_success) {
+    dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
+    s = dnnl_primitive_execute(prim, c->stream, 2, args);
+  }
+  if (s == dnnl_success) s = dnnl_stream_wait(c->stream);
+  if (to) dnnl_memory_destroy(to);
+  if (from) dnnl_memory_destroy(from);
+  if (prim) dnnl_primitive_destroy(prim);
+  if (pd) dnnl_primitive_desc_destroy(pd);
+  return s;
+}
+
+/* The weight's data in the layout entry e wants; NULL on failure. */
+static float *weights_for(onednn_ctx *c, const matmul_entry *e, const cf_bweight *cw) {
+  if (e->wei_plain) return cw->data;
+  cf_bweight *w = (cf_bweight *)cw; /* a cache, not a change of value */
+  reordered *r = w->extra;
+  if (!r) {
+    r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    w->extra = r;
+    w->extra_free = reordered_free;
+  }
+  for (int i = 0; i < r->n; i++)
+    if (dnnl_memory_desc_equal(&r->md[i], &e->wei_md)) return r->data[i];
+  if (r->n == MAX_LAYOUTS) return NULL;
+  float *dst = cf_cpu_alloc((dnnl_memory_desc_get_size(&e->wei_md) + 3) / 4);
+  if (!dst) return NULL;
+  dnnl_memory_desc_t plain_md;
+  dnnl_dims_t wd = {e->in, e->out};
+  dnnl_status_t s = dnnl_memory_desc_init_by_tag(&plain_md, 2, wd, dnnl_f32, dnnl_ba);
+  if (s == dnnl_success) s = reorder(c, &plain_md, w->data, &e->wei_md, dst);
+  if (s != dnnl_success) {
+    cf_cpu_free(dst);
+    record(c, s, "reordering weights");
+    return NULL;
+  }
+  r->md[r->n] = e->wei_md;
+  r->data[r->n++] = dst;
+  return dst;
+}
+
 static void od_linear(void *ctx, int rows, int in, int out, const float *x, const cf_bweight *w,
                       const cf_bweight *b, cf_op_act act, float *y) {
   onednn_ctx *c = ctx;
@@ -167,8 +246,13 @@ static void od_linear(void *ctx, int rows, int in, int out, const float *x, cons
   matmul_entry *e = lookup(c, rows, in, out, act, b != NULL);
   if (!e) return;
   omp_set_num_threads(c->cpu.threads);
+  float *wd = weights_for(c, e, w);
+  if (!wd) {
+    record(c, dnnl_out_of_memory, "keeping reordered weights");
+    return;
+  }
   dnnl_memory_set_data_handle(e->src, (void *)x);
-  dnnl_memory_set_data_handle(e->wei, w->data);
+  dnnl_memory_set_data_handle(e->wei, wd);
   if (b) dnnl_memory_set_data_handle(e->bias, b->data);
   dnnl_memory_set_data_handle(e->dst, y);
   dnnl_exec_arg_t args[4] = {{DNNL_ARG_SRC, e->src},
