@@ -176,6 +176,7 @@ static void test_parity_net(cf_test *t) {
   free(out);
 }
 
+#if !defined(__SANITIZE_ADDRESS__) /* used only without ASan (see below) */
 /* Runs argv with stdout and stderr discarded; the child's peak RSS in KiB,
  * or -1 when it could not run or failed. */
 static long child_maxrss_kb(const char *const *argv) {
@@ -191,6 +192,7 @@ static long child_maxrss_kb(const char *const *argv) {
   if (wait4(pid, &status, 0, &ru) != pid) return -1;
   return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? ru.ru_maxrss : -1;
 }
+#endif
 
 static void test_cost_only_presets(cf_test *t) {
   /* the paper's Table II: CF-6M 214M, CF-240M 12.8B, within 2% */
