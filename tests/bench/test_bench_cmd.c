@@ -176,7 +176,7 @@ static void test_parity_net(cf_test *t) {
   free(out);
 }
 
-#if !defined(__SANITIZE_ADDRESS__) /* used only without ASan (see below) */
+#if !defined(__SANITIZE_ADDRESS__)
 /* Runs argv with stdout and stderr discarded; the child's peak RSS in KiB,
  * or -1 when it could not run or failed. */
 static long child_maxrss_kb(const char *const *argv) {

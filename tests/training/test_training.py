@@ -1,0 +1,116 @@
+"""test_training: the trainer end to end on the committed sample shard.
+
+Packs training/sample/sample.tsv with `cformer pack-data`, checks that
+packed.py decodes what the records hold, trains a tiny model a few steps,
+interrupts and resumes it (the resumed run must end exactly where an
+uninterrupted one does), and exports it: the safetensors holds exactly
+model.py's state_dict names and values, and the config is netconv's.
+
+usage: test_training.py CFORMER SOURCE_ROOT   (exit 77: no torch)
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import numpy as np
+    import torch
+except ImportError:
+    print("torch/numpy not available: skipped")
+    sys.exit(77)
+
+CFORMER, ROOT = sys.argv[1:3]
+sys.path.insert(0, os.path.join(ROOT, "training"))
+import export  # noqa: E402
+import packed  # noqa: E402
+import train  # noqa: E402
+from model import Chessformer  # noqa: E402
+
+TINY = ["--layers", "1", "--d", "16", "--heads", "2", "--value-cv", "2", "--batch", "16",
+        "--warmup", "2", "--log-every", "1", "--val-every", "2", "--val-positions", "32",
+        "--threads", "1", "--keep-every", "0"]
+
+
+def check_decode(data):
+    tr = packed.PackFile(os.path.join(data, "train.cfpack"))
+    assert tr.input_format == 4 and len(tr) > 200, len(tr)
+    b = packed.decode(tr.records[:64], best_weight=0.25, result_weight=0.2)
+    assert b["planes"].shape == (64, 112, 64)
+    # Plane 111 is all ones; plane 109 is rule50 / 100 everywhere.
+    assert (b["planes"][:, 111] == 1).all()
+    assert np.allclose(b["planes"][:, 109], tr.records["aux_value"][:64, 5][:, None])
+    # Targets: a distribution over legal moves only, the best move legal.
+    assert np.allclose(b["policy"].sum(1), 1, atol=1e-5)
+    assert not (b["policy"][~b["legal"]] > 0).any()
+    assert b["legal"][np.arange(64), b["best"]].all()
+    assert np.allclose(b["wdl"].sum(1), 1, atol=1e-5)
+    # Own king: exactly one square of plane 5.
+    assert (b["planes"][:, 5].sum(1) == 1).all()
+
+
+def run_train(args):
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "training", "train.py")] + args,
+                       capture_output=True, text=True)
+    print(r.stdout[-2000:], r.stderr[-2000:])
+    return r
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "packed")
+        r = subprocess.run([CFORMER, "pack-data", "--out", data, "--val-fraction", "0.2",
+                            os.path.join(ROOT, "training", "sample", "sample.tsv")],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        check_decode(data)
+
+        # Six steps straight through.
+        full = os.path.join(tmp, "full")
+        r = run_train(["--data", data, "--run", full, "--steps", "6"] + TINY)
+        assert r.returncode == 0
+        assert "pos/s" in r.stdout and "ETA" in r.stdout and "top-1" in r.stdout
+        log = [json.loads(x) for x in open(os.path.join(full, "log.jsonl"))]
+        assert [e["step"] for e in log if "policy_loss" in e] == [1, 2, 3, 4, 5, 6]
+        assert any("val_top1" in e for e in log)
+        # A second run into the same folder is refused (use --resume).
+        assert run_train(["--data", data, "--run", full, "--steps", "6"] + TINY).returncode != 0
+
+        # Three steps, then resume to six: same weights as straight through.
+        part = os.path.join(tmp, "part")
+        assert run_train(["--data", data, "--run", part, "--steps", "3"] + TINY).returncode == 0
+        cfg_path = os.path.join(part, "config.json")
+        cfg = json.load(open(cfg_path))
+        cfg["steps"] = 6  # the schedule of the uninterrupted run
+        json.dump(cfg, open(cfg_path, "w"))
+        r = run_train(["--run", part, "--resume", "--threads", "1"])
+        assert r.returncode == 0 and "step 3/6" in r.stdout
+        a = torch.load(os.path.join(full, "latest.pt"))["model"]
+        b = torch.load(os.path.join(part, "latest.pt"))["model"]
+        worst = max((a[k] - b[k]).abs().max().item() for k in a)
+        print("resumed vs uninterrupted: largest weight difference %.3g" % worst)
+        assert worst < 1e-6, worst
+
+        # Export: model.py's names, values and [out][in] shapes, and the config.
+        out = os.path.join(tmp, "net.safetensors")
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "training", "export.py"),
+                            os.path.join(full, "latest.pt"), "-o", out],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        tensors, meta = export.read_safetensors(out)
+        model = Chessformer(layers=1, d=16, heads=2, dff=32, value_cv=2)
+        assert sorted(tensors) == sorted(model.state_dict()), sorted(tensors)
+        for k, v in a.items():
+            assert tensors[k].shape == tuple(v.shape), k
+            assert np.array_equal(tensors[k], v.numpy()), k
+        assert tensors["embedding.weight"].shape == (16, 112)  # [out][in]
+        nc = json.load(open(os.path.join(tmp, "net.json")))
+        assert nc == json.loads(meta["cformer_config"])
+        assert nc["input_format"] == 4 and nc["heads"] == 2 and nc["layers"] == 1
+        assert nc["naming"] == "ours"
+    print("ok")
+
+
+main()

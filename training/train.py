@@ -1,0 +1,270 @@
+"""Trains training/model.py's Chessformer on `cformer pack-data` records (CPU).
+
+    /usr/bin/python3 training/train.py --data DIR --run RUN_DIR [options]
+    /usr/bin/python3 training/train.py --run RUN_DIR --resume
+
+DIR holds train.cfpack and val.cfpack. RUN_DIR receives config.json (the
+arguments and the model's shape), checkpoints (latest.pt, replaced
+atomically every --checkpoint-minutes, plus step-N.pt every
+--keep-every steps) and log.jsonl (one JSON object per progress or
+validation line; training/plot_curve.py draws it).
+
+Losses: policy = cross-entropy between the legal-move-masked softmax and the
+MultiPV soft target (mixed with --best-weight of the best move); value =
+cross-entropy between the WDL head and (1 - r) Stockfish WDL + r game result
+(r = --result-weight), weighted by --value-weight. AdamW with linear warmup
+then cosine decay to --min-lr-ratio over --steps. When pack-data replaces
+DIR/train.cfpack (a repack of a growing data set), the run picks up the new
+file at its next checkpoint.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from model import Chessformer  # noqa: E402
+import packed  # noqa: E402
+
+MODEL_KEYS = ("layers", "d", "heads", "dff", "value_cv")
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--data", help="folder with train.cfpack and val.cfpack (pack-data --out)")
+    p.add_argument("--run", required=True, help="run folder (created; holds config, checkpoints, log)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue RUN from its latest.pt with its saved config")
+    p.add_argument("--layers", type=int, default=4)
+    p.add_argument("--d", type=int, default=64, help="embedding size")
+    p.add_argument("--heads", type=int, default=4)
+    p.add_argument("--dff", type=int, default=0, help="FFN width (default 2 d)")
+    p.add_argument("--value-cv", type=int, default=32, help="value head channels per square")
+    p.add_argument("--batch", type=int, default=256)
+    p.add_argument("--steps", type=int, default=20000, help="total optimizer steps")
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--min-lr-ratio", type=float, default=0.05)
+    p.add_argument("--warmup", type=int, default=500, help="warmup steps")
+    p.add_argument("--weight-decay", type=float, default=0.01)
+    p.add_argument("--clip", type=float, default=1.0, help="gradient norm clip (0 = none)")
+    p.add_argument("--value-weight", type=float, default=1.5)
+    p.add_argument("--result-weight", type=float, default=0.2)
+    p.add_argument("--best-weight", type=float, default=0.25)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--log-every", type=int, default=50, help="steps between progress lines")
+    p.add_argument("--val-every", type=int, default=500, help="steps between validations")
+    p.add_argument("--val-positions", type=int, default=4096,
+                   help="validation positions (the first N of val.cfpack)")
+    p.add_argument("--checkpoint-minutes", type=float, default=5.0)
+    p.add_argument("--keep-every", type=int, default=2000,
+                   help="also keep step-N.pt every this many steps (0 = never)")
+    return p.parse_args(argv)
+
+
+def model_config(args):
+    return dict(layers=args.layers, d=args.d, heads=args.heads, dff=args.dff or 2 * args.d,
+                value_cv=args.value_cv)
+
+
+def lr_at(step, cfg):
+    if step < cfg["warmup"]:
+        return cfg["lr"] * (step + 1) / cfg["warmup"]
+    t = min(1.0, (step - cfg["warmup"]) / max(1, cfg["steps"] - cfg["warmup"]))
+    lo = cfg["lr"] * cfg["min_lr_ratio"]
+    return lo + 0.5 * (cfg["lr"] - lo) * (1.0 + math.cos(math.pi * t))
+
+
+def to_torch(batch):
+    return {k: torch.from_numpy(v) for k, v in batch.items()}
+
+
+def losses(model, b):
+    """(policy loss, value loss, outputs) for a decoded torch batch."""
+    out = model(b["planes"])
+    logits = out["policy"].masked_fill(~b["legal"], -1e9)
+    logp = F.log_softmax(logits, dim=1)
+    policy_loss = -(b["policy"] * logp).sum(1).mean()
+    value_loss = -(b["wdl"] * F.log_softmax(out["wdl"], dim=1)).sum(1).mean()
+    return policy_loss, value_loss, logits, out["wdl"]
+
+
+def sample_batch(train, step, cfg):
+    """Batch `step`'s records: drawn from a generator seeded by (seed, step),
+    so a resumed run draws what the interrupted one would have."""
+    rng = np.random.default_rng([cfg["seed"], step])
+    idx = np.sort(rng.integers(0, len(train), size=cfg["batch"]))
+    return packed.decode(train.records[idx], cfg["best_weight"], cfg["result_weight"])
+
+
+@torch.no_grad()
+def validate(model, val, cfg):
+    """Mean policy loss, top-1 agreement with Stockfish's best move, value
+    loss (against the training WDL target) and WDL accuracy (argmax vs
+    argmax of Stockfish's WDL) on the first --val-positions records."""
+    model.eval()
+    n = min(len(val), cfg["val_positions"])
+    tot = dict(val_policy_loss=0.0, val_top1=0.0, val_value_loss=0.0, val_wdl_acc=0.0)
+    for start in range(0, n, 512):
+        recs = val.records[start:min(n, start + 512)]
+        b = to_torch(packed.decode(recs, cfg["best_weight"], cfg["result_weight"]))
+        pl, vl, logits, wdl = losses(model, b)
+        k = recs.shape[0]
+        tot["val_policy_loss"] += pl.item() * k
+        tot["val_value_loss"] += vl.item() * k
+        tot["val_top1"] += (logits.argmax(1) == b["best"]).sum().item()
+        tot["val_wdl_acc"] += (wdl.argmax(1) == b["sf_wdl"].argmax(1)).sum().item()
+    model.train()
+    return {k: v / max(1, n) for k, v in tot.items()} | {"val_positions": n}
+
+
+def save_checkpoint(path, model, opt, state):
+    tmp = path + ".tmp"
+    torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "state": state}, tmp)
+    os.replace(tmp, path)
+
+
+def fmt_duration(s):
+    s = int(max(0, s))
+    return f"{s // 3600}h{s % 3600 // 60:02d}m" if s >= 3600 else f"{s // 60}m{s % 60:02d}s"
+
+
+def open_data(cfg):
+    train = packed.PackFile(os.path.join(cfg["data"], "train.cfpack"))
+    val = packed.PackFile(os.path.join(cfg["data"], "val.cfpack"))
+    if len(train) == 0:
+        raise packed.PackError(f"{train.path} holds no records")
+    return train, val
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    os.makedirs(args.run, exist_ok=True)
+    config_path = os.path.join(args.run, "config.json")
+    latest = os.path.join(args.run, "latest.pt")
+    if args.resume:
+        if not os.path.exists(latest):
+            sys.exit(f"train.py: --resume: no checkpoint {latest}")
+        with open(config_path) as f:
+            cfg = json.load(f)
+        if args.data:
+            cfg["data"] = args.data
+    else:
+        if not args.data:
+            sys.exit("train.py: --data DIR is required (or --resume)")
+        if os.path.exists(latest):
+            sys.exit(f"train.py: {latest} exists: use --resume, or another --run folder")
+        cfg = {k: v for k, v in vars(args).items() if k not in ("resume", "run", "threads")}
+        cfg["model"] = model_config(args)
+    threads = args.threads
+    torch.set_num_threads(threads)
+    torch.manual_seed(cfg["seed"])
+    try:
+        train, val = open_data(cfg)
+    except (OSError, packed.PackError) as e:
+        sys.exit(f"train.py: {e}")
+    cfg["input_format"] = train.input_format
+    model = Chessformer(**cfg["model"])
+    opt = torch.optim.AdamW(model.parameters(), lr=cfg["lr"], weight_decay=cfg["weight_decay"])
+    state = {"step": 0, "positions": 0, "train_seconds": 0.0}
+    if args.resume:
+        ck = torch.load(latest, map_location="cpu")
+        model.load_state_dict(ck["model"])
+        opt.load_state_dict(ck["optimizer"])
+        state = ck["state"]
+    else:
+        with open(config_path + ".tmp", "w") as f:
+            json.dump(cfg, f, indent=2)
+        os.replace(config_path + ".tmp", config_path)
+    params = sum(p.numel() for p in model.parameters())
+    print(f"train.py: model {cfg['model']} ({params} parameters), input format "
+          f"{cfg['input_format']}, {len(train)} train / {len(val)} val positions, "
+          f"step {state['step']}/{cfg['steps']}, {threads} threads", flush=True)
+
+    log = open(os.path.join(args.run, "log.jsonl"), "a")
+
+    def emit(entry):
+        log.write(json.dumps(entry) + "\n")
+        log.flush()
+
+    model.train()
+    t_last_ck = time.monotonic()
+    window_t, window_pos = time.monotonic(), 0
+    acc = {"policy": 0.0, "value": 0.0, "n": 0}
+    while state["step"] < cfg["steps"]:
+        step = state["step"]
+        t0 = time.monotonic()
+        lr = lr_at(step, cfg)
+        for g in opt.param_groups:
+            g["lr"] = lr
+        b = to_torch(sample_batch(train, step, cfg))
+        pl, vl, _, _ = losses(model, b)
+        loss = pl + cfg["value_weight"] * vl
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        if cfg["clip"]:
+            torch.nn.utils.clip_grad_norm_(model.parameters(), cfg["clip"])
+        opt.step()
+        if not math.isfinite(loss.item()):
+            sys.exit(f"train.py: loss is {loss.item()} at step {step}; stopping (last "
+                     f"checkpoint is intact)")
+        state["step"] += 1
+        state["positions"] += cfg["batch"]
+        state["train_seconds"] += time.monotonic() - t0
+        window_pos += cfg["batch"]
+        acc["policy"] += pl.item()
+        acc["value"] += vl.item()
+        acc["n"] += 1
+        step = state["step"]
+        if step % cfg["log_every"] == 0 or step == cfg["steps"]:
+            now = time.monotonic()
+            rate = window_pos / max(1e-9, now - window_t)
+            eta = (cfg["steps"] - step) * cfg["batch"] / max(1e-9, rate)
+            entry = {"step": step, "positions": state["positions"], "lr": lr,
+                     "policy_loss": acc["policy"] / acc["n"], "value_loss": acc["value"] / acc["n"],
+                     "pos_per_s": rate, "time": time.time()}
+            emit(entry)
+            print(f"step {step}/{cfg['steps']}  pos {state['positions']}  policy "
+                  f"{entry['policy_loss']:.4f}  value {entry['value_loss']:.4f}  lr {lr:.2e}  "
+                  f"{rate:.0f} pos/s  ETA {fmt_duration(eta)}", flush=True)
+            window_t, window_pos = now, 0
+            acc = {"policy": 0.0, "value": 0.0, "n": 0}
+        if step % cfg["val_every"] == 0 or step == cfg["steps"]:
+            if len(val):
+                v = validate(model, val, cfg)
+                emit({"step": step, "positions": state["positions"], "time": time.time()} | v)
+                print(f"val step {step}: policy {v['val_policy_loss']:.4f}  top-1 "
+                      f"{v['val_top1']:.3f}  value {v['val_value_loss']:.4f}  WDL acc "
+                      f"{v['val_wdl_acc']:.3f}  ({v['val_positions']} positions)", flush=True)
+            window_t = time.monotonic()  # validation time is not training throughput
+        done = step == cfg["steps"]
+        if done or time.monotonic() - t_last_ck >= 60 * cfg["checkpoint_minutes"]:
+            save_checkpoint(latest, model, opt, state)
+            t_last_ck = time.monotonic()
+            print(f"checkpoint {latest} at step {step}", flush=True)
+            if train.changed_on_disk():
+                try:
+                    train, val = open_data(cfg)
+                    print(f"data reloaded: {len(train)} train / {len(val)} val positions",
+                          flush=True)
+                except (OSError, packed.PackError) as e:
+                    print(f"data reload failed, keeping the old data: {e}", flush=True)
+        if cfg["keep_every"] and step % cfg["keep_every"] == 0:
+            save_checkpoint(os.path.join(args.run, f"step-{step}.pt"), model, opt, state)
+    log.close()
+    print(f"train.py: done, {state['step']} steps, {state['positions']} positions, "
+          f"{fmt_duration(state['train_seconds'])} training time", flush=True)
+
+
+if __name__ == "__main__":
+    main()
