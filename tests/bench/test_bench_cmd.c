@@ -350,14 +350,13 @@ static void test_help_and_bad_arguments(cf_test *t) {
 
 int main(int argc, char **argv) {
   if (argc > 1) cformer = argv[1];
-  static const cf_test_fn fns[] = {test_json_schema,       test_table_and_progress,
-                                   test_parity_net,        test_cost_only_presets, test_arch_shapes,
-                                   test_svg_file,          test_backend_all,
-                                   test_help_and_bad_arguments};
-  static const char *names[] = {"test_json_schema",       "test_table_and_progress",
-                                "test_parity_net",        "test_cost_only_presets", "test_arch_shapes",
-                                "test_svg_file",          "test_backend_all",
-                                "test_help_and_bad_arguments"};
+  static const cf_test_fn fns[] = {
+      test_json_schema,   test_table_and_progress, test_parity_net,  test_cost_only_presets,
+      test_arch_shapes,   test_svg_file,           test_backend_all, test_help_and_bad_arguments};
+  static const char *names[] = {"test_json_schema", "test_table_and_progress",
+                                "test_parity_net",  "test_cost_only_presets",
+                                "test_arch_shapes", "test_svg_file",
+                                "test_backend_all", "test_help_and_bad_arguments"};
   return cf_test_run(names, fns, sizeof fns / sizeof fns[0], argc > 2 ? argc - 1 : 1,
                      argc > 2 ? argv + 1 : argv);
 }
