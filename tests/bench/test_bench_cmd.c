@@ -233,6 +233,33 @@ static void test_cost_only_presets(cf_test *t) {
 #endif
 }
 
+/* --arch LxD[xH[xF]]: defaults H = D/32 (at least 1) and F = D, as documented. */
+static void test_arch_shapes(cf_test *t) {
+  static const struct {
+    const char *arch;
+    int layers, d, heads, dff;
+  } cases[] = {{"4x128", 4, 128, 4, 128}, {"2x64x2", 2, 64, 2, 64},
+               {"2x64x2x96", 2, 64, 2, 96}, {"1x16", 1, 16, 1, 16},
+               {"cf-6m", 8, 256, 8, 256}, {"cf-240m", 15, 1024, 32, 4096}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char args[128], *out;
+    snprintf(args, sizeof args, "--arch %s --cost-only --json", cases[i].arch);
+    CHECK_INT_EQ(run(args, false, &out), 0);
+    cJSON *j = cJSON_Parse(out);
+    const cJSON *net = j ? cJSON_GetObjectItem(j, "net") : NULL;
+    char m[160];
+    snprintf(m, sizeof m, "--arch %s gives %d layers, d %d, %d heads, dff %d", cases[i].arch,
+             cases[i].layers, cases[i].d, cases[i].heads, cases[i].dff);
+    cf_test_report(t,
+                   net && num(net, "layers") == cases[i].layers &&
+                       num(net, "d_model") == cases[i].d && num(net, "heads") == cases[i].heads &&
+                       num(net, "dff") == cases[i].dff,
+                   __FILE__, __LINE__, m);
+    cJSON_Delete(j);
+    free(out);
+  }
+}
+
 typedef struct xml_count {
   int elements;
 } xml_count;
@@ -323,14 +350,13 @@ static void test_help_and_bad_arguments(cf_test *t) {
 
 int main(int argc, char **argv) {
   if (argc > 1) cformer = argv[1];
-  static const cf_test_fn fns[] = {test_json_schema,       test_table_and_progress,
-                                   test_parity_net,        test_cost_only_presets,
-                                   test_svg_file,          test_backend_all,
-                                   test_help_and_bad_arguments};
-  static const char *names[] = {"test_json_schema",       "test_table_and_progress",
-                                "test_parity_net",        "test_cost_only_presets",
-                                "test_svg_file",          "test_backend_all",
-                                "test_help_and_bad_arguments"};
+  static const cf_test_fn fns[] = {
+      test_json_schema,   test_table_and_progress, test_parity_net,  test_cost_only_presets,
+      test_arch_shapes,   test_svg_file,           test_backend_all, test_help_and_bad_arguments};
+  static const char *names[] = {"test_json_schema", "test_table_and_progress",
+                                "test_parity_net",  "test_cost_only_presets",
+                                "test_arch_shapes", "test_svg_file",
+                                "test_backend_all", "test_help_and_bad_arguments"};
   return cf_test_run(names, fns, sizeof fns / sizeof fns[0], argc > 2 ? argc - 1 : 1,
                      argc > 2 ? argv + 1 : argv);
 }

@@ -153,7 +153,8 @@ static int parse_args(int argc, char **argv, bench_args *a) {
   *a = (bench_args){.suite = CF_BENCH_SUITE, .min_time = 0.5, .min_calls = 3, .seed = 1};
   int st = parse_batches(DEFAULT_BATCHES, a);
   if (st >= 0) return st;
-  for (int i = 0; i < cf_agent_count() && i < MAX_AGENTS; i++) a->agents[a->n_agents++] = cf_agent_at(i);
+  for (int i = 0; i < cf_agent_count() && i < MAX_AGENTS; i++)
+    a->agents[a->n_agents++] = cf_agent_at(i);
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -177,7 +178,8 @@ static int parse_args(int argc, char **argv, bench_args *a) {
       continue;
     }
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strncmp(arg, "--", 2) != 0) return fail("unexpected argument '%s' (cformer bench --help for usage)", arg);
+    if (strncmp(arg, "--", 2) != 0)
+      return fail("unexpected argument '%s' (cformer bench --help for usage)", arg);
     if (!val) return fail("%s needs a value (cformer bench --help for usage)", arg);
     i++;
     if (strcmp(arg, "--weights") == 0) {

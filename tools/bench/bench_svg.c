@@ -12,7 +12,7 @@
 #define H 480
 #define LEFT 90
 #define RIGHT 200
-#define TOP 50
+#define TOP 70
 #define BOTTOM 60
 
 static const char *const colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
@@ -111,7 +111,10 @@ void bench_svg_write(FILE *out, const bench_report *r) {
   xml_text(out, r->net.source);
   fprintf(out, "</text>\n<text x=\"%d\" y=\"40\" fill=\"#555\">", LEFT);
   xml_text(out, r->net.arch);
-  fprintf(out, "; %d positions; median with p10-p90 bars</text>\n", r->suite_positions);
+  fprintf(out,
+          "</text>\n<text x=\"%d\" y=\"56\" fill=\"#555\">%d positions; median with p10-p90 "
+          "bars; backends side by side</text>\n",
+          LEFT, r->suite_positions);
   grid(out, &ax, &ay);
   fprintf(out,
           "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333\"/>\n"
@@ -121,15 +124,19 @@ void bench_svg_write(FILE *out, const bench_report *r) {
           LEFT, TOP, W - LEFT - RIGHT, H - TOP - BOTTOM, (LEFT + W - RIGHT) / 2, H - 16,
           (TOP + H - BOTTOM) / 2);
 
-  int row = 0;
+  /* Every backend runs the same evaluations, so its points share an x: they
+   * are spread sideways a few pixels by backend to stay visible. */
+  int measured = 0, slot = 0, row = 0;
+  for (int b = 0; b < r->n_backends; b++) measured += !r->backends[b].skipped;
   for (int b = 0; b < r->n_backends; b++) {
     const bench_backend_run *be = &r->backends[b];
     if (be->skipped) continue;
     const char *colour = colours[b % (int)(sizeof colours / sizeof colours[0])];
+    double shift = 8.0 * (slot++ - (measured - 1) / 2.0);
     for (int i = 0; i < be->n_agents; i++) {
       const bench_agent_run *a = &be->agents[i];
       if (!plottable(a)) continue;
-      double x = place(&ax, a->flops_per_move), y = place(&ay, a->move_seconds.median);
+      double x = place(&ax, a->flops_per_move) + shift, y = place(&ay, a->move_seconds.median);
       if (a->move_seconds.p10 > 0 && a->move_seconds.p90 > 0)
         fprintf(out,
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x,
