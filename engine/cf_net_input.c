@@ -54,6 +54,11 @@ void cf_engine_net_board(const cf_game *game, int k, cf_net_board *out) {
 }
 
 void cf_engine_net_position(const cf_game *game, int input_format, cf_net_position *out) {
+  cf_engine_net_position_window(game, input_format, 1, out);
+}
+
+void cf_engine_net_position_window(const cf_game *game, int input_format, int start_is_real,
+                                   cf_net_position *out) {
   cf_net_board b;
   cf_engine_net_board(game, game->count - 1, &b);
   cf_net_position_init(out, input_format, &b);
@@ -62,7 +67,7 @@ void cf_engine_net_position(const cf_game *game, int input_format, cf_net_positi
     cf_engine_net_board(game, k, &b);
     if (!cf_net_position_push(out, &b)) break;
   }
-  if (k < 0) cf_net_position_mark_start(out);
+  if (k < 0 && start_is_real) cf_net_position_mark_start(out);
 }
 
 cf_policy_move cf_engine_policy_move(cf_move m) {

@@ -19,6 +19,12 @@ void cf_engine_net_board(const cf_game *game, int k, cf_net_board *out);
  * (walks the game back through cf_net_position_push). */
 void cf_engine_net_position(const cf_game *game, int input_format, cf_net_position *out);
 
+/* The same for a game that is only a window of a longer one (training data
+ * keeps the last plies of each game): the window's first board counts as
+ * the game's start only when start_is_real is nonzero. */
+void cf_engine_net_position_window(const cf_game *game, int input_format, int start_is_real,
+                                   cf_net_position *out);
+
 /* A chess move as the policy head's move (king-takes-rook castling is what
  * both use). */
 cf_policy_move cf_engine_policy_move(cf_move m);

@@ -146,21 +146,6 @@ static cf_status build_game(char *history_fen, char *moves, long ply, cf_game *g
   return CF_OK;
 }
 
-/* The net's position: like cf_engine_net_position, but the window's first
- * board is the game's start only when the window reaches back to ply 0. */
-static void net_position(const cf_game *game, int input_format, int window_is_start,
-                         cf_net_position *out) {
-  cf_net_board b;
-  cf_engine_net_board(game, game->count - 1, &b);
-  cf_net_position_init(out, input_format, &b);
-  int k = game->count - 2;
-  for (; k >= 0; k--) {
-    cf_engine_net_board(game, k, &b);
-    if (!cf_net_position_push(out, &b)) break;
-  }
-  if (k < 0 && window_is_start) cf_net_position_mark_start(out);
-}
-
 static cf_status parse_wdl(const char *text, float wdl[3], cf_error *err) {
   long v[3];
   char buf[64];
@@ -274,7 +259,7 @@ static cf_status pack_line(char *line, const pack_options *o, cf_pack_record *r,
                         f[4]);
   }
   cf_net_position np;
-  net_position(&game, o->input_format, n_moves == ply, &np);
+  cf_engine_net_position_window(&game, o->input_format, n_moves == ply, &np);
   cf_planes planes;
   int transform = cf_net_encode_planes(&np, CF_HISTORY_FILL_FEN_ONLY, &planes);
   for (int j = 0; j < CF_PACK_PLANES; j++) {
