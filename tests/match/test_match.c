@@ -52,6 +52,14 @@ static void test_elo(cf_test *t) {
   CHECK(e.hi - e.lo < wide.hi - wide.lo); /* more games, narrower */
   e = cf_elo_from_wdl(0, 0, 5);
   CHECK(isinf(e.diff) && e.diff < 0);
+  CHECK(isinf(e.lo) && e.lo < 0);
+  /* 0 of 200: the score is below 1 - 0.05^(1/200) = 0.014867 at 95%. */
+  e = cf_elo_from_wdl(0, 0, 200);
+  CHECK_NEAR(e.hi, cf_elo_of_score(1.0 - pow(0.05, 1.0 / 200)), 1e-9);
+  CHECK(e.hi > -740 && e.hi < -720);
+  e = cf_elo_from_wdl(200, 0, 0);
+  CHECK(isinf(e.hi) && e.hi > 0);
+  CHECK(e.lo > 720 && e.lo < 740);
   e = cf_elo_from_wdl(6, 2, 2); /* score 0.7 */
   CHECK_NEAR(e.diff, cf_elo_of_score(0.7), 1e-9);
   CHECK(e.lo < e.diff && e.diff < e.hi);

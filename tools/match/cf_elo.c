@@ -22,5 +22,12 @@ cf_elo cf_elo_from_wdl(int w, int d, int l) {
   e.diff = cf_elo_of_score(s);
   e.lo = cf_elo_of_score(s - 1.959964 * se);
   e.hi = cf_elo_of_score(s + 1.959964 * se);
+  /* Every game lost (or won): the normal approximation has no spread, so
+   * bound the score instead with the exact binomial one: all n games lost
+   * has probability (1 - p)^n, which falls under 5% once
+   * p > 1 - 0.05^(1/n) (about 3/n, the "rule of three"). */
+  double edge = 1.0 - pow(0.05, 1.0 / n);
+  if (w == 0 && d == 0) e.hi = cf_elo_of_score(edge);
+  if (l == 0 && d == 0) e.lo = cf_elo_of_score(1.0 - edge);
   return e;
 }

@@ -6,7 +6,8 @@
 
 typedef struct cf_elo {
   double diff;       /* Elo of the first player over the second; +-INFINITY at 100% / 0% */
-  double lo, hi;     /* 95% interval */
+  double lo, hi;     /* 95% interval; when every game was lost (won), the upper
+                        (lower) end is the exact binomial 95% bound */
   double score;      /* (W + D / 2) / games */
 } cf_elo;
 
