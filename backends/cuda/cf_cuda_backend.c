@@ -1,15 +1,17 @@
 /* cf_cuda_backend.c: the CUDA backend's memory, weights, GEMMs (cuBLAS)
  * and op table; the kernels are in cf_cuda_kernels.cu. Ops queue work on
- * one stream and keep the first failure; sync waits and reports it. */
-#include "backends/cuda/cf_cuda_backend.h"
-
+ * one stream and keep the first failure; sync waits and reports it.
+ *
+ * This file and the kernels form the shared module libcformer_cuda.so,
+ * the only thing that links cuBLAS and the CUDA runtime; the registry
+ * reaches it through cf_cuda_module_entry (cf_cuda_module.h). */
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
-#include <glob.h>
 #include <stdlib.h>
 
 #include "backends/cf_backend_options.h"
 #include "backends/cuda/cf_cuda_kernels.h"
+#include "backends/cuda/cf_cuda_module.h"
 
 struct cf_bweight {
   cf_weight_role role;
@@ -34,13 +36,8 @@ static void record(cuda_ctx *c, int code, const char *what) {
   }
 }
 
-/* A GPU needs its device nodes; checking them first keeps the CUDA runtime
- * from even loading a driver on machines without one. */
+/* The loader checks for /dev/nvidia* before loading this module at all. */
 static bool cuda_probe(void) {
-  glob_t g;
-  bool nodes = glob("/dev/nvidia[0-9]*", 0, NULL, &g) == 0 && g.gl_pathc > 0;
-  globfree(&g);
-  if (!nodes) return false;
   int n = 0;
   return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
 }
@@ -59,8 +56,8 @@ static cf_status cu_create(const cf_backend_config *cfg, void **ctx, cf_error *e
                                          {"device", 0, 63, &device}};
   CF_TRY(cf_backend_options_parse(cfg->options, known, 2, err));
   if (!cuda_probe())
-    return cf_error_set(err, CF_ERR_BACKEND, "no NVIDIA GPU found (no /dev/nvidia* device or "
-                                             "cudaGetDeviceCount() found none)");
+    return cf_error_set(err, CF_ERR_BACKEND, "no NVIDIA GPU found (cudaGetDeviceCount() found "
+                                             "none)");
   cuda_ctx *c = calloc(1, sizeof *c);
   if (!c) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
   c->max_batch = cfg->max_batch;
@@ -224,17 +221,22 @@ static const cf_backend_iface cuda_iface = {
     .sync = cu_sync,
 };
 
-const cf_backend_desc cf_backend_cuda_desc = {
+static const cf_backend_desc cuda_module_desc = {
     .name = "cuda",
     .summary = "NVIDIA GPU, float32: cuBLAS + CUDA kernels (options: device=N)",
     .priority = 40,
-    .features = CF_FEAT_RPE_Q | CF_FEAT_RPE_K | CF_FEAT_RPE_V | CF_FEAT_SMOLGEN | CF_FEAT_RMS_NORM |
-                CF_FEAT_GATING,
-    .activations = (1u << CF_OP_ACT_MISH) | (1u << CF_OP_ACT_RELU) | (1u << CF_OP_ACT_NONE) |
-                   (1u << CF_OP_ACT_TANH) | (1u << CF_OP_ACT_SIGMOID) | (1u << CF_OP_ACT_SELU) |
-                   (1u << CF_OP_ACT_SWISH) | (1u << CF_OP_ACT_RELU2),
+    .features = CF_CUDA_FEATURES,
+    .activations = CF_CUDA_ACTIVATIONS,
     .probe = cuda_probe,
-    .unavailable = "needs an NVIDIA GPU (no /dev/nvidia* device, or cudaGetDeviceCount() found "
-                   "none)",
+    .unavailable = "needs an NVIDIA GPU (cudaGetDeviceCount() found none)",
     .iface = &cuda_iface,
 };
+
+/* The module's one exported symbol (the rest is hidden). */
+__attribute__((visibility("default"))) const cf_backend_desc *cf_cuda_module_entry(
+    size_t iface_size, size_t desc_size);
+
+const cf_backend_desc *cf_cuda_module_entry(size_t iface_size, size_t desc_size) {
+  if (iface_size != sizeof(cf_backend_iface) || desc_size != sizeof(cf_backend_desc)) return NULL;
+  return &cuda_module_desc;
+}

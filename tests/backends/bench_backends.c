@@ -3,6 +3,7 @@
  *
  *   bench_backends NET.pb.gz [--backends a,b] [--batches 1,16,64,256]
  *                  [--threads 1,2] [--seconds S] [--peak]
+ *                  [--opts 'A;B'] [--rounds R]
  *
  * For each backend, thread count and batch size it evaluates full batches
  * of random input planes for about S wall seconds (default 2) after one
@@ -11,7 +12,11 @@
  * wall time and by process CPU time (x threads: the speed had the threads
  * had their cores to themselves, for machines shared with other work).
  * --peak first measures OpenBLAS sgemm (1024^3) on each thread count: the
- * machine's sgemm peak the GFLOP/s figures compare against. */
+ * machine's sgemm peak the GFLOP/s figures compare against.
+ * --opts runs each (backend, threads, batch) once per backend option string
+ * (';'-separated, "" = none; appended to threads=N), one after the other,
+ * and --rounds repeats that R times: A/B comparisons taken side by side,
+ * alternating, so a loaded machine's swings hit both alike. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,15 +90,16 @@ static double cpu_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int bench_one(const cf_weights *w, const char *backend, int threads, int batch,
-                     double seconds, double flops) {
-  char opts[64];
-  snprintf(opts, sizeof opts, "threads=%d", threads);
+static int bench_one(const cf_weights *w, const char *backend, const char *extra, int threads,
+                     int batch, double seconds, double flops) {
+  char opts[256];
+  snprintf(opts, sizeof opts, "threads=%d%s%s", threads, *extra ? "," : "", extra);
   cf_net_options o = {.backend = backend, .backend_options = opts, .max_batch = batch};
   cf_net *net;
   cf_error err = {0};
   if (cf_net_create(w, &o, &net, &err) != CF_OK) {
-    printf("%-9s threads %d batch %4d: %s\n", backend, threads, batch, err.msg);
+    printf("%-9s threads %d batch %4d%s%s: %s\n", backend, threads, batch, *extra ? " " : "",
+           extra, err.msg);
     return 0;
   }
   cf_planes *planes = calloc((size_t)batch, sizeof *planes);
@@ -119,12 +125,13 @@ static int bench_one(const cf_weights *w, const char *backend, int threads, int 
   /* evals per CPU second x threads: what the run would reach if its
    * threads had the cores to themselves (the machine is often shared). */
   if (ok)
-    printf("%-9s threads %d batch %4d: %8.1f evals/s  %6.1f GFLOP/s | per CPU s x threads: "
+    printf("%-9s threads %d batch %4d%s%s: %8.1f evals/s  %6.1f GFLOP/s | per CPU s x threads: "
            "%8.1f evals/s  %6.1f GFLOP/s\n",
-           backend, threads, batch, evals / t, evals / t * flops / 1e9, evals / cpu * threads,
+           backend, threads, batch, *extra ? " " : "", extra, evals / t, evals / t * flops / 1e9, evals / cpu * threads,
            evals / cpu * threads * flops / 1e9);
   else
-    printf("%-9s threads %d batch %4d: %s\n", backend, threads, batch, err.msg);
+    printf("%-9s threads %d batch %4d%s%s: %s\n", backend, threads, batch, *extra ? " " : "",
+           extra, err.msg);
   fflush(stdout);
   cf_net_free(net);
   free(planes);
@@ -136,13 +143,16 @@ static int bench_one(const cf_weights *w, const char *backend, int threads, int 
 int main(int argc, char **argv) {
   if (argc < 2 || strcmp(argv[1], "--help") == 0) {
     printf("usage: bench_backends NET.pb.gz [--backends a,b] [--batches 1,16,64,256]\n"
-           "                      [--threads 1,2] [--seconds S] [--peak]\n");
+           "                      [--threads 1,2] [--seconds S] [--peak]\n"
+           "                      [--opts 'A;B'] [--rounds R]\n");
     return argc < 2 ? 2 : 0;
   }
   const char *backends = NULL;
   int batches[16] = {1, 16, 64, 256}, n_batches = 4, threads[8] = {1, 2}, n_threads = 2;
   double seconds = 2.0;
-  int peak = 0;
+  int peak = 0, rounds = 1, n_opts = 1;
+  char opts_buf[512] = "";
+  char *opts[8] = {opts_buf};
   for (int i = 2; i < argc; i++) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(argv[i], "--peak") == 0) peak = 1;
@@ -150,7 +160,13 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--batches") == 0 && v) n_batches = parse_list(argv[++i], batches, 16);
     else if (strcmp(argv[i], "--threads") == 0 && v) n_threads = parse_list(argv[++i], threads, 8);
     else if (strcmp(argv[i], "--seconds") == 0 && v) seconds = atof(argv[++i]);
-    else {
+    else if (strcmp(argv[i], "--rounds") == 0 && v) rounds = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--opts") == 0 && v) {
+      snprintf(opts_buf, sizeof opts_buf, "%s", argv[++i]);
+      n_opts = 1;
+      for (char *c = opts_buf; *c && n_opts < 8; c++)
+        if (*c == ';') *c = '\0', opts[n_opts++] = c + 1;
+    } else {
       fprintf(stderr, "bench_backends: unknown argument '%s'\n", argv[i]);
       return 2;
     }
@@ -184,7 +200,9 @@ int main(int argc, char **argv) {
       continue;
     for (int t = 0; t < n_threads; t++)
       for (int b = 0; b < n_batches; b++)
-        bench_one(w, d->name, threads[t], batches[b], seconds, flops);
+        for (int r = 0; r < rounds; r++)
+          for (int o = 0; o < n_opts; o++)
+            bench_one(w, d->name, opts[o], threads[t], batches[b], seconds, flops);
   }
   cf_weights_free(w);
   return 0;

@@ -222,7 +222,7 @@ static void test_cost_only_presets(cf_test *t) {
 #if !defined(__SANITIZE_ADDRESS__)
   /* No weights are built: CF-240M's ~1 GB of floats would show in the
    * child's peak RSS. Measured against `cformer --version`, since loading
-   * the backends' shared libraries (cuBLAS when CUDA is built) costs RSS
+   * the backends' shared libraries (oneDNN, OpenBLAS) costs RSS
    * before main; ASan's shadow memory inflates RSS, so this runs only
    * without it. */
   const char *cost_argv[] = {cformer, "bench", "--arch", "cf-240m", "--cost-only", NULL};
