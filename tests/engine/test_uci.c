@@ -113,10 +113,12 @@ static void test_handshake(cf_test *t) {
   CHECK_STR_CONTAINS(o, "option name UCI_ShowWDL type check default false\n");
   CHECK_INT_EQ(count(o, "option name"), CF_OPT_COUNT);
   CHECK(strlen(o) > 6 && strcmp(o + strlen(o) - 6, "uciok\n") == 0);
-  /* isready loads the built-in net (no folders to search) and warns. */
+  /* isready loads the built-in net (no folders to search); the shipped
+   * default network is trained, so no warning (a placeholder shipped by
+   * mistake would fail here). */
   o = run(u, &tr, "isready");
   CHECK_STR_CONTAINS(o, "info string loaded network <built in>");
-  CHECK_STR_CONTAINS(o, "info string warning: this network is untrained");
+  CHECK(!strstr(o, "untrained"));
   CHECK_STR_CONTAINS(o, "readyok\n");
   o = run(u, &tr, "isready\ndebug on\nregister later\n\n   \nucinewgame");
   CHECK_STR_EQ(o, "readyok\n"); /* loaded once; the rest are silent */
@@ -315,14 +317,14 @@ static bool write_file(const char *path, const void *data, size_t n) {
   return fclose(f) == 0 && ok;
 }
 
-/* A random net whose license does not say untrained, saved at path. */
-static bool save_trained_looking_net(const char *path) {
+/* A tiny random net with the given license field, saved at path. */
+static bool save_net_with_license(const char *path, const char *license) {
   cf_test_shape s = {.layers = 1, .d = 8, .heads = 2, .dff = 8, .rpe = true, .rms = true,
                      .input_format = 4, .cv = 2, .cm = 2, .seed = 77};
   cf_error err;
   cf_weights *w = cf_test_random_net(&s, &err);
   if (!w) return false;
-  w->license = strdup("GPL-3.0-or-later");
+  w->license = strdup(license);
   bool ok = cf_weights_save_file(w, path, CF_ENC_FLOAT32, true, &err) == CF_OK;
   cf_weights_free(w);
   return ok;
@@ -335,7 +337,13 @@ static void test_weights(cf_test *t) {
   snprintf(good, sizeof good, "%s/a-good.pb.gz", dir);
   snprintf(bad, sizeof bad, "%s/b-corrupt.pb.gz", dir);
   snprintf(empty_dir, sizeof empty_dir, "%s/none", dir);
-  CHECK(save_trained_looking_net(good));
+  CHECK(save_net_with_license(good, "GPL-3.0-or-later"));
+  char untrained[1100];
+  snprintf(untrained, sizeof untrained, "%s/untrained/u.pb.gz", dir);
+  char untrained_dir[1100];
+  snprintf(untrained_dir, sizeof untrained_dir, "%s/untrained", dir);
+  CHECK(mkdir(untrained_dir, 0700) == 0);
+  CHECK(save_net_with_license(untrained, "cformer untrained placeholder: random weights"));
   CHECK(write_file(bad, "\x1f\x8b garbage", 10));
   /* Autodiscover: the corrupt file (newer) is skipped, the good one used,
    * and no untrained warning. */
@@ -366,9 +374,14 @@ static void test_weights(cf_test *t) {
   o = run(u, &tr, cmd);
   CHECK_STR_CONTAINS(o, "loaded network ");
   CHECK(bestmove_legal(o, CF_FEN_STARTPOS, "", (char[8]){0}));
+  /* A net whose license field says untrained: loaded, with a warning. */
+  snprintf(cmd, sizeof cmd, "setoption name WeightsFile value %s\nisready", untrained);
+  o = run(u, &tr, cmd);
+  CHECK_STR_CONTAINS(o, "loaded network ");
+  CHECK_STR_CONTAINS(o, "info string warning: this network is untrained");
   o = run(u, &tr, "setoption name WeightsFile value <built in>\nisready");
   CHECK_STR_CONTAINS(o, "loaded network <built in>");
-  CHECK_STR_CONTAINS(o, "untrained");
+  CHECK(!strstr(o, "untrained"));
   cf_uci_free(u);
   /* Autodiscover with nothing to find: the built-in net. */
   const char *none[] = {empty_dir, NULL};
@@ -379,6 +392,8 @@ static void test_weights(cf_test *t) {
 done:
   unlink(good);
   unlink(bad);
+  unlink(untrained);
+  rmdir(untrained_dir);
   rmdir(dir);
 }
 

@@ -65,7 +65,7 @@ static void test_mates_json(cf_test *t) {
   has(t, out, "policy");
   has(t, out, "value");
   has(t, out, "(1 puzzles)");
-  has(t, out, "UNTRAINED");
+  has(t, out, "<built in>");
 }
 
 static void test_errors(cf_test *t) {
