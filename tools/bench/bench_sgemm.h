@@ -16,7 +16,9 @@ typedef struct bench_sgemm {
   char note[160];     /* how it was measured, or why not */
 } bench_sgemm;
 
-/* The better of the two rates: what a backend's GFLOP/s is compared with. */
+/* The one-thread rate: what a backend's GFLOP/s is compared with, since
+ * bench creates every backend with its default options (one thread);
+ * comparing with the all-thread rate would halve the share on 2 cores. */
 double bench_sgemm_peak(const bench_sgemm *s);
 
 /* Runs C = A B for n x n float matrices, repeating for about min_seconds per

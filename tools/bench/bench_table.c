@@ -68,7 +68,7 @@ static void write_batches(FILE *out, const bench_report *r) {
   double peak = bench_sgemm_peak(&r->sgemm);
   fprintf(out, "\nthroughput per batch (one cf_net_eval call, median)\n");
   fprintf(out, "%-10s %6s %12s %12s %10s %10s\n", "backend", "batch", "time/call", "evals/s",
-          "GFLOP/s", peak > 0 ? "% of sgemm" : "");
+          "GFLOP/s", peak > 0 ? "% 1T sgemm" : "");
   for (int b = 0; b < r->n_backends; b++) {
     const bench_backend_run *be = &r->backends[b];
     if (be->skipped) continue;
