@@ -56,7 +56,9 @@ def write_safetensors(path, tensors, metadata=None):
 
 
 def read_safetensors(path):
-    """The inverse, for tests: (name -> float32 array, metadata dict)."""
+    """The inverse (name -> float32 array, metadata dict), for tests and for
+    train.py --init; reads F32 files as export.py and `netconv export` write
+    them. ValueError on anything else."""
     with open(path, "rb") as f:
         n = struct.unpack("<Q", f.read(8))[0]
         header = json.loads(f.read(n))
@@ -64,7 +66,8 @@ def read_safetensors(path):
     meta = header.pop("__metadata__", {})
     out = {}
     for name, e in header.items():
-        assert e["dtype"] == "F32", e["dtype"]
+        if e.get("dtype") != "F32":
+            raise ValueError(f"{path}: tensor {name} is {e.get('dtype')}, only F32 is read")
         a, b = e["data_offsets"]
         out[name] = np.frombuffer(data[a:b], "<f4").reshape(e["shape"])
     return out, meta

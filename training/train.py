@@ -39,6 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from model import Chessformer  # noqa: E402
+import export  # noqa: E402
 import fast_attention  # noqa: E402
 import packed  # noqa: E402
 
@@ -50,6 +51,9 @@ def parse_args(argv=None):
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", help="folder with train.cfpack and val.cfpack (pack-data --out)")
     p.add_argument("--run", required=True, help="run folder (created; holds config, checkpoints, log)")
+    p.add_argument("--init", metavar="WEIGHTS.safetensors",
+                   help="start a new run from these weights (model.py names, float32: export.py "
+                        "or `netconv export NET.pb.gz`), e.g. to continue the shipped network")
     p.add_argument("--resume", action="store_true",
                    help="continue RUN from its latest.pt with its saved config")
     p.add_argument("--layers", type=int, default=4)
@@ -149,6 +153,26 @@ def fmt_duration(s):
     return f"{s // 3600}h{s % 3600 // 60:02d}m" if s >= 3600 else f"{s // 60}m{s % 60:02d}s"
 
 
+def load_init(model, path):
+    """Copies a safetensors file's tensors into model; every name and shape
+    must match (a different --layers/--d/--heads/--dff/--value-cv is an error
+    naming the first differences)."""
+    try:
+        tensors, _ = export.read_safetensors(path)
+    except (OSError, ValueError, KeyError, json.JSONDecodeError) as e:
+        sys.exit(f"train.py: --init {path}: {e}")
+    sd = model.state_dict()
+    missing = sorted(set(sd) - set(tensors))
+    unknown = sorted(set(tensors) - set(sd))
+    wrong = [f"{k} {tuple(tensors[k].shape)} vs {tuple(sd[k].shape)}"
+             for k in sorted(set(sd) & set(tensors)) if tuple(tensors[k].shape) != tuple(sd[k].shape)]
+    if missing or unknown or wrong:
+        sys.exit(f"train.py: --init {path} does not fit this model (check --layers, --d, --heads, "
+                 f"--dff, --value-cv): missing {missing[:3]}, unknown {unknown[:3]}, "
+                 f"shape {wrong[:3]}")
+    model.load_state_dict({k: torch.from_numpy(np.array(v)) for k, v in tensors.items()})
+
+
 def open_data(cfg):
     train = packed.PackFile(os.path.join(cfg["data"], "train.cfpack"))
     val = packed.PackFile(os.path.join(cfg["data"], "val.cfpack"))
@@ -188,6 +212,10 @@ def main(argv=None):
     model = Chessformer(**cfg["model"])
     opt = torch.optim.AdamW(model.parameters(), lr=cfg["lr"], weight_decay=cfg["weight_decay"])
     state = {"step": 0, "positions": 0, "train_seconds": 0.0}
+    if args.resume and args.init:
+        sys.exit("train.py: --init starts a new run; --resume continues one (not both)")
+    if args.init:
+        load_init(model, args.init)
     if args.resume:
         ck = torch.load(latest, map_location="cpu")
         model.load_state_dict(ck["model"])

@@ -149,6 +149,21 @@ def main():
         assert nc == json.loads(meta["cformer_config"])
         assert nc["input_format"] == 4 and nc["heads"] == 2 and nc["layers"] == 1
         assert nc["naming"] == "ours"
+
+        # --init: a new run starting from exported weights (lr 0: unchanged).
+        init = os.path.join(tmp, "init")
+        r = run_train(["--data", data, "--run", init, "--steps", "1", "--lr", "0",
+                       "--init", out] + TINY)
+        assert r.returncode == 0
+        c = torch.load(os.path.join(init, "latest.pt"))["model"]
+        assert all(np.array_equal(c[k].numpy(), tensors[k]) for k in tensors)
+        # Weights of another shape: refused, naming what differs.
+        r = run_train(["--data", data, "--run", os.path.join(tmp, "bad"), "--steps", "1",
+                       "--init", out, "--layers", "2", "--d", "16", "--heads", "2", "--dff", "32",
+                       "--value-cv", "2", "--threads", "1"])
+        assert r.returncode != 0 and "does not fit this model" in r.stderr, r.stderr
+        r = run_train(["--run", init, "--resume", "--init", out])
+        assert r.returncode != 0 and "not both" in r.stderr
     print("ok")
 
 
