@@ -103,3 +103,35 @@ bool cf_parity_black_to_move(const cf_parity_case *c) {
   bool black = side && side[1] == 'b';
   return (c->n_played % 2) ? !black : black;
 }
+
+void cf_parity_all_heads(const cf_weights *w, cf_net_options *opts) {
+  for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++)
+    if (w->arch.has_policy[h]) opts->policy_heads |= 1u << h;
+  for (int h = CF_VALUE_Q; h < CF_VALUE_HEAD_COUNT; h++)
+    if (w->arch.has_value[h]) opts->value_heads |= 1u << h;
+}
+
+/* The real square of the mover's king, from the planes (castling cases
+ * have transform 0, so the planes are untransformed there). */
+static int king_square(const cf_parity_case *c, bool black) {
+  uint64_t k = c->planes.mask[5];
+  if (!k) return -1;
+  int sq = __builtin_ctzll(k);
+  return black ? sq ^ 56 : sq;
+}
+
+bool cf_parity_planes_request(const cf_parity_case *c, const cf_net *net,
+                              cf_parity_planes_case *p, cf_net_request *req, cf_net_output *out) {
+  bool black = cf_parity_black_to_move(c), ok = true;
+  for (int k = 0; k < c->n_legal; k++) {
+    ok &= cf_parity_move_from_uci(c->legal[k].uci, king_square(c, black), &p->moves[k]);
+    p->move_case[k] = k;
+  }
+  *req = (cf_net_request){.moves = p->moves,
+                          .n_moves = c->n_legal,
+                          .planes = &c->planes,
+                          .transform = c->transform,
+                          .black_to_move = black};
+  cf_parity_bind_output(net, out, &p->buf);
+  return ok;
+}

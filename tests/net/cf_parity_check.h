@@ -33,6 +33,22 @@ bool cf_parity_move_from_uci(const char *uci, int king_sq, cf_policy_move *m);
 /* Whether black is to move in case c (FEN side flipped once per played move). */
 bool cf_parity_black_to_move(const cf_parity_case *c);
 
+/* Options that compute every policy and value head w has. */
+void cf_parity_all_heads(const cf_weights *w, cf_net_options *opts);
+
+/* Case c fed as its expected input planes (bypassing the position encoder)
+ * with its legal moves: what planes-input tests send. */
+typedef struct cf_parity_planes_case {
+  cf_policy_move moves[CF_PARITY_MAX_MOVES];
+  int move_case[CF_PARITY_MAX_MOVES]; /* request move i is c->legal[move_case[i]] */
+  cf_parity_out buf;
+} cf_parity_planes_case;
+
+/* Fills *req and binds *out (into p->buf) for case c; false when a legal
+ * move of the case does not convert to a policy move. */
+bool cf_parity_planes_request(const cf_parity_case *c, const cf_net *net,
+                              cf_parity_planes_case *p, cf_net_request *req, cf_net_output *out);
+
 /* Largest |difference| seen by the checks so far (for the report). */
 extern double cf_parity_max_err;
 

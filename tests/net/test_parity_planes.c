@@ -12,21 +12,6 @@
 #include "tests/net/cf_parity.h"
 #include "tests/net/cf_parity_check.h"
 
-/* The real square of the mover's king, from the (untransformed: castling
- * happens only with transform 0) planes. */
-static int king_square(const cf_parity_case *c, bool black) {
-  uint64_t k = c->planes.mask[5];
-  if (!k) return -1;
-  int sq = __builtin_ctzll(k);
-  return black ? sq ^ 56 : sq;
-}
-
-typedef struct prepared {
-  cf_policy_move moves[CF_PARITY_MAX_MOVES];
-  int move_case[CF_PARITY_MAX_MOVES];
-  cf_parity_out buf;
-} prepared;
-
 static void run_net(cf_test *t, const char *name, int batch) {
   char msg[512], path[1200];
   cf_parity_case *cases;
@@ -44,10 +29,7 @@ static void run_net(cf_test *t, const char *name, int batch) {
     return;
   }
   cf_net_options opts = {.backend = "ref", .max_batch = batch > 0 ? batch : n};
-  for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++)
-    if (w->arch.has_policy[h]) opts.policy_heads |= 1u << h;
-  for (int h = CF_VALUE_Q; h < CF_VALUE_HEAD_COUNT; h++)
-    if (w->arch.has_value[h]) opts.value_heads |= 1u << h;
+  cf_parity_all_heads(w, &opts);
   cf_net *net = NULL;
   cf_status st = cf_net_create(w, &opts, &net, &err);
   cf_weights_free(w);
@@ -56,23 +38,11 @@ static void run_net(cf_test *t, const char *name, int batch) {
     free(cases);
     return;
   }
-  prepared *prep = calloc((size_t)n, sizeof *prep);
+  cf_parity_planes_case *prep = calloc((size_t)n, sizeof *prep);
   cf_net_request *req = calloc((size_t)n, sizeof *req);
   cf_net_output *out = calloc((size_t)n, sizeof *out);
-  for (int i = 0; i < n; i++) {
-    const cf_parity_case *c = &cases[i];
-    bool black = cf_parity_black_to_move(c);
-    for (int k = 0; k < c->n_legal; k++) {
-      CHECK(cf_parity_move_from_uci(c->legal[k].uci, king_square(c, black), &prep[i].moves[k]));
-      prep[i].move_case[k] = k;
-    }
-    req[i] = (cf_net_request){.moves = prep[i].moves,
-                              .n_moves = c->n_legal,
-                              .planes = &c->planes,
-                              .transform = c->transform,
-                              .black_to_move = black};
-    cf_parity_bind_output(net, &out[i], &prep[i].buf);
-  }
+  for (int i = 0; i < n; i++)
+    CHECK(cf_parity_planes_request(&cases[i], net, &prep[i], &req[i], &out[i]));
   int step = batch > 0 ? batch : n;
   for (int i = 0; i < n; i += step) {
     int m = n - i < step ? n - i : step;
