@@ -17,5 +17,11 @@ seeds=$2
 work=$3
 secs=${4:-60}
 mkdir -p "$work/corpus" "$work/artifacts"
+# libOMP's own worker buffers are not ours to free (see lsan.supp).
+LSAN_OPTIONS="suppressions=$(dirname "$0")/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
+# libFuzzer exits 77 on a crash or leak by default, which meson counts as a
+# skip: a finding must fail the test.
 exec "$fuzzer" -max_total_time="$secs" -rss_limit_mb=2048 -max_len=131072 -timeout=10 \
+  -error_exitcode=1 -timeout_exitcode=1 \
   -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$work/corpus" "$seeds"
