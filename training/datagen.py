@@ -116,8 +116,11 @@ def position_key(fen):
     return " ".join(fen.split()[:4])
 
 
-def play_game(rng, player, labeller, args, seen, out, game_id):
-    """Plays one game, labels sampled positions, writes them. Returns count."""
+def play_game(rng, child_rng, player, labeller, args, seen, out, game_id):
+    """Plays one game, labels sampled positions, writes them. Returns count.
+
+    child_rng is separate from rng so that --child-rate does not change the
+    games themselves."""
     moves = []
     fens = []  # fens[i] = FEN after moves[:i]
     result = "*"
@@ -140,7 +143,20 @@ def play_game(rng, player, labeller, args, seen, out, game_id):
             labeller.set_position("startpos", moves)
             best, pvs = labeller.search(args.label_nodes)
             if pvs:
-                records.append((ply, moves[:], fen, best, pvs))
+                records.append((ply, moves[:], fen, best, pvs, None))
+            # The value agent scores every legal child of the positions it
+            # meets, blunders included; games between sensible players rarely
+            # show those (a hanging piece, the side to move able to take it).
+            # So label a uniformly random child of the sampled position too.
+            if child_rng.random() < args.child_rate:
+                child_moves = moves + [child_rng.choice(legal)]
+                labeller.set_position("startpos", child_moves)
+                child_fen = labeller.fen()
+                if position_key(child_fen) not in seen:
+                    seen.add(position_key(child_fen))
+                    cbest, cpvs = labeller.search(args.label_nodes)
+                    if cpvs and cbest != "(none)":
+                        records.append((ply + 1, child_moves, child_fen, cbest, cpvs, "*"))
         if ply < opening_plies or rng.random() < args.random_move_rate:
             move = rng.choice(legal)
         else:
@@ -149,13 +165,13 @@ def play_game(rng, player, labeller, args, seen, out, game_id):
             if move == "(none)":
                 move = rng.choice(legal)
         moves.append(move)
-    for ply, hist, fen, best, pvs in records:
+    for ply, hist, fen, best, pvs, own_result in records:
         start = max(0, ply - HISTORY_PLIES)
         history_fen = fens[start]
         history_moves = " ".join(hist[start:ply])
         wdl = pvs[1][2].replace(" ", ",") if 1 in pvs else ""
         multipv = " ".join(f"{m}:{score_to_cp(s)}" for _, (m, s, _) in sorted(pvs.items()))
-        out.write(f"{game_id}\t{ply}\t{history_fen}\t{history_moves}\t{fen}\t{best}\t{wdl}\t{multipv}\t{result}\n")
+        out.write(f"{game_id}\t{ply}\t{history_fen}\t{history_moves}\t{fen}\t{best}\t{wdl}\t{multipv}\t{own_result or result}\n")
     out.flush()
     return len(records)
 
@@ -194,7 +210,8 @@ def worker(index, args):
             if game_id in games_done:
                 continue
             rng = random.Random(f"{args.seed}/{index}/{g}")
-            written += play_game(rng, player, labeller, args, seen, out, game_id)
+            child_rng = random.Random(f"{args.seed}/{index}/{g}/children")
+            written += play_game(rng, child_rng, player, labeller, args, seen, out, game_id)
             if (g + 1) % args.progress_every == 0:
                 dt = time.time() - t0
                 print(
@@ -218,6 +235,12 @@ def main():
     ap.add_argument("--random-move-rate", type=float, default=0.03)
     ap.add_argument("--min-random-opening", type=int, default=2)
     ap.add_argument("--max-random-opening", type=int, default=6)
+    ap.add_argument(
+        "--child-rate",
+        type=float,
+        default=0.0,
+        help="chance that a sampled position's random child (off the game's path; result '*') is labelled too",
+    )
     ap.add_argument("--sample-rate", type=float, default=0.35)
     ap.add_argument("--max-plies", type=int, default=400)
     ap.add_argument("--progress-every", type=int, default=10)
