@@ -14,6 +14,7 @@
  * scores of a query in 8 accumulators. The value side adds A[q][k] Ev[p]
  * (rows of the untransposed per-head table) in the same pass as A[q][k] v_k.
  * Depth beyond MAX_FAST_DEPTH takes a plain dot-product path. */
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -78,44 +79,55 @@ static void softmax64(float *s) {
 }
 
 /* Scores of two queries on the same file of neighbouring ranks, q0 and
- * q0 + 8: s0[64], s1[64] = q.k + q.Eq[p] + k.Ek[p] over depth dh. kt: keys
- * transposed [dh][64]; eq, ek: reversed tables [dh][225] already offset by
+ * q0 + 8, against one half of the keys (ranks 4 half .. 4 half + 3):
+ * s0[32 half ..], s1[32 half ..] = q.k + q.Eq[p] + k.Ek[p] over depth dh.
+ * kt: keys transposed [dh][64]; eq, ek: reversed tables [dh][225] already offset by
  * c(q0), or NULL. c(q0 + 8) = c(q0) - 15, so query q0 + 8's table vector for
  * key rank r is query q0's for rank r - 1: the pair needs 5 table loads per
- * 4 ranks instead of 8 (the compiler merges the identical loads), and both
- * share each key load. Keys go in two halves of 32 so the 8 accumulators
- * stay in registers. Inlined with constant use_q / use_k so each
+ * 4 ranks instead of 8, and both share each key load. Keys go in two halves
+ * of 32 so the 8 accumulators stay in registers. Inlined with constant use_q / use_k so each
  * combination compiles to its own branch-free loop. */
 static inline __attribute__((always_inline)) void scores2(int dh, const float *Q0, const float *Q1,
                                                           const float *kt, const float *eq,
                                                           const float *ek, int use_q, int use_k,
-                                                          float *s0, float *s1) {
-  for (int half = 0; half < 2; half++) {
-    __m256 a0[4], a1[4];
-    for (int r = 0; r < 4; r++) a0[r] = a1[r] = _mm256_setzero_ps();
-    for (int i = 0; i < dh; i++) {
-      const __m256 q0 = _mm256_broadcast_ss(Q0 + i), q1 = _mm256_broadcast_ss(Q1 + i);
-      const float *kr = kt + (size_t)i * 64 + 32 * half;
-      const size_t row = (size_t)i * TABLE + 60 * half; /* 15 * 4 per half */
-      for (int r = 0; r < 4; r++) {
-        const __m256 kv = _mm256_load_ps(kr + 8 * r);
-        __m256 x0 = kv, x1 = kv;
-        if (use_q) {
-          x0 = _mm256_add_ps(kv, _mm256_loadu_ps(eq + row + 15 * r));
-          x1 = _mm256_add_ps(kv, _mm256_loadu_ps(eq + row + 15 * (r - 1)));
-        }
-        a0[r] = _mm256_fmadd_ps(q0, x0, a0[r]);
-        a1[r] = _mm256_fmadd_ps(q1, x1, a1[r]);
-        if (use_k) {
-          a0[r] = _mm256_fmadd_ps(kv, _mm256_loadu_ps(ek + row + 15 * r), a0[r]);
-          a1[r] = _mm256_fmadd_ps(kv, _mm256_loadu_ps(ek + row + 15 * (r - 1)), a1[r]);
-        }
+                                                          int half, float *s0, float *s1) {
+  __m256 a0[4], a1[4];
+  for (int r = 0; r < 4; r++) a0[r] = a1[r] = _mm256_setzero_ps();
+  for (int i = 0; i < dh; i++) {
+    const __m256 q0 = _mm256_broadcast_ss(Q0 + i), q1 = _mm256_broadcast_ss(Q1 + i);
+    const float *kr = kt + (size_t)i * 64 + 32 * half;
+    const size_t row = (size_t)i * TABLE + 60 * half; /* 15 * 4 per half */
+    /* Rolling table registers: rank r's vector for q0 is rank r + 1's for
+     * q1, so each of the 5 distinct vectors is loaded once. */
+    __m256 eq_prev = _mm256_setzero_ps(), ek_prev = _mm256_setzero_ps();
+    if (use_q) eq_prev = _mm256_loadu_ps(eq + row - 15);
+    if (use_k) ek_prev = _mm256_loadu_ps(ek + row - 15);
+    for (int r = 0; r < 4; r++) {
+      const __m256 kv = _mm256_load_ps(kr + 8 * r);
+      __m256 x0 = kv, x1 = kv;
+      if (use_q) {
+        __m256 eq_cur = _mm256_loadu_ps(eq + row + 15 * r);
+        /* Empty asm: keeps eq_cur in a register; otherwise the compiler
+         * folds it back into the adds as two separate loads. */
+        __asm__("" : "+x"(eq_cur));
+        x0 = _mm256_add_ps(kv, eq_cur);
+        x1 = _mm256_add_ps(kv, eq_prev);
+        eq_prev = eq_cur;
+      }
+      a0[r] = _mm256_fmadd_ps(q0, x0, a0[r]);
+      a1[r] = _mm256_fmadd_ps(q1, x1, a1[r]);
+      if (use_k) {
+        __m256 ek_cur = _mm256_loadu_ps(ek + row + 15 * r);
+        __asm__("" : "+x"(ek_cur));
+        a0[r] = _mm256_fmadd_ps(kv, ek_cur, a0[r]);
+        a1[r] = _mm256_fmadd_ps(kv, ek_prev, a1[r]);
+        ek_prev = ek_cur;
       }
     }
-    for (int r = 0; r < 4; r++) {
-      _mm256_storeu_ps(s0 + 32 * half + 8 * r, a0[r]);
-      _mm256_storeu_ps(s1 + 32 * half + 8 * r, a1[r]);
-    }
+  }
+  for (int r = 0; r < 4; r++) {
+    _mm256_storeu_ps(s0 + 32 * half + 8 * r, a0[r]);
+    _mm256_storeu_ps(s1 + 32 * half + 8 * r, a1[r]);
   }
 }
 
@@ -170,11 +182,13 @@ static void weighted_values2(int dh, const float *a0, const float *a1, const flo
   for (int i0 = 0; i0 < dh; i0 += 32) {
     __m256 c0[4], c1[4];
     for (int j = 0; j < 4; j++) c0[j] = c1[j] = _mm256_setzero_ps();
+    /* Table rows walk down by one row per key file and by 15 per key rank
+     * (p = base - 15 rank - file): pointer steps instead of index math. */
+    const float *e0 = ev ? ev + (size_t)base0 * dh + i0 : NULL;
+    const float *e1 = ev ? ev + (size_t)base1 * dh + i0 : NULL;
     for (int k = 0; k < 64; k++) {
       const __m256 w0 = _mm256_broadcast_ss(a0 + k), w1 = _mm256_broadcast_ss(a1 + k);
       const float *vk = v + (size_t)k * ld + i0;
-      const float *e0 = ev ? ev + (size_t)(base0 - key_off(k)) * dh + i0 : NULL;
-      const float *e1 = ev ? ev + (size_t)(base1 - key_off(k)) * dh + i0 : NULL;
       for (int j = 0; j < 4; j++) {
         const __m256 x = _mm256_loadu_ps(vk + 8 * j);
         __m256 x0 = x, x1 = x;
@@ -184,6 +198,11 @@ static void weighted_values2(int dh, const float *a0, const float *a1, const flo
         }
         c0[j] = _mm256_fmadd_ps(w0, x0, c0[j]);
         c1[j] = _mm256_fmadd_ps(w1, x1, c1[j]);
+      }
+      if (ev) {
+        const ptrdiff_t step = (k & 7) == 7 ? -(ptrdiff_t)8 * dh : -(ptrdiff_t)dh;
+        e0 += step;
+        e1 += step;
       }
     }
     for (int j = 0; j < 4; j++) {
@@ -198,7 +217,18 @@ typedef struct head_tables {
   const float *v_rows;        /* [H][225][dh] or NULL */
 } head_tables;
 
-static void attend(const cf_attention_args *a, const head_tables *t, int b, int h) {
+/* Prefetches part `part` of `parts` of n floats at p into L2. */
+static inline void prefetch_part(const float *p, size_t n, int part, int parts) {
+  if (!p) return;
+  const size_t lines = (n * sizeof(float) + 63) / 64;
+  const size_t lo = lines * (size_t)part / (size_t)parts, hi = lines * (size_t)(part + 1) / (size_t)parts;
+  for (size_t l = lo; l < hi; l++) _mm_prefetch((const char *)p + 64 * l, _MM_HINT_T1);
+}
+
+/* One (position, head). next_h: the head of this thread's next task when it
+ * differs (its tables are prefetched during this one's score pass, so a
+ * batch-1 eval does not wait on each head's tables from L3), else -1. */
+static void attend(const cf_attention_args *a, const head_tables *t, int b, int h, int next_h) {
   const int H = a->heads, dh = a->depth, dm = H * dh, ld = 3 * dm;
   const float *tok = a->qkv + (size_t)b * 64 * ld; /* [64][3*dm] */
   float *out = a->out + (size_t)b * 64 * dm;       /* [64][dm] */
@@ -215,15 +245,33 @@ static void attend(const cf_attention_args *a, const head_tables *t, int b, int 
   for (int i = 0; i < dh; i++)
     for (int k = 0; k < 64; k++) kt[i * 64 + k] = K0[(size_t)k * ld + i];
   const __m256 scale = _mm256_set1_ps(a->scale);
-  for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1) { /* ranks 0, 2, 4, 6 */
-    const float *Q0 = tok + (size_t)q * ld + h * dh, *Q1 = Q0 + (size_t)8 * ld;
-    const int c = TABLE - 1 - query_base(q); /* q + 8 is at c - 15, c >= 15 */
-    _Alignas(32) float s0[64], s1[64];
-    const float *eqc = eq ? eq + c : NULL, *ekc = ek ? ek + c : NULL;
-    if (eq && ek) scores2(dh, Q0, Q1, kt, eqc, ekc, 1, 1, s0, s1);
-    else if (eq) scores2(dh, Q0, Q1, kt, eqc, NULL, 1, 0, s0, s1);
-    else if (ek) scores2(dh, Q0, Q1, kt, NULL, ekc, 0, 1, s0, s1);
-    else scores2(dh, Q0, Q1, kt, NULL, NULL, 0, 0, s0, s1);
+  /* All scores first, one key half (4 ranks) at a time over every query:
+   * a half touches about 68 of the 225 table columns per query, so the two
+   * tables' working set (~17 KB at dh 32) stays in L1 while the queries
+   * slide across it; both halves at once overflowed L1 into L2. */
+  _Alignas(32) float S[64 * 64];
+  const size_t head_floats = (size_t)dh * TABLE;
+  int step = 0;
+  for (int half = 0; half < 2; half++) {
+    for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1, step++) { /* ranks 0, 2, 4, 6 */
+      const float *Q0 = tok + (size_t)q * ld + h * dh, *Q1 = Q0 + (size_t)8 * ld;
+      if (next_h >= 0) {
+        const size_t off = (size_t)next_h * head_floats;
+        prefetch_part(t->q_rev ? t->q_rev + off : NULL, head_floats, step, 64);
+        prefetch_part(t->k_rev ? t->k_rev + off : NULL, head_floats, step, 64);
+        prefetch_part(t->v_rows ? t->v_rows + off : NULL, head_floats, step, 64);
+      }
+      const int c = TABLE - 1 - query_base(q); /* q + 8 is at c - 15, c >= 15 */
+      const float *eqc = eq ? eq + c : NULL, *ekc = ek ? ek + c : NULL;
+      float *s0 = S + q * 64, *s1 = S + (q + 8) * 64;
+      if (eq && ek) scores2(dh, Q0, Q1, kt, eqc, ekc, 1, 1, half, s0, s1);
+      else if (eq) scores2(dh, Q0, Q1, kt, eqc, NULL, 1, 0, half, s0, s1);
+      else if (ek) scores2(dh, Q0, Q1, kt, NULL, ekc, 0, 1, half, s0, s1);
+      else scores2(dh, Q0, Q1, kt, NULL, NULL, 0, 0, half, s0, s1);
+    }
+  }
+  for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1) {
+    float *s0 = S + q * 64, *s1 = S + (q + 8) * 64;
     finish_scores(s0, scale, bias ? bias + q * 64 : NULL);
     finish_scores(s1, scale, bias ? bias + (q + 8) * 64 : NULL);
     const float *V = tok + 2 * dm + h * dh;
@@ -281,10 +329,18 @@ void cf_cpu_attention(void *ctx, const cf_attention_args *a) {
     return;
   }
   const int tasks = a->batch * a->heads;
+  const bool head_major = a->rpe_q || a->rpe_k || a->rpe_v;
   const int nt = c->threads < tasks ? c->threads : tasks;
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
   for (int i = 0; i < tasks; i++) {
-    if (fast) attend(a, &t, i / a->heads, i % a->heads);
-    else attend_plain(a, eq_rows, ek_rows, t.v_rows, i / a->heads, i % a->heads);
+    /* With RPE tables, head-major: consecutive tasks share one head's tables
+     * (86 KB at dh 32), which then stay in L2 across the batch instead of all
+     * heads' tables (690 KB) competing with the batch's q/k/v (b16: 1.3x
+     * faster). Without tables, position-major keeps a position's q/k/v in L2. */
+    const int h = head_major ? i / a->batch : i % a->heads;
+    const int b = head_major ? i % a->batch : i / a->heads;
+    const int next_h = head_major && b == a->batch - 1 && h + 1 < a->heads ? h + 1 : -1;
+    if (fast) attend(a, &t, b, h, next_h);
+    else attend_plain(a, eq_rows, ek_rows, t.v_rows, b, h);
   }
 }

@@ -1,0 +1,110 @@
+/* bench_attention: the CPU attention op alone (backends/cpu), per subset of
+ * RPE terms, at CF-6M's shape (8 heads, dh 32) with 8 layers' worth of
+ * tables cycled so that batch 1 sees the cache behaviour of a whole net.
+ * A benchmark, not a test (docs/BACKENDS.md):
+ *   build/tests/backends/bench_attention [--batches 1,16] [--seconds S] [--layers N]
+ *                                        [--only none|q|k|v|qkv]
+ * Prints microseconds per position per layer for none, q, k, v, qkv. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backends/cpu/cf_cpu_internal.h"
+
+enum { LAYERS = 8, HEADS = 8, DH = 32, DM = HEADS * DH };
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static float frand(unsigned *s) {
+  *s = *s * 1664525u + 1013904223u;
+  return (float)((*s >> 8) & 0xffff) / 65536.0f - 0.5f;
+}
+
+int main(int argc, char **argv) {
+  const char *batches = "1,16,64";
+  double seconds = 1.0;
+  int layers = LAYERS;
+  const char *only = NULL;
+  size_t flush_mb = 0; /* stream this much memory between layers, as a net's weights would */
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--batches") == 0 && i + 1 < argc) batches = argv[++i];
+    else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) seconds = atof(argv[++i]);
+    else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
+    else if (strcmp(argv[i], "--flush-mb") == 0 && i + 1 < argc) flush_mb = (size_t)atoi(argv[++i]);
+    else if (strcmp(argv[i], "--layers") == 0 && i + 1 < argc) {
+      layers = atoi(argv[++i]);
+      if (layers < 1 || layers > LAYERS) layers = LAYERS;
+    }
+    else {
+      fprintf(stderr, "usage: bench_attention [--batches 1,16] [--seconds S] [--layers 1-8] [--only none|q|k|v|qkv] [--flush-mb N]\n");
+      return 2;
+    }
+  }
+  unsigned seed = 1;
+  float *table = malloc(sizeof(float) * 225 * DM);
+  cf_bweight *rq[LAYERS], *rk[LAYERS], *rv[LAYERS];
+  for (int l = 0; l < LAYERS; l++) {
+    for (int i = 0; i < 225 * DM; i++) table[i] = frand(&seed);
+    rq[l] = cf_cpu_weight_create(NULL, CF_WEIGHT_RPE, 225, DM, table);
+    rk[l] = cf_cpu_weight_create(NULL, CF_WEIGHT_RPE, 225, DM, table);
+    rv[l] = cf_cpu_weight_create(NULL, CF_WEIGHT_RPE, 225, DM, table);
+  }
+  cf_cpu_ctx ctx = {.max_batch = 256, .threads = 1};
+  const size_t flush_n = flush_mb * 1024 * 1024 / sizeof(float) / LAYERS;
+  float *flush = flush_n ? calloc(flush_n, sizeof(float)) : NULL;
+  volatile float sink = 0.0f;
+  double flush_time = 0.0;
+  const char *names[] = {"none", "q", "k", "v", "qkv"};
+  char list[256];
+  snprintf(list, sizeof list, "%s", batches);
+  for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+    const int batch = atoi(tok);
+    if (batch < 1 || batch > 256) continue;
+    float *qkv = cf_cpu_alloc((size_t)batch * 64 * 3 * DM);
+    float *out = cf_cpu_alloc((size_t)batch * 64 * DM);
+    for (size_t i = 0; i < (size_t)batch * 64 * 3 * DM; i++) qkv[i] = frand(&seed);
+    printf("batch %3d:", batch);
+    for (int v = 0; v < 5; v++) {
+      if (only && strcmp(only, names[v]) != 0) continue;
+      long calls = 0;
+      flush_time = 0.0;
+      double t0 = now(), t;
+      do {
+        for (int l = 0; l < layers; l++, calls++) {
+          cf_attention_args a = {.batch = batch, .heads = HEADS, .depth = DH, .qkv = qkv,
+                                 .rpe_q = (v == 1 || v == 4) ? rq[l] : NULL,
+                                 .rpe_k = (v == 2 || v == 4) ? rk[l] : NULL,
+                                 .rpe_v = (v == 3 || v == 4) ? rv[l] : NULL,
+                                 .scale = 0.17677669f, .out = out};
+          cf_cpu_attention(&ctx, &a);
+          if (flush) {
+            const double f0 = now();
+            float acc = 0.0f;
+            for (size_t j = 0; j < flush_n; j += 16) acc += flush[j];
+            sink += acc;
+            flush_time += now() - f0;
+          }
+        }
+        t = now();
+      } while (t - t0 < seconds);
+      printf("  %s %6.2f", names[v], (t - t0 - flush_time) * 1e6 / ((double)calls * batch));
+    }
+    printf("  us/position/layer\n");
+    cf_cpu_free(qkv);
+    cf_cpu_free(out);
+  }
+  for (int l = 0; l < LAYERS; l++) {
+    cf_cpu_weight_free(NULL, rq[l]);
+    cf_cpu_weight_free(NULL, rk[l]);
+    cf_cpu_weight_free(NULL, rv[l]);
+  }
+  free(table);
+  free(flush);
+  (void)sink;
+  return 0;
+}
