@@ -11,6 +11,7 @@ usage: test_training.py CFORMER SOURCE_ROOT   (exit 77: no torch)
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -164,6 +165,32 @@ def main():
         assert r.returncode != 0 and "does not fit this model" in r.stderr, r.stderr
         r = run_train(["--run", init, "--resume", "--init", out])
         assert r.returncode != 0 and "not both" in r.stderr
+        # evaluate.py: the validation metrics, per group; its "all" row is
+        # train.validate over the whole val file with the pure Stockfish target.
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "training", "evaluate.py"),
+                            "--data", data, "--layers", "1", "--d", "16", "--heads", "2",
+                            "--dff", "32", "--value-cv", "2", "--threads", "1", out, out],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        print(r.stdout)
+        rows = [l.split() for l in r.stdout.splitlines() if l.startswith("net.safetensors")]
+        all_rows = [x for x in rows if x[1] == "all"]
+        assert len(all_rows) == 2 and all_rows[0] == all_rows[1], rows
+        val = packed.PackFile(os.path.join(data, "val.cfpack"))
+        model = Chessformer(layers=1, d=16, heads=2, dff=32, value_cv=2)
+        train.load_init(model, out)
+        want = train.validate(model, val, {"val_positions": len(val), "best_weight": 0.25,
+                                           "result_weight": 0.0})
+        got = all_rows[0]
+        assert abs(float(got[2]) - want["val_policy_loss"]) < 1e-3, (got, want)
+        assert abs(float(got[3].rstrip("%")) - 100 * want["val_top1"]) < 0.06, (got, want)
+        assert abs(float(got[4]) - want["val_value_loss"]) < 1e-3, (got, want)
+        assert abs(float(got[5].rstrip("%")) - 100 * want["val_wdl_acc"]) < 0.06, (got, want)
+        n_game, n_off = (int(x) for x in re.search(r"\((\d+) from games, (\d+) off", r.stdout).groups())
+        assert n_game + n_off == len(val)
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "training", "evaluate.py"),
+                            "--data", tmp, out], capture_output=True, text=True)
+        assert r.returncode != 0 and "val.cfpack" in r.stderr, r.stderr
     print("ok")
 
 
