@@ -227,8 +227,12 @@ static inline void prefetch_part(const float *p, size_t n, int part, int parts) 
 
 /* One (position, head). next_h: the head of this thread's next task when it
  * differs (its tables are prefetched during this one's score pass, so a
- * batch-1 eval does not wait on each head's tables from L3), else -1. */
-static void attend(const cf_attention_args *a, const head_tables *t, int b, int h, int next_h) {
+ * batch-1 eval does not wait on each head's tables from L3), else -1.
+ * cold: this thread's first task, whose tables nobody prefetched: its q/k
+ * tables are requested before the key transpose and its value table during
+ * the score pass. */
+static void attend(const cf_attention_args *a, const head_tables *t, int b, int h, int next_h,
+                   bool cold) {
   const int H = a->heads, dh = a->depth, dm = H * dh, ld = 3 * dm;
   const float *tok = a->qkv + (size_t)b * 64 * ld; /* [64][3*dm] */
   float *out = a->out + (size_t)b * 64 * dm;       /* [64][dm] */
@@ -241,6 +245,11 @@ static void attend(const cf_attention_args *a, const head_tables *t, int b, int 
   /* Depth-outer: contiguous stores; the strided loads stay in L1 (64 key
    * rows of dh floats). The other order spent 10% of the kernel in
    * store-forwarding stalls. */
+  const size_t head_floats = (size_t)dh * TABLE;
+  if (cold) {
+    prefetch_part(eq, head_floats, 0, 1);
+    prefetch_part(ek, head_floats, 0, 1);
+  }
   const float *K0 = tok + dm + h * dh;
   for (int i = 0; i < dh; i++)
     for (int k = 0; k < 64; k++) kt[i * 64 + k] = K0[(size_t)k * ld + i];
@@ -250,7 +259,6 @@ static void attend(const cf_attention_args *a, const head_tables *t, int b, int 
    * tables' working set (~17 KB at dh 32) stays in L1 while the queries
    * slide across it; both halves at once overflowed L1 into L2. */
   _Alignas(32) float S[64 * 64];
-  const size_t head_floats = (size_t)dh * TABLE;
   int step = 0;
   for (int half = 0; half < 2; half++) {
     for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1, step++) { /* ranks 0, 2, 4, 6 */
@@ -261,6 +269,7 @@ static void attend(const cf_attention_args *a, const head_tables *t, int b, int 
         prefetch_part(t->k_rev ? t->k_rev + off : NULL, head_floats, step, 64);
         prefetch_part(t->v_rows ? t->v_rows + off : NULL, head_floats, step, 64);
       }
+      if (cold) prefetch_part(ev, head_floats, step, 64);
       const int c = TABLE - 1 - query_base(q); /* q + 8 is at c - 15, c >= 15 */
       const float *eqc = eq ? eq + c : NULL, *ekc = ek ? ek + c : NULL;
       float *s0 = S + q * 64, *s1 = S + (q + 8) * 64;
@@ -331,16 +340,22 @@ void cf_cpu_attention(void *ctx, const cf_attention_args *a) {
   const int tasks = a->batch * a->heads;
   const bool head_major = a->rpe_q || a->rpe_k || a->rpe_v;
   const int nt = c->threads < tasks ? c->threads : tasks;
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-  for (int i = 0; i < tasks; i++) {
-    /* With RPE tables, head-major: consecutive tasks share one head's tables
-     * (86 KB at dh 32), which then stay in L2 across the batch instead of all
-     * heads' tables (690 KB) competing with the batch's q/k/v (b16: 1.3x
-     * faster). Without tables, position-major keeps a position's q/k/v in L2. */
-    const int h = head_major ? i / a->batch : i % a->heads;
-    const int b = head_major ? i % a->batch : i / a->heads;
-    const int next_h = head_major && b == a->batch - 1 && h + 1 < a->heads ? h + 1 : -1;
-    if (fast) attend(a, &t, b, h, next_h);
-    else attend_plain(a, eq_rows, ek_rows, t.v_rows, b, h);
+#pragma omp parallel num_threads(nt) if (nt > 1)
+  {
+    bool first = true;
+#pragma omp for schedule(static)
+    for (int i = 0; i < tasks; i++) {
+      /* With RPE tables, head-major: consecutive tasks share one head's
+       * tables (86 KB at dh 32), which then stay in L2 across the batch
+       * instead of all heads' tables (690 KB) competing with the batch's
+       * q/k/v. Without tables, position-major keeps a position's q/k/v in
+       * L2. */
+      const int h = head_major ? i / a->batch : i % a->heads;
+      const int b = head_major ? i % a->batch : i / a->heads;
+      const int next_h = head_major && b == a->batch - 1 && h + 1 < a->heads ? h + 1 : -1;
+      if (fast) attend(a, &t, b, h, next_h, head_major && first);
+      else attend_plain(a, eq_rows, ek_rows, t.v_rows, b, h);
+      first = false;
+    }
   }
 }
