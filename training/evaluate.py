@@ -5,7 +5,7 @@ split into positions from played games and positions off the games' path.
     /usr/bin/python3 training/evaluate.py --data DIR A.safetensors [B.safetensors ...]
 
 DIR/val.cfpack (`cformer pack-data --out DIR`) is read in full (or its first
---positions records). A record whose game result is unknown is one that
+--positions records, or every --every-th). A record whose game result is unknown is one that
 datagen.py labelled off the game's path (a random child, `--child-rate`) or
 from a game cut at the ply limit; those are the positions the value agent
 meets when it scores every legal move, blunders included. For each network
@@ -56,6 +56,8 @@ def main(argv=None):
     ap.add_argument("weights", nargs="+", help="safetensors files (model.py names)")
     ap.add_argument("--data", required=True, help="folder with val.cfpack")
     ap.add_argument("--positions", type=int, default=0, help="first N records only (0 = all)")
+    ap.add_argument("--every", type=int, default=1,
+                    help="every K-th record only (a sample across the whole file)")
     ap.add_argument("--layers", type=int, default=4)
     ap.add_argument("--d", type=int, default=64)
     ap.add_argument("--heads", type=int, default=4)
@@ -70,7 +72,9 @@ def main(argv=None):
         val = packed.PackFile(path)
     except (OSError, packed.PackError) as e:
         sys.exit(f"evaluate.py: {e}")
-    recs = val.records[: args.positions or len(val)]
+    if args.every < 1:
+        sys.exit("evaluate.py: --every must be at least 1")
+    recs = np.asarray(val.records[: args.positions or len(val)][:: args.every])
     on_path = recs["result"] != packed.RESULT_UNKNOWN
     groups = [("all", recs), ("game positions", recs[on_path]), ("off path", recs[~on_path])]
     shape = dict(layers=args.layers, d=args.d, heads=args.heads, dff=args.dff or 2 * args.d,

@@ -189,6 +189,11 @@ def main():
         n_game, n_off = (int(x) for x in re.search(r"\((\d+) from games, (\d+) off", r.stdout).groups())
         assert n_game + n_off == len(val)
         r = subprocess.run([sys.executable, os.path.join(ROOT, "training", "evaluate.py"),
+                            "--data", data, "--every", "2", "--layers", "1", "--d", "16",
+                            "--heads", "2", "--dff", "32", "--value-cv", "2", out],
+                           capture_output=True, text=True)
+        assert r.returncode == 0 and f": {(len(val) + 1) // 2} records" in r.stdout, r.stdout
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "training", "evaluate.py"),
                             "--data", tmp, out], capture_output=True, text=True)
         assert r.returncode != 0 and "val.cfpack" in r.stderr, r.stderr
     print("ok")
