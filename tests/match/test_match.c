@@ -60,6 +60,15 @@ static void test_elo(cf_test *t) {
   e = cf_elo_from_wdl(200, 0, 0);
   CHECK(isinf(e.hi) && e.hi > 0);
   CHECK(e.lo > 720 && e.lo < 740);
+  /* 2 of 2 drawn: no spread, yet not certain. Decisive share < 1 - 0.05^(1/2)
+   * = 0.7764 at 95%, so the score lies in 0.5 -+ 0.3882. */
+  e = cf_elo_from_wdl(0, 2, 0);
+  CHECK_NEAR(e.diff, 0, 1e-9);
+  CHECK_NEAR(e.hi, cf_elo_of_score(0.5 + 0.5 * (1.0 - sqrt(0.05))), 1e-9);
+  CHECK_NEAR(e.lo, -e.hi, 1e-6);
+  CHECK(e.hi > 300);
+  e = cf_elo_from_wdl(0, 200, 0); /* more draws, narrower */
+  CHECK(e.hi > 0 && e.hi < 30 && e.lo < 0);
   e = cf_elo_from_wdl(6, 2, 2); /* score 0.7 */
   CHECK_NEAR(e.diff, cf_elo_of_score(0.7), 1e-9);
   CHECK(e.lo < e.diff && e.diff < e.hi);

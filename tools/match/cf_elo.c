@@ -29,5 +29,12 @@ cf_elo cf_elo_from_wdl(int w, int d, int l) {
   double edge = 1.0 - pow(0.05, 1.0 / n);
   if (w == 0 && d == 0) e.hi = cf_elo_of_score(edge);
   if (l == 0 && d == 0) e.lo = cf_elo_of_score(1.0 - edge);
+  /* Every game drawn: likewise the share of decisive games is below edge
+   * at 95%, and the score lies within edge / 2 of one half whichever side
+   * would have won them. */
+  if (w == 0 && l == 0) {
+    e.lo = cf_elo_of_score(0.5 - 0.5 * edge);
+    e.hi = cf_elo_of_score(0.5 + 0.5 * edge);
+  }
   return e;
 }
