@@ -26,7 +26,6 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -35,20 +34,6 @@ from model import Chessformer  # noqa: E402
 import fast_attention  # noqa: E402
 import packed  # noqa: E402
 import train  # noqa: E402
-
-
-@torch.no_grad()
-def score(model, recs, chunk=512):
-    """Sums over recs: policy loss, top-1, value loss, WDL-correct, count."""
-    tot = np.zeros(5)
-    for start in range(0, recs.shape[0], chunk):
-        part = recs[start:start + chunk]
-        b = train.to_torch(packed.decode(part, best_weight=0.25, result_weight=0.0))
-        pl, vl, logits, wdl = train.losses(model, b)
-        k = part.shape[0]
-        tot += [pl.item() * k, (logits.argmax(1) == b["best"]).sum().item(), vl.item() * k,
-                (wdl.argmax(1) == b["sf_wdl"].argmax(1)).sum().item(), k]
-    return tot
 
 
 def main(argv=None):
@@ -85,11 +70,10 @@ def main(argv=None):
     for w in args.weights:
         model = Chessformer(**shape)
         train.load_init(model, w)
-        model.eval()
         for name, g in groups:
             if g.shape[0] == 0:
                 continue
-            pl, top1, vl, acc, n = score(model, g)
+            pl, top1, vl, acc, n = train.metric_sums(model, g, best_weight=0.25, result_weight=0.0)
             print(f"{os.path.basename(w)[:40]:40s} {name:15s} {pl / n:7.4f} {100 * top1 / n:5.1f}% "
                   f"{vl / n:7.4f} {100 * acc / n:6.1f}%", flush=True)
 

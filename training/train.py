@@ -122,24 +122,35 @@ def sample_batch(train, step, cfg):
 
 
 @torch.no_grad()
+def metric_sums(model, recs, best_weight, result_weight, chunk=512):
+    """Over records recs (eval mode, no gradients): sums of policy loss, top-1
+    agreement with Stockfish's best move, value loss (against the WDL target
+    for result_weight) and WDL-argmax agreement with Stockfish's, and the
+    count. validate() and evaluate.py share it."""
+    was_training = model.training
+    model.eval()
+    tot = np.zeros(5)
+    for start in range(0, recs.shape[0], chunk):
+        part = recs[start:start + chunk]
+        b = to_torch(packed.decode(part, best_weight, result_weight))
+        pl, vl, logits, wdl = losses(model, b)
+        k = part.shape[0]
+        tot += [pl.item() * k, (logits.argmax(1) == b["best"]).sum().item(), vl.item() * k,
+                (wdl.argmax(1) == b["sf_wdl"].argmax(1)).sum().item(), k]
+    model.train(was_training)
+    return tot
+
+
 def validate(model, val, cfg):
     """Mean policy loss, top-1 agreement with Stockfish's best move, value
     loss (against the training WDL target) and WDL accuracy (argmax vs
     argmax of Stockfish's WDL) on the first --val-positions records."""
-    model.eval()
     n = min(len(val), cfg["val_positions"])
-    tot = dict(val_policy_loss=0.0, val_top1=0.0, val_value_loss=0.0, val_wdl_acc=0.0)
-    for start in range(0, n, 512):
-        recs = val.records[start:min(n, start + 512)]
-        b = to_torch(packed.decode(recs, cfg["best_weight"], cfg["result_weight"]))
-        pl, vl, logits, wdl = losses(model, b)
-        k = recs.shape[0]
-        tot["val_policy_loss"] += pl.item() * k
-        tot["val_value_loss"] += vl.item() * k
-        tot["val_top1"] += (logits.argmax(1) == b["best"]).sum().item()
-        tot["val_wdl_acc"] += (wdl.argmax(1) == b["sf_wdl"].argmax(1)).sum().item()
-    model.train()
-    return {k: v / max(1, n) for k, v in tot.items()} | {"val_positions": n}
+    pl, top1, vl, acc, _ = metric_sums(model, val.records[:n], cfg["best_weight"],
+                                       cfg["result_weight"])
+    m = max(1, n)
+    return dict(val_policy_loss=pl / m, val_top1=top1 / m, val_value_loss=vl / m,
+                val_wdl_acc=acc / m, val_positions=n)
 
 
 def save_checkpoint(path, model, opt, state):

@@ -81,12 +81,13 @@ static void softmax64(float *s) {
 /* Scores of two queries on the same file of neighbouring ranks, q0 and
  * q0 + 8, against one half of the keys (ranks 4 half .. 4 half + 3):
  * s0[32 half ..], s1[32 half ..] = q.k + q.Eq[p] + k.Ek[p] over depth dh.
- * kt: keys transposed [dh][64]; eq, ek: reversed tables [dh][225] already offset by
- * c(q0), or NULL. c(q0 + 8) = c(q0) - 15, so query q0 + 8's table vector for
- * key rank r is query q0's for rank r - 1: the pair needs 5 table loads per
- * 4 ranks instead of 8, and both share each key load. Keys go in two halves
- * of 32 so the 8 accumulators stay in registers. Inlined with constant use_q / use_k so each
- * combination compiles to its own branch-free loop. */
+ * kt: keys transposed [dh][64]; eq, ek: reversed tables [dh][225] already
+ * offset by c(q0), or NULL. c(q0 + 8) = c(q0) - 15, so query q0 + 8's table
+ * vector for key rank r is query q0's for rank r - 1: the pair needs 5 table
+ * loads per 4 ranks instead of 8, and both share each key load. Keys go in
+ * two halves of 32 so the 8 accumulators stay in registers. Inlined with
+ * constant use_q / use_k so each combination compiles to its own branch-free
+ * loop. */
 static inline __attribute__((always_inline)) void scores2(int dh, const float *Q0, const float *Q1,
                                                           const float *kt, const float *eq,
                                                           const float *ek, int use_q, int use_k,
@@ -217,11 +218,18 @@ typedef struct head_tables {
   const float *v_rows;        /* [H][225][dh] or NULL */
 } head_tables;
 
-/* Prefetches part `part` of `parts` of n floats at p into L2. */
-static inline void prefetch_part(const float *p, size_t n, int part, int parts) {
+/* Head h's part of a per-head table set ([H][dh * 225] floats), or NULL. */
+static inline const float *head_table(const float *tables, int h, int dh) {
+  return tables ? tables + (size_t)h * dh * TABLE : NULL;
+}
+
+/* Prefetches part `part` of `parts` of head h's table (NULL: none) into L2. */
+static inline void prefetch_part(const float *tables, int h, int dh, int part, int parts) {
+  const float *p = head_table(tables, h, dh);
   if (!p) return;
-  const size_t lines = (n * sizeof(float) + 63) / 64;
-  const size_t lo = lines * (size_t)part / (size_t)parts, hi = lines * (size_t)(part + 1) / (size_t)parts;
+  const size_t lines = ((size_t)dh * TABLE * sizeof(float) + 63) / 64;
+  const size_t lo = lines * (size_t)part / (size_t)parts;
+  const size_t hi = lines * (size_t)(part + 1) / (size_t)parts;
   for (size_t l = lo; l < hi; l++) _mm_prefetch((const char *)p + 64 * l, _MM_HINT_T1);
 }
 
@@ -236,20 +244,19 @@ static void attend(const cf_attention_args *a, const head_tables *t, int b, int 
   const int H = a->heads, dh = a->depth, dm = H * dh, ld = 3 * dm;
   const float *tok = a->qkv + (size_t)b * 64 * ld; /* [64][3*dm] */
   float *out = a->out + (size_t)b * 64 * dm;       /* [64][dm] */
-  const float *eq = t->q_rev ? t->q_rev + (size_t)h * dh * TABLE : NULL;
-  const float *ek = t->k_rev ? t->k_rev + (size_t)h * dh * TABLE : NULL;
-  const float *ev = t->v_rows ? t->v_rows + (size_t)h * TABLE * dh : NULL;
+  const float *eq = head_table(t->q_rev, h, dh);
+  const float *ek = head_table(t->k_rev, h, dh);
+  const float *ev = head_table(t->v_rows, h, dh);
   const float *bias = a->bias ? a->bias + ((size_t)b * H + h) * 64 * 64 : NULL;
+  if (cold) {
+    prefetch_part(t->q_rev, h, dh, 0, 1);
+    prefetch_part(t->k_rev, h, dh, 0, 1);
+  }
 
   _Alignas(32) float kt[MAX_FAST_DEPTH * 64]; /* this head's keys, [dh][64] */
   /* Depth-outer: contiguous stores; the strided loads stay in L1 (64 key
    * rows of dh floats). The other order spent 10% of the kernel in
    * store-forwarding stalls. */
-  const size_t head_floats = (size_t)dh * TABLE;
-  if (cold) {
-    prefetch_part(eq, head_floats, 0, 1);
-    prefetch_part(ek, head_floats, 0, 1);
-  }
   const float *K0 = tok + dm + h * dh;
   for (int i = 0; i < dh; i++)
     for (int k = 0; k < 64; k++) kt[i * 64 + k] = K0[(size_t)k * ld + i];
@@ -264,12 +271,11 @@ static void attend(const cf_attention_args *a, const head_tables *t, int b, int 
     for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1, step++) { /* ranks 0, 2, 4, 6 */
       const float *Q0 = tok + (size_t)q * ld + h * dh, *Q1 = Q0 + (size_t)8 * ld;
       if (next_h >= 0) {
-        const size_t off = (size_t)next_h * head_floats;
-        prefetch_part(t->q_rev ? t->q_rev + off : NULL, head_floats, step, 64);
-        prefetch_part(t->k_rev ? t->k_rev + off : NULL, head_floats, step, 64);
-        prefetch_part(t->v_rows ? t->v_rows + off : NULL, head_floats, step, 64);
+        prefetch_part(t->q_rev, next_h, dh, step, 64);
+        prefetch_part(t->k_rev, next_h, dh, step, 64);
+        prefetch_part(t->v_rows, next_h, dh, step, 64);
       }
-      if (cold) prefetch_part(ev, head_floats, step, 64);
+      if (cold) prefetch_part(t->v_rows, h, dh, step, 64);
       const int c = TABLE - 1 - query_base(q); /* q + 8 is at c - 15, c >= 15 */
       const float *eqc = eq ? eq + c : NULL, *ekc = ek ? ek + c : NULL;
       float *s0 = S + q * 64, *s1 = S + (q + 8) * 64;

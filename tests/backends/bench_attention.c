@@ -25,6 +25,14 @@ static float frand(unsigned *s) {
   return (float)((*s >> 8) & 0xffff) / 65536.0f - 0.5f;
 }
 
+static const char *const VARIANTS[] = {"none", "q", "k", "v", "qkv"};
+
+static int usage(void) {
+  fprintf(stderr, "usage: bench_attention [--batches 1,16] [--seconds S] [--layers 1-8]\n"
+                  "                       [--only none|q|k|v|qkv] [--flush-mb N]\n");
+  return 2;
+}
+
 int main(int argc, char **argv) {
   const char *batches = "1,16,64";
   double seconds = 1.0;
@@ -34,43 +42,60 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--batches") == 0 && i + 1 < argc) batches = argv[++i];
     else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) seconds = atof(argv[++i]);
-    else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
+    else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+      only = argv[++i];
+      int known = 0;
+      for (int v = 0; v < 5; v++) known |= strcmp(only, VARIANTS[v]) == 0;
+      if (!known) return usage();
+    }
     else if (strcmp(argv[i], "--flush-mb") == 0 && i + 1 < argc) flush_mb = (size_t)atoi(argv[++i]);
     else if (strcmp(argv[i], "--layers") == 0 && i + 1 < argc) {
       layers = atoi(argv[++i]);
-      if (layers < 1 || layers > LAYERS) layers = LAYERS;
-    }
-    else {
-      fprintf(stderr, "usage: bench_attention [--batches 1,16] [--seconds S] [--layers 1-8] [--only none|q|k|v|qkv] [--flush-mb N]\n");
-      return 2;
+      if (layers < 1 || layers > LAYERS) return usage();
+    } else {
+      return usage();
     }
   }
   unsigned seed = 1;
   float *table = malloc(sizeof(float) * 225 * DM);
+  if (!table) {
+    fprintf(stderr, "bench_attention: out of memory\n");
+    return 1;
+  }
   cf_bweight *rq[LAYERS], *rk[LAYERS], *rv[LAYERS];
   for (int l = 0; l < LAYERS; l++) {
     for (int i = 0; i < 225 * DM; i++) table[i] = frand(&seed);
     rq[l] = cf_cpu_weight_create(NULL, CF_WEIGHT_RPE, 225, DM, table);
     rk[l] = cf_cpu_weight_create(NULL, CF_WEIGHT_RPE, 225, DM, table);
     rv[l] = cf_cpu_weight_create(NULL, CF_WEIGHT_RPE, 225, DM, table);
+    if (!rq[l] || !rk[l] || !rv[l]) {
+      fprintf(stderr, "bench_attention: out of memory\n");
+      return 1;
+    }
   }
   cf_cpu_ctx ctx = {.max_batch = 256, .threads = 1};
   const size_t flush_n = flush_mb * 1024 * 1024 / sizeof(float) / LAYERS;
   float *flush = flush_n ? calloc(flush_n, sizeof(float)) : NULL;
   volatile float sink = 0.0f;
   double flush_time = 0.0;
-  const char *names[] = {"none", "q", "k", "v", "qkv"};
   char list[256];
   snprintf(list, sizeof list, "%s", batches);
   for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
     const int batch = atoi(tok);
-    if (batch < 1 || batch > 256) continue;
+    if (batch < 1 || batch > 256) {
+      fprintf(stderr, "bench_attention: batch '%s' is not 1-256\n", tok);
+      return 2;
+    }
     float *qkv = cf_cpu_alloc((size_t)batch * 64 * 3 * DM);
     float *out = cf_cpu_alloc((size_t)batch * 64 * DM);
+    if (!qkv || !out) {
+      fprintf(stderr, "bench_attention: out of memory at batch %d\n", batch);
+      return 1;
+    }
     for (size_t i = 0; i < (size_t)batch * 64 * 3 * DM; i++) qkv[i] = frand(&seed);
     printf("batch %3d:", batch);
     for (int v = 0; v < 5; v++) {
-      if (only && strcmp(only, names[v]) != 0) continue;
+      if (only && strcmp(only, VARIANTS[v]) != 0) continue;
       long calls = 0;
       flush_time = 0.0;
       double t0 = now(), t;
@@ -92,7 +117,7 @@ int main(int argc, char **argv) {
         }
         t = now();
       } while (t - t0 < seconds);
-      printf("  %s %6.2f", names[v], (t - t0 - flush_time) * 1e6 / ((double)calls * batch));
+      printf("  %s %6.2f", VARIANTS[v], (t - t0 - flush_time) * 1e6 / ((double)calls * batch));
     }
     printf("  us/position/layer\n");
     cf_cpu_free(qkv);

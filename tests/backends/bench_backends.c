@@ -94,12 +94,14 @@ static int bench_one(const cf_weights *w, const char *backend, const char *extra
                      int batch, double seconds, double flops) {
   char opts[256];
   snprintf(opts, sizeof opts, "threads=%d%s%s", threads, *extra ? "," : "", extra);
+  char label[320]; /* how every line of this run starts */
+  snprintf(label, sizeof label, "%-9s threads %d batch %4d%s%s", backend, threads, batch,
+           *extra ? " " : "", extra);
   cf_net_options o = {.backend = backend, .backend_options = opts, .max_batch = batch};
   cf_net *net;
   cf_error err = {0};
   if (cf_net_create(w, &o, &net, &err) != CF_OK) {
-    printf("%-9s threads %d batch %4d%s%s: %s\n", backend, threads, batch, *extra ? " " : "",
-           extra, err.msg);
+    printf("%s: %s\n", label, err.msg);
     return 0;
   }
   cf_planes *planes = calloc((size_t)batch, sizeof *planes);
@@ -125,13 +127,12 @@ static int bench_one(const cf_weights *w, const char *backend, const char *extra
   /* evals per CPU second x threads: what the run would reach if its
    * threads had the cores to themselves (the machine is often shared). */
   if (ok)
-    printf("%-9s threads %d batch %4d%s%s: %8.1f evals/s  %6.1f GFLOP/s | per CPU s x threads: "
-           "%8.1f evals/s  %6.1f GFLOP/s\n",
-           backend, threads, batch, *extra ? " " : "", extra, evals / t, evals / t * flops / 1e9, evals / cpu * threads,
+    printf("%s: %8.1f evals/s  %6.1f GFLOP/s | per CPU s x threads: %8.1f evals/s  %6.1f "
+           "GFLOP/s\n",
+           label, evals / t, evals / t * flops / 1e9, evals / cpu * threads,
            evals / cpu * threads * flops / 1e9);
   else
-    printf("%-9s threads %d batch %4d%s%s: %s\n", backend, threads, batch, *extra ? " " : "",
-           extra, err.msg);
+    printf("%s: %s\n", label, err.msg);
   fflush(stdout);
   cf_net_free(net);
   free(planes);
@@ -160,7 +161,13 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--batches") == 0 && v) n_batches = parse_list(argv[++i], batches, 16);
     else if (strcmp(argv[i], "--threads") == 0 && v) n_threads = parse_list(argv[++i], threads, 8);
     else if (strcmp(argv[i], "--seconds") == 0 && v) seconds = atof(argv[++i]);
-    else if (strcmp(argv[i], "--rounds") == 0 && v) rounds = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--rounds") == 0 && v) {
+      rounds = atoi(argv[++i]);
+      if (rounds < 1) {
+        fprintf(stderr, "bench_backends: --rounds must be at least 1\n");
+        return 2;
+      }
+    }
     else if (strcmp(argv[i], "--opts") == 0 && v) {
       snprintf(opts_buf, sizeof opts_buf, "%s", argv[++i]);
       n_opts = 1;

@@ -7,7 +7,9 @@
 typedef struct cf_elo {
   double diff;       /* Elo of the first player over the second; +-INFINITY at 100% / 0% */
   double lo, hi;     /* 95% interval; when every game was lost (won), the upper
-                        (lower) end is the exact binomial 95% bound */
+                        (lower) end is the exact binomial 95% bound, and when
+                        every game was drawn both ends come from the exact
+                        bound on the share of decisive games */
   double score;      /* (W + D / 2) / games */
 } cf_elo;
 
