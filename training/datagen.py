@@ -116,7 +116,7 @@ def position_key(fen):
     return " ".join(fen.split()[:4])
 
 
-def play_game(rng, child_rng, player, labeller, args, seen, out, game_id):
+def play_game(rng, child_rng, player, labeller, agent, args, seen, out, game_id):
     """Plays one game, labels sampled positions, writes them. Returns count.
 
     child_rng is separate from rng so that --child-rate does not change the
@@ -149,14 +149,13 @@ def play_game(rng, child_rng, player, labeller, args, seen, out, game_id):
             # show those (a hanging piece, the side to move able to take it).
             # So label a uniformly random child of the sampled position too.
             if child_rng.random() < args.child_rate:
-                child_moves = moves + [child_rng.choice(legal)]
-                labeller.set_position("startpos", child_moves)
-                child_fen = labeller.fen()
-                if position_key(child_fen) not in seen:
-                    seen.add(position_key(child_fen))
-                    cbest, cpvs = labeller.search(args.label_nodes)
-                    if cpvs and cbest != "(none)":
-                        records.append((ply + 1, child_moves, child_fen, cbest, cpvs, "*"))
+                label_child(labeller, args, seen, records, ply, moves + [child_rng.choice(legal)])
+            # And the child our own agent would play: where its value head
+            # misjudges a child, that child is the move it picks, so this is
+            # where its errors concentrate (the DAgger idea: label the states
+            # the learner visits).
+            if agent is not None and child_rng.random() < args.agent_child_rate:
+                label_child(labeller, args, seen, records, ply, moves + [agent_move(agent, moves)])
         if ply < opening_plies or rng.random() < args.random_move_rate:
             move = rng.choice(legal)
         else:
@@ -174,6 +173,25 @@ def play_game(rng, child_rng, player, labeller, args, seen, out, game_id):
         out.write(f"{game_id}\t{ply}\t{history_fen}\t{history_moves}\t{fen}\t{best}\t{wdl}\t{multipv}\t{own_result or result}\n")
     out.flush()
     return len(records)
+
+
+def label_child(labeller, args, seen, records, ply, child_moves):
+    """Labels the position after child_moves (off the game's path: result '*')."""
+    labeller.set_position("startpos", child_moves)
+    child_fen = labeller.fen()
+    if position_key(child_fen) in seen:
+        return
+    seen.add(position_key(child_fen))
+    best, pvs = labeller.search(args.label_nodes)
+    if pvs and best != "(none)":
+        records.append((ply + 1, child_moves, child_fen, best, pvs, "*"))
+
+
+def agent_move(agent, moves):
+    """The move cformer's agent plays after moves (its UCI bestmove)."""
+    agent.set_position("startpos", moves)
+    agent.send("go")
+    return agent.wait_for("bestmove")[-1].split()[1]
 
 
 def player_in_check(engine):
@@ -203,6 +221,11 @@ def worker(index, args):
     labeller = Engine(
         STOCKFISH, {"Threads": 1, "Hash": 32, "MultiPV": args.multipv, "UCI_ShowWDL": "true"}
     )
+    agent = None
+    if args.agent_child_rate > 0:
+        options = {"Agent": args.agent_kind}
+        options.update(o.split("=", 1) for o in args.agent_option)
+        agent = Engine(args.agent, options)
     t0, written = time.time(), 0
     with open(path, "a") as out:
         for g in range(args.games_per_worker):
@@ -211,7 +234,7 @@ def worker(index, args):
                 continue
             rng = random.Random(f"{args.seed}/{index}/{g}")
             child_rng = random.Random(f"{args.seed}/{index}/{g}/children")
-            written += play_game(rng, child_rng, player, labeller, args, seen, out, game_id)
+            written += play_game(rng, child_rng, player, labeller, agent, args, seen, out, game_id)
             if (g + 1) % args.progress_every == 0:
                 dt = time.time() - t0
                 print(
@@ -221,6 +244,8 @@ def worker(index, args):
                 )
     player.close()
     labeller.close()
+    if agent is not None:
+        agent.close()
 
 
 def main():
@@ -241,12 +266,32 @@ def main():
         default=0.0,
         help="chance that a sampled position's random child (off the game's path; result '*') is labelled too",
     )
+    ap.add_argument(
+        "--agent-child-rate",
+        type=float,
+        default=0.0,
+        help="chance that the child cformer's agent would play from a sampled position is labelled too (result '*')",
+    )
+    ap.add_argument("--agent", default="build/tools/cformer", help="cformer binary for --agent-child-rate")
+    ap.add_argument("--agent-kind", default="value", choices=["value", "policy"], help="its Agent option")
+    ap.add_argument(
+        "--agent-option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a UCI option for the agent, e.g. WeightsFile=net.pb.gz (repeatable)",
+    )
     ap.add_argument("--sample-rate", type=float, default=0.35)
     ap.add_argument("--max-plies", type=int, default=400)
     ap.add_argument("--progress-every", type=int, default=10)
     args = ap.parse_args()
     if not os.access(STOCKFISH, os.X_OK):
         sys.exit(f"datagen: {STOCKFISH} not found (apt-get install stockfish)")
+    if args.agent_child_rate > 0 and not os.access(args.agent, os.X_OK):
+        sys.exit(f"datagen: --agent {args.agent} is not an executable (build cformer first)")
+    bad = [o for o in args.agent_option if "=" not in o]
+    if bad:
+        sys.exit(f"datagen: --agent-option wants NAME=VALUE, got {bad[0]!r}")
     os.makedirs(args.out, exist_ok=True)
     args.games_per_worker = (args.games + args.workers - 1) // args.workers
     procs = []
