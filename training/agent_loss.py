@@ -11,8 +11,8 @@ same node budget. Per network it prints how often the agent plays
 Stockfish's move, the mean loss in expected score (win + draw/2, from
 Stockfish's WDL, in points out of 100), the mean centipawn loss (each capped
 at 1000) and the blunder rate (moves losing 300 centipawns or more, about a
-piece), each with its 95% interval, and for every further network the
-paired difference in expected-score loss against the first. All networks
+piece), each with its 95% interval, and for every pair of networks the
+paired difference in expected-score loss. All networks
 face the same positions, so the paired difference is far tighter than two
 200-game matches; it is a proxy for strength, not a rating.
 
@@ -150,11 +150,11 @@ def main(argv=None):
         cells = [f"{agree[0]:.1f}±{agree[1]:.1f}%", f"{es[0]:.2f}±{es[1]:.2f}",
                  f"{cp[0]:.1f}±{cp[1]:.1f}", f"{bl[0]:.1f}±{bl[1]:.1f}%"]
         print(f"{name:12s} " + " ".join(f"{c:>14s}" for c in cells))
-    for (name, _), res in list(zip(nets, results))[1:]:
-        diff = mean_ci([r[1] - b[1] for r, b in zip(res, results[0])])
-        print(f"{name} - {nets[0][0]}: ES loss {diff[0]:+.2f} ± {diff[1]:.2f} per move "
-              f"(negative: {name} gives away less)")
-
+    for j in range(1, len(nets)):
+        for i in range(j):
+            diff = mean_ci([a[1] - b[1] for a, b in zip(results[j], results[i])])
+            print(f"{nets[j][0]} - {nets[i][0]}: ES loss {diff[0]:+.2f} ± {diff[1]:.2f} per move "
+                  f"(negative: {nets[j][0]} gives away less)")
 
 if __name__ == "__main__":
     main()
