@@ -46,20 +46,17 @@ def read_positions(paths):
     return rows
 
 
-def set_position(engine, history_fen, moves):
-    engine.send(f"position fen {history_fen}" + (" moves " + " ".join(moves) if moves else ""))
-
-
 def judge(labeller, history_fen, moves, nodes):
-    """Stockfish's (expected score, capped cp) for the side to move."""
-    set_position(labeller, history_fen, moves)
-    _, pvs = labeller.search(nodes)
+    """Stockfish's (expected score, capped cp, best move) for the side to move;
+    None where the game is over (no search line)."""
+    labeller.set_position(history_fen, moves)
+    best, pvs = labeller.search(nodes)
     if 1 not in pvs:
         return None
     _, score, wdl = pvs[1]
     w, d, _ = (int(x) for x in wdl.split())
     cp = max(-MATE_CP_CAP, min(MATE_CP_CAP, datagen.score_to_cp(score)))
-    return (w + d / 2) / 10, cp
+    return (w + d / 2) / 10, cp, best
 
 
 def mean_ci(xs):
@@ -114,13 +111,11 @@ def main(argv=None):
         before = judge(labeller, history_fen, moves, args.label_nodes)
         if before is None:
             continue
-        set_position(labeller, history_fen, moves)
-        best, _ = labeller.search(args.label_nodes)
+        best = before[2]
         after_move = {}
         for k, agent in enumerate(agents):
-            set_position(agent, history_fen, moves)
-            agent.send("go")
-            move = agent.wait_for("bestmove")[-1].split()[1]
+            agent.set_position(history_fen, moves)
+            move = agent.bestmove()
             if move not in after_move:
                 child = judge(labeller, history_fen, moves + [move], args.label_nodes)
                 # The child is scored for the opponent; a finished game
@@ -155,6 +150,7 @@ def main(argv=None):
             diff = mean_ci([a[1] - b[1] for a, b in zip(results[j], results[i])])
             print(f"{nets[j][0]} - {nets[i][0]}: ES loss {diff[0]:+.2f} ± {diff[1]:.2f} per move "
                   f"(negative: {nets[j][0]} gives away less)")
+
 
 if __name__ == "__main__":
     main()

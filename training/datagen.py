@@ -95,6 +95,11 @@ class Engine:
         best = lines[-1].split()[1]
         return best, pvs
 
+    def bestmove(self):
+        """`go` with no limit (for cformer's one-ply agents) and its bestmove."""
+        self.send("go")
+        return self.wait_for("bestmove")[-1].split()[1]
+
     def close(self):
         try:
             self.send("quit")
@@ -190,8 +195,7 @@ def label_child(labeller, args, seen, records, ply, child_moves):
 def agent_move(agent, moves):
     """The move cformer's agent plays after moves (its UCI bestmove)."""
     agent.set_position("startpos", moves)
-    agent.send("go")
-    return agent.wait_for("bestmove")[-1].split()[1]
+    return agent.bestmove()
 
 
 def player_in_check(engine):
