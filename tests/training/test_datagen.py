@@ -5,7 +5,8 @@ Checks that every line has the documented 9 fields, that `cformer pack-data
 FEN), that --child-rate 1 labels off-path children (result '*', one ply past
 a sampled game position whose history they extend by one move), that
 --child-rate 0 labels none, that --agent-child-rate 1 labels the child that
-cformer's value agent plays (one ply past each sampled position), and that a
+cformer's value agent plays (one ply past each sampled position; a fresh
+cformer process given the same position answers that move), and that a
 rerun with the same arguments resumes (writes nothing new).
 
 usage: test_datagen.py CFORMER SOURCE_ROOT   (exit 77: no Stockfish)
@@ -31,6 +32,27 @@ def run_datagen(out, child_rate, agent_child_rate=0.0):
            "--sample-rate", "0.5", "--child-rate", str(child_rate), "--progress-every", "1",
            "--agent-child-rate", str(agent_child_rate), "--agent", CFORMER]
     subprocess.run(cmd, check=True, timeout=240)
+
+
+STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def fresh_bestmove(script):
+    """A new cformer process's bestmove for a UCI script ending in `go`. The
+    script is written first and `quit` only after the bestmove (quit stops a
+    running search)."""
+    proc = subprocess.Popen([CFORMER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proc.stdin.write(script)
+    proc.stdin.flush()
+    try:
+        for line in proc.stdout:
+            if line.startswith("bestmove"):
+                return line.split()[1]
+        return None
+    finally:
+        proc.stdin.write("quit\n")
+        proc.stdin.close()
+        proc.wait(timeout=30)
 
 
 def read_lines(out):
@@ -94,8 +116,24 @@ def main():
             parent = parents.get((r[0], int(r[1]) - 1))
             assert parent is not None, f"agent child without a sampled parent: {r[:2]}"
             assert r[3].split()[:-1][-6:] == parent[3].split()[-6:], (r[3], parent[3])
+        # And that move is the agent's: a fresh cformer answers it too. Only
+        # children whose history window reaches back to the start of the game,
+        # so the fresh process sees exactly the game datagen's agent saw
+        # (repetitions included).
+        rechecked = 0
+        for r in achildren:
+            parent = parents[(r[0], int(r[1]) - 1)]
+            if parent[2] != STARTPOS:
+                continue
+            moves = parent[3].split()
+            script = (f"uci\nsetoption name Agent value value\nisready\n"
+                      f"position startpos moves {' '.join(moves)}\ngo\n")
+            answer = fresh_bestmove(script)
+            assert answer == r[3].split()[-1], (r[:2], answer, r[3])
+            rechecked += 1
+        assert rechecked >= 3, rechecked
     print(f"ok: {len(plain)} game positions, {len(extra)} random children, "
-          f"{len(achildren)} agent children")
+          f"{len(achildren)} agent children ({rechecked} re-checked in a fresh process)")
 
 
 if __name__ == "__main__":
