@@ -37,22 +37,19 @@ def run_datagen(out, child_rate, agent_child_rate=0.0):
 STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
-def fresh_bestmove(script):
-    """A new cformer process's bestmove for a UCI script ending in `go`. The
-    script is written first and `quit` only after the bestmove (quit stops a
-    running search)."""
-    proc = subprocess.Popen([CFORMER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    proc.stdin.write(script)
-    proc.stdin.flush()
+def fresh_bestmove(moves):
+    """A new cformer process's value-agent move after moves from the start,
+    through datagen's own UCI driver (which quits only after the bestmove:
+    quit stops a running search)."""
+    sys.path.insert(0, os.path.dirname(DATAGEN))
+    from datagen import Engine
+
+    engine = Engine(CFORMER, {"Agent": "value"})
     try:
-        for line in proc.stdout:
-            if line.startswith("bestmove"):
-                return line.split()[1]
-        return None
+        engine.set_position("startpos", moves)
+        return engine.bestmove()
     finally:
-        proc.stdin.write("quit\n")
-        proc.stdin.close()
-        proc.wait(timeout=30)
+        engine.close()
 
 
 def read_lines(out):
@@ -125,10 +122,7 @@ def main():
             parent = parents[(r[0], int(r[1]) - 1)]
             if parent[2] != STARTPOS:
                 continue
-            moves = parent[3].split()
-            script = (f"uci\nsetoption name Agent value value\nisready\n"
-                      f"position startpos moves {' '.join(moves)}\ngo\n")
-            answer = fresh_bestmove(script)
+            answer = fresh_bestmove(parent[3].split())
             assert answer == r[3].split()[-1], (r[:2], answer, r[3])
             rechecked += 1
         assert rechecked >= 3, rechecked
