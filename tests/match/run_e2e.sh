@@ -36,6 +36,19 @@ run value "$openings" value 4
 sed -n '/^[a-h]/p' "$openings" | sed -n '20p' > "$tmp/openings2.txt"
 run policy "$tmp/openings2.txt" policy 2
 
+# cformer's policy agent against itself is deterministic (one evaluation a
+# move, never cut short by the clock): an opening that comes round again with
+# the same colours replays the same game, and the match says so.
+sed -n '/^[a-h]/p' "$openings" | sed -n '1p' > "$tmp/openings1.txt"
+"$match" --cformer "$tmp/cformer-e2e --agent policy" --opponent "$tmp/cformer-e2e --agent policy" --games 4 --movetime 20 \
+  --margin 10000 --max-plies 40 --openings "$tmp/openings1.txt" > "$tmp/self.out" 2>&1
+rc=$?
+cat "$tmp/self.out"
+[ $rc -eq 0 ] || fail "self: exit status $rc"
+grep -q "^note: 4 games over 1 openings: from game 3 on" "$tmp/self.out" || fail "self: no note on repeats"
+grep -q "^distinct games: 2 of 4 (the rest repeat" "$tmp/self.out" || fail "self: repeats not counted"
+grep -q "^distinct games: 4 of 4$" "$tmp/value.out" || fail "value: Stockfish games counted as repeats"
+
 # Faults are losses for the engine that commits them.
 for mode in illegal silent crash; do
   "$match" --cformer "$fake $mode" --opponent "$tmp/stockfish-e2e" --games 2 --movetime 20 \

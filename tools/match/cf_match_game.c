@@ -95,3 +95,13 @@ cf_status cf_match_play(cf_engine_proc *white, cf_engine_proc *black, const char
     out->engine_moves[us]++;
   }
 }
+
+uint64_t cf_match_game_key(const cf_game *game) {
+  uint64_t h = 14695981039346656037ull;
+  for (int i = 1; i < game->count; i++) {
+    cf_move m = game->plies[i].move;
+    h = (h ^ (m & 0xff)) * 1099511628211ull;
+    h = (h ^ (m >> 8)) * 1099511628211ull;
+  }
+  return h;
+}

@@ -5,6 +5,8 @@
 #ifndef CF_MATCH_GAME_H
 #define CF_MATCH_GAME_H
 
+#include <stdint.h>
+
 #include "chess/cf_game.h"
 #include "tools/match/cf_engine_proc.h"
 
@@ -30,5 +32,10 @@ typedef struct cf_match_game_result {
  * a result was reached (faults are results); errors only for bad openings. */
 cf_status cf_match_play(cf_engine_proc *white, cf_engine_proc *black, const char *opening,
                         const cf_match_limits *limits, cf_match_game_result *out, cf_error *err);
+
+/* A 64-bit key of the moves a game went through (FNV-1a over the moves):
+ * equal for two games that repeat each other move for move, so a match can
+ * count its distinct games. */
+uint64_t cf_match_game_key(const cf_game *game);
 
 #endif /* CF_MATCH_GAME_H */

@@ -47,6 +47,7 @@ typedef struct match_state {
   int wins, draws, losses; /* cformer's view */
   int faults_cformer, faults_opponent, adjudicated;
   long evals, cformer_moves;
+  uint64_t *game_keys; /* per finished game: its moves and cformer's colour */
   FILE *pgn;
   char cformer_name[128], opponent_name[128];
   bool start_failed;
@@ -195,6 +196,20 @@ static void print_standing(const match_state *s, FILE *out) {
           s->losses, 100.0 * e.score, e.diff + 0.0, e.lo + 0.0, e.hi + 0.0); /* no "-0" */
 }
 
+static int compare_keys(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Games that repeat an earlier one move for move, with cformer on the same
+ * side: deterministic engines do that whenever an opening comes round again. */
+static int count_distinct(uint64_t *keys, int n) {
+  qsort(keys, (size_t)n, sizeof *keys, compare_keys);
+  int distinct = 0;
+  for (int i = 0; i < n; i++) distinct += i == 0 || keys[i] != keys[i - 1];
+  return distinct;
+}
+
 static void *worker(void *arg) {
   match_state *s = arg;
   const match_args *a = s->a;
@@ -242,6 +257,7 @@ static void *worker(void *arg) {
       if (loss) s->faults_cformer++;
       else s->faults_opponent++;
     }
+    s->game_keys[s->finished] = cf_match_game_key(&r.game) ^ (cformer_white ? 0 : 0x9e3779b97f4a7c15ull);
     s->evals += r.evals_sum[us];
     s->cformer_moves += r.engine_moves[us];
     snprintf(s->cformer_name, sizeof s->cformer_name, "%s", c.name);
@@ -280,11 +296,22 @@ int main(int argc, char **argv) {
     cf_openings_free(&s.openings);
     return 2;
   }
+  if (!(s.game_keys = calloc((size_t)a.games, sizeof *s.game_keys))) {
+    fprintf(stderr, "cformer-match: out of memory\n");
+    if (s.pgn) fclose(s.pgn);
+    cf_openings_free(&s.openings);
+    return 2;
+  }
   pthread_mutex_init(&s.mu, NULL);
   int n = a.concurrency < a.games ? a.concurrency : a.games;
   pthread_t threads[MAX_CONCURRENCY];
   printf("cformer-match: %d games, %d ms/move, %d openings from %s, concurrency %d\n", a.games,
          a.limits.movetime_ms, s.openings.count, a.openings, n);
+  if (a.games > 2 * s.openings.count)
+    printf("note: %d games over %d openings: from game %d on, each opening comes round again with "
+           "the same colours, and engines that play deterministically (cformer against cformer) "
+           "replay the same games\n",
+           a.games, s.openings.count, 2 * s.openings.count + 1);
   fflush(stdout);
   int started = 0;
   for (; started < n; started++)
@@ -292,6 +319,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
   if (s.pgn) fclose(s.pgn);
   cf_openings_free(&s.openings);
+  int distinct = count_distinct(s.game_keys, s.finished);
+  free(s.game_keys);
   if (s.start_failed) {
     fprintf(stderr, "cformer-match: %s\n", s.start_error);
     return 2;
@@ -299,6 +328,11 @@ int main(int argc, char **argv) {
   printf("%s vs %s: %d games: ", s.cformer_name, s.opponent_name, s.finished);
   print_standing(&s, stdout);
   printf(" (95%%)\n");
+  printf("distinct games: %d of %d", distinct, s.finished);
+  if (distinct < s.finished)
+    printf(" (the rest repeat a game move for move; the interval above counts them as "
+           "independent, so it is too narrow: use more openings)");
+  printf("\n");
   printf("cformer evaluations per move: %.1f (mean over %ld moves)\n",
          s.cformer_moves ? (double)s.evals / (double)s.cformer_moves : 0.0, s.cformer_moves);
   printf("faults (illegal move, crash, timeout): cformer %d, opponent %d; adjudicated draws %d\n",
