@@ -78,9 +78,10 @@ class Engine:
                 return line[5:].strip()
         raise RuntimeError("no Fen line in stockfish output")
 
-    def search(self, nodes):
-        """Returns (bestmove, {multipv: (move, score_text, wdl_text)})."""
-        self.send(f"go nodes {nodes}")
+    def search(self, nodes, limit="nodes"):
+        """`go nodes N` (or `go depth N` with limit="depth"); returns
+        (bestmove, {multipv: (move, score_text, wdl_text)})."""
+        self.send(f"go {limit} {nodes}")
         lines = self.wait_for("bestmove")
         pvs = {}
         for line in lines:

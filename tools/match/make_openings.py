@@ -44,18 +44,8 @@ def read_openings(path):
 
 def search_depth(engine, depth):
     """{multipv: (move, cp from the side to move)} of `go depth`."""
-    engine.send(f"go depth {depth}")
-    pvs = {}
-    for line in engine.wait_for("bestmove"):
-        tok = line.split()
-        if not line.startswith("info ") or "pv" not in tok or "multipv" not in tok:
-            continue
-        s = tok.index("score")
-        pvs[int(tok[tok.index("multipv") + 1])] = (
-            tok[tok.index("pv") + 1],
-            score_to_cp(tok[s + 1] + " " + tok[s + 2]),
-        )
-    return pvs
+    _, pvs = engine.search(depth, limit="depth")
+    return {k: (move, score_to_cp(score)) for k, (move, score, _) in pvs.items()}
 
 
 def make_line(engine, rng, args):
@@ -116,8 +106,7 @@ def main():
         line = make_line(engine, rng, args)
         if line is None:
             continue
-        moves, white_cp = line
-        engine.set_position("startpos", moves)
+        moves, white_cp = line  # the engine is still at the line's last position
         key = position_key(engine.fen())
         if abs(white_cp) > args.max_cp or key in seen:
             continue
