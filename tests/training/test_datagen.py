@@ -106,10 +106,11 @@ def main():
         assert on_path <= {(r[0], r[1], r[4]) for r in arows}, "agent children changed the games"
         achildren = [r for r in arows if (r[0], r[1], r[4]) not in on_path]
         # Bar repeats: a child whose position a worker has already written
-        # (often a common opening position, or the game's own next move) is
-        # dropped, and the better the built-in network, the more of its moves
-        # are such standard moves: 73% of parents kept a child with v6, 75%+
-        # with v5. Half is a floor that still fails when children go missing.
+        # (a common opening position, or the game's own next move) is
+        # dropped, so the share depends on the built-in network: 73% of
+        # parents kept a child with v6, 75% or more with v5 (likely because
+        # the stronger net plays more such standard moves; not traced).
+        # Half is a floor that still fails when children go missing.
         assert len(achildren) >= len(plain) // 2, (len(achildren), len(plain))
         assert all(r[8] == "*" for r in achildren)
         # Each agent child extends a sampled game position by one legal move.
