@@ -1,5 +1,5 @@
 /* cf_policy_map.c: the 1858 policy order, generated from its rule on first
- * use (tests/policy_head compares it with shared/testdata's
+ * use (tests/policy_head compares it with data's
  * policy_index_1858.txt line by line). */
 #include "policy_head/cf_policy_map.h"
 

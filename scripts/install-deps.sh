@@ -19,8 +19,9 @@ packages=(
   clang libclang-rt-14-dev libomp-14-dev
   # calibrated opponent and data labeller (engine tests, tools/match, training)
   stockfish
-  # helper scripts
-  python3
+  # helper scripts, the trainer (training/) and its tests: Debian's python3
+  # with NumPy and PyTorch (CPU), and pytest for the Python tests
+  python3 python3-numpy python3-torch python3-pytest
 )
 
 sudo_cmd=()

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # value_agent_evals.sh [CFORMER] [OPENINGS]: the value agent's network
 # evaluations per move, averaged over the position after each opening of
-# tools/match/openings.txt (a full one-ply search: `go` with no limit, so
+# data/match/openings.txt (a full one-ply search: `go` with no limit, so
 # the count does not depend on the machine's speed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cformer=${1:-build/tools/cformer}
-openings=${2:-tools/match/openings.txt}
+openings=${2:-data/match/openings.txt}
 coproc ENGINE { "$cformer" uci --agent value; }
 send() { printf '%s\n' "$1" >&"${ENGINE[1]}"; }
 nodes_of_search() {

@@ -74,11 +74,12 @@ static inline int cf_test_report(cf_test *t, int ok, const char *file, int line,
     cf_test_report(t, fabs(cf_a_ - cf_b_) <= cf_t_, __FILE__, __LINE__, cf_m_);             \
   })
 
-/* The shared test data folder (../shared/testdata next to the repository),
- * passed by meson as CF_TESTDATA; tests build paths under it. */
+/* The repository's data folder (data/: parity nets and cases, the 1858-move
+ * list, the puzzle set), passed by meson as CF_TESTDATA; tests build paths
+ * under it. The fallback holds when a test runs from the repository root. */
 static inline const char *cf_test_data_dir(void) {
   const char *env = getenv("CF_TESTDATA");
-  return env && *env ? env : "../shared/testdata";
+  return env && *env ? env : "data";
 }
 
 static inline int cf_test_run(const char *const *names, const cf_test_fn *fns, int n, int argc,

@@ -1,5 +1,5 @@
 /* eval_cmd.c: `cformer eval`, the network's outputs for positions given as
- * JSON lines, in the parity case schema (shared/testdata/parity/README.md).
+ * JSON lines, in the parity case schema (data/parity/README.md).
  *
  *     cformer eval --weights NET [--cases FILE] [--backend NAME] [--batch N]
  *                  [--history-fill fen_only|no|always] [--bench RUNS]

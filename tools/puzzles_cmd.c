@@ -16,12 +16,9 @@
 #include "engine/cf_engine_weights.h"
 #include "engine/cf_uci_options.h"
 #include "tools/cf_commands.h"
+#include "tools/data/cf_data_path.h"
 #include "tools/puzzles/cf_puzzle.h"
 
-#ifndef CF_SOURCE_TESTDATA
-#define CF_SOURCE_TESTDATA "../shared/testdata"
-#endif
-#define DEFAULT_CSV CF_SOURCE_TESTDATA "/puzzles/lichess_puzzles_public.csv"
 #define MAX_AGENTS 8
 
 typedef struct puzzles_args {
@@ -47,6 +44,8 @@ typedef struct solver_ctx {
 } solver_ctx;
 
 static void usage(FILE *out) {
+  char search[1024];
+  cf_data_search_path(search, sizeof search);
   fprintf(out,
           "usage: cformer puzzles [--weights NET] [--agent policy|value|all] [--backend NAME]\n"
           "                       [--backend-opts OPTS] [--csv FILE] [--limit N] [--json]\n\n"
@@ -57,16 +56,17 @@ static void usage(FILE *out) {
           "  --agent NAME        policy, value or all (default all)\n"
           "  --backend NAME      compute backend (default: the best available)\n"
           "  --backend-opts S    backend options, e.g. threads=2\n"
-          "  --csv FILE          puzzle file (default: %s)\n"
+          "  --csv FILE          puzzle file (default: the shipped public set, %s\n"
+          "                      in %s)\n"
           "  --limit N           only the first N puzzles\n"
           "  --json              one JSON object instead of the table\n"
           "  --quiet             no progress on stderr\n"
           "  --help              this text\n",
-          DEFAULT_CSV);
+          CF_DATA_PUZZLES, search);
 }
 
 static int parse_args(int argc, char **argv, puzzles_args *a) {
-  *a = (puzzles_args){.weights = CF_WEIGHTS_BUILT_IN, .csv = DEFAULT_CSV, .agent = "all"};
+  *a = (puzzles_args){.weights = CF_WEIGHTS_BUILT_IN, .csv = NULL, .agent = "all"};
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i];
     if (strcmp(k, "--help") == 0 || strcmp(k, "-h") == 0) {
@@ -171,6 +171,15 @@ int cf_cmd_puzzles(int argc, char **argv) {
     return 2;
   }
 
+  char shipped_csv[4096];
+  if (!a.csv) {
+    cf_error derr;
+    if (cf_data_find(CF_DATA_PUZZLES, shipped_csv, sizeof shipped_csv, &derr) != CF_OK) {
+      fprintf(stderr, "cformer puzzles: %s (or pass --csv FILE)\n", derr.msg);
+      return 1;
+    }
+    a.csv = shipped_csv;
+  }
   FILE *f = fopen(a.csv, "r");
   if (!f) {
     fprintf(stderr, "cformer puzzles: cannot open '%s'\n", a.csv);

@@ -1,4 +1,4 @@
-"""The Chessformer network in PyTorch, exactly as ../shared/spec/NETWORK.md
+"""The Chessformer network in PyTorch, exactly as docs/NETWORK.md
 describes it (the semantics cformer's C forward pass implements):
 
   * "old" embedding: the 112 input features per square, a dense layer to d
@@ -36,7 +36,7 @@ def rpe_index():
 def policy_gather_index(path=None):
     """Index into the 4288 attention-policy vector for each of the 1858 moves."""
     if path is None:
-        path = os.path.join(HERE, "..", "..", "shared", "testdata", "policy_index_1858.txt")
+        path = os.path.join(HERE, "..", "data", "policy_index_1858.txt")
     promo_rank = {"q": 0, "r": 1, "b": 2}
     out = []
     with open(path) as f:

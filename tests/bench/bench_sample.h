@@ -15,7 +15,7 @@ static inline void bench_sample_report(bench_report *r) {
   snprintf(r->net.arch, sizeof r->net.arch, "8x256, 8 heads, dff 256");
   r->net.layers = 8, r->net.d_model = 256, r->net.heads = 8, r->net.dff = 256;
   r->net.params = 6.1e6, r->net.paper_macs = 107e6, r->net.full_flops = 250e6;
-  snprintf(r->suite, sizeof r->suite, "tools/bench/positions.txt");
+  snprintf(r->suite, sizeof r->suite, "data/bench/positions.txt");
   r->suite_positions = 128;
   r->sgemm = (bench_sgemm){.measured = true, .n = 1024, .threads = 2, .gflops_1 = 90,
                            .gflops_all = 170};

@@ -160,7 +160,7 @@ static void test_table_and_progress(cf_test *t) {
 
 static void test_parity_net(cf_test *t) {
   const char *data = getenv("CF_TESTDATA");
-  if (!data) data = "../shared/testdata";
+  if (!data) data = "data";
   char args[1024], *out;
   snprintf(args, sizeof args,
            "--weights %s/parity/cf-rpe-rms.pb.gz --positions 4 --batches 2 --min-time 0 "

@@ -1,4 +1,4 @@
-/* test_bench_suite.c: the shipped position suite (tools/bench/positions.txt)
+/* test_bench_suite.c: the shipped position suite (data/bench/positions.txt)
  * and its reader: at least 100 positions from real games, each with history
  * and a move to make; malformed files fail naming the file and line. */
 #include <stdio.h>

@@ -2,7 +2,7 @@
 """tools/match/make_openings.py against the real Stockfish at small depths:
 every move it writes is legal, its openings lead to distinct positions within
 the score bound, --exclude keeps an earlier file's positions out, and bad
-arguments are refused. (The shipped tools/match/openings.txt is loaded by
+arguments are refused. (The shipped data/match/openings.txt is loaded by
 cformer-match's own parser in test_match.c.) Exit 77 (skip) without Stockfish.
 
 usage: test_make_openings.py SOURCE_ROOT"""

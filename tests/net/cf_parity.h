@@ -1,4 +1,4 @@
-/* cf_parity.h: the parity case files of shared/testdata/parity (one JSON
+/* cf_parity.h: the parity case files of data/parity (one JSON
  * object per line; schema in that folder's README), read with cJSON into
  * plain structs the tests compare against. */
 #ifndef CF_PARITY_H

@@ -11,7 +11,7 @@
 
 static int sq(const char *s) { return (s[1] - '1') * 8 + (s[0] - 'a'); }
 
-/* The generated order equals shared/testdata/policy_index_1858.txt. */
+/* The generated order equals data/policy_index_1858.txt. */
 static void test_1858_order_matches_file(cf_test *t) {
   char path[1024], line[32], buf[6];
   snprintf(path, sizeof path, "%s/policy_index_1858.txt", cf_test_data_dir());

@@ -35,8 +35,7 @@ static cf_status fixed(void *ctx, const cf_game *game, cf_move *move, cf_error *
 
 static void test_shipped_csv_parses_and_oracle_solves_all(cf_test *t) {
   char path[4096];
-  const char *dir = getenv("CF_TESTDATA");
-  snprintf(path, sizeof path, "%s/puzzles/lichess_puzzles_public.csv", dir ? dir : ".");
+  snprintf(path, sizeof path, "%s/puzzles/lichess_puzzles_public.csv", cf_test_data_dir());
   FILE *f = fopen(path, "r");
   if (!CHECK(f != NULL)) return;
   char line[2048];

@@ -28,14 +28,12 @@
 #include "tools/bench/bench_table.h"
 #include "tools/bench/bench_throughput.h"
 #include "tools/cf_commands.h"
+#include "tools/data/cf_data_path.h"
 #include "weights/cf_cost.h"
 #include "weights/cf_weights_random.h"
 
 #ifndef CF_VERSION
 #define CF_VERSION "unknown"
-#endif
-#ifndef CF_BENCH_SUITE
-#define CF_BENCH_SUITE "tools/bench/positions.txt"
 #endif
 
 #define MAX_BATCH 4096
@@ -150,7 +148,7 @@ static int parse_agents(const char *text, bench_args *a) {
 
 /* Returns -1 when the arguments are fine, else the exit status. */
 static int parse_args(int argc, char **argv, bench_args *a) {
-  *a = (bench_args){.suite = CF_BENCH_SUITE, .min_time = 0.5, .min_calls = 3, .seed = 1};
+  *a = (bench_args){.suite = NULL, .min_time = 0.5, .min_calls = 3, .seed = 1};
   int st = parse_batches(DEFAULT_BATCHES, a);
   if (st >= 0) return st;
   for (int i = 0; i < cf_agent_count() && i < MAX_AGENTS; i++)
@@ -416,12 +414,20 @@ int cf_cmd_bench(int argc, char **argv) {
     r.cost_only = true;
     return write_report(&a, &r);
   }
+  char shipped_suite[4096];
+  if (!a.suite) {
+    if (cf_data_find(CF_DATA_BENCH_SUITE, shipped_suite, sizeof shipped_suite, &err) != CF_OK) {
+      cf_weights_free(w);
+      return fail("%s (or pass --suite FILE)", err.msg);
+    }
+    a.suite = shipped_suite;
+  }
   bench_suite suite;
   if (bench_suite_load(a.suite, a.positions, &suite, &err) != CF_OK) {
     cf_weights_free(w);
     return fail("%s", err.msg);
   }
-  snprintf(r.suite, sizeof r.suite, "%s", a.suite);
+  snprintf(r.suite, sizeof r.suite, "%.*s", (int)sizeof r.suite - 1, a.suite);
   r.suite_positions = suite.count;
   read_machine(&r);
   if (a.no_sgemm) {

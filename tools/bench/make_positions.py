@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerates positions.txt, the fixed position suite of `cformer bench`.
 
-Source: shared/testdata/puzzles/lichess_puzzles_public.csv, the Lichess open
+Source: data/puzzles/lichess_puzzles_public.csv, the Lichess open
 puzzle database (CC0 1.0, database.lichess.org); every puzzle comes from a
 real game (its GameUrl).
 

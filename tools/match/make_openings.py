@@ -13,13 +13,13 @@ position is searched deeper and kept only if Stockfish scores it within
 --max-cp of equal. Positions reached before (by another line, or by an
 opening in the --exclude files) are skipped, transpositions included.
 
-Output: the openings file format of tools/match/openings.txt: UCI moves
+Output: the openings file format of data/match/openings.txt: UCI moves
 from the start position, then "# name" (here the number and Stockfish's
 score from White's side).
 
 Usage:
     tools/match/make_openings.py --count 80 --seed 1 -o extra.txt \\
-        --exclude tools/match/openings.txt
+        --exclude data/match/openings.txt
 """
 
 import argparse

@@ -3,7 +3,8 @@
  *
  *     cformer-match --games 200 --movetime 100 --opponent-elo 1350 --pgn out.pgn
  *
- * Openings (tools/match/openings.txt by default) are played in order, each
+ * Openings (data/match/openings.txt, shipped as share/cformer/match/openings.txt, by
+ * default) are played in order, each
  * twice with colours swapped. Games are adjudicated by the rules; an
  * illegal move, a crash or a timeout loses. --concurrency N plays N games
  * at once, each worker with its own pair of engine processes. Exit status:
@@ -24,6 +25,7 @@
 #include "tools/match/cf_elo.h"
 #include "tools/match/cf_engine_proc.h"
 #include "tools/match/cf_match_game.h"
+#include "tools/data/cf_data_path.h"
 #include "tools/match/cf_openings.h"
 #include "tools/match/cf_san.h"
 
@@ -55,6 +57,8 @@ typedef struct match_state {
 } match_state;
 
 static void usage(FILE *out) {
+  char search[1024];
+  cf_data_search_path(search, sizeof search);
   fprintf(out,
           "usage: cformer-match [options]\n\n"
           "Plays cformer against a UCI engine from a set of openings (each twice, colours\n"
@@ -71,12 +75,13 @@ static void usage(FILE *out) {
           "  --movetime MS        time per move (default 100)\n"
           "  --margin MS          extra time before a move is a timeout loss (default 2000)\n"
           "  --max-plies N        adjudicate a draw after N plies (default 1000)\n"
-          "  --openings FILE      openings file (default %s)\n"
+          "  --openings FILE      openings file (default: the shipped %s, in\n"
+          "                       %s)\n"
           "  --pgn FILE           write the games as PGN\n"
           "  --concurrency N      games played at once (default 1)\n"
           "  --quiet              no per-game progress lines\n"
           "  --help               this text\n",
-          CF_MATCH_OPENINGS);
+          CF_DATA_OPENINGS, search);
 }
 
 static bool parse_int(const char *s, int lo, int hi, int *out) {
@@ -95,17 +100,25 @@ static bool add_option(cf_engine_spec *s, const char *opt) {
 
 /* Returns -1 to go on, else an exit status. */
 static int parse_args(int argc, char **argv, match_args *a) {
+  /* The cformer beside this binary: the same folder when installed
+   * (<prefix>/bin), the parent in the build tree (build/tools/match); else
+   * whatever `cformer` is on PATH. */
   char self[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  bool found = false;
   if (n > 0) {
     self[n] = 0;
-    snprintf(a->cformer_default, sizeof a->cformer_default, "%s/../cformer", dirname(self));
+    const char *dir = dirname(self);
+    static const char *const rel[] = {"%s/cformer", "%s/../cformer"};
+    for (int i = 0; i < 2 && !found; i++) {
+      snprintf(a->cformer_default, sizeof a->cformer_default, rel[i], dir);
+      found = access(a->cformer_default, X_OK) == 0;
+    }
   }
-  if (n <= 0 || access(a->cformer_default, X_OK) != 0)
-    snprintf(a->cformer_default, sizeof a->cformer_default, "cformer");
+  if (!found) snprintf(a->cformer_default, sizeof a->cformer_default, "cformer");
   a->cformer.command = a->cformer_default;
   a->opponent.command = "/usr/games/stockfish";
-  a->openings = CF_MATCH_OPENINGS;
+  a->openings = NULL; /* the shipped file, found in main */
   a->games = 20;
   a->concurrency = 1;
   a->limits = (cf_match_limits){.movetime_ms = 100, .margin_ms = 2000, .max_plies = 1000};
@@ -287,6 +300,14 @@ int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN); /* a dead engine is a lost game, not a dead match */
   match_state s = {.a = &a};
   cf_error err = {0};
+  char shipped_openings[PATH_MAX];
+  if (!a.openings) {
+    if (cf_data_find(CF_DATA_OPENINGS, shipped_openings, sizeof shipped_openings, &err) != CF_OK) {
+      fprintf(stderr, "cformer-match: %s (or pass --openings FILE)\n", err.msg);
+      return 2;
+    }
+    a.openings = shipped_openings;
+  }
   if (cf_openings_load(a.openings, &s.openings, &err) != CF_OK) {
     fprintf(stderr, "cformer-match: %s\n", err.msg);
     return 2;

@@ -1,6 +1,6 @@
 """Writes the trainer parity fixture: a small random training/model.py net,
 exported with training/export.py, and its PyTorch outputs on the parity
-positions, in the parity case schema (shared/testdata/parity/README.md).
+positions, in the parity case schema (data/parity/README.md).
 
     /usr/bin/python3 training/parity/make_parity.py [--testdata DIR]
 
@@ -56,7 +56,7 @@ def planes_of(case):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--testdata", default=os.path.join(HERE, "..", "..", "..", "shared", "testdata"))
+    p.add_argument("--testdata", default=os.path.join(HERE, "..", "..", "data"))
     args = p.parse_args()
     net = tiny_model()
     cfg = {"model": net.config}
