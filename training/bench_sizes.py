@@ -14,15 +14,19 @@ import os
 import sys
 import time
 
-import torch
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from model import Chessformer  # noqa: E402
-import fast_attention  # noqa: E402
-import packed  # noqa: E402
-import train  # noqa: E402
+import deps  # noqa: E402
+
+# main() parses the arguments before it needs these: --help works without
+# numpy/torch, and a real run names the missing package (deps.py).
+with deps.deferred(__name__):
+    import torch
+    from model import Chessformer
+    import fast_attention
+    import packed
+    import train
 
 
 def one_round(model, opt, data, cfg, steps, first_step):
@@ -48,6 +52,7 @@ def main():
     p.add_argument("--reference-attention", action="store_true",
                    help="time model.py's own attention code instead of fast_attention.py's")
     args = p.parse_args()
+    deps.check()
     torch.set_num_threads(args.threads)
     fast_attention.install(not args.reference_attention)
     data = packed.PackFile(os.path.join(args.data, "train.cfpack"))

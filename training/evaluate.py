@@ -24,16 +24,20 @@ import sys
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from model import Chessformer  # noqa: E402
-import fast_attention  # noqa: E402
-import packed  # noqa: E402
-import train  # noqa: E402
+import deps  # noqa: E402
+
+# main() parses the arguments before it needs these: --help works without
+# numpy/torch, and a real run names the missing package (deps.py).
+with deps.deferred(__name__):
+    import numpy as np
+    import torch
+    from model import Chessformer
+    import fast_attention
+    import packed
+    import train
 
 
 def main(argv=None):
@@ -50,6 +54,7 @@ def main(argv=None):
     ap.add_argument("--value-cv", type=int, default=32)
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args(argv)
+    deps.check()
     torch.set_num_threads(args.threads)
     fast_attention.install(True)
     path = os.path.join(args.data, "val.cfpack")

@@ -22,7 +22,13 @@ import os
 import struct
 import sys
 
-import numpy as np
+import deps
+
+# main() parses the arguments before it needs numpy (and imports torch
+# itself): --help works without them, and a real run names the missing
+# package (deps.py).
+with deps.deferred(__name__):
+    import numpy as np
 
 
 def netconv_config(cfg, input_format):
@@ -91,7 +97,8 @@ def main(argv=None):
     p.add_argument("-o", "--out", required=True, help="output .safetensors path")
     p.add_argument("--config", help="the run's config.json (default: next to the checkpoint)")
     args = p.parse_args(argv)
-    import torch
+    deps.check()
+    torch = deps.require("torch")  # only here: the rest of this module needs numpy alone
     cfg_path = args.config or os.path.join(os.path.dirname(os.path.abspath(args.checkpoint)),
                                            "config.json")
     try:

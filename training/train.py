@@ -31,17 +31,22 @@ import time
 # before torch loads its OpenMP runtime; an explicit setting wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from model import Chessformer  # noqa: E402
-import export  # noqa: E402
-import fast_attention  # noqa: E402
-import packed  # noqa: E402
+import deps  # noqa: E402
+
+# Run as a script, main() parses the arguments before it needs these, so
+# --help works without numpy/torch and a real run names the missing package
+# (deps.py); imported as a module, a missing one raises here as usual.
+with deps.deferred(__name__):
+    import numpy as np
+    import torch
+    import torch.nn.functional as F
+    from model import Chessformer
+    import export
+    import fast_attention
+    import packed
 
 MODEL_KEYS = ("layers", "d", "heads", "dff", "value_cv")
 
@@ -121,24 +126,26 @@ def sample_batch(train, step, cfg):
     return packed.decode(train.records[idx], cfg["best_weight"], cfg["result_weight"])
 
 
-@torch.no_grad()
 def metric_sums(model, recs, best_weight, result_weight, chunk=512):
     """Over records recs (eval mode, no gradients): sums of policy loss, top-1
     agreement with Stockfish's best move, value loss (against the WDL target
     for result_weight) and WDL-argmax agreement with Stockfish's, and the
     count. validate() and evaluate.py share it."""
-    was_training = model.training
-    model.eval()
-    tot = np.zeros(5)
-    for start in range(0, recs.shape[0], chunk):
-        part = recs[start:start + chunk]
-        b = to_torch(packed.decode(part, best_weight, result_weight))
-        pl, vl, logits, wdl = losses(model, b)
-        k = part.shape[0]
-        tot += [pl.item() * k, (logits.argmax(1) == b["best"]).sum().item(), vl.item() * k,
-                (wdl.argmax(1) == b["sf_wdl"].argmax(1)).sum().item(), k]
-    model.train(was_training)
-    return tot
+    # torch.no_grad() as a block, not a decorator: a decorator would need
+    # torch when the module loads, before main() can report it missing.
+    with torch.no_grad():
+        was_training = model.training
+        model.eval()
+        tot = np.zeros(5)
+        for start in range(0, recs.shape[0], chunk):
+            part = recs[start:start + chunk]
+            b = to_torch(packed.decode(part, best_weight, result_weight))
+            pl, vl, logits, wdl = losses(model, b)
+            k = part.shape[0]
+            tot += [pl.item() * k, (logits.argmax(1) == b["best"]).sum().item(), vl.item() * k,
+                    (wdl.argmax(1) == b["sf_wdl"].argmax(1)).sum().item(), k]
+        model.train(was_training)
+        return tot
 
 
 def validate(model, val, cfg):
@@ -194,6 +201,7 @@ def open_data(cfg):
 
 def main(argv=None):
     args = parse_args(argv)
+    deps.check()  # numpy/torch missing: one line naming the package, exit 1
     os.makedirs(args.run, exist_ok=True)
     config_path = os.path.join(args.run, "config.json")
     latest = os.path.join(args.run, "latest.pt")

@@ -3,6 +3,7 @@
  * (cf_cuda_module.h); the first probe or create finds and dlopens it, and
  * copies its op table into the table this entry points at. Until then the
  * entry costs a stat and a glob. */
+#define _GNU_SOURCE /* dladdr: where the code that runs this was loaded from */
 #include "backends/cuda/cf_cuda_backend.h"
 
 #include <dlfcn.h>
@@ -23,6 +24,12 @@
 #ifndef CF_CUDA_MODULE_INSTALL_DIR
 #define CF_CUDA_MODULE_INSTALL_DIR ""
 #endif
+/* The module's folder relative to the install prefix (libdir/cformer). */
+#ifndef CF_CUDA_MODULE_PREFIX_REL
+#define CF_CUDA_MODULE_PREFIX_REL ""
+#endif
+
+#define N_DIRS 5
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static const cf_backend_desc *module_desc; /* set once the module is loaded */
@@ -46,20 +53,36 @@ static bool find_module(char *path, size_t n, char *looked, size_t n_looked) {
     if (snprintf(looked, n_looked, "%s (from CF_CUDA_MODULE)", env) < 0) looked[0] = '\0';
     return len > 0 && (size_t)len < n && is_file(path);
   }
-  char dirs[3][PATH_MAX] = {"", CF_CUDA_MODULE_BUILD_DIR, CF_CUDA_MODULE_INSTALL_DIR};
-  ssize_t len = readlink("/proc/self/exe", dirs[0], sizeof dirs[0] - 1);
-  if (len > 0) {
-    dirs[0][len] = '\0';
-    char *slash = strrchr(dirs[0], '/');
-    if (slash) *slash = '\0';
-  } else {
-    dirs[0][0] = '\0';
+  /* In order: beside the binary; the installed layout relative to the
+   * binary (<prefix>/bin -> <prefix>/<libdir>/cformer) and to the library
+   * that holds this code (libcformer.so in <prefix>/<libdir> -> ./cformer),
+   * so a moved install still finds its own module; the build tree; the
+   * configured install folder. */
+  char dirs[N_DIRS][PATH_MAX] = {"", "", "", CF_CUDA_MODULE_BUILD_DIR, CF_CUDA_MODULE_INSTALL_DIR};
+  char exe[PATH_MAX];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  char *slash = len > 0 ? (exe[len] = '\0', strrchr(exe, '/')) : NULL;
+  if (slash) {
+    *slash = '\0';
+    snprintf(dirs[0], PATH_MAX, "%s", exe);
+    if (CF_CUDA_MODULE_PREFIX_REL[0])
+      snprintf(dirs[1], PATH_MAX, "%.*s/../%s", PATH_MAX / 2, exe, CF_CUDA_MODULE_PREFIX_REL);
+  }
+  Dl_info self;
+  if (dladdr((void *)&module_iface, &self) && self.dli_fname) {
+    char lib[PATH_MAX];
+    snprintf(lib, sizeof lib, "%s", self.dli_fname);
+    char *s = strrchr(lib, '/');
+    if (s) {
+      *s = '\0';
+      snprintf(dirs[2], PATH_MAX, "%.*s/cformer", PATH_MAX / 2, lib);
+    }
   }
   looked[0] = '\0';
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < N_DIRS; i++) {
     if (!dirs[i][0]) continue;
-    int len = snprintf(path, n, "%s/%s", dirs[i], CF_CUDA_MODULE_FILE);
-    if (len > 0 && (size_t)len < n && is_file(path)) return true;
+    int w = snprintf(path, n, "%s/%s", dirs[i], CF_CUDA_MODULE_FILE);
+    if (w > 0 && (size_t)w < n && is_file(path)) return true;
     size_t used = strlen(looked);
     if (snprintf(looked + used, n_looked - used, "%s%s", used ? ", " : "", dirs[i]) < 0)
       looked[used] = '\0';
@@ -70,7 +93,7 @@ static bool find_module(char *path, size_t n, char *looked, size_t n_looked) {
 /* Called with the lock held. */
 static cf_status load_locked(cf_error *err) {
   if (module_desc) return CF_OK;
-  char path[PATH_MAX + 64], looked[3 * PATH_MAX + 64];
+  char path[PATH_MAX + 64], looked[N_DIRS * PATH_MAX + 64];
   if (!find_module(path, sizeof path, looked, sizeof looked))
     return cf_error_set(err, CF_ERR_BACKEND, "the CUDA module %s was not found (looked in %s)",
                         CF_CUDA_MODULE_FILE, looked);
@@ -119,7 +142,7 @@ bool cf_cuda_module_loaded(void) {
 static bool cuda_probe(void) {
   pthread_mutex_lock(&lock);
   cf_error err = {0};
-  char path[PATH_MAX + 64], looked[3 * PATH_MAX + 64];
+  char path[PATH_MAX + 64], looked[N_DIRS * PATH_MAX + 64];
   glob_t g;
   bool nodes = glob("/dev/nvidia[0-9]*", 0, NULL, &g) == 0 && g.gl_pathc > 0;
   globfree(&g);

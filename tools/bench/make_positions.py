@@ -15,6 +15,7 @@ Line format: `id|fen|moves` (moves: UCI, space separated, played from fen).
 
 usage: make_positions.py PUZZLES.csv > positions.txt
 """
+import argparse
 import csv
 import sys
 
@@ -23,10 +24,15 @@ COUNT = 128
 
 
 def main() -> int:
-    if len(sys.argv) != 2:
-        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
-        return 2
-    with open(sys.argv[1], newline="") as f:
+    # The docstring's last line is the usage; argparse prints it (and exits 2
+    # on wrong arguments, as before), the rest is the --help description.
+    doc, usage = __doc__.strip().rsplit("\n", 1)
+    ap = argparse.ArgumentParser(usage=usage.removeprefix("usage: "), description=doc,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("puzzles", metavar="PUZZLES.csv",
+                    help="the Lichess puzzle database (data/puzzles/lichess_puzzles_public.csv)")
+    args = ap.parse_args()
+    with open(args.puzzles, newline="") as f:
         rows = list(csv.DictReader(f))
     picked = rows[::STEP][:COUNT]
     if len(picked) < COUNT:

@@ -23,13 +23,17 @@ import json
 import os
 import sys
 
-import torch
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from model import Chessformer  # noqa: E402
-import export  # noqa: E402
+import deps  # noqa: E402
+
+# main() parses the arguments before it needs these: --help works without
+# numpy/torch, and a real run names the missing package (deps.py).
+with deps.deferred(__name__):
+    import torch
+    from model import Chessformer
+    import export
 
 NAME = "cf-tiny-2x32"
 SOURCE_CASES = "lc0-smolgen-relu2.jsonl"  # input format 4, the default net's format
@@ -58,6 +62,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--testdata", default=os.path.join(HERE, "..", "..", "data"))
     args = p.parse_args()
+    deps.check()
     net = tiny_model()
     cfg = {"model": net.config}
     st_path = os.path.join(HERE, NAME + ".safetensors")

@@ -1,0 +1,36 @@
+"""cformer: run Lc0-format transformer chess networks (Chessformer-style RPE
+networks included) from Python, over libcformer.
+
+    import cformer
+    with cformer.Net() as net:               # the built-in network
+        ev = net.evaluate((None, ["e2e4", "e7e5"]))
+        print(ev.wdl, ev.best_move)
+        print(net.choose("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", agent="value").move)
+
+See python/README.md. The library is found through $CFORMER_LIBRARY, the
+directory recorded at install time, then the system's search path.
+"""
+
+from . import _lib
+from ._errors import (ArgumentError, BackendError, Error, FileError, FormatError,
+                      InternalError, OutOfMemoryError, Status, UnsupportedError)
+from ._net import Choice, Evaluation, Net, NetInfo
+
+__all__ = [
+    "Net", "NetInfo", "Evaluation", "Choice", "agents", "library_path", "__version__",
+    "Error", "ArgumentError", "FileError", "FormatError", "UnsupportedError",
+    "OutOfMemoryError", "BackendError", "InternalError", "Status",
+]
+
+#: The version of the libcformer loaded (cformer_version()).
+__version__ = _lib.lib.cformer_version().decode("ascii")
+
+#: The path or name the library was loaded from.
+library_path = _lib.path
+
+
+def agents():
+    """The names of the move-choosing agents the library has (for
+    :meth:`Net.choose`)."""
+    n = _lib.lib.cformer_agent_count()
+    return [_lib.lib.cformer_agent_name(i).decode("ascii") for i in range(n)]

@@ -1,0 +1,431 @@
+"""Net, the results it returns, and the conversion of Python positions."""
+
+import ctypes
+import dataclasses
+import math
+import numbers
+import os
+import threading
+from typing import Dict, Optional
+
+import numpy as np
+
+from . import _lib as L
+from ._errors import from_status
+
+_lib = L.lib
+
+
+def _check(status, err):
+    if status != 0:
+        raise from_status(status, err.message.decode("utf-8", "replace"))
+
+
+def _text(value, what):
+    """A str argument as NUL-free UTF-8 bytes."""
+    if not isinstance(value, str):
+        raise TypeError("%s must be a str, not %s" % (what, type(value).__name__))
+    if "\0" in value:
+        raise ValueError("%s contains a NUL character" % what)
+    return value.encode("utf-8")
+
+
+def _optional_text(value, what):
+    return None if value is None else _text(value, what)
+
+
+def _int(value, what):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError("%s must be an int, not %s" % (what, type(value).__name__))
+    value = int(value)
+    if value < 0:
+        raise ValueError("%s must be >= 0 (got %d)" % (what, value))
+    return value
+
+
+def _number(value, what):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError("%s must be a number, not %s" % (what, type(value).__name__))
+    value = float(value)
+    if not value >= 0 or math.isinf(value):
+        raise ValueError("%s must be a finite number >= 0 (got %r)" % (what, value))
+    return value
+
+
+def _options_string(options):
+    """The backend options "key=value,..." from a str, a dict or None."""
+    if options is None:
+        return None
+    if isinstance(options, str):
+        return _text(options, "options")
+    if isinstance(options, dict):
+        items = []
+        for key, value in options.items():
+            if not isinstance(key, str):
+                raise TypeError("option names must be str, not %s" % type(key).__name__)
+            if isinstance(value, bool):
+                value = int(value)
+            value = str(value)
+            for part, what in ((key, "name"), (value, "value")):
+                if not part or any(c in part for c in ",= \0"):
+                    raise ValueError("option %s %r is empty or contains ',', '=' or a space"
+                                     % (what, part))
+            items.append("%s=%s" % (key, value))
+        return ",".join(items).encode("utf-8")
+    raise TypeError("options must be a str 'key=value,...' or a dict, not %s"
+                    % type(options).__name__)
+
+
+class _Position:
+    """One position as the C struct, holding the bytes it points to."""
+
+    __slots__ = ("fen", "moves", "array")
+
+    def __init__(self, position):
+        fen, moves = _split_position(position)
+        self.fen = _optional_text(fen, "FEN")
+        self.moves = [_text(m, "move %d" % (i + 1)) for i, m in enumerate(moves)]
+        self.array = (ctypes.c_char_p * len(self.moves))(*self.moves) if self.moves else None
+
+    def fill(self, c_pos):
+        c_pos.fen = self.fen
+        c_pos.moves = ctypes.cast(self.array, L.c_char_p_p) if self.array is not None else None
+        c_pos.n_moves = len(self.moves)
+
+
+def _split_position(position):
+    """(fen or None, list of moves) from a FEN, a (fen, moves) tuple or a
+    {"fen": ..., "moves": [...]} dict."""
+    if isinstance(position, str):
+        return position, []
+    if isinstance(position, tuple):
+        if len(position) != 2:
+            raise TypeError("a position tuple is (fen, moves), got %d items (pass a list "
+                            "for a batch of positions)" % len(position))
+        fen, moves = position
+    elif isinstance(position, dict):
+        unknown = set(position) - {"fen", "moves"}
+        if unknown:
+            raise ValueError("unknown position keys %s (known: fen, moves)" % sorted(unknown))
+        fen, moves = position.get("fen"), position.get("moves")
+    else:
+        raise TypeError("a position is a FEN str, a (fen, moves) tuple or a dict "
+                        "{'fen': ..., 'moves': [...]}, not %s" % type(position).__name__)
+    if fen is not None and not isinstance(fen, str):
+        raise TypeError("the FEN must be a str or None, not %s" % type(fen).__name__)
+    if moves is None:
+        moves = []
+    elif isinstance(moves, (str, bytes)):
+        raise TypeError("moves must be a list of UCI move strings, not a single %s "
+                        "(a tuple of two FENs is read as (fen, moves): pass a list "
+                        "for a batch)" % type(moves).__name__)
+    else:
+        try:
+            moves = list(moves)
+        except TypeError:
+            raise TypeError("moves must be a list of UCI move strings, not %s"
+                            % type(moves).__name__) from None
+    return fen, moves
+
+
+def _is_single(positions):
+    return isinstance(positions, (str, tuple, dict))
+
+
+def _c_positions(items):
+    """A ctypes array of cformer_position and the objects it points into."""
+    keep = [_Position(p) for p in items]
+    array = (L.cformer_position * max(len(keep), 1))()
+    for p, c in zip(keep, array):
+        p.fill(c)
+    return array, keep
+
+
+@dataclasses.dataclass(frozen=True)
+class NetInfo:
+    """What :attr:`Net.info` reports about an open network."""
+
+    backend: str
+    layers: int
+    d_model: int
+    heads: int
+    dff: int
+    params: int
+    input_format: int
+    has_moves_left: bool
+    max_batch: int
+
+
+@dataclasses.dataclass
+class Evaluation:
+    """The network's output for one position (side to move's view).
+
+    wdl: float32 array [win, draw, loss]; q: win - loss; moves_left: expected
+    plies left (nan when the net has no moves-left head); policy: {UCI move:
+    probability} over the legal moves, most probable first (empty when the
+    side to move is mated or stalemated); logits: {UCI move: raw logit} in
+    the same order."""
+
+    wdl: np.ndarray
+    q: float
+    moves_left: float
+    policy: Dict[str, float]
+    logits: Dict[str, float]
+
+    @property
+    def best_move(self) -> Optional[str]:
+        """The most probable move, None without legal moves."""
+        return next(iter(self.policy), None)
+
+
+@dataclasses.dataclass
+class Choice:
+    """A move chosen by an agent.
+
+    move: UCI (None when the position has no legal move); ponder: the
+    expected reply or None; q, wdl: the expected outcome of move for the side
+    to move; mate: > 0 when move mates in that many moves, else 0;
+    evaluations: network evaluations spent; stopped: a node or time limit cut
+    the work short."""
+
+    move: Optional[str]
+    ponder: Optional[str]
+    q: float
+    wdl: np.ndarray
+    mate: int
+    evaluations: int
+    stopped: bool
+
+
+# A numpy view of cformer_eval (the same layout as the ctypes struct).
+_MOVE_DTYPE = np.dtype([("move", "S%d" % L.CFORMER_MOVE_MAX), ("probability", "<f4"),
+                        ("logit", "<f4")], align=True)
+_EVAL_DTYPE = np.dtype([("wdl", "<f4", (3,)), ("q", "<f4"), ("moves_left", "<f4"),
+                        ("n_moves", "<i4"), ("policy", _MOVE_DTYPE, (L.CFORMER_MAX_MOVES,))],
+                       align=True)
+assert _MOVE_DTYPE.itemsize == ctypes.sizeof(L.cformer_move_prob)
+assert _EVAL_DTYPE.itemsize == ctypes.sizeof(L.cformer_eval)
+
+
+def _evaluation(rec):
+    n = int(rec["n_moves"])
+    policy = rec["policy"][:n]
+    moves = [m.decode("ascii") for m in policy["move"]]
+    return Evaluation(
+        wdl=np.array(rec["wdl"], dtype=np.float32),
+        q=float(rec["q"]),
+        moves_left=float(rec["moves_left"]),
+        policy=dict(zip(moves, policy["probability"].tolist())),
+        logits=dict(zip(moves, policy["logit"].tolist())),
+    )
+
+
+class Net:
+    """An open network.
+
+    Net(path=None, backend=None, options=None, *, threads=0, max_batch=0,
+    history_fill=None)
+
+    path: a .pb.gz or .pb weights file (str or os.PathLike); None = the
+    network built into the library. backend: "onednn", "openblas", "ref",
+    "cuda"; None or "auto" = the best available. options: the backend
+    options, "key=value,..." or a dict. threads: CPU threads of the backend
+    (0 = its default). max_batch: positions per network pass (0 = 64).
+    history_fill: "fen_only" (None = this), "no" or "always".
+
+    A Net is a context manager; close() frees it (also done when it is
+    garbage collected). Calls on one Net are serialised by a lock: use one
+    Net per thread to evaluate in parallel."""
+
+    def __init__(self, path=None, backend=None, options=None, *, threads=0, max_batch=0,
+                 history_fill=None):
+        self._ptr = None
+        self._lock = threading.Lock()
+        opts, keep = self._options(backend, options, threads, max_batch, history_fill)
+        if path is None:
+            self._open(lambda out, err: _lib.cformer_open_builtin(ctypes.byref(opts), out, err))
+        else:
+            try:
+                fspath = os.fspath(path)
+            except TypeError:
+                raise TypeError("path must be a str, bytes or os.PathLike, not %s"
+                                % type(path).__name__) from None
+            if isinstance(fspath, str):
+                fspath = os.fsencode(fspath)
+            if b"\0" in fspath:
+                raise ValueError("path contains a NUL character")
+            self._open(lambda out, err: _lib.cformer_open_file(fspath, ctypes.byref(opts), out,
+                                                               err))
+        del keep  # the option strings lived until here
+
+    @classmethod
+    def from_bytes(cls, data, backend=None, options=None, *, threads=0, max_batch=0,
+                   history_fill=None, name=None):
+        """Opens a network from the contents of a .pb.gz or .pb file (bytes,
+        bytearray, memoryview). name appears in error messages."""
+        if isinstance(data, str) or not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError("data must be bytes-like, not %s" % type(data).__name__)
+        data = bytes(data)
+        c_name = _optional_text(name, "name")
+        self = cls.__new__(cls)
+        self._ptr = None
+        self._lock = threading.Lock()
+        opts, keep = cls._options(backend, options, threads, max_batch, history_fill)
+        self._open(lambda out, err: _lib.cformer_open_bytes(data, len(data), c_name,
+                                                            ctypes.byref(opts), out, err))
+        del keep
+        return self
+
+    @staticmethod
+    def _options(backend, options, threads, max_batch, history_fill):
+        keep = [_optional_text(backend, "backend"), _options_string(options),
+                _optional_text(history_fill, "history_fill")]
+        opts = L.cformer_options(backend=keep[0], backend_options=keep[1],
+                                 threads=_int(threads, "threads"),
+                                 max_batch=_int(max_batch, "max_batch"), history_fill=keep[2])
+        return opts, keep
+
+    def _open(self, call):
+        ptr = L.net_p()
+        err = L.cformer_error()
+        _check(call(ctypes.byref(ptr), ctypes.byref(err)), err)
+        self._ptr = ptr
+        info = L.cformer_net_info()
+        _check(_lib.cformer_net_get_info(ptr, ctypes.byref(info), ctypes.byref(err)), err)
+        self._info = NetInfo(
+            backend=info.backend.decode("utf-8", "replace") if info.backend else "",
+            layers=info.layers, d_model=info.d_model, heads=info.heads, dff=info.dff,
+            params=info.params, input_format=info.input_format,
+            has_moves_left=bool(info.has_moves_left), max_batch=info.max_batch)
+
+    # ---- life cycle ----------------------------------------------------
+
+    def close(self):
+        """Frees the network; later calls raise ValueError. Idempotent."""
+        lock = getattr(self, "_lock", None)
+        if lock is None:
+            return
+        with lock:
+            ptr, self._ptr = self._ptr, None
+            if ptr:
+                _lib.cformer_close(ptr)
+
+    @property
+    def closed(self):
+        return not self._ptr
+
+    def __enter__(self):
+        self._live()
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self):
+        if self.closed:
+            return "<cformer.Net closed>"
+        i = self._info
+        return ("<cformer.Net backend=%s layers=%d d_model=%d heads=%d params=%d>"
+                % (i.backend, i.layers, i.d_model, i.heads, i.params))
+
+    def _live(self):
+        if not self._ptr:
+            raise ValueError("the cformer.Net is closed")
+        return self._ptr
+
+    @property
+    def info(self):
+        """A :class:`NetInfo`: backend, layers, d_model, heads, dff, params,
+        input_format, has_moves_left, max_batch."""
+        self._live()
+        return self._info
+
+    # ---- positions -----------------------------------------------------
+
+    def evaluate(self, positions, temperature=1.0):
+        """Evaluates a position or a batch of them.
+
+        A position is a FEN str, a (fen, moves) tuple or a dict {"fen": ...,
+        "moves": [...]}, moves being UCI strings played from fen (fen None =
+        the start position). Pass the moves rather than only the final FEN:
+        the network sees the history. A single position returns one
+        :class:`Evaluation`, any other iterable (e.g. a list) a list of them.
+        temperature > 0 shapes the probabilities: softmax(logit /
+        temperature) (0 is taken as 1)."""
+        single = _is_single(positions)
+        if single:
+            items = [positions]
+        else:
+            try:
+                items = list(positions)
+            except TypeError:
+                raise TypeError("positions must be a position (FEN str, (fen, moves) tuple, "
+                                "dict) or an iterable of them, not %s"
+                                % type(positions).__name__) from None
+        t = _number(temperature, "temperature")
+        if len(items) > 2**31 - 1:
+            raise ValueError("too many positions")
+        c_pos, keep = _c_positions(items)
+        out = (L.cformer_eval * max(len(items), 1))()
+        err = L.cformer_error()
+        with self._lock:
+            st = _lib.cformer_evaluate(self._live(), len(items), c_pos, t, out, ctypes.byref(err))
+        _check(st, err)
+        del keep
+        recs = np.frombuffer(out, dtype=_EVAL_DTYPE, count=len(items))
+        results = [_evaluation(r) for r in recs]
+        return results[0] if single else results
+
+    def planes(self, position, with_transform=False):
+        """The network's 112 input planes for a position: a float32 array of
+        shape (112, 64), planes[plane, square] with square = 8 * rank + file
+        seen from the side to move after the canonical transform. With
+        with_transform=True returns (planes, transform), transform being
+        Lc0's bits (1 flip files, 2 mirror ranks, 4 transpose; 0 = none)."""
+        if not _is_single(position):
+            raise TypeError("planes takes one position (FEN str, (fen, moves) tuple or "
+                            "dict), not %s" % type(position).__name__)
+        c_pos, keep = _c_positions([position])
+        planes = np.zeros((L.CFORMER_PLANES, L.CFORMER_SQUARES), dtype=np.float32)
+        transform = ctypes.c_int(0)
+        err = L.cformer_error()
+        with self._lock:
+            st = _lib.cformer_planes(self._live(), c_pos,
+                                     planes.ctypes.data_as(ctypes.POINTER(ctypes.c_float)),
+                                     ctypes.byref(transform), ctypes.byref(err))
+        _check(st, err)
+        del keep
+        return (planes, transform.value) if with_transform else planes
+
+    def choose(self, position, agent=None, nodes=0, movetime=0.0, temperature=0.0):
+        """Chooses a move with an agent (see :func:`cformer.agents`; None = the
+        engine's default). nodes: most network evaluations (0 = no limit);
+        movetime: seconds (0 = no limit); temperature: the policy softmax
+        temperature (0 = 1). Returns a :class:`Choice`."""
+        if not _is_single(position):
+            raise TypeError("choose takes one position (FEN str, (fen, moves) tuple or "
+                            "dict), not %s" % type(position).__name__)
+        c_agent = _optional_text(agent, "agent")
+        opts = L.cformer_choose_options(agent=c_agent, nodes=_int(nodes, "nodes"),
+                                        movetime=_number(movetime, "movetime"),
+                                        temperature=_number(temperature, "temperature"))
+        c_pos, keep = _c_positions([position])
+        out = L.cformer_choice()
+        err = L.cformer_error()
+        with self._lock:
+            st = _lib.cformer_choose(self._live(), c_pos, ctypes.byref(opts), ctypes.byref(out),
+                                     ctypes.byref(err))
+        _check(st, err)
+        del keep
+        move = out.move.decode("ascii")
+        ponder = out.ponder.decode("ascii")
+        return Choice(move=None if move in ("", "0000") else move, ponder=ponder or None,
+                      q=float(out.q), wdl=np.array(out.wdl[:], dtype=np.float32),
+                      mate=int(out.mate), evaluations=int(out.evaluations),
+                      stopped=bool(out.stopped))
