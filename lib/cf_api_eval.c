@@ -151,7 +151,8 @@ cformer_status cformer_choose(cformer_net *net, const cformer_position *position
     cf_error_set(&e, CF_ERR_ARG, "unknown agent '%s' (known: %s)", name, known);
     return cf_api_fail(err, CF_ERR_ARG, &e);
   }
-  if (o.nodes < 0 || !(o.movetime >= 0) || isinf(o.movetime) || !(o.temperature >= 0))
+  if (o.nodes < 0 || !(o.movetime >= 0) || isinf(o.movetime) || !(o.temperature >= 0) ||
+      isinf(o.temperature))
     return cf_api_arg(err, "cformer_choose: nodes, movetime and temperature must be >= 0");
   cf_game game;
   cf_status st = replay(position, 0, &game, &e);

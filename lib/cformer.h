@@ -31,7 +31,9 @@
  * Stability: this header is the whole interface. Structs passed in are read
  * only during the call; structs written out are the caller's. New fields are
  * only ever appended to option structs, and a zeroed option struct always
- * means "the defaults". */
+ * means "the defaults". The layout of the result structs (cformer_eval,
+ * cformer_choice, cformer_net_info) changes only with the major version, so
+ * bindings that mirror them (the Python package) check the major version. */
 #ifndef CFORMER_H
 #define CFORMER_H
 

@@ -43,6 +43,13 @@ cat >"$work/inner.sh" <<'INNER'
 set -euo pipefail
 work=$1 src=$2 build=$3 prefix_rel=$4 libdir_rel=$5
 unset LD_LIBRARY_PATH # meson points it into the build tree
+# A sanitized build: programs we compile here link the same sanitizers, and
+# python3 gets the ASan runtime preloaded (it must come first).
+san_flags=() py_env=()
+if [ -n "${CF_SANITIZE:-}" ] && [ "$CF_SANITIZE" != none ]; then
+  san_flags=(-fsanitize="$CF_SANITIZE")
+  [ -z "${CF_ASAN_RUNTIME:-}" ] || py_env=(LD_PRELOAD="$CF_ASAN_RUNTIME" ASAN_OPTIONS=detect_leaks=0)
+fi
 p=$work/dest$prefix_rel
 lib=$p/$libdir_rel
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -112,12 +119,13 @@ fi
 
 # libcformer through pkg-config: the documented example, shared and static.
 export PKG_CONFIG_PATH=$lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$work/dest
-cc -std=c11 -Wall -Wextra -Werror example.c $(pkg-config --cflags --libs cformer) -o example_shared
+cc -std=c11 -Wall -Wextra -Werror "${san_flags[@]}" example.c $(pkg-config --cflags --libs cformer) \
+  -o example_shared
 out=$(LD_LIBRARY_PATH=$lib ./example_shared)
 check "example (shared)" "$out" "value agent plays"
 check "example (shared)" "$out" "as expected: .*illegal move 'e2e5'"
-cc -std=c11 example.c $(pkg-config --cflags cformer) -Wl,-Bstatic -lcformer -Wl,-Bdynamic \
-  $(pkg-config --static --libs cformer) -o example_static
+cc -std=c11 "${san_flags[@]}" example.c \
+  $(pkg-config --static --cflags --libs cformer | sed 's/-lcformer /-l:libcformer.a /') -o example_static
 if ldd ./example_static | grep -q libcformer; then fail "the static example links libcformer.so"; fi
 out=$(./example_static "$work/tiny.pb.gz")
 check "example (static)" "$out" "value agent plays"
@@ -129,7 +137,7 @@ fi
 # The Python package, from the installed tree alone.
 pydir=$(find "$p/lib" -type d -name cformer -path '*-packages/*' | head -n 1)
 [ -n "$pydir" ] || fail "the Python package is not installed"
-out=$(PYTHONPATH=$(dirname "$pydir") /usr/bin/python3 -c '
+out=$(env "${py_env[@]}" PYTHONPATH="$(dirname "$pydir")" /usr/bin/python3 -c '
 import cformer
 with cformer.Net() as net:
     r = net.evaluate(("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", ["e2e4"]))

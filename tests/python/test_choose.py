@@ -59,3 +59,13 @@ def test_unknown_agent(net):
         net.choose(START_FEN, agent="nope")
     assert e.value.status == cformer.Status.ARG
     assert net.choose(START_FEN, agent="policy").move  # still fine
+
+
+@pytest.mark.parametrize("kwargs", [dict(nodes=-1), dict(movetime=-0.5),
+                                    dict(movetime=float("inf")), dict(temperature=-1.0),
+                                    dict(temperature=float("inf")), dict(temperature=float("nan"))])
+def test_bad_limits(net, kwargs):
+    # Checked by the library (or the binding), never silently used.
+    with pytest.raises((cformer.ArgumentError, ValueError)):
+        net.choose(START_FEN, agent="policy", **kwargs)
+    assert net.choose(START_FEN, agent="policy").move
