@@ -21,6 +21,9 @@ packages=(
   stockfish
   # helper scripts
   python3
+  # backends tests: the CPU backends on an emulated CPU without AVX
+  # (qemu-x86_64 -cpu Nehalem, tests/backends/run_on_old_cpu.sh)
+  qemu-user
 )
 
 sudo_cmd=()
