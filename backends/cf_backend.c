@@ -108,6 +108,10 @@ void cf_backend_free(cf_backend *be) {
   free(be);
 }
 
+const char *cf_backend_variant(const cf_backend *be) {
+  return be->desc->iface->variant ? be->desc->iface->variant(be->ctx) : NULL;
+}
+
 cf_status cf_backend_check(const cf_backend *be, unsigned features, unsigned activations,
                            cf_error *err) {
   unsigned have = be->desc->features;

@@ -158,6 +158,10 @@ typedef struct cf_backend_iface {
   /* Optional: waits for queued ops and reports the first failure since the
    * last call. NULL = ops are synchronous and cannot fail. */
   cf_status (*sync)(void *ctx, cf_error *err);
+
+  /* Optional: which of its code paths this instance runs, for display (the
+   * CPU backends' kernel set: "avx2", "portable"). NULL = only one. */
+  const char *(*variant)(void *ctx);
 } cf_backend_iface;
 
 /* One registry entry. */
@@ -193,6 +197,10 @@ cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_b
                             cf_error *err);
 /* Accepts NULL. */
 void cf_backend_free(cf_backend *be);
+
+/* The instance's code path (cf_backend_iface.variant), e.g. "avx2"; NULL
+ * for a backend with only one. */
+const char *cf_backend_variant(const cf_backend *be);
 
 /* Whole-network capability check: fails naming the first needed feature or
  * activation the backend lacks, and the backend. */

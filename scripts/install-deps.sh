@@ -24,6 +24,9 @@ packages=(
   python3 python3-numpy python3-torch python3-pytest
   # man pages (man/): groff renders them in the man/pages test
   groff-base
+  # backends tests: the CPU backends on an emulated CPU without AVX
+  # (qemu-x86_64 -cpu Nehalem, tests/backends/run_on_old_cpu.sh)
+  qemu-user
 )
 
 sudo_cmd=()

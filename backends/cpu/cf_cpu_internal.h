@@ -1,6 +1,7 @@
 /* cf_cpu_internal.h: what the CPU backends (openblas/, onednn/) share: the
- * weight record, the per-instance settings and the AVX2 kernels for every op
- * that is not a GEMM. Each backend supplies its own linear and matmul_nt. */
+ * weight record, the per-instance settings and the ops that are not a GEMM
+ * (drivers here, inner kernels from the kernel set chosen at creation, see
+ * cf_cpu_kernels.h). Each backend supplies its own linear and matmul_nt. */
 #ifndef CF_CPU_INTERNAL_H
 #define CF_CPU_INTERNAL_H
 
@@ -32,15 +33,24 @@ struct cf_bweight {
   void (*extra_free)(void *extra);
 };
 
+struct cf_cpu_kernels;
+
 /* Settings every CPU backend takes, from cf_backend_config. */
 typedef struct cf_cpu_ctx {
   int max_batch;
   int threads; /* worker threads for every op (1 = the calling thread only) */
+  const struct cf_cpu_kernels *kernels; /* the kernel set every op runs */
 } cf_cpu_ctx;
 
-/* Parses cfg->options ("threads=N", default 1) into c. */
+/* Parses cfg->options ("threads=N", default 1) into c and picks the kernel
+ * set (cf_cpu_kernels_select: CFORMER_CPU_KERNELS, else the fastest this
+ * CPU runs); fails if the options are bad or the forced set cannot run. */
 cf_status cf_cpu_ctx_init(cf_cpu_ctx *c, const cf_backend_config *cfg,
                           cf_error *err);
+
+/* The cf_backend_iface.variant slot: the kernel set's name ("avx2",
+ * "portable"); ctx is a cf_cpu_ctx *. */
+const char *cf_cpu_kernels_name(void *ctx);
 
 /* 64-byte aligned floats (zeroed); free with cf_cpu_free. */
 float *cf_cpu_alloc(size_t n);

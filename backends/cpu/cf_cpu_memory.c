@@ -1,10 +1,11 @@
-/* cf_cpu_memory.c: settings, host memory and weight records shared by the
- * CPU backends. */
+/* cf_cpu_memory.c: settings (with the kernel set), host memory and weight
+ * records shared by the CPU backends. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/cf_backend_options.h"
 #include "backends/cpu/cf_cpu_internal.h"
+#include "backends/cpu/cf_cpu_kernels.h"
 
 /* The most threads an option may ask for; more is surely a typo. */
 enum { MAX_THREADS = 256 };
@@ -14,7 +15,13 @@ cf_status cf_cpu_ctx_init(cf_cpu_ctx *c, const cf_backend_config *cfg,
   c->max_batch = cfg->max_batch;
   c->threads = 1;
   const cf_backend_int_option known[] = {{"threads", 1, MAX_THREADS, &c->threads}};
-  return cf_backend_options_parse(cfg->options, known, 1, err);
+  CF_TRY(cf_backend_options_parse(cfg->options, known, 1, err));
+  return cf_cpu_kernels_select(&c->kernels, err);
+}
+
+const char *cf_cpu_kernels_name(void *ctx) {
+  const cf_cpu_ctx *c = ctx;
+  return c->kernels->name;
 }
 
 float *cf_cpu_alloc(size_t n) {

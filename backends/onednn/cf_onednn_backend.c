@@ -299,12 +299,13 @@ static const cf_backend_iface onednn_iface = {
     .matmul_nt = od_matmul_nt,
     .copy_2d = cf_cpu_copy_2d,
     .sync = od_sync,
+    .variant = cf_cpu_kernels_name,
 };
 
 const cf_backend_desc cf_backend_onednn_desc = {
     .name = "onednn",
-    .summary = "oneDNN matmul primitives (fused bias + activation) + AVX2 kernels (options: "
-               "threads=N)",
+    .summary = "oneDNN matmul primitives (fused bias + activation) + CPU kernels, avx2 or "
+               "portable by CPU (options: threads=N)",
     .priority = 30,
     .features = CF_CPU_FEATURES,
     .activations = CF_CPU_ACTIVATIONS,

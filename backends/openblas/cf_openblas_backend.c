@@ -62,11 +62,12 @@ static const cf_backend_iface openblas_iface = {
     .matmul_nt = ob_matmul_nt,
     .copy_2d = cf_cpu_copy_2d,
     .sync = NULL,
+    .variant = cf_cpu_kernels_name,
 };
 
 const cf_backend_desc cf_backend_openblas_desc = {
     .name = "openblas",
-    .summary = "OpenBLAS sgemm + AVX2 kernels (options: threads=N)",
+    .summary = "OpenBLAS sgemm + CPU kernels, avx2 or portable by CPU (options: threads=N)",
     .priority = 20,
     .features = CF_CPU_FEATURES,
     .activations = CF_CPU_ACTIVATIONS,

@@ -4,7 +4,8 @@
  * A benchmark, not a test (docs/BACKENDS.md):
  *   build/tests/backends/bench_attention [--batches 1,16] [--seconds S] [--layers N]
  *                                        [--only none|q|k|v|qkv]
- * Prints microseconds per position per layer for none, q, k, v, qkv. */
+ * Prints microseconds per position per layer for none, q, k, v, qkv, with
+ * the kernel set a backend would run (CFORMER_CPU_KERNELS picks one). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +74,16 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  cf_cpu_ctx ctx = {.max_batch = 256, .threads = 1};
+  /* One thread; the kernel set as a backend would pick it
+   * (CFORMER_CPU_KERNELS=portable|avx2 to compare). */
+  cf_cpu_ctx ctx;
+  cf_backend_config cfg = {.max_batch = 256};
+  cf_error err = {0};
+  if (cf_cpu_ctx_init(&ctx, &cfg, &err) != CF_OK) {
+    fprintf(stderr, "bench_attention: %s\n", err.msg);
+    return 2;
+  }
+  printf("kernels: %s\n", cf_cpu_kernels_name(&ctx));
   const size_t flush_n = flush_mb * 1024 * 1024 / sizeof(float) / LAYERS;
   float *flush = flush_n ? calloc(flush_n, sizeof(float)) : NULL;
   volatile float sink = 0.0f;

@@ -444,6 +444,97 @@ static void test_every_backend_matches_ref(cf_test *t) {
   }
 }
 
+/* linear with every activation (bias + activation is a CPU kernel on
+ * openblas) and both norms, at a width with a vector tail, on every
+ * backend against the reference. */
+static void rowops_sequence(cf_backend *be, float *out, int *n) {
+  enum { R = 64, IN = 16, W = 37 };
+  rng_state = 777;
+  static float x[R * IN], w[W * IN], b[W], skip[R * W], g[W], bt[W];
+  fill_random(x, R * IN);
+  fill_random(w, W * IN);
+  fill_random(b, W);
+  fill_random(skip, R * W);
+  fill_random(g, W);
+  fill_random(bt, W);
+  for (int i = 0; i < R * IN; i++) x[i] *= 4.0f; /* reach the activations' tails */
+  cf_bweight *Wm = weight(be, CF_WEIGHT_MATRIX, W, IN, w),
+             *Bv = weight(be, CF_WEIGHT_VECTOR, 1, W, b),
+             *G = weight(be, CF_WEIGHT_VECTOR, 1, W, g),
+             *Bt = weight(be, CF_WEIGHT_VECTOR, 1, W, bt);
+  float *dx = up(be, x, R * IN), *dy = cf_op_alloc(be, R * W), *dskip = up(be, skip, R * W);
+  *n = 0;
+  for (int a = CF_OP_ACT_MISH; a <= CF_OP_ACT_MAX; a++) {
+    cf_op_linear(be, R, IN, W, dx, Wm, Bv, (cf_op_act)a, dy);
+    cf_op_sync(be, NULL);
+    cf_op_download(be, out + *n, dy, R * W);
+    *n += R * W;
+  }
+  for (int kind = 0; kind < 2; kind++) {
+    /* y = Norm(skip + 0.7 y) in place on the last linear's output. */
+    cf_op_norm(be, kind ? CF_NORM_RMS : CF_NORM_LAYER, R, W, dy, 0.7f, dskip, G,
+               kind ? NULL : Bt, 1e-3f, dy);
+    cf_op_sync(be, NULL);
+    cf_op_download(be, out + *n, dy, R * W);
+    *n += R * W;
+  }
+  float *bufs[] = {dx, dy, dskip};
+  for (int i = 0; i < 3; i++) cf_op_free(be, bufs[i]);
+  cf_bweight *ws[] = {Wm, Bv, G, Bt};
+  for (int i = 0; i < 4; i++) cf_op_weight_free(be, ws[i]);
+}
+
+static void test_every_backend_rowops_match_ref(cf_test *t) {
+  enum { MAXN = (CF_OP_ACT_MAX + 2) * 64 * 37 };
+  static float want[MAXN], got[MAXN];
+  int n_want = 0, n_got = 0;
+  cf_backend *ref = make(t, "ref", 64);
+  if (!ref) return;
+  rowops_sequence(ref, want, &n_want);
+  cf_backend_free(ref);
+  for (int i = 0; i < cf_backend_count(); i++) {
+    const cf_backend_desc *d = cf_backend_at(i);
+    if (d->priority < 0 || (d->probe && !d->probe())) continue;
+    cf_backend *be = make(t, d->name, 64);
+    if (!be) continue;
+    rowops_sequence(be, got, &n_got);
+    CHECK_INT_EQ(n_got, n_want);
+    double worst = 0;
+    int at = 0;
+    for (int k = 0; k < n_want; k++) {
+      double dev = fabs(got[k] - want[k]) / (1 + fabs(want[k]));
+      if (dev > worst) {
+        worst = dev;
+        at = k;
+      }
+    }
+    if (!CHECK(worst <= 1e-4))
+      fprintf(stderr, "backend %s: row ops deviate by %g (block %d of linear per activation, "
+              "then the norms)\n", d->name, worst, at / (64 * 37));
+    cf_backend_free(be);
+  }
+}
+
+/* Names the kernel set each CPU backend runs; under CFORMER_CPU_KERNELS
+ * (the backends/ops-portable run) it must be the named one, or that run
+ * would prove nothing about it. */
+static void test_cpu_kernel_set_in_use(cf_test *t) {
+  const char *want = getenv("CFORMER_CPU_KERNELS");
+  CHECK(cf_backend_count() >= 1);
+  for (int i = 0; i < cf_backend_count(); i++) {
+    const cf_backend_desc *d = cf_backend_at(i);
+    if (d->priority < 0 || !d->iface->variant) continue;
+    cf_backend *be = make(t, d->name, 1);
+    if (!be) continue;
+    const char *got = cf_backend_variant(be);
+    printf("  %s runs the %s kernels\n", d->name, got ? got : "(none)");
+    if (want && *want) CHECK_STR_EQ(got, want);
+    else CHECK(got && *got);
+    cf_backend_free(be);
+  }
+}
+
 CF_TEST_MAIN(test_registry, test_create_errors, test_capability_check,
-             test_ref_linear_and_activations, test_ref_norm, test_attention_every_backend,
-             test_ref_gate_matmul_copy, test_every_backend_matches_ref)
+             test_ref_linear_and_activations, test_ref_norm, test_cpu_kernel_set_in_use,
+             test_attention_every_backend, test_ref_gate_matmul_copy,
+             test_every_backend_matches_ref, test_every_backend_rowops_match_ref)

@@ -1,8 +1,14 @@
-/* cf_cpu_math.h: AVX2+FMA building blocks the CPU kernels share: a vector
+/* cf_avx2_math.h: AVX2+FMA building blocks the avx2 kernels share: a vector
  * exp, the fused activations and a horizontal sum. Inline on purpose: they
- * sit in the innermost loops. */
-#ifndef CF_CPU_MATH_H
-#define CF_CPU_MATH_H
+ * sit in the innermost loops. Only for translation units built with
+ * -mavx2 -mfma (backends/meson.build), which run only once the dispatch
+ * found the CPU able to. */
+#ifndef CF_AVX2_MATH_H
+#define CF_AVX2_MATH_H
+
+#if !(defined(__x86_64__) || defined(__i386__)) || !defined(__AVX2__) || !defined(__FMA__)
+#error "cf_avx2_math.h needs an x86 target built with -mavx2 -mfma"
+#endif
 
 #include <immintrin.h>
 
@@ -81,4 +87,4 @@ static inline __m256 cf_act256(cf_op_act act, __m256 x) {
   }
 }
 
-#endif /* CF_CPU_MATH_H */
+#endif /* CF_AVX2_MATH_H */

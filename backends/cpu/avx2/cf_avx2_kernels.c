@@ -1,0 +1,11 @@
+/* cf_avx2_kernels.c: the avx2 kernel set's table. Chosen by
+ * cf_cpu_kernels_select only on a CPU with AVX2, FMA and F16C. */
+#include "backends/cpu/avx2/cf_avx2.h"
+
+const cf_cpu_kernels cf_cpu_kernels_avx2 = {
+    .name = "avx2",
+    .bias_act_row = cf_avx2_bias_act_row,
+    .norm_row = cf_avx2_norm_row,
+    .attend = cf_avx2_attend,
+    .attend_plain = cf_avx2_attend_plain,
+};

@@ -1,0 +1,72 @@
+/* cf_avx2_rowops.c: one row of bias + activation and of the norms, AVX2 +
+ * FMA with scalar tails. The driver (cf_cpu_rowops.c) splits rows across
+ * threads. */
+#include <math.h>
+
+#include "backends/cpu/avx2/cf_avx2.h"
+#include "backends/cpu/avx2/cf_avx2_math.h"
+#include "backends/ref/cf_ref_act.h"
+
+void cf_avx2_bias_act_row(int n, float *y, const float *bias, cf_op_act act) {
+  int i = 0;
+  if (cf_act_vectorised(act)) {
+    for (; i + 8 <= n; i += 8) {
+      __m256 v = _mm256_loadu_ps(y + i);
+      if (bias) v = _mm256_add_ps(v, _mm256_loadu_ps(bias + i));
+      _mm256_storeu_ps(y + i, cf_act256(act, v));
+    }
+  }
+  for (; i < n; i++) y[i] = cf_ref_activate(act, y[i] + (bias ? bias[i] : 0.0f));
+}
+
+/* v = skip + alpha x into y (y may alias x or skip); returns the sum and
+ * sum of squares of v. */
+static void combine(int w, const float *x, float alpha, const float *skip, float *y, float *sum,
+                    float *sq) {
+  __m256 va = _mm256_set1_ps(alpha), s = _mm256_setzero_ps(), q = _mm256_setzero_ps();
+  int c = 0;
+  for (; c + 8 <= w; c += 8) {
+    __m256 v = _mm256_mul_ps(va, _mm256_loadu_ps(x + c));
+    if (skip) v = _mm256_add_ps(v, _mm256_loadu_ps(skip + c));
+    _mm256_storeu_ps(y + c, v);
+    s = _mm256_add_ps(s, v);
+    q = _mm256_fmadd_ps(v, v, q);
+  }
+  float ss = cf_hsum256(s), qq = cf_hsum256(q);
+  for (; c < w; c++) {
+    float v = (skip ? skip[c] : 0.0f) + alpha * x[c];
+    y[c] = v;
+    ss += v;
+    qq += v * v;
+  }
+  *sum = ss;
+  *sq = qq;
+}
+
+/* y = (y - mean) * inv * gamma + beta, beta may be NULL. */
+static void scale_row(int w, float *y, float mean, float inv, const float *gamma,
+                      const float *beta) {
+  __m256 vm = _mm256_set1_ps(mean), vi = _mm256_set1_ps(inv);
+  int c = 0;
+  for (; c + 8 <= w; c += 8) {
+    __m256 v = _mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(y + c), vm), vi);
+    v = _mm256_mul_ps(v, _mm256_loadu_ps(gamma + c));
+    if (beta) v = _mm256_add_ps(v, _mm256_loadu_ps(beta + c));
+    _mm256_storeu_ps(y + c, v);
+  }
+  for (; c < w; c++) y[c] = (y[c] - mean) * inv * gamma[c] + (beta ? beta[c] : 0.0f);
+}
+
+void cf_avx2_norm_row(cf_norm_kind kind, int w, const float *x, float alpha, const float *skip,
+                      const float *gamma, const float *beta, float eps, float *y) {
+  float sum, sq;
+  combine(w, x, alpha, skip, y, &sum, &sq);
+  if (kind == CF_NORM_RMS) {
+    scale_row(w, y, 0.0f, 1.0f / sqrtf(sq / (float)w + eps), gamma, NULL);
+  } else {
+    /* Two-pass variance: E[v^2] - mean^2 cancels badly when |mean| >> std. */
+    float mean = sum / (float)w, var = 0.0f;
+    for (int c = 0; c < w; c++) var += (y[c] - mean) * (y[c] - mean);
+    scale_row(w, y, mean, 1.0f / sqrtf(var / (float)w + eps), gamma, beta);
+  }
+}

@@ -1,0 +1,107 @@
+/* cf_cpu_dispatch.c: which kernel set a CPU backend instance runs.
+ *
+ * The candidates are listed fastest first, each with a check of the CPU
+ * features its translation units were compiled for. Without an override
+ * the first one this CPU passes wins (portable always does). The
+ * environment variable CFORMER_CPU_KERNELS=<name> forces one set, for
+ * tests and for comparing speed; a name this build does not know, or a
+ * set this CPU cannot run, fails backend creation with a message, rather
+ * than dying on an illegal instruction later. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cpu/cf_cpu_kernels.h"
+
+#if defined(CF_CPU_HAVE_AVX2) && !(defined(__x86_64__) || defined(__i386__))
+#error "CF_CPU_HAVE_AVX2 is for x86 targets only"
+#endif
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+typedef struct candidate {
+  const cf_cpu_kernels *kernels; /* NULL: not built for this target */
+  const char *name;              /* kernels->name, also when not built */
+  const char *needs;             /* CPU features it needs, for messages */
+  /* Writes the needed features this CPU lacks into missing (comma
+   * separated, "" if none); NULL = runs everywhere. */
+  void (*lacking)(char *missing, size_t n);
+} candidate;
+
+static void append(char *missing, size_t n, const char *feature) {
+  size_t len = strlen(missing);
+  snprintf(missing + len, n - len, "%s%s", len ? ", " : "", feature);
+}
+
+#ifdef CF_CPU_HAVE_AVX2
+/* __builtin_cpu_supports checks the CPU and that the OS saves the ymm
+ * registers. clang 14 does not know "f16c" there, so F16C is read from
+ * CPUID leaf 1 (its ymm state is covered by the AVX2 check). */
+static void avx2_lacking(char *missing, size_t n) {
+  missing[0] = '\0';
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx2")) append(missing, n, "avx2");
+  if (!__builtin_cpu_supports("fma")) append(missing, n, "fma");
+  unsigned eax, ebx, ecx, edx;
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx) || !(ecx & bit_F16C)) append(missing, n, "f16c");
+}
+#endif
+
+static const candidate candidates[] = {
+#ifdef CF_CPU_HAVE_AVX2
+    {&cf_cpu_kernels_avx2, "avx2", "avx2, fma, f16c", avx2_lacking},
+#else
+    {NULL, "avx2", "avx2, fma, f16c", NULL},
+#endif
+    {&cf_cpu_kernels_portable, "portable", "nothing beyond the target's baseline", NULL},
+};
+enum { N_CANDIDATES = sizeof candidates / sizeof candidates[0] };
+
+static const char *const ENV = "CFORMER_CPU_KERNELS";
+
+/* Fills missing (see candidate.lacking); true if this CPU runs c. */
+static bool runs(const candidate *c, char *missing, size_t n) {
+  missing[0] = '\0';
+  if (c->lacking) c->lacking(missing, n);
+  return missing[0] == '\0';
+}
+
+static cf_status forced(const char *want, const cf_cpu_kernels **out, cf_error *err) {
+  char known[128] = "";
+  for (int i = 0; i < N_CANDIDATES; i++) {
+    const candidate *c = &candidates[i];
+    if (strcmp(c->name, want) != 0) {
+      append(known, sizeof known, c->name);
+      continue;
+    }
+    if (!c->kernels)
+      return cf_error_set(err, CF_ERR_UNSUPPORTED,
+                          "%s=%s: the %s CPU kernels are not built for this target", ENV, want,
+                          want);
+    char missing[64];
+    if (!runs(c, missing, sizeof missing))
+      return cf_error_set(err, CF_ERR_UNSUPPORTED,
+                          "%s=%s: this CPU lacks %s (the %s kernels need %s); unset %s or set "
+                          "it to portable",
+                          ENV, want, missing, want, c->needs, ENV);
+    *out = c->kernels;
+    return CF_OK;
+  }
+  return cf_error_set(err, CF_ERR_ARG, "%s=%s: unknown CPU kernel set (known: %s)", ENV, want,
+                      known);
+}
+
+cf_status cf_cpu_kernels_select(const cf_cpu_kernels **out, cf_error *err) {
+  const char *want = getenv(ENV);
+  if (want && *want) return forced(want, out, err);
+  for (int i = 0; i < N_CANDIDATES; i++) {
+    char missing[64];
+    if (candidates[i].kernels && runs(&candidates[i], missing, sizeof missing)) {
+      *out = candidates[i].kernels;
+      return CF_OK;
+    }
+  }
+  return cf_error_set(err, CF_ERR_INTERNAL, "no CPU kernel set runs here");
+}

@@ -1,0 +1,76 @@
+/* cf_cpu_kernels.h: the seam between the CPU backends' drivers and their
+ * instruction-set specific inner kernels.
+ *
+ * The drivers (cf_cpu_rowops.c, cf_cpu_attention.c: threading, RPE table
+ * layouts, weight caches) are plain C built for the baseline of the target.
+ * Everything that wants wider vectors than the baseline sits behind one
+ * table of function pointers per kernel set, each set in its own
+ * translation units built with its own flags (backends/meson.build). A
+ * backend instance picks one table when it is created (cf_cpu_kernels_select)
+ * and reaches every kernel through it, so no instruction outside the
+ * baseline runs on a CPU that lacks it.
+ *
+ * Adding a set (say AVX-512): its kernels in their own files and static
+ * library with its flags, one table, one line in the candidate list of
+ * cf_cpu_dispatch.c. The drivers do not change. */
+#ifndef CF_CPU_KERNELS_H
+#define CF_CPU_KERNELS_H
+
+#include <stdbool.h>
+
+#include "backends/cf_backend.h"
+
+/* Per-head RPE tables of one attention call, built by the driver (see
+ * cf_cpu_attention_layout.h for the layouts). NULL: that term is absent. */
+typedef struct cf_cpu_head_tables {
+  const float *q_rev, *k_rev; /* [H][dh][225], reversed */
+  const float *v_rows;        /* [H][225][dh] */
+} cf_cpu_head_tables;
+
+typedef struct cf_cpu_kernels {
+  /* The set's name: the value of CFORMER_CPU_KERNELS that forces it, and
+   * what a backend shows ("avx2", "portable"). */
+  const char *name;
+
+  /* y[n] = act(y + bias) in place; bias NULL = none. */
+  void (*bias_act_row)(int n, float *y, const float *bias, cf_op_act act);
+
+  /* One row of cf_backend_iface.norm: y[w] = Norm(skip + alpha x) with
+   * gamma (and beta for LayerNorm; NULL for RMSNorm). y may alias x or
+   * skip. */
+  void (*norm_row)(cf_norm_kind kind, int w, const float *x, float alpha, const float *skip,
+                   const float *gamma, const float *beta, float eps, float *y);
+
+  /* Attention of position b, head h with depth <= CF_CPU_MAX_FAST_DEPTH,
+   * RPE terms from the reversed tables t. next_h: the head this thread
+   * runs next when it differs (prefetch its tables), else -1. cold: the
+   * thread's first task (nothing prefetched for it). */
+  void (*attend)(const cf_attention_args *a, const cf_cpu_head_tables *t, int b, int h,
+                 int next_h, bool cold);
+
+  /* The same for any depth, RPE terms from the row tables [H][225][dh]
+   * (NULL: absent). */
+  void (*attend_plain)(const cf_attention_args *a, const float *eq_rows, const float *ek_rows,
+                       const float *ev_rows, int b, int h);
+} cf_cpu_kernels;
+
+/* Largest head depth `attend` takes (its key buffer is on the stack). */
+enum { CF_CPU_MAX_FAST_DEPTH = 128 };
+
+/* Plain C, auto-vectorised for whatever the target's baseline is; runs
+ * everywhere. */
+extern const cf_cpu_kernels cf_cpu_kernels_portable;
+
+#ifdef CF_CPU_HAVE_AVX2
+/* AVX2 + FMA (+ F16C) intrinsics; x86 only, built with -mavx2 -mfma
+ * -mf16c. Call only after cf_cpu_kernels_select chose it. */
+extern const cf_cpu_kernels cf_cpu_kernels_avx2;
+#endif
+
+/* The kernel set for a new backend instance: the one CFORMER_CPU_KERNELS
+ * names if set (failing, with a message naming what this CPU lacks, when
+ * it cannot run it or the name is unknown), else the fastest this CPU
+ * runs. */
+cf_status cf_cpu_kernels_select(const cf_cpu_kernels **out, cf_error *err);
+
+#endif /* CF_CPU_KERNELS_H */

@@ -1,0 +1,20 @@
+/* cf_portable.h: the portable kernel set's functions, gathered into its
+ * table by cf_portable_kernels.c. Each has the signature and meaning of the
+ * table slot of the same name (cf_cpu_kernels.h). Plain C written so the
+ * compiler vectorises the inner loops for whatever the target's baseline
+ * is (SSE2 on x86-64, NEON on aarch64); no intrinsics. */
+#ifndef CF_PORTABLE_H
+#define CF_PORTABLE_H
+
+#include "backends/cpu/cf_cpu_kernels.h"
+
+void cf_portable_bias_act_row(int n, float *y, const float *bias, cf_op_act act);
+void cf_portable_norm_row(cf_norm_kind kind, int w, const float *x, float alpha,
+                          const float *skip, const float *gamma, const float *beta, float eps,
+                          float *y);
+void cf_portable_attend(const cf_attention_args *a, const cf_cpu_head_tables *t, int b, int h,
+                        int next_h, bool cold);
+void cf_portable_attend_plain(const cf_attention_args *a, const float *eq_rows,
+                              const float *ek_rows, const float *ev_rows, int b, int h);
+
+#endif /* CF_PORTABLE_H */

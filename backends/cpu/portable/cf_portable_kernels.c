@@ -1,0 +1,11 @@
+/* cf_portable_kernels.c: the portable kernel set's table: what every CPU
+ * runs, and the fallback when no faster set fits (cf_cpu_dispatch.c). */
+#include "backends/cpu/portable/cf_portable.h"
+
+const cf_cpu_kernels cf_cpu_kernels_portable = {
+    .name = "portable",
+    .bias_act_row = cf_portable_bias_act_row,
+    .norm_row = cf_portable_norm_row,
+    .attend = cf_portable_attend,
+    .attend_plain = cf_portable_attend_plain,
+};
