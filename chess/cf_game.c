@@ -54,6 +54,17 @@ static int count_repetitions(const cf_game *game) {
   return 0;
 }
 
+int cf_game_repetition_distance(const cf_game *game) {
+  int last = game->count - 1;
+  if (game->plies[last].repetitions == 0) return 0;
+  const cf_position *pos = &game->plies[last].pos;
+  int oldest = last - pos->rule50;
+  if (oldest < 0) oldest = 0;
+  for (int i = last - 2; i >= oldest; i -= 2)
+    if (cf_position_same(&game->plies[i].pos, pos)) return last - i;
+  return 0;
+}
+
 cf_status cf_game_push(cf_game *game, cf_move move, cf_error *err) {
   const cf_position *current = cf_game_position(game);
   if (!cf_move_is_legal(current, move)) {

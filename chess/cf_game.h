@@ -83,6 +83,12 @@ void cf_game_pop(cf_game *game);
  * threefold repetition. */
 cf_game_result cf_game_outcome(const cf_game *game, cf_game_reason *reason);
 
+/* Plies back from the current position to its most recent earlier
+ * occurrence in the game (2, 4, ...), or 0 when it has not occurred before.
+ * A tree search uses it to tell a repetition inside its tree from one that
+ * reaches back into the game played. */
+int cf_game_repetition_distance(const cf_game *game);
+
 /* The same for a lone position: everything but repetition. */
 cf_game_result cf_position_outcome(const cf_position *pos, cf_game_reason *reason);
 

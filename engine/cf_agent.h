@@ -20,6 +20,7 @@
 #include "chess/cf_game.h"
 #include "chess/cf_move.h"
 #include "common/cf_status.h"
+#include "engine/search/cf_search.h"
 #include "net/cf_net.h"
 
 typedef struct cf_agent_request {
@@ -39,7 +40,21 @@ typedef struct cf_agent_request {
   /* Stop once cf_agent_now() passes this (seconds); 0 = no deadline. */
   double deadline;
   float policy_temperature; /* softmax temperature for the reported policy; 0 = 1 */
+  /* The search agent: stop when the average depth reaches this (0 = no
+   * limit); `infinite` (go infinite / ponder) keeps it searching until
+   * stopped; `search` carries its tree and NN cache between moves (NULL =
+   * a fresh one per call); on_info receives progress (NULL = none). The
+   * one-ply agents ignore these. */
+  int depth;
+  bool infinite;
+  const _Atomic double *live_deadline; /* see cf_search_limits */
+  cf_search *search;
+  cf_search_info_fn on_info;
+  void *info_user;
 } cf_agent_request;
+
+/* Longest principal variation an agent reports. */
+#define CF_AGENT_PV_MAX 64
 
 typedef struct cf_agent_result {
   cf_move best;     /* CF_MOVE_NONE when the position has no legal move */
@@ -53,6 +68,13 @@ typedef struct cf_agent_result {
   int n_legal;      /* candidate moves considered */
   int n_scored;     /* candidates given a value (value agent: evaluated or terminal) */
   bool stopped;     /* the stop flag or max_evals cut the work short */
+  /* Tree search figures (0 for the one-ply agents): root visits, average
+   * and maximum depth, NN cache fill (per mille), and the principal
+   * variation starting with best. playouts: visits this search added. */
+  long nodes, playouts;
+  int depth, seldepth, hashfull;
+  cf_move pv[CF_AGENT_PV_MAX];
+  int pv_len;
 } cf_agent_result;
 
 typedef struct cf_agent_desc {
@@ -69,10 +91,11 @@ const cf_agent_desc *cf_agent_find(const char *name);
 /* Monotonic clock in seconds, the time base of deadline. */
 double cf_agent_now(void);
 
-/* The agent the engine uses unless told otherwise ("value"). */
-#define CF_AGENT_DEFAULT "value"
+/* The agent the engine uses unless told otherwise. */
+#define CF_AGENT_DEFAULT "search"
 
 extern const cf_agent_desc cf_agent_policy_desc;
 extern const cf_agent_desc cf_agent_value_desc;
+extern const cf_agent_desc cf_agent_search_desc;
 
 #endif /* CF_AGENT_H */

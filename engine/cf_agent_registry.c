@@ -7,6 +7,7 @@
 static const cf_agent_desc *const registry[] = {
     &cf_agent_policy_desc,
     &cf_agent_value_desc,
+    &cf_agent_search_desc,
 };
 
 int cf_agent_count(void) { return (int)(sizeof registry / sizeof registry[0]); }

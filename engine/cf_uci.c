@@ -1,6 +1,7 @@
 /* cf_uci.c: the UCI command loop as a library (see cf_uci.h). Commands are
  * dispatched from one table; the search runs on its own thread. */
 #include <ctype.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +15,11 @@
 #include "engine/cf_engine_weights.h"
 #include "engine/cf_uci.h"
 #include "engine/cf_uci_go.h"
+#include "engine/cf_uci_score.h"
+#include "engine/search/cf_search.h"
+#include "engine/search/cf_time_manager.h"
+#include "policy_head/cf_policy_map.h"
+#include "engine/cf_net_input.h"
 
 #define DEFAULT_MAX_BATCH 32
 #define MAX_SEARCH_DIRS 16
@@ -46,6 +52,12 @@ struct cf_uci {
   cf_uci_go go;
   const cf_agent_desc *agent;
   double start, deadline;
+
+  /* The search agent's state across moves (tree, NN cache) and its clock. */
+  cf_search *search;
+  cf_time_manager tm;
+  double budget_ms; /* this move's time-manager budget; < 0 when not clocked */
+  _Atomic double live_deadline; /* set by ponderhit: the pondering search's deadline */
 };
 
 #if defined(__GNUC__)
@@ -64,28 +76,128 @@ static void emit(cf_uci *u, const char *fmt, ...) {
 
 /* ---- search ------------------------------------------------------------ */
 
+static bool option_on(const cf_uci *u, cf_uci_option_id id) {
+  return strcmp(u->value[id], "true") == 0;
+}
+
+/* " wdl W D L" when UCI_ShowWDL is on. */
+static void wdl_text(const cf_uci *u, float wl, float d, char *out, size_t size) {
+  out[0] = 0;
+  if (!option_on(u, CF_OPT_SHOW_WDL)) return;
+  int p[3];
+  cf_uci_wdl_from_wl(wl, d, p);
+  snprintf(out, size, " wdl %d %d %d", p[0], p[1], p[2]);
+}
+
+/* Moves as " m1 m2 ..." into out. */
+static void moves_text(const cf_uci *u, const cf_move *moves, int n, char *out, size_t size) {
+  size_t at = 0;
+  out[0] = 0;
+  for (int i = 0; i < n && at + CF_UCI_MOVE_MAX + 1 < size; i++) {
+    char m[CF_UCI_MOVE_MAX];
+    cf_move_write_uci(moves[i], cf_game_position(&u->game)->chess960, m);
+    at += (size_t)snprintf(out + at, size - at, " %s", m);
+  }
+}
+
+/* The search's info line(s): one per MultiPV line, best first. */
+static void emit_search_info(cf_uci *u, const cf_search *s, const cf_search_info *info) {
+  const int multipv = atoi(u->value[CF_OPT_MULTIPV]);
+  cf_search_move_stats stats[CF_MAX_MOVES];
+  int n = cf_search_root_stats(s, stats, multipv < CF_MAX_MOVES ? multipv : CF_MAX_MOVES);
+  const long ms = (long)(info->seconds * 1000.0);
+  const long nps = info->seconds > 0 ? (long)((double)info->playouts / info->seconds) : 0;
+  if (n == 0) { /* before the root's first evaluation */
+    emit(u, "info depth %d seldepth %d time %ld nodes %ld nps %ld", info->depth, info->seldepth,
+         ms, info->visits, nps);
+    return;
+  }
+  for (int k = 0; k < n; k++) {
+    const cf_search_move_stats *m = &stats[k];
+    float wl, d;
+    int mate = 0;
+    if (k == 0) { /* the best line carries the search's own figures */
+      wl = info->wdl[0] - info->wdl[2];
+      d = info->wdl[1];
+      mate = info->mate;
+    } else if (m->n > 0) {
+      wl = m->wl;
+      d = m->d;
+      mate = m->proven == 1 ? (m->proven_plies + 2) / 2
+             : m->proven == -1 ? -((m->proven_plies + 1) / 2) : 0;
+    } else {
+      wl = info->wdl[0] - info->wdl[2];
+      d = info->wdl[1];
+    }
+    float q = k == 0 ? info->q : m->q;
+    char score[48], wdl[48], pv[CF_AGENT_PV_MAX * (CF_UCI_MOVE_MAX + 1) + 1], mpv[24] = "";
+    cf_uci_score_text(u->value[CF_OPT_SCORE_TYPE], wl, d, q, mate, score, sizeof score);
+    wdl_text(u, wl, d, wdl, sizeof wdl);
+    cf_move line[CF_AGENT_PV_MAX];
+    int len = cf_search_pv(s, m->move, line, CF_AGENT_PV_MAX);
+    moves_text(u, line, len, pv, sizeof pv);
+    if (multipv > 1) snprintf(mpv, sizeof mpv, " multipv %d", k + 1);
+    emit(u, "info depth %d seldepth %d time %ld nodes %ld%s score %s%s nps %ld hashfull %d pv%s",
+         info->depth, info->seldepth, ms, info->visits, mpv, score, wdl, nps, info->hashfull, pv);
+  }
+}
+
+static void on_search_info(void *user, const cf_search *s, const cf_search_info *info) {
+  emit_search_info(user, s, info);
+}
+
+/* VerboseMoveStats: a line per root move, Lc0's layout, best last. */
+static void emit_move_stats(cf_uci *u) {
+  cf_search_move_stats stats[CF_MAX_MOVES];
+  int n = cf_search_root_stats(u->search, stats, CF_MAX_MOVES);
+  const cf_position *pos = cf_game_position(&u->game);
+  for (int k = n - 1; k >= 0; k--) {
+    const cf_search_move_stats *m = &stats[k];
+    char move[CF_UCI_MOVE_MAX], wl[16] = "  -.-----", d[16] = "-.---", ml[16] = " -.-", v[16] = " -.----";
+    cf_move_write_uci(m->move, pos->chess960, move);
+    int index = cf_policy_move_index(cf_engine_policy_move(m->move), pos->side == CF_BLACK, 0);
+    if (m->n > 0) {
+      snprintf(wl, sizeof wl, "%8.5f", m->wl);
+      snprintf(d, sizeof d, "%5.3f", m->d);
+      snprintf(ml, sizeof ml, "%4.1f", m->m);
+    }
+    if (!isnan(m->v)) snprintf(v, sizeof v, "%7.4f", m->v);
+    const char *proof = m->proven == 1 ? " (W)" : m->proven == -1 ? " (L)" : m->proven == 0 ? " (D)" : "";
+    emit(u, "info string %-5s (%4d) N: %7u (+%2u) (P: %5.2f%%) (WL: %s) (D: %s) (M: %s) "
+            "(Q: %8.5f) (U: %7.5f) (S: %8.5f) (V: %s)%s",
+         move, index, m->n, m->in_flight, 100.0 * m->p, wl, d, ml, m->q, m->u, m->q + m->u, v,
+         proof);
+  }
+}
+
 static void emit_result(cf_uci *u, const cf_agent_result *r, double elapsed) {
   char move[CF_UCI_MOVE_MAX];
   cf_move_write_uci(r->best, cf_game_position(&u->game)->chess960, move);
-  long ms = (long)(elapsed * 1000.0);
-  long nps = elapsed > 0 ? (long)((double)r->evals / elapsed) : 0;
-  char score[32], wdl[48] = "";
-  if (r->mate > 0) snprintf(score, sizeof score, "mate %d", r->mate);
-  else snprintf(score, sizeof score, "cp %d", cf_uci_q_to_cp(r->q));
-  if (strcmp(u->value[CF_OPT_SHOW_WDL], "true") == 0) {
-    int p[3];
-    cf_uci_wdl_permille(r->wdl, p);
-    snprintf(wdl, sizeof wdl, " wdl %d %d %d", p[0], p[1], p[2]);
-  }
-  char ponder[CF_UCI_MOVE_MAX + 8] = "", pv_ponder[CF_UCI_MOVE_MAX + 2] = "";
+  char ponder[CF_UCI_MOVE_MAX + 8] = "";
   if (r->ponder != CF_MOVE_NONE) {
     char p[CF_UCI_MOVE_MAX];
     cf_move_write_uci(r->ponder, cf_game_position(&u->game)->chess960, p);
     snprintf(ponder, sizeof ponder, " ponder %s", p);
-    snprintf(pv_ponder, sizeof pv_ponder, " %s", p);
   }
-  emit(u, "info depth 1 seldepth 1 time %ld nodes %ld nps %ld score %s%s pv %s%s", ms, r->evals,
-       nps, score, wdl, move, pv_ponder);
+  if (u->agent == &cf_agent_search_desc) {
+    /* The final figures, as the search left them. */
+    cf_search_info info = {.best = r->best, .q = r->q, .mate = r->mate, .depth = r->depth,
+                           .seldepth = r->seldepth, .visits = r->nodes, .playouts = r->playouts,
+                           .evals = r->evals, .seconds = elapsed, .hashfull = r->hashfull};
+    memcpy(info.wdl, r->wdl, sizeof info.wdl);
+    emit_search_info(u, u->search, &info);
+    if (option_on(u, CF_OPT_VERBOSE_MOVE_STATS)) emit_move_stats(u);
+  } else {
+    long ms = (long)(elapsed * 1000.0);
+    long nps = elapsed > 0 ? (long)((double)r->evals / elapsed) : 0;
+    char score[48], wdl[48], pv_ponder[CF_UCI_MOVE_MAX + 2] = "";
+    float wl = r->wdl[0] - r->wdl[2];
+    cf_uci_score_text(u->value[CF_OPT_SCORE_TYPE], wl, r->wdl[1], r->q, r->mate, score, sizeof score);
+    wdl_text(u, wl, r->wdl[1], wdl, sizeof wdl);
+    if (r->ponder != CF_MOVE_NONE) snprintf(pv_ponder, sizeof pv_ponder, "%s", ponder + 7);
+    emit(u, "info depth 1 seldepth 1 time %ld nodes %ld nps %ld score %s%s pv %s%s", ms, r->evals,
+         nps, score, wdl, move, pv_ponder);
+  }
   emit(u, "bestmove %s%s", move, ponder);
 }
 
@@ -98,6 +210,7 @@ static void wait_release(cf_uci *u) {
 
 static void *search_main(void *arg) {
   cf_uci *u = arg;
+  const bool tree = u->agent == &cf_agent_search_desc;
   cf_agent_request req = {
       .net = u->net,
       .game = &u->game,
@@ -107,18 +220,23 @@ static void *search_main(void *arg) {
       .stop = &u->stop,
       .deadline = u->deadline,
       .policy_temperature = (float)atof(u->value[CF_OPT_POLICY_TEMPERATURE]),
+      .depth = u->go.depth > 0 && u->go.depth < 1000 ? (int)u->go.depth : 0,
+      .infinite = u->hold,
+      .live_deadline = &u->live_deadline,
+      .search = tree ? u->search : NULL,
+      .on_info = tree ? on_search_info : NULL,
+      .info_user = u,
   };
   cf_agent_result r;
   cf_error err = {0};
   cf_status st = u->agent->choose(&req, &r, &err);
   double elapsed = cf_agent_now() - u->start;
+  if (tree && u->budget_ms >= 0) cf_time_manager_done(&u->tm, u->budget_ms, elapsed * 1000.0);
   wait_release(u);
-  if (st != CF_OK) {
-    emit(u, "info string error: %s", err.msg);
-    emit(u, "bestmove 0000");
-  } else {
-    emit_result(u, &r, elapsed);
-  }
+  if (st != CF_OK) emit(u, "info string error: %s", err.msg);
+  /* A search that failed part way still has its best move so far. */
+  if (st != CF_OK && (!tree || r.best == CF_MOVE_NONE)) emit(u, "bestmove 0000");
+  else emit_result(u, &r, elapsed);
   return NULL;
 }
 
@@ -159,11 +277,20 @@ static void backend_options(const cf_uci *u, char *out, size_t size) {
     snprintf(out, size, "threads=%.8s%s%.1023s", threads, opts[0] ? "," : "", opts);
 }
 
+/* Positions per network pass: the search's MinibatchSize when set, else
+ * the larger of the engine's batch and the backend's default minibatch. */
+static int net_batch(const cf_uci *u) {
+  int mb = atoi(u->value[CF_OPT_MINIBATCH_SIZE]);
+  if (mb > 0) return mb;
+  int def = cf_search_default_minibatch(u->value[CF_OPT_BACKEND]);
+  return def > u->max_batch ? def : u->max_batch;
+}
+
 static void net_key(const cf_uci *u, char *key, size_t size) {
   char opts[CF_UCI_VALUE_MAX + 32];
   backend_options(u, opts, sizeof opts);
-  snprintf(key, size, "%s\n%s\n%s\n%s", u->value[CF_OPT_WEIGHTS_FILE], u->value[CF_OPT_BACKEND],
-           opts, u->value[CF_OPT_HISTORY_FILL]);
+  snprintf(key, size, "%s\n%s\n%s\n%s\n%d", u->value[CF_OPT_WEIGHTS_FILE],
+           u->value[CF_OPT_BACKEND], opts, u->value[CF_OPT_HISTORY_FILL], net_batch(u));
 }
 
 /* Makes sure the net matches the options; reports load errors once per
@@ -182,8 +309,10 @@ static bool ensure_net(cf_uci *u) {
       .search_dirs = (const char *const *)u->search_dirs,
       .net = {.backend = u->value[CF_OPT_BACKEND],
               .backend_options = opts,
-              .max_batch = u->max_batch},
+              .max_batch = net_batch(u)},
   };
+  /* A new network makes the tree and the cached outputs meaningless. */
+  cf_search_reset(u->search);
   cf_error err = {0};
   cf_engine_weights_info info;
   cf_status st = cf_history_fill_parse(u->value[CF_OPT_HISTORY_FILL], &spec.net.history_fill, &err);
@@ -270,6 +399,8 @@ static void cmd_ucinewgame(cf_uci *u, char *args) {
   }
   cf_game_free(&u->game);
   u->game = g;
+  cf_search_reset(u->search);
+  cf_time_manager_new_game(&u->tm);
 }
 
 /* position startpos|fen <FEN> [moves m1 m2 ...]: builds the new game aside
@@ -332,6 +463,7 @@ static void cmd_go(cf_uci *u, char *args) {
   if (warn[0]) emit(u, "info string error: go: %s", warn);
   u->hold = u->go.infinite || u->go.ponder;
   u->released = false;
+  atomic_store(&u->live_deadline, 0.0);
   atomic_store(&u->stop, false);
   u->agent = cf_agent_find(u->value[CF_OPT_AGENT]);
   cf_game_reason reason;
@@ -350,8 +482,25 @@ static void cmd_go(cf_uci *u, char *args) {
   }
   /* The clock starts after loading: GUIs usually load with isready first. */
   u->start = cf_agent_now();
-  double budget = cf_uci_go_budget_ms(&u->go, cf_game_position(&u->game)->side == CF_WHITE);
+  const bool white = cf_game_position(&u->game)->side == CF_WHITE;
+  double budget;
+  u->budget_ms = -1;
+  if (u->agent == &cf_agent_search_desc) {
+    /* Lc0's time manager; a budget of 0 or less means: move at once. */
+    cf_clock clock = {.time_ms = white ? u->go.wtime : u->go.btime,
+                      .inc_ms = white ? u->go.winc : u->go.binc,
+                      .movestogo = u->go.movestogo,
+                      .movetime_ms = u->go.movetime};
+    if (clock.time_ms < -1) clock.time_ms = 0; /* a negative clock: no time at all */
+    double ms;
+    budget = -1;
+    if (!u->hold && cf_time_manager_budget(&u->tm, &clock, u->game.count - 1, &ms))
+      budget = u->budget_ms = ms > 0 ? ms : 0;
+  } else {
+    budget = cf_uci_go_budget_ms(&u->go, white);
+  }
   u->deadline = budget >= 0 ? u->start + budget / 1000.0 : 0;
+  if (u->deadline == u->start) u->deadline = u->start + 1e-9; /* 0 means no deadline */
   if (pthread_create(&u->thread, NULL, search_main, u) != 0) {
     emit(u, "info string error: go: cannot start the search thread");
     emit(u, "bestmove 0000");
@@ -370,11 +519,30 @@ static void cmd_stop(cf_uci *u, char *args) {
   pthread_mutex_unlock(&u->mu);
 }
 
+/* The move to ponder on was played: the search goes on as a normal one
+ * with the time the clock of `go ponder` allows (the time manager's
+ * budget, counted from now); a one-ply agent is done already. */
 static void cmd_ponderhit(cf_uci *u, char *args) {
   (void)args;
   if (!u->thread_live) return;
   pthread_mutex_lock(&u->mu);
-  u->released = true; /* the ponder search is now a normal one: it is done */
+  if (u->agent == &cf_agent_search_desc && u->go.ponder) {
+    const bool white = cf_game_position(&u->game)->side == CF_WHITE;
+    cf_clock clock = {.time_ms = white ? u->go.wtime : u->go.btime,
+                      .inc_ms = white ? u->go.winc : u->go.binc,
+                      .movestogo = u->go.movestogo,
+                      .movetime_ms = u->go.movetime};
+    if (clock.time_ms < -1) clock.time_ms = 0;
+    double ms, now = cf_agent_now();
+    if (cf_time_manager_budget(&u->tm, &clock, u->game.count - 1, &ms)) {
+      u->budget_ms = ms > 0 ? ms : 0;
+      u->start = now;
+      atomic_store(&u->live_deadline, now + u->budget_ms / 1000.0 + 1e-9);
+    } else {
+      atomic_store(&u->stop, true); /* no clock to go by: play now */
+    }
+  }
+  u->released = true;
   pthread_cond_broadcast(&u->cv);
   pthread_mutex_unlock(&u->mu);
 }
@@ -438,12 +606,38 @@ bool cf_uci_feed(cf_uci *u, const char *line) {
 
 /* ---- life cycle -------------------------------------------------------- */
 
+/* The search parameters the options say. */
+static void search_params(const cf_uci *u, cf_search_params *p) {
+  cf_search_params_default(p);
+  p->cpuct = (float)atof(u->value[CF_OPT_CPUCT]);
+  p->cpuct_factor = (float)atof(u->value[CF_OPT_CPUCT_FACTOR]);
+  p->cpuct_base = (float)atof(u->value[CF_OPT_CPUCT_BASE]);
+  p->fpu_absolute = strcmp(u->value[CF_OPT_FPU_STRATEGY], "absolute") == 0;
+  p->fpu_value = (float)atof(u->value[CF_OPT_FPU_VALUE]);
+  p->policy_temperature = (float)atof(u->value[CF_OPT_POLICY_TEMPERATURE]);
+  p->draw_score = (float)atof(u->value[CF_OPT_DRAW_SCORE]);
+  p->two_fold_draws = option_on(u, CF_OPT_TWO_FOLD_DRAWS);
+  p->minibatch_size = atoi(u->value[CF_OPT_MINIBATCH_SIZE]);
+  p->nn_cache_size = atol(u->value[CF_OPT_NN_CACHE_SIZE]);
+  p->smart_pruning_factor = (float)atof(u->value[CF_OPT_SMART_PRUNING_FACTOR]);
+  p->ram_limit_mb = atol(u->value[CF_OPT_RAM_LIMIT_MB]);
+}
+
 cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, cf_error *err) {
   const cf_uci_option_desc *o = cf_uci_option_at(id);
   if (!o) return cf_error_set(err, CF_ERR_ARG, "no option %d", (int)id);
-  char v[CF_UCI_VALUE_MAX];
+  char v[CF_UCI_VALUE_MAX], old[CF_UCI_VALUE_MAX];
   CF_TRY(cf_uci_option_check(o, value, v, err));
+  memcpy(old, u->value[id], sizeof old);
   memcpy(u->value[id], v, sizeof v);
+  cf_search_params p;
+  search_params(u, &p);
+  cf_status st = cf_search_set_params(u->search, &p, err);
+  if (st != CF_OK) {
+    memcpy(u->value[id], old, sizeof old); /* keep the old value */
+    return st;
+  }
+  u->tm.move_overhead_ms = atol(u->value[CF_OPT_MOVE_OVERHEAD]);
   return CF_OK;
 }
 
@@ -472,7 +666,15 @@ cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *u
   pthread_mutex_init(&u->mu, NULL);
   pthread_cond_init(&u->cv, NULL);
   atomic_init(&u->stop, false);
-  cf_status st = cf_game_init(&u->game, NULL, err);
+  cf_search_params p;
+  search_params(u, &p);
+  cf_status st = cf_search_create(&p, &u->search, err);
+  if (st != CF_OK) {
+    cf_uci_free(u);
+    return st;
+  }
+  cf_time_manager_init(&u->tm, atol(u->value[CF_OPT_MOVE_OVERHEAD]));
+  st = cf_game_init(&u->game, NULL, err);
   if (st != CF_OK) {
     cf_uci_free(u);
     return st;
@@ -485,6 +687,7 @@ void cf_uci_free(cf_uci *u) {
   if (!u) return;
   finish_search(u, true);
   cf_net_free(u->net);
+  cf_search_free(u->search);
   cf_game_free(&u->game);
   for (int i = 0; i < MAX_SEARCH_DIRS; i++) free(u->search_dirs[i]);
   pthread_mutex_destroy(&u->out_mu);

@@ -13,27 +13,79 @@
 /* Backend's vars are "auto" plus the registry's names, filled on first use
  * (the registry is a table of constants, so this is idempotent). */
 static cf_uci_option_desc table[CF_OPT_COUNT] = {
-    [CF_OPT_WEIGHTS_FILE] = {"WeightsFile", "weights", 'w', CF_OPT_TYPE_STRING,
+    [CF_OPT_WEIGHTS_FILE] = {"WeightsFile", "weights", NULL, 'w', CF_OPT_TYPE_STRING,
                              CF_WEIGHTS_AUTODISCOVER, 0, 0, {NULL},
                              "network file (.pb.gz); <autodiscover> looks beside the binary "
                              "and in the data folders, <built in> is the embedded net"},
-    [CF_OPT_BACKEND] = {"Backend", "backend", 'b', CF_OPT_TYPE_COMBO, "auto", 0, 0, {NULL},
+    [CF_OPT_BACKEND] = {"Backend", "backend", NULL, 'b', CF_OPT_TYPE_COMBO, "auto", 0, 0, {NULL},
                         "compute backend; auto = the best available"},
-    [CF_OPT_BACKEND_OPTIONS] = {"BackendOptions", "backend-opts", 'o', CF_OPT_TYPE_STRING, "", 0,
-                                0, {NULL}, "backend-specific key=value,... options"},
-    [CF_OPT_THREADS] = {"Threads", "threads", 't', CF_OPT_TYPE_SPIN, "1", 1, 128, {NULL},
-                        "the backend's threads (threads=N unless BackendOptions sets it); the agents "
-                        "have no parallel search"},
-    [CF_OPT_AGENT] = {"Agent", "agent", 0, CF_OPT_TYPE_COMBO, CF_AGENT_DEFAULT, 0, 0, {NULL},
-                      "how moves are chosen: policy (one evaluation) or value (one-ply search)"},
-    [CF_OPT_POLICY_TEMPERATURE] = {"PolicyTemperature", "policy-temperature", 0,
-                                   CF_OPT_TYPE_FLOAT, "1.0", 0.01, 100, {NULL},
-                                   "softmax temperature of the reported policy"},
-    [CF_OPT_HISTORY_FILL] = {"HistoryFill", "history-fill", 0, CF_OPT_TYPE_COMBO, "fen_only", 0,
-                             0, {"fen_only", "no", "always", NULL},
+    [CF_OPT_BACKEND_OPTIONS] = {"BackendOptions", "backend-opts", NULL, 'o', CF_OPT_TYPE_STRING,
+                                "", 0, 0, {NULL}, "backend-specific key=value,... options"},
+    [CF_OPT_THREADS] = {"Threads", "threads", NULL, 't', CF_OPT_TYPE_SPIN, "1", 1, 128, {NULL},
+                        "the backend's threads (threads=N unless BackendOptions sets it); the "
+                        "search itself runs on one thread"},
+    [CF_OPT_AGENT] = {"Agent", "agent", NULL, 0, CF_OPT_TYPE_COMBO, CF_AGENT_DEFAULT, 0, 0, {NULL},
+                      "how moves are chosen: search (PUCT tree search), policy (one "
+                      "evaluation) or value (one-ply search)"},
+    [CF_OPT_POLICY_TEMPERATURE] = {"PolicyTemperature", "policy-softmax-temp",
+                                   "policy-temperature", 0, CF_OPT_TYPE_FLOAT, "1.359", 0.1, 10,
+                                   {NULL},
+                                   "policy softmax temperature: the search's priors and the "
+                                   "reported policy; higher widens the search"},
+    [CF_OPT_HISTORY_FILL] = {"HistoryFill", "history-fill", NULL, 0, CF_OPT_TYPE_COMBO,
+                             "fen_only", 0, 0, {"fen_only", "no", "always", NULL},
                              "fill missing history planes by repeating the first position"},
-    [CF_OPT_SHOW_WDL] = {"UCI_ShowWDL", "show-wdl", 0, CF_OPT_TYPE_CHECK, "false", 0, 0, {NULL},
-                         "add win/draw/loss per mille to the info lines"},
+    [CF_OPT_SHOW_WDL] = {"UCI_ShowWDL", "show-wdl", NULL, 0, CF_OPT_TYPE_CHECK, "false", 0, 0,
+                         {NULL}, "add win/draw/loss per mille to the info lines"},
+    [CF_OPT_CPUCT] = {"CPuct", "cpuct", NULL, 0, CF_OPT_TYPE_FLOAT, "1.745", 0, 100, {NULL},
+                      "search: exploration constant of PUCT (higher explores more)"},
+    [CF_OPT_CPUCT_FACTOR] = {"CPuctFactor", "cpuct-factor", NULL, 0, CF_OPT_TYPE_FLOAT, "3.894",
+                             0, 1000, {NULL}, "search: growth of CPuct with visits"},
+    [CF_OPT_CPUCT_BASE] = {"CPuctBase", "cpuct-base", NULL, 0, CF_OPT_TYPE_FLOAT, "38739", 1,
+                           1e9, {NULL},
+                           "search: visits at which CPuct has grown by CPuctFactor * ln 2"},
+    [CF_OPT_FPU_STRATEGY] = {"FpuStrategy", "fpu-strategy", NULL, 0, CF_OPT_TYPE_COMBO,
+                             "reduction", 0, 0, {"reduction", "absolute", NULL},
+                             "search: value of unvisited moves: the parent's Q reduced by "
+                             "FpuValue * sqrt(visited policy), or FpuValue itself"},
+    [CF_OPT_FPU_VALUE] = {"FpuValue", "fpu-value", NULL, 0, CF_OPT_TYPE_FLOAT, "0.33", -100, 100,
+                          {NULL}, "search: first-play urgency (see FpuStrategy)"},
+    [CF_OPT_DRAW_SCORE] = {"DrawScore", "draw-score", NULL, 0, CF_OPT_TYPE_FLOAT, "0", -1, 1,
+                           {NULL}, "search: a draw's value to White (Black gets its negative)"},
+    [CF_OPT_TWO_FOLD_DRAWS] = {"TwoFoldDraws", "two-fold-draws", NULL, 0, CF_OPT_TYPE_CHECK,
+                               "true", 0, 0, {NULL},
+                               "search: a position repeated inside the search tree is a draw"},
+    [CF_OPT_MINIBATCH_SIZE] = {"MinibatchSize", "minibatch-size", NULL, 0, CF_OPT_TYPE_SPIN, "0",
+                               0, 1024, {NULL},
+                               "search: positions per network call; 0 = the backend's default "
+                               "(ref 8, onednn/openblas 32, cuda 256)"},
+    [CF_OPT_NN_CACHE_SIZE] = {"NNCacheSize", "nncache", NULL, 0, CF_OPT_TYPE_SPIN, "2000000", 0,
+                              999999999, {NULL},
+                              "search: positions whose network output is kept (across moves; "
+                              "cleared by ucinewgame)"},
+    [CF_OPT_SMART_PRUNING_FACTOR] = {"SmartPruningFactor", "smart-pruning-factor", NULL, 0,
+                                     CF_OPT_TYPE_FLOAT, "1.33", 0, 10, {NULL},
+                                     "search: stop when no other move can catch the best in "
+                                     "the time or nodes left (divided by this); 0 = off"},
+    [CF_OPT_RAM_LIMIT_MB] = {"RamLimitMb", "ramlimit-mb", NULL, 0, CF_OPT_TYPE_SPIN, "0", 0,
+                             100000000, {NULL},
+                             "search: stop when the tree holds this many MiB; 0 = no limit"},
+    [CF_OPT_MOVE_OVERHEAD] = {"MoveOverheadMs", "move-overhead", NULL, 0, CF_OPT_TYPE_SPIN, "200",
+                              0, 100000000, {NULL},
+                              "search: milliseconds kept back from every time budget for the "
+                              "GUI and the connection"},
+    [CF_OPT_MULTIPV] = {"MultiPV", "multipv", NULL, 0, CF_OPT_TYPE_SPIN, "1", 1, 500, {NULL},
+                        "lines (principal variations) in the info output"},
+    [CF_OPT_VERBOSE_MOVE_STATS] = {"VerboseMoveStats", "verbose-move-stats", NULL, 'v',
+                                   CF_OPT_TYPE_CHECK, "false", 0, 0, {NULL},
+                                   "an info string per root move with N, P, Q, W/D/L, U, V "
+                                   "before bestmove"},
+    [CF_OPT_SCORE_TYPE] = {"ScoreType", "score-type", NULL, 0, CF_OPT_TYPE_COMBO, "WDL_mu", 0, 0,
+                           {"centipawn", "centipawn_with_drawscore", "centipawn_2019",
+                            "centipawn_2018", "win_percentage", "Q", "W-L", "WDL_mu", NULL},
+                           "what `score cp` shows (docs/engine.md): Lc0's choices"},
+    [CF_OPT_PONDER] = {"Ponder", "ponder", NULL, 0, CF_OPT_TYPE_CHECK, "false", 0, 0, {NULL},
+                       "the GUI may send go ponder (the engine ponders only when told)"},
 };
 
 static void fill_vars(void) {
@@ -72,7 +124,8 @@ const cf_uci_option_desc *cf_uci_option_by_flag(const char *flag, cf_uci_option_
   fill_vars();
   for (int i = 0; flag && i < CF_OPT_COUNT; i++) {
     bool hit = flag[0] && !flag[1] ? table[i].short_flag == flag[0]
-                                   : strcmp(table[i].flag, flag) == 0;
+                                   : strcmp(table[i].flag, flag) == 0 ||
+                                         (table[i].alias && strcmp(table[i].alias, flag) == 0);
     if (hit) {
       if (id) *id = (cf_uci_option_id)i;
       return &table[i];

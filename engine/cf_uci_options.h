@@ -20,6 +20,24 @@ typedef enum cf_uci_option_id {
   CF_OPT_POLICY_TEMPERATURE,
   CF_OPT_HISTORY_FILL,
   CF_OPT_SHOW_WDL,
+  /* The search agent (Lc0's names, defaults and flags). */
+  CF_OPT_CPUCT,
+  CF_OPT_CPUCT_FACTOR,
+  CF_OPT_CPUCT_BASE,
+  CF_OPT_FPU_STRATEGY,
+  CF_OPT_FPU_VALUE,
+  CF_OPT_DRAW_SCORE,
+  CF_OPT_TWO_FOLD_DRAWS,
+  CF_OPT_MINIBATCH_SIZE,
+  CF_OPT_NN_CACHE_SIZE,
+  CF_OPT_SMART_PRUNING_FACTOR,
+  CF_OPT_RAM_LIMIT_MB,
+  CF_OPT_MOVE_OVERHEAD,
+  /* Output. */
+  CF_OPT_MULTIPV,
+  CF_OPT_VERBOSE_MOVE_STATS,
+  CF_OPT_SCORE_TYPE,
+  CF_OPT_PONDER,
   CF_OPT_COUNT
 } cf_uci_option_id;
 
@@ -36,6 +54,7 @@ typedef enum cf_uci_option_type {
 typedef struct cf_uci_option_desc {
   const char *name;       /* UCI name (matched without regard to case) */
   const char *flag;       /* long command-line flag, without the leading "--" */
+  const char *alias;      /* another long flag accepted for it (older spelling), or NULL */
   char short_flag;        /* single-letter flag, or 0 */
   cf_uci_option_type type;
   const char *def;        /* default, as text */
@@ -53,7 +72,7 @@ typedef struct cf_uci_option_desc {
 const cf_uci_option_desc *cf_uci_option_at(cf_uci_option_id id);
 /* By UCI name, case-insensitive; NULL if none. */
 const cf_uci_option_desc *cf_uci_option_by_name(const char *name, cf_uci_option_id *id);
-/* By command-line flag: "weights" or the letter 'w'; NULL if none. */
+/* By command-line flag: "weights", an alias, or the letter 'w'; NULL if none. */
 const cf_uci_option_desc *cf_uci_option_by_flag(const char *flag, cf_uci_option_id *id);
 
 /* Checks text against the option's type and writes the normalised value

@@ -66,6 +66,7 @@ static cf_status create(cf_net *net, const cf_weights *w, const cf_net_options *
   net->info.policy_heads = o->policy_heads ? o->policy_heads : 1u << CF_POLICY_VANILLA;
   net->info.value_heads = o->value_heads | 1u << CF_VALUE_WINNER;
   net->info.has_moves_left = a->has_moves_left;
+  net->info.history_fill = o->history_fill;
   for (int h = 0; h < CF_VALUE_HEAD_COUNT; h++)
     net->info.value_cat[h] = (net->info.value_heads >> h & 1) ? a->value_cat[h] : 0;
 

@@ -49,6 +49,7 @@ typedef struct cf_net_info {
   unsigned value_heads;               /* heads computed, winner included */
   int value_cat[CF_VALUE_HEAD_COUNT]; /* categorical logits per value head (0 = none) */
   bool has_moves_left;
+  cf_history_fill history_fill; /* how requests given as positions are encoded */
 } cf_net_info;
 
 /* One position to evaluate and the legal moves whose logits are wanted. */

@@ -71,12 +71,19 @@ static void test_game_errors(cf_test *t) {
 static void test_game_repetitions(cf_test *t) {
   cf_game game;
   if (!CHECK_INT_EQ(cf_game_init(&game, NULL, NULL), CF_OK)) return;
+  CHECK_INT_EQ(cf_game_repetition_distance(&game), 0);
   if (play_all(t, &game, "g1f3 g8f6 f3g1 f6g8")) {
     CHECK_INT_EQ(game.plies[4].repetitions, 1); /* the start position again */
     CHECK_INT_EQ(game.plies[3].repetitions, 0);
     CHECK_INT_EQ(cf_game_outcome(&game, NULL), CF_RESULT_ONGOING);
+    CHECK_INT_EQ(cf_game_repetition_distance(&game), 4);
   }
-  if (play_all(t, &game, "g1f3")) CHECK_INT_EQ(game.plies[5].repetitions, 1);
+  if (play_all(t, &game, "g1f3")) {
+    CHECK_INT_EQ(game.plies[5].repetitions, 1);
+    CHECK_INT_EQ(cf_game_repetition_distance(&game), 4); /* the most recent occurrence */
+  }
+  if (play_all(t, &game, "e7e6")) CHECK_INT_EQ(cf_game_repetition_distance(&game), 0);
+  cf_game_pop(&game);
   if (play_all(t, &game, "g8f6 f3g1 f6g8")) {
     cf_game_reason reason = CF_REASON_NONE;
     CHECK_INT_EQ(game.plies[8].repetitions, 2);

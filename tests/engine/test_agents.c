@@ -45,13 +45,14 @@ static const char *fens[] = {
 };
 
 static void test_registry(cf_test *t) {
-  CHECK_INT_EQ(cf_agent_count(), 2);
+  CHECK_INT_EQ(cf_agent_count(), 3);
   CHECK(cf_agent_find("policy") == &cf_agent_policy_desc);
   CHECK(cf_agent_find("value") == &cf_agent_value_desc);
-  CHECK(cf_agent_find(CF_AGENT_DEFAULT) == &cf_agent_value_desc);
+  CHECK(cf_agent_find("search") == &cf_agent_search_desc);
+  CHECK(cf_agent_find(CF_AGENT_DEFAULT) == &cf_agent_search_desc);
   CHECK(cf_agent_find("mcts") == NULL);
   CHECK(cf_agent_find(NULL) == NULL);
-  CHECK(cf_agent_at(2) == NULL);
+  CHECK(cf_agent_at(3) == NULL);
 }
 
 static void test_policy_agent(cf_test *t) {

@@ -62,7 +62,7 @@ typedef struct bench_backend_run {
   char skip_reason[CF_ERROR_MSG_MAX];
   char signature[17];         /* over both agents' moves and the root outputs */
   int n_agents;
-  bench_agent_run agents[2];
+  bench_agent_run agents[4]; /* one per agent measured (bench_cmd.c MAX_AGENTS) */
   int n_batches;
   bench_batch_run batches[BENCH_MAX_BATCHES];
 } bench_backend_run;

@@ -1,0 +1,497 @@
+/* cf_search.c: the search's life cycle and its main loop: keep or drop the
+ * tree, run batches until a limit says stop (nodes, time, depth, smart
+ * pruning, RamLimitMb, the stop flag), report progress, pick the move. */
+#include "engine/search/cf_search.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "chess/cf_movegen.h"
+#include "engine/cf_agent.h"
+#include "engine/search/cf_search_internal.h"
+
+/* The longest one network call should take: how late a stop may be
+ * honoured. Batches are cut to fit it once the speed is known. */
+#define STOP_LATENCY_S 0.1
+/* Lc0's smart pruning waits this long after the first evaluation before it
+ * trusts its speed estimate, and pads the node count. */
+#define SMART_PRUNING_TOLERANCE_S 0.2
+#define SMART_PRUNING_TOLERANCE_NODES 300
+/* Progress lines at least this often. */
+#define INFO_INTERVAL_S 5.0
+#define MAX_MINIBATCH 1024
+
+void cf_search_params_default(cf_search_params *p) {
+  *p = (cf_search_params){
+      .cpuct = 1.745f,
+      .cpuct_factor = 3.894f,
+      .cpuct_base = 38739.0f,
+      .fpu_absolute = false,
+      .fpu_value = 0.33f,
+      .policy_temperature = 1.359f,
+      .draw_score = 0.0f,
+      .two_fold_draws = true,
+      .minibatch_size = 0,
+      .nn_cache_size = 2000000,
+      .smart_pruning_factor = 1.33f,
+      .ram_limit_mb = 0,
+      .max_collisions = 0,
+  };
+}
+
+int cf_search_default_minibatch(const char *backend) {
+  if (backend && strcmp(backend, "cuda") == 0) return 256;
+  if (backend && strcmp(backend, "ref") == 0) return 8;
+  return 32;
+}
+
+static cf_status check_params(const cf_search_params *p, cf_error *err) {
+  if (!(p->cpuct >= 0) || !(p->cpuct_factor >= 0) || !(p->cpuct_base >= 1))
+    return cf_error_set(err, CF_ERR_ARG, "search: CPuct and CPuctFactor must be >= 0, CPuctBase >= 1");
+  if (!(p->policy_temperature > 0))
+    return cf_error_set(err, CF_ERR_ARG, "search: PolicyTemperature must be > 0");
+  if (!(p->draw_score >= -1 && p->draw_score <= 1))
+    return cf_error_set(err, CF_ERR_ARG, "search: DrawScore must be in [-1, 1]");
+  if (!isfinite(p->fpu_value)) return cf_error_set(err, CF_ERR_ARG, "search: FpuValue must be finite");
+  if (p->minibatch_size < 0 || p->minibatch_size > MAX_MINIBATCH)
+    return cf_error_set(err, CF_ERR_ARG, "search: MinibatchSize must be 0 to %d", MAX_MINIBATCH);
+  if (p->nn_cache_size < 0) return cf_error_set(err, CF_ERR_ARG, "search: NNCacheSize must be >= 0");
+  if (!(p->smart_pruning_factor >= 0))
+    return cf_error_set(err, CF_ERR_ARG, "search: SmartPruningFactor must be >= 0");
+  if (p->ram_limit_mb < 0) return cf_error_set(err, CF_ERR_ARG, "search: RamLimitMb must be >= 0");
+  if (p->max_collisions < 0) return cf_error_set(err, CF_ERR_ARG, "search: collisions must be >= 0");
+  return CF_OK;
+}
+
+cf_status cf_search_create(const cf_search_params *params, cf_search **out, cf_error *err) {
+  *out = NULL;
+  cf_search_params p;
+  if (params) p = *params;
+  else cf_search_params_default(&p);
+  CF_TRY(check_params(&p, err));
+  cf_search *s = calloc(1, sizeof *s);
+  if (!s) return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory");
+  s->params = p;
+  *out = s;
+  return CF_OK;
+}
+
+static void drop_tree(cf_search *s) {
+  cf_node_free_subtree(&s->pool, s->root);
+  s->root = NULL;
+  s->n_moves = 0;
+}
+
+void cf_search_reset(cf_search *s) {
+  if (!s) return;
+  drop_tree(s);
+  cf_nn_cache_clear(s->cache);
+}
+
+void cf_search_free(cf_search *s) {
+  if (!s) return;
+  drop_tree(s);
+  cf_node_pool_free(&s->pool);
+  cf_nn_cache_free(s->cache);
+  free(s->moves);
+  free(s->leaves);
+  free(s->requests);
+  free(s->outputs);
+  free(s);
+}
+
+cf_status cf_search_set_params(cf_search *s, const cf_search_params *params, cf_error *err) {
+  CF_TRY(check_params(params, err));
+  s->params = *params;
+  return CF_OK;
+}
+
+const cf_search_params *cf_search_get_params(const cf_search *s) { return &s->params; }
+
+/* ---- the tree across moves ---------------------------------------------- */
+
+/* Keeps the subtree of the moves played since the last run when game
+ * continues it; otherwise starts a new tree. */
+static cf_status prepare_root(cf_search *s, const cf_game *game, cf_error *err) {
+  cf_snode *node = s->root;
+  const int played = game->count - 1;
+  bool continues = node && cf_position_same(&game->plies[0].pos, &s->start) && played >= s->n_moves;
+  for (int k = 0; continues && k < s->n_moves; k++)
+    continues = game->plies[k + 1].move == s->moves[k];
+  if (!continues) {
+    drop_tree(s);
+    node = NULL;
+  }
+  for (int k = s->n_moves; node && k < played; k++) {
+    cf_move m = game->plies[k + 1].move;
+    cf_snode *next = NULL;
+    for (int i = 0; i < node->n_edges; i++)
+      if (node->edges[i].move == m) {
+        next = node->edges[i].child;
+        node->edges[i].child = NULL; /* kept; the rest of node goes */
+      }
+    cf_node_free_subtree(&s->pool, node);
+    node = next;
+    if (node) node->parent = NULL;
+  }
+  /* A node that ended the game, or drew by a repetition inside the old
+   * tree, means something else as a root; a subtree holding such draws may
+   * count repetitions that now reach back before the root. Start afresh. */
+  if (node && (node->flags || cf_node_has_twofold(node))) {
+    cf_node_free_subtree(&s->pool, node);
+    node = NULL;
+  }
+  s->root = node;
+  if (!s->root) {
+    s->root = cf_node_new(&s->pool, NULL, 0);
+    if (!s->root) return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory");
+  }
+  s->root->parent = NULL;
+  /* Remember the game this root stands for. */
+  if (played > s->cap_moves) {
+    cf_move *grown = realloc(s->moves, (size_t)played * sizeof *grown);
+    if (!grown) {
+      drop_tree(s);
+      return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory");
+    }
+    s->moves = grown;
+    s->cap_moves = played;
+  }
+  s->start = game->plies[0].pos;
+  for (int k = 0; k < played; k++) s->moves[k] = game->plies[k + 1].move;
+  s->n_moves = played;
+  return CF_OK;
+}
+
+static cf_status prepare_buffers(cf_search *s, int minibatch, cf_error *err) {
+  if (s->cap_leaves < minibatch) {
+    free(s->leaves);
+    free(s->requests);
+    free(s->outputs);
+    s->leaves = malloc((size_t)minibatch * sizeof *s->leaves);
+    s->requests = malloc((size_t)minibatch * sizeof *s->requests);
+    s->outputs = malloc((size_t)minibatch * sizeof *s->outputs);
+    s->cap_leaves = s->leaves && s->requests && s->outputs ? minibatch : 0;
+    if (!s->cap_leaves) return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for a batch");
+  }
+  if (cf_nn_cache_capacity(s->cache) != s->params.nn_cache_size) {
+    cf_nn_cache_free(s->cache);
+    s->cache = NULL;
+    if (s->params.nn_cache_size > 0) {
+      s->cache = cf_nn_cache_new(s->params.nn_cache_size);
+      if (!s->cache)
+        return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for an NNCacheSize of %ld",
+                            s->params.nn_cache_size);
+    }
+  }
+  return CF_OK;
+}
+
+/* ---- reading the root --------------------------------------------------- */
+
+static bool is_allowed(const cf_search_limits *l, cf_move m) {
+  if (!l || !l->allowed || l->n_allowed <= 0) return true;
+  for (int i = 0; i < l->n_allowed; i++)
+    if (l->allowed[i] == m) return true;
+  return false;
+}
+
+/* W, D, L from (wl, d). */
+static void wdl_of(double wl, float d, float out[3]) {
+  float w = (float)(1.0 + wl - d) / 2, l = (float)(1.0 - wl - d) / 2;
+  out[0] = w < 0 ? 0 : w;
+  out[1] = d < 0 ? 0 : d;
+  out[2] = l < 0 ? 0 : l;
+}
+
+static int mate_of(const cf_snode *child) {
+  if (!child || child->proven == CF_UNPROVEN || child->proven == 0) return 0;
+  /* child->proven_plies: plies from the child's position to the end. */
+  if (child->proven == 1) return (child->proven_plies + 2) / 2;
+  return -((child->proven_plies + 1) / 2);
+}
+
+static void fill_info(const cf_search *s, cf_search_info *info) {
+  memset(info, 0, sizeof *info);
+  const cf_snode *r = s->root;
+  const cf_search_limits *lim = s->limits;
+  int b = cf_search_best_edge(r, cf_search_draw_score(s, 0), lim ? lim->allowed : NULL,
+                              lim ? lim->n_allowed : 0);
+  info->best = b >= 0 ? r->edges[b].move : CF_MOVE_NONE;
+  const cf_snode *c = b >= 0 ? r->edges[b].child : NULL;
+  if (c && c->n > 0) {
+    info->q = (float)c->wl + cf_search_draw_score(s, 0) * c->d;
+    wdl_of(c->wl, c->d, info->wdl);
+    info->mate = mate_of(c);
+  } else { /* nothing below the root yet: the root's own value */
+    info->q = (float)-r->wl + cf_search_draw_score(s, 0) * r->d;
+    wdl_of(-r->wl, r->d, info->wdl);
+  }
+  info->playouts = s->playouts;
+  info->depth = s->playouts > 0 ? (int)lround((double)s->cum_depth / (double)s->playouts) : 0;
+  info->seldepth = s->max_depth;
+  info->visits = r->n;
+  info->evals = s->evals;
+  info->cache_hits = s->cache_hits;
+  info->batches = s->batches;
+  info->seconds = cf_agent_now() - s->start_time;
+  long cap = cf_nn_cache_capacity(s->cache);
+  info->hashfull = cap > 0 ? (int)(1000 * cf_nn_cache_count(s->cache) / cap) : 0;
+  info->tree_bytes = s->pool.bytes;
+}
+
+int cf_search_root_stats(const cf_search *s, cf_search_move_stats *out, int max) {
+  const cf_snode *r = s->root;
+  if (!r || !r->edges || max <= 0) return 0;
+  const cf_search_limits *lim = s->limits;
+  /* Best-first: repeatedly the best remaining edge (n <= 256). */
+  bool taken[CF_MAX_MOVES] = {false};
+  const float ds = cf_search_draw_score(s, 0);
+  const float fpu = cf_search_fpu(&s->params, r, ds);
+  const uint32_t cv = r->n > 0 ? r->n - 1 : 0;
+  const float u_coeff = cf_search_cpuct(&s->params, r->n) * sqrtf((float)(cv > 1 ? cv : 1));
+  int k = 0;
+  while (k < max) {
+    int best = -1;
+    for (int i = 0; i < r->n_edges; i++) {
+      if (taken[i] || !is_allowed(lim, r->edges[i].move)) continue;
+      if (best < 0) {
+        best = i;
+        continue;
+      }
+      /* The comparison cf_search_best_edge uses, on a two-edge view. */
+      cf_sedge pair[2] = {r->edges[best], r->edges[i]};
+      cf_snode view = {.edges = pair, .n_edges = 2};
+      if (cf_search_best_edge(&view, ds, NULL, 0) == 1) best = i;
+    }
+    if (best < 0) break;
+    taken[best] = true;
+    const cf_sedge *e = &r->edges[best];
+    const cf_snode *c = e->child;
+    cf_search_move_stats *m = &out[k++];
+    uint32_t started = c ? c->n + c->in_flight : 0;
+    *m = (cf_search_move_stats){
+        .move = e->move,
+        .n = c ? c->n : 0,
+        .in_flight = c ? c->in_flight : 0,
+        .p = e->p,
+        .q = cf_search_edge_q(e, fpu, ds),
+        .wl = c && c->n ? (float)c->wl : NAN,
+        .d = c && c->n ? c->d : NAN,
+        .m = c && c->n ? c->m : NAN,
+        .u = u_coeff * e->p / (1.0f + (float)started),
+        .v = c ? c->v : NAN,
+        .proven = c ? c->proven : CF_UNPROVEN,
+        .proven_plies = c ? c->proven_plies : 0,
+    };
+  }
+  return k;
+}
+
+int cf_search_pv(const cf_search *s, cf_move first, cf_move *out, int max) {
+  const cf_snode *x = s->root;
+  if (!x || max <= 0) return 0;
+  int k = 0, depth = 0;
+  while (x && x->edges && k < max) {
+    int b = -1;
+    if (k == 0 && first != CF_MOVE_NONE) {
+      for (int i = 0; i < x->n_edges; i++)
+        if (x->edges[i].move == first) b = i;
+    } else {
+      const cf_search_limits *lim = k == 0 ? s->limits : NULL;
+      b = cf_search_best_edge(x, cf_search_draw_score(s, depth), lim ? lim->allowed : NULL,
+                              lim ? lim->n_allowed : 0);
+    }
+    if (b < 0) break;
+    out[k++] = x->edges[b].move;
+    x = x->edges[b].child;
+    if (!x || x->n == 0) break;
+    depth++;
+  }
+  return k;
+}
+
+void cf_search_get_counters(const cf_search *s, cf_search_counters *out) {
+  *out = (cf_search_counters){
+      .nodes_allocated = s->pool.live,
+      .collisions = s->collisions,
+      .terminal_visits = s->terminal_visits,
+      .mean_batch = s->batches ? (double)s->leaves_evaluated / (double)s->batches : 0,
+      .reused_visits = s->reused,
+  };
+}
+
+/* ---- stopping ----------------------------------------------------------- */
+
+static bool stop_flag(const cf_search *s) {
+  return s->limits->stop && atomic_load(s->limits->stop);
+}
+
+/* Lc0's smart pruning: stop when no other move can catch the best in the
+ * playouts left (estimated from the speed so far, divided by the factor),
+ * at once with only one move, or when a move wins by force. */
+static bool smart_prune(const cf_search *s, double now) {
+  const cf_search_limits *l = s->limits;
+  const float factor = s->params.smart_pruning_factor;
+  if (factor <= 0 || l->infinite) return false;
+  const cf_snode *r = s->root;
+  int n_moves = 0, losing = 0;
+  uint32_t first = 0, second = 0;
+  for (int i = 0; i < r->n_edges; i++) {
+    if (!is_allowed(l, r->edges[i].move)) continue;
+    const cf_snode *c = r->edges[i].child;
+    n_moves++;
+    if (c && c->proven == 1) return true; /* a forced win */
+    if (c && c->proven == -1) losing++;
+    uint32_t n = c ? c->n : 0;
+    if (n > first) {
+      second = first;
+      first = n;
+    } else if (n > second) {
+      second = n;
+    }
+  }
+  if (n_moves == 1 || n_moves <= losing + 1) return true;
+  if (s->first_eval_time <= 0 || now < s->first_eval_time + SMART_PRUNING_TOLERANCE_S) return false;
+  double remaining = INFINITY;
+  if (l->deadline > 0) {
+    double nps = (double)(s->playouts + SMART_PRUNING_TOLERANCE_NODES) / (now - s->first_eval_time);
+    remaining = (l->deadline - now) * nps / factor;
+  }
+  if (l->visits > 0) {
+    double left = (double)(l->visits - (long)r->n) / factor;
+    if (left < remaining) remaining = left;
+  }
+  return remaining < (double)(first - second);
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_search_limits *limits,
+                        cf_search_info_fn on_info, void *user, cf_search_result *out,
+                        cf_error *err) {
+  memset(out, 0, sizeof *out);
+  /* searchmoves naming no legal move means all moves (as the UCI agents
+   * read it), so the root always has something to search. */
+  cf_search_limits lim = limits ? *limits : (cf_search_limits){0};
+  if (lim.allowed && lim.n_allowed > 0) {
+    bool any = false;
+    for (int i = 0; i < lim.n_allowed && !any; i++) any = cf_move_is_legal(cf_game_position(game), lim.allowed[i]);
+    if (!any) lim.allowed = NULL, lim.n_allowed = 0;
+  }
+  s->limits = &lim;
+  s->playouts = s->evals = s->cache_hits = s->batches = s->collisions = 0;
+  s->terminal_visits = s->cum_depth = s->leaves_evaluated = 0;
+  s->max_depth = 0;
+  s->start_time = cf_agent_now();
+  s->first_eval_time = 0;
+
+  cf_movelist legal;
+  cf_generate_legal(cf_game_position(game), &legal);
+  const cf_net_info *ni = cf_net_get_info(net);
+  int minibatch = s->params.minibatch_size > 0 ? s->params.minibatch_size
+                                               : cf_search_default_minibatch(ni->backend);
+  cf_status st = prepare_buffers(s, minibatch, err);
+  if (st == CF_OK) st = prepare_root(s, game, err);
+  if (st != CF_OK) {
+    s->limits = NULL;
+    return st;
+  }
+  s->reused = s->root->n;
+  if (legal.count == 0) { /* mate or stalemate: nothing to search */
+    fill_info(s, &out->info);
+    out->info.best = CF_MOVE_NONE;
+    s->limits = NULL;
+    return CF_OK;
+  }
+  s->net = net;
+  s->game = game;
+  s->root_ply = game->count - 1;
+  s->root_black = cf_game_position(game)->side == CF_BLACK;
+
+  const double ram_limit = s->params.ram_limit_mb > 0 ? (double)s->params.ram_limit_mb * 1048576.0 : 0;
+  double sec_per_eval = 0, last_info = s->start_time;
+  cf_move last_best = CF_MOVE_NONE;
+  int last_depth = -1, last_seldepth = -1;
+  cf_search_info info;
+  for (;;) {
+    const double now = cf_agent_now();
+    const bool expanded = s->root->edges != NULL;
+    if (lim.live_deadline) {
+      const double late = atomic_load(lim.live_deadline);
+      if (late > 0) {
+        lim.deadline = late;
+        lim.infinite = false;
+      }
+    }
+    if (expanded && stop_flag(s)) {
+      out->stopped = true;
+      break;
+    }
+    if (expanded && lim.deadline > 0 && now >= lim.deadline) {
+      out->stopped = true;
+      break;
+    }
+    if (lim.visits > 0 && (long)s->root->n >= lim.visits) break;
+    if (lim.depth > 0 && s->playouts > 0 && (double)s->cum_depth / (double)s->playouts >= lim.depth)
+      break;
+    if (expanded && ram_limit > 0 && (double)s->pool.bytes >= ram_limit) {
+      out->stopped = out->ram_limited = true;
+      break;
+    }
+    if (expanded && smart_prune(s, now)) break;
+    if (expanded && s->root->proven != CF_UNPROVEN) {
+      /* Solved: nothing more to learn. A held search (infinite, ponder)
+       * waits for its stop without spinning. */
+      if (!lim.infinite || !lim.stop) break;
+      struct timespec nap = {0, 1000000};
+      nanosleep(&nap, NULL);
+      continue;
+    }
+    int want = minibatch;
+    if (lim.visits > 0) {
+      long left = lim.visits - (long)(s->root->n + s->root->in_flight);
+      if (left < want) want = left > 0 ? (int)left : 1;
+    }
+    if (sec_per_eval > 0) {
+      /* A batch cannot be interrupted: keep it within the stop latency and
+       * the time left. */
+      double budget = STOP_LATENCY_S;
+      if (lim.deadline > 0 && lim.deadline - now < budget) budget = lim.deadline - now;
+      double fit = budget / sec_per_eval;
+      if (fit < want) want = fit >= 1 ? (int)fit : 1;
+    }
+    const long evals_before = s->evals;
+    const double t0 = cf_agent_now();
+    st = cf_search_batch(s, want, err);
+    const long made = s->evals - evals_before;
+    if (made > 0) {
+      sec_per_eval = (cf_agent_now() - t0) / (double)made;
+      if (s->first_eval_time <= 0) s->first_eval_time = cf_agent_now();
+    }
+    if (st != CF_OK) break;
+    if (on_info) {
+      fill_info(s, &info);
+      const double t = cf_agent_now();
+      if (info.best != last_best || info.depth != last_depth || info.seldepth != last_seldepth ||
+          t - last_info >= INFO_INTERVAL_S) {
+        on_info(user, s, &info);
+        last_info = t;
+        last_best = info.best;
+        last_depth = info.depth;
+        last_seldepth = info.seldepth;
+      }
+    }
+  }
+  fill_info(s, &out->info);
+  /* The expected reply: the best move's own best move. */
+  cf_move pv[2];
+  out->ponder = cf_search_pv(s, out->info.best, pv, 2) == 2 ? pv[1] : CF_MOVE_NONE;
+  s->net = NULL;
+  s->game = NULL;
+  s->limits = NULL;
+  return st;
+}

@@ -1,0 +1,156 @@
+/* cf_search.h: the `search` agent's engine: an Lc0-style PUCT tree search
+ * over the network (docs/SEARCH.md).
+ *
+ *     cf_search *s;
+ *     cf_search_create(&params, &s, &err);            // params: NULL = Lc0's defaults
+ *     cf_search_limits lim = {.visits = 800, .stop = &stop_flag};
+ *     cf_search_result r;
+ *     cf_search_run(s, net, &game, &lim, &r, &err);   // blocks until a limit is met
+ *     ... the next move: the tree below the moves played is reused ...
+ *     cf_search_reset(s);                              // ucinewgame: tree and cache go
+ *     cf_search_free(s);
+ *
+ * One search thread gathers leaves into minibatches and evaluates each with
+ * one cf_net_eval call. A cf_search and the net it runs on are used by one
+ * thread at a time; the stop flag may be set from any thread. */
+#ifndef CF_SEARCH_H
+#define CF_SEARCH_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "chess/cf_game.h"
+#include "chess/cf_move.h"
+#include "common/cf_status.h"
+#include "net/cf_net.h"
+
+/* Lc0's search parameters, with Lc0's defaults (cf_search_params_default). */
+typedef struct cf_search_params {
+  float cpuct;               /* CPuct 1.745 */
+  float cpuct_factor;        /* CPuctFactor 3.894 */
+  float cpuct_base;          /* CPuctBase 38739 */
+  bool fpu_absolute;         /* FpuStrategy: false = reduction (default), true = absolute */
+  float fpu_value;           /* FpuValue 0.33: the reduction, or the absolute Q */
+  float policy_temperature;  /* PolicyTemperature 1.359: priors = softmax(logits / T) */
+  float draw_score;          /* DrawScore 0: a draw's value to White (-1..1), as Lc0's */
+  bool two_fold_draws;       /* TwoFoldDraws true: a repetition inside the tree is a draw */
+  int minibatch_size;        /* MinibatchSize: leaves per network call; 0 = the backend's
+                                default (cf_search_default_minibatch) */
+  long nn_cache_size;        /* NNCacheSize 2000000 entries; 0 = no cache */
+  float smart_pruning_factor;/* SmartPruningFactor 1.33; 0 = off */
+  long ram_limit_mb;         /* RamLimitMb 0 = no limit: the tree's memory cap */
+  int max_collisions;        /* collisions allowed while gathering one batch; 0 = the batch size */
+} cf_search_params;
+
+void cf_search_params_default(cf_search_params *p);
+
+/* The MinibatchSize used when the parameter is 0, by backend name (ref 8,
+ * the CPU backends 32, cuda 256; docs/SEARCH.md says why). */
+int cf_search_default_minibatch(const char *backend);
+
+/* The visits the search agent makes when nothing limits it (a bare `go`). */
+#define CF_SEARCH_DEFAULT_VISITS 800
+
+/* What ends a search. Everything zero/NULL: only `stop` (or a proven root
+ * with nothing left to search) ends it. */
+typedef struct cf_search_limits {
+  long visits;             /* stop when the root has this many visits (reused ones count); 0 = none */
+  double deadline;         /* cf_agent_now() time to stop at; 0 = none */
+  int depth;               /* stop when the average depth of this search's playouts reaches it */
+  const atomic_bool *stop; /* set from another thread to stop; NULL = never */
+  bool infinite;           /* `go infinite` / `ponder`: smart pruning never ends it */
+  /* Set from another thread once a held search gets a time limit (UCI
+   * ponderhit): when > 0 it is the deadline and the search is no longer
+   * infinite. NULL = never. */
+  const _Atomic double *live_deadline;
+  const cf_move *allowed;  /* searchmoves: root moves to consider; NULL/0 = all */
+  int n_allowed;
+} cf_search_limits;
+
+/* One root move's statistics (VerboseMoveStats, MultiPV). Values are from
+ * the side to move at the root. */
+typedef struct cf_search_move_stats {
+  cf_move move;
+  uint32_t n;          /* completed visits */
+  uint32_t in_flight;
+  float p;             /* prior (softmax with PolicyTemperature) */
+  float q;             /* W - L (+ draw score * D); the FPU value when unvisited */
+  float wl, d, m;      /* W - L, draw probability, moves left (plies); NAN when unvisited */
+  float u;             /* the exploration term */
+  float v;             /* the network's own value of the child (NAN if not evaluated) */
+  int proven;          /* +1 win, 0 draw, -1 loss for the side to move, 2 = not proven */
+  int proven_plies;    /* plies to the end when proven */
+} cf_search_move_stats;
+
+/* Where the search stands (the info callback, the result). */
+typedef struct cf_search_info {
+  cf_move best;            /* CF_MOVE_NONE when the root has no legal move */
+  float q, wdl[3];         /* of best, from the side to move */
+  int mate;                /* > 0: mate in this many moves; < 0: mated in -mate; 0 = not proven */
+  int depth, seldepth;     /* average and maximum depth of this search's playouts */
+  long visits;             /* root visits, reused ones included */
+  long playouts;           /* visits added by this search */
+  long evals;              /* network evaluations made */
+  long cache_hits;         /* leaves answered by the NN cache */
+  long batches;            /* network calls */
+  double seconds;          /* since the search started */
+  int hashfull;            /* NN cache fill, per mille */
+  size_t tree_bytes;       /* memory held by the tree */
+} cf_search_info;
+
+typedef struct cf_search_result {
+  cf_search_info info;
+  cf_move ponder;          /* the second move of the best line, CF_MOVE_NONE if none */
+  bool stopped;            /* the stop flag, the deadline or RamLimitMb ended it */
+  bool ram_limited;        /* RamLimitMb ended it */
+} cf_search_result;
+
+typedef struct cf_search cf_search;
+
+/* Called from the search thread when the best move or the depth changes, at
+ * least every 5 s, and once at the end. The search's state may be read
+ * through cf_search_root_stats / cf_search_pv during the call. */
+typedef void (*cf_search_info_fn)(void *user, const cf_search *s, const cf_search_info *info);
+
+cf_status cf_search_create(const cf_search_params *params, cf_search **out, cf_error *err);
+void cf_search_free(cf_search *s);
+
+/* Replaces the parameters (between searches). MinibatchSize and
+ * NNCacheSize changes take effect at the next run. */
+cf_status cf_search_set_params(cf_search *s, const cf_search_params *params, cf_error *err);
+const cf_search_params *cf_search_get_params(const cf_search *s);
+
+/* Drops the tree and empties the NN cache (ucinewgame). */
+void cf_search_reset(cf_search *s);
+
+/* Searches the current position of game (left as it was found). The tree
+ * of an earlier run is kept when game continues that run's game (same start
+ * position, the earlier moves and then more); otherwise it is dropped. On
+ * error (a network failure mid-search) *out still holds the best move found
+ * so far, if any. */
+cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_search_limits *limits,
+                        cf_search_info_fn on_info, void *user, cf_search_result *out,
+                        cf_error *err);
+
+/* The root moves in best-first order (the order bestmove uses): up to max
+ * entries; returns how many were written. */
+int cf_search_root_stats(const cf_search *s, cf_search_move_stats *out, int max);
+
+/* The principal variation starting with root move `first` (CF_MOVE_NONE =
+ * the best move): up to max moves; returns how many. */
+int cf_search_pv(const cf_search *s, cf_move first, cf_move *out, int max);
+
+/* Internal counters for tests and bench. */
+typedef struct cf_search_counters {
+  long nodes_allocated;   /* nodes in the tree now */
+  long collisions;        /* gathering collisions in the last run */
+  long terminal_visits;   /* visits to terminal or proven nodes in the last run */
+  double mean_batch;      /* leaves per network call in the last run */
+  long reused_visits;     /* root visits kept from the previous run */
+} cf_search_counters;
+
+void cf_search_get_counters(const cf_search *s, cf_search_counters *out);
+
+#endif /* CF_SEARCH_H */

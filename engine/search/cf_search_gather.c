@@ -1,0 +1,275 @@
+/* cf_search_gather.c: one step of the search. Walk from the root to leaves
+ * by PUCT, marking each visit in flight on its path so the next walk of the
+ * same batch is steered elsewhere (a walk that ends on a leaf already
+ * waiting is a collision, undone when the batch ends). A leaf that ends the
+ * game, repeats inside the tree, or is in the NN cache is backed up on the
+ * spot; the others are evaluated together by one cf_net_eval call, expanded
+ * (priors = softmax(logits / PolicyTemperature)) and backed up. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/cf_net_input.h"
+#include "engine/search/cf_search_internal.h"
+
+/* DrawScore is from White's view (as Lc0's): a draw is worth it to White
+ * and its negative to Black. */
+float cf_search_draw_score(const cf_search *s, int depth) {
+  const bool white_to_move = s->root_black == (depth % 2 == 1);
+  return white_to_move ? s->params.draw_score : -s->params.draw_score;
+}
+
+/* A proven node's exact value replaces its running means (Lc0 does the
+ * same), so its parent's Q of it is exact from now on. */
+static void set_exact(cf_snode *x) {
+  x->wl = x->proven == CF_UNPROVEN ? x->wl : (double)x->proven;
+  x->d = x->proven == 0 ? 1.0f : 0.0f;
+  x->m = (float)x->proven_plies;
+}
+
+void cf_search_backup(cf_search *s, cf_snode *node, double wl, float d, float m) {
+  for (cf_snode *x = node; x; x = x->parent) {
+    if (x->in_flight > 0) x->in_flight--;
+    x->n++;
+    if (x->proven != CF_UNPROVEN && x != node) {
+      /* An ancestor proven meanwhile keeps its exact value; what goes up
+       * from here is that value. */
+      wl = x->wl;
+      d = x->d;
+      m = x->m;
+    } else {
+      x->wl += (wl - x->wl) / x->n;
+      x->d += (d - x->d) / (float)x->n;
+      x->m += (m - x->m) / (float)x->n;
+    }
+    wl = -wl;
+    m += 1.0f;
+  }
+  s->playouts++;
+}
+
+/* Carries a new proof from node up as far as it changes parents. */
+static void propagate_proof(cf_snode *node) {
+  for (cf_snode *x = node->parent; x; x = x->parent) {
+    if (!cf_search_update_proof(x)) break;
+    set_exact(x);
+  }
+}
+
+/* Takes back the in-flight marks of a walk that ended at node. */
+static void cancel_walk(cf_snode *node) {
+  for (cf_snode *x = node; x; x = x->parent)
+    if (x->in_flight > 0) x->in_flight--;
+}
+
+/* Scores a new node whose position ends the game or repeats inside the
+ * tree; false if the game goes on. depth: plies below the root. */
+static bool classify_terminal(cf_search *s, cf_snode *x, int depth) {
+  cf_game_reason reason;
+  cf_game_result r = cf_game_outcome(s->game, &reason);
+  if (r != CF_RESULT_ONGOING) {
+    x->flags |= CF_NODE_TERMINAL;
+    /* Decisive results are always a mate of the side to move here, so the
+     * side that moved into x won. */
+    x->proven = r == CF_RESULT_DRAW ? 0 : 1;
+  } else if (s->params.two_fold_draws) {
+    int back = cf_game_repetition_distance(s->game);
+    if (back == 0 || back > depth) return false;
+    x->flags |= CF_NODE_TWOFOLD;
+    x->proven = 0;
+  } else {
+    return false;
+  }
+  x->proven_plies = 0;
+  x->v = (float)x->proven; /* its value is exact, not the network's */
+  return true;
+}
+
+/* Gives x its edges and priors from logits of its legal moves. */
+static bool expand(cf_search *s, cf_snode *x, int n, const cf_move *moves, const float *logits) {
+  if (!cf_node_alloc_edges(&s->pool, x, n)) return false;
+  float t = s->params.policy_temperature > 0 ? s->params.policy_temperature : 1.0f;
+  float mx = -INFINITY;
+  for (int i = 0; i < n; i++) mx = logits[i] > mx ? logits[i] : mx;
+  double sum = 0;
+  for (int i = 0; i < n; i++) {
+    x->edges[i].move = moves[i];
+    x->edges[i].p = expf((logits[i] - mx) / t);
+    sum += x->edges[i].p;
+  }
+  for (int i = 0; i < n; i++) x->edges[i].p = (float)(x->edges[i].p / sum);
+  return true;
+}
+
+/* Prepares a leaf's network input and legal moves; answers it from the
+ * cache when it can (true). */
+static bool prepare_leaf(cf_search *s, cf_snode *x, int depth, cf_leaf *leaf, bool *nomem) {
+  const cf_net_info *info = cf_net_get_info(s->net);
+  const cf_position *pos = cf_game_position(s->game);
+  cf_net_position np;
+  cf_engine_net_position(s->game, info->input_format, &np);
+  leaf->node = x;
+  leaf->depth = depth;
+  leaf->transform = cf_net_encode_planes(&np, info->history_fill, &leaf->planes);
+  leaf->black_to_move = pos->side == CF_BLACK;
+  leaf->n_moves = cf_engine_legal_policy_moves(pos, leaf->moves, leaf->policy_moves);
+  leaf->key = cf_nn_hash(&leaf->planes, sizeof leaf->planes, pos->key);
+  const cf_nn_entry *e = cf_nn_cache_get(s->cache, leaf->key);
+  if (!e || e->n_moves != leaf->n_moves) return false;
+  if (!expand(s, x, e->n_moves, leaf->moves, e->logits)) {
+    *nomem = true;
+    return false;
+  }
+  x->v = e->wl;
+  s->cache_hits++;
+  cf_search_backup(s, x, e->wl, e->d, e->m);
+  return true;
+}
+
+static void note_depth(cf_search *s, int depth) {
+  s->cum_depth += depth;
+  if (depth > s->max_depth) s->max_depth = depth;
+}
+
+/* One walk from the root. Returns 1 when it ended on a new leaf for the
+ * network (leaves[*n_leaves] filled), 0 when it was settled on the way, -1
+ * on a collision (the walk stays in flight until the batch ends), -2 out of
+ * memory. */
+static int walk(cf_search *s, int *n_leaves, cf_snode **collided) {
+  cf_snode *x = s->root;
+  int depth = 0, result = 0;
+  x->in_flight++;
+  for (;;) {
+    if (x->proven != CF_UNPROVEN) { /* the game ends here, or it is solved */
+      s->terminal_visits++;
+      note_depth(s, depth);
+      cf_search_backup(s, x, x->wl, x->d, x->m);
+      break;
+    }
+    if (!x->edges) {
+      if (x->in_flight > 1) { /* already waiting for the network in this batch */
+        *collided = x;
+        result = -1;
+        break;
+      }
+      if (x != s->root && classify_terminal(s, x, depth)) {
+        set_exact(x);
+        s->terminal_visits++;
+        note_depth(s, depth);
+        cf_search_backup(s, x, x->wl, x->d, x->m);
+        propagate_proof(x);
+        break;
+      }
+      bool nomem = false;
+      cf_leaf *leaf = &s->leaves[*n_leaves];
+      if (prepare_leaf(s, x, depth, leaf, &nomem)) {
+        note_depth(s, depth);
+        break;
+      }
+      if (nomem) {
+        cancel_walk(x);
+        result = -2;
+        break;
+      }
+      note_depth(s, depth);
+      (*n_leaves)++;
+      result = 1;
+      break;
+    }
+    const bool at_root = depth == 0;
+    int i = cf_search_select(&s->params, x, cf_search_draw_score(s, depth),
+                             at_root ? s->limits->allowed : NULL, at_root ? s->limits->n_allowed : 0);
+    if (i < 0) { /* no selectable move (cannot happen below the root) */
+      *collided = x;
+      result = -1;
+      break;
+    }
+    cf_sedge *e = &x->edges[i];
+    if (!e->child) {
+      e->child = cf_node_new(&s->pool, x, i);
+      if (!e->child) {
+        cancel_walk(x);
+        result = -2;
+        break;
+      }
+    }
+    if (cf_game_push(s->game, e->move, NULL) != CF_OK) { /* a tree move that is not legal: a bug */
+      cancel_walk(x);
+      result = -2;
+      break;
+    }
+    x = e->child;
+    x->in_flight++;
+    depth++;
+  }
+  while (s->game->count - 1 > s->root_ply) cf_game_pop(s->game);
+  return result;
+}
+
+cf_status cf_search_batch(cf_search *s, int want, cf_error *err) {
+  if (want > s->cap_leaves) want = s->cap_leaves;
+  int max_collisions = s->params.max_collisions > 0 ? s->params.max_collisions : want;
+  int n_leaves = 0, n_coll = 0;
+  cf_snode **coll = calloc((size_t)max_collisions, sizeof *coll);
+  if (!coll) return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory");
+  cf_status st = CF_OK;
+  int walks = 0;
+  while (n_leaves < want && n_coll < max_collisions) {
+    /* Enough visits already started for a node limit. */
+    const long visits = s->limits->visits;
+    if (visits > 0 && (long)(s->root->n + s->root->in_flight) >= visits) break;
+    if (walks++ > 0 && s->root->proven != CF_UNPROVEN) break; /* solved: one visit is enough */
+    cf_snode *collided = NULL;
+    int r = walk(s, &n_leaves, &collided);
+    if (r == -2) {
+      st = cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for the tree");
+      break;
+    }
+    if (r == -1) {
+      coll[n_coll++] = collided;
+      s->collisions++;
+      if (collided == s->root) break; /* the root itself is waiting: nothing else to do */
+    }
+  }
+  if (st == CF_OK && n_leaves > 0) {
+    for (int i = 0; i < n_leaves; i++) {
+      cf_leaf *l = &s->leaves[i];
+      s->requests[i] = (cf_net_request){.planes = &l->planes,
+                                        .transform = l->transform,
+                                        .black_to_move = l->black_to_move,
+                                        .moves = l->policy_moves,
+                                        .n_moves = l->n_moves};
+      memset(&s->outputs[i], 0, sizeof s->outputs[i]);
+      s->outputs[i].policy[CF_POLICY_VANILLA] = l->logits;
+    }
+    st = cf_net_eval(s->net, n_leaves, s->requests, s->outputs, err);
+    if (st == CF_OK) {
+      s->evals += n_leaves;
+      s->batches++;
+      s->leaves_evaluated += n_leaves;
+    }
+    for (int i = 0; i < n_leaves; i++) {
+      cf_leaf *l = &s->leaves[i];
+      if (st != CF_OK) {
+        cancel_walk(l->node);
+        continue;
+      }
+      const cf_net_output *o = &s->outputs[i];
+      /* The net answers for the side to move at the leaf; the node keeps
+       * the view of the side that moved into it. */
+      float wl = o->wdl[2] - o->wdl[0], d = o->wdl[1];
+      float m = isnan(o->moves_left) ? 0.0f : o->moves_left;
+      if (s->cache) cf_nn_cache_put(s->cache, l->key, wl, d, m, l->n_moves, l->logits);
+      if (!expand(s, l->node, l->n_moves, l->moves, l->logits)) {
+        cancel_walk(l->node);
+        st = cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for the tree");
+        continue;
+      }
+      l->node->v = wl;
+      cf_search_backup(s, l->node, wl, d, m);
+    }
+  }
+  for (int i = 0; i < n_coll; i++) cancel_walk(coll[i]);
+  free(coll);
+  return st;
+}

@@ -1,0 +1,135 @@
+/* cf_search_internal.h: the tree, the search state and what the search's
+ * files share. Internal to engine/search/.
+ *
+ * Perspective: a node's values (wl, d, m, proven) are from the side that
+ * made the move INTO the node, i.e. the side to move at its parent. So the
+ * parent reads a child's wl directly as the Q of that move, and every step
+ * up the tree flips the sign of wl. */
+#ifndef CF_SEARCH_INTERNAL_H
+#define CF_SEARCH_INTERNAL_H
+
+#include <math.h>
+
+#include "engine/search/cf_nn_cache.h"
+#include "engine/search/cf_search.h"
+#include "net/cf_net.h"
+
+#define CF_UNPROVEN 2
+
+enum {
+  CF_NODE_TERMINAL = 1, /* the game is over here (mate, draw by rule) */
+  CF_NODE_TWOFOLD = 2,  /* a draw because the position repeats inside the tree */
+};
+
+typedef struct cf_snode cf_snode;
+
+typedef struct cf_sedge {
+  cf_move move;
+  float p;         /* prior */
+  cf_snode *child; /* NULL until first visited */
+} cf_sedge;
+
+struct cf_snode {
+  cf_snode *parent;  /* NULL at the root */
+  cf_sedge *edges;   /* n_edges, NULL until the node is expanded */
+  double wl;         /* mean of W - L over the visits */
+  float d, m;        /* mean draw probability and moves left (plies) */
+  float v;           /* the network's own W - L for this node, NAN if never evaluated */
+  uint32_t n;        /* completed visits */
+  uint32_t in_flight;/* visits on their way (this batch) */
+  uint16_t n_edges;
+  uint16_t edge_index;  /* index of the edge that leads here from the parent */
+  int8_t proven;        /* +1 won, 0 drawn, -1 lost, CF_UNPROVEN */
+  uint8_t flags;        /* CF_NODE_* */
+  int16_t proven_plies; /* plies from here to the end when proven */
+};
+
+/* Nodes come from slabs; freed nodes go to a free list. */
+typedef struct cf_node_pool {
+  cf_snode **slabs;
+  int n_slabs, cap_slabs;
+  int used_in_last; /* nodes handed out from the newest slab */
+  cf_snode *free_list; /* linked through ->parent */
+  long live;        /* nodes handed out and not freed */
+  size_t bytes;     /* slabs + edge arrays */
+} cf_node_pool;
+
+/* One leaf waiting for the network in the current batch. */
+typedef struct cf_leaf {
+  cf_snode *node;
+  uint64_t key; /* NN cache key */
+  int n_moves;
+  cf_move moves[CF_MAX_MOVES];
+  cf_policy_move policy_moves[CF_MAX_MOVES];
+  float logits[CF_MAX_MOVES];
+  cf_planes planes;
+  int transform;
+  bool black_to_move;
+  int depth;
+} cf_leaf;
+
+struct cf_search {
+  cf_search_params params;
+  cf_node_pool pool;
+  cf_snode *root;
+  /* The game the tree's root stands for: start position and moves. */
+  cf_position start;
+  cf_move *moves;
+  int n_moves, cap_moves;
+  cf_nn_cache *cache;
+  long cache_capacity; /* the size it was made with */
+  /* Batch storage. */
+  cf_leaf *leaves;
+  int cap_leaves;
+  cf_net_request *requests;
+  cf_net_output *outputs;
+  /* Per run. */
+  cf_net *net;
+  cf_game *game;        /* pushed and popped along paths; the root position at rest */
+  int root_ply;         /* game->count - 1 at the root */
+  bool root_black;      /* the side to move at the root is black */
+  const cf_search_limits *limits;
+  long playouts, evals, cache_hits, batches, collisions, terminal_visits, reused;
+  long cum_depth;
+  int max_depth;
+  long leaves_evaluated;
+  double start_time, first_eval_time;
+};
+
+/* ---- tree (cf_search_tree.c) ---- */
+cf_snode *cf_node_new(cf_node_pool *pool, cf_snode *parent, int edge_index);
+/* Frees node and everything below it. */
+void cf_node_free_subtree(cf_node_pool *pool, cf_snode *node);
+bool cf_node_alloc_edges(cf_node_pool *pool, cf_snode *node, int n);
+void cf_node_pool_free(cf_node_pool *pool);
+/* True if any node below (and including) node is a twofold draw. */
+bool cf_node_has_twofold(const cf_snode *node);
+
+/* ---- PUCT (cf_search_puct.c) ---- */
+float cf_search_cpuct(const cf_search_params *p, uint32_t n);
+/* First-play urgency of node's unvisited children, from the side to move at node. */
+float cf_search_fpu(const cf_search_params *p, const cf_snode *node, float draw_score);
+/* Q of edge e of node for the side to move at node. */
+float cf_search_edge_q(const cf_sedge *e, float fpu, float draw_score);
+/* The edge selection picks (max Q + U); allowed may restrict it (root). -1 if none. */
+int cf_search_select(const cf_search_params *p, const cf_snode *node, float draw_score,
+                     const cf_move *allowed, int n_allowed);
+/* Best child for the move to play: proven win (shortest) first, then
+ * visits, then Q, then prior; proven losses last. -1 if no edges. */
+int cf_search_best_edge(const cf_snode *node, float draw_score, const cf_move *allowed,
+                        int n_allowed);
+/* Recomputes node's proven state from its children after one of them
+ * changed; returns whether node's state changed. */
+bool cf_search_update_proof(cf_snode *node);
+
+/* ---- gathering and evaluation (cf_search_gather.c) ---- */
+/* Gathers up to `want` leaves, evaluates them with one cf_net_eval call
+ * and backs everything up. Terminal and cached leaves are backed up on the
+ * way. */
+cf_status cf_search_batch(cf_search *s, int want, cf_error *err);
+/* Adds a visit of value (wl, d, m), from node's view, from node up. */
+void cf_search_backup(cf_search *s, cf_snode *node, double wl, float d, float m);
+/* DrawScore for the side to move at a node `depth` plies below the root. */
+float cf_search_draw_score(const cf_search *s, int depth);
+
+#endif /* CF_SEARCH_INTERNAL_H */
