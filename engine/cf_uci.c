@@ -56,7 +56,8 @@ struct cf_uci {
   /* The search agent's state across moves (tree, NN cache) and its clock. */
   cf_search *search;
   cf_time_manager tm;
-  double budget_ms; /* this move's time-manager budget; < 0 when not clocked */
+  double budget_ms;   /* this move's time-manager budget; < 0 when not on a clock */
+  double clock_start; /* when that budget started (go, or ponderhit) */
   _Atomic double live_deadline; /* set by ponderhit: the pondering search's deadline */
 };
 
@@ -125,11 +126,11 @@ static void emit_search_info(cf_uci *u, const cf_search *s, const cf_search_info
       d = m->d;
       mate = m->proven == 1 ? (m->proven_plies + 2) / 2
              : m->proven == -1 ? -((m->proven_plies + 1) / 2) : 0;
-    } else {
-      wl = info->wdl[0] - info->wdl[2];
-      d = info->wdl[1];
+    } else { /* an unvisited move: the root's own value, as Lc0 shows it */
+      wl = info->root_wdl[0] - info->root_wdl[2];
+      d = info->root_wdl[1];
     }
-    float q = k == 0 ? info->q : m->q;
+    float q = k == 0 ? info->q : m->n > 0 ? m->q : info->root_q;
     char score[48], wdl[48], pv[CF_AGENT_PV_MAX * (CF_UCI_MOVE_MAX + 1) + 1], mpv[24] = "";
     cf_uci_score_text(u->value[CF_OPT_SCORE_TYPE], wl, d, q, mate, score, sizeof score);
     wdl_text(u, wl, d, wdl, sizeof wdl);
@@ -231,7 +232,8 @@ static void *search_main(void *arg) {
   cf_error err = {0};
   cf_status st = u->agent->choose(&req, &r, &err);
   double elapsed = cf_agent_now() - u->start;
-  if (tree && u->budget_ms >= 0) cf_time_manager_done(&u->tm, u->budget_ms, elapsed * 1000.0);
+  if (tree && u->budget_ms >= 0)
+    cf_time_manager_done(&u->tm, u->budget_ms, (cf_agent_now() - u->clock_start) * 1000.0);
   wait_release(u);
   if (st != CF_OK) emit(u, "info string error: %s", err.msg);
   /* A search that failed part way still has its best move so far. */
@@ -333,6 +335,24 @@ static bool ensure_net(cf_uci *u) {
             "are meaningless. Set WeightsFile (or --weights) to a trained network.",
          info.license);
   return true;
+}
+
+/* The game's ply as Lc0 counts it for the time manager: from the FEN's move
+ * number, plus the moves played since. */
+static int game_ply(const cf_uci *u) {
+  const cf_position *start = &u->game.plies[0].pos;
+  int fullmove = start->fullmove > 0 ? start->fullmove : 1;
+  return 2 * (fullmove - 1) + (start->side == CF_BLACK) + u->game.count - 1;
+}
+
+/* The side to move's clock from `go`. */
+static cf_clock go_clock(const cf_uci *u) {
+  const bool white = cf_game_position(&u->game)->side == CF_WHITE;
+  cf_clock c = {.time_ms = white ? u->go.wtime : u->go.btime,
+                .inc_ms = white ? u->go.winc : u->go.binc,
+                .movestogo = u->go.movestogo,
+                .movetime_ms = u->go.movetime};
+  return c;
 }
 
 /* ---- commands ---------------------------------------------------------- */
@@ -486,16 +506,16 @@ static void cmd_go(cf_uci *u, char *args) {
   double budget;
   u->budget_ms = -1;
   if (u->agent == &cf_agent_search_desc) {
-    /* Lc0's time manager; a budget of 0 or less means: move at once. */
-    cf_clock clock = {.time_ms = white ? u->go.wtime : u->go.btime,
-                      .inc_ms = white ? u->go.winc : u->go.binc,
-                      .movestogo = u->go.movestogo,
-                      .movetime_ms = u->go.movetime};
-    if (clock.time_ms < -1) clock.time_ms = 0; /* a negative clock: no time at all */
+    /* Lc0's time manager; a budget of 0 or less means: move at once. Only
+     * a clock's budget carries unused time to later moves. */
+    cf_clock clock = go_clock(u);
     double ms;
     budget = -1;
-    if (!u->hold && cf_time_manager_budget(&u->tm, &clock, u->game.count - 1, &ms))
-      budget = u->budget_ms = ms > 0 ? ms : 0;
+    u->clock_start = u->start;
+    if (!u->hold && cf_time_manager_budget(&u->tm, &clock, game_ply(u), &ms)) {
+      budget = ms > 0 ? ms : 0;
+      if (clock.time_ms >= 0) u->budget_ms = budget;
+    }
   } else {
     budget = cf_uci_go_budget_ms(&u->go, white);
   }
@@ -527,17 +547,13 @@ static void cmd_ponderhit(cf_uci *u, char *args) {
   if (!u->thread_live) return;
   pthread_mutex_lock(&u->mu);
   if (u->agent == &cf_agent_search_desc && u->go.ponder) {
-    const bool white = cf_game_position(&u->game)->side == CF_WHITE;
-    cf_clock clock = {.time_ms = white ? u->go.wtime : u->go.btime,
-                      .inc_ms = white ? u->go.winc : u->go.binc,
-                      .movestogo = u->go.movestogo,
-                      .movetime_ms = u->go.movetime};
-    if (clock.time_ms < -1) clock.time_ms = 0;
+    cf_clock clock = go_clock(u);
     double ms, now = cf_agent_now();
-    if (cf_time_manager_budget(&u->tm, &clock, u->game.count - 1, &ms)) {
-      u->budget_ms = ms > 0 ? ms : 0;
-      u->start = now;
-      atomic_store(&u->live_deadline, now + u->budget_ms / 1000.0 + 1e-9);
+    if (cf_time_manager_budget(&u->tm, &clock, game_ply(u), &ms)) {
+      const double budget = ms > 0 ? ms : 0;
+      if (clock.time_ms >= 0) u->budget_ms = budget;
+      u->clock_start = now;
+      atomic_store(&u->live_deadline, now + budget / 1000.0 + 1e-9);
     } else {
       atomic_store(&u->stop, true); /* no clock to go by: play now */
     }

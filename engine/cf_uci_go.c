@@ -46,6 +46,10 @@ void cf_uci_go_parse(const char *args, const cf_position *pos, cf_uci_go *go, ch
     if (field) {
       char *v = strtok_r(NULL, " \t\r\n", &save), *end = NULL;
       long n = v ? strtol(v, &end, 10) : 0;
+      /* A clock below zero (a GUI that let time run out) means no time
+       * left: move at once. */
+      const bool clock = field == &go->wtime || field == &go->btime;
+      if (v && *v && !*end && clock && n < 0 && n >= -1000000000L) n = 0;
       if (!v || *end || n < 0 || n > 1000000000L) {
         add_warn(warn, warn_size, "bad value '%s' for %s ignored", v ? v : "", w);
         if (v && is_keyword(go, v)) { /* the value was missing: read it as a word */

@@ -28,8 +28,8 @@ void cf_uci_go_parse(const char *args, const cf_position *pos, cf_uci_go *go, ch
  * never more than half the time left. At least 1 ms. */
 double cf_uci_go_budget_ms(const cf_uci_go *go, bool white_to_move);
 
-/* Q (-1..1, the mover's expected score) as centipawns, Lc0's default
- * mapping: cp = 90 * tan(1.5637541897 * q), |q| clamped below 1 (at most
+/* Q (-1..1, the mover's expected score) as centipawns, Lc0's
+ * `centipawn` ScoreType (its default before 0.30; now WDL_mu, cf_uci_score.h): cp = 90 * tan(1.5637541897 * q), |q| clamped below 1 (at most
  * about +-12800). */
 int cf_uci_q_to_cp(float q);
 

@@ -5,23 +5,15 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The largest logistic spread Lc0 accepts as a real position's (WDLMaxS). */
-#define WDL_MAX_S 1.4
-
 /* Lc0's WDL model: W = sigmoid((mu - 1) / s), L = sigmoid((-1 - mu) / s).
- * Returns mu for (wl, d) and, when the spread had to be capped, moves wl
- * and d onto the capped model; 0 when W, D or L is too extreme to fit. */
-static double wdl_mu(float *wl, float *d) {
-  const double w = (1 + *wl - *d) / 2, l = (1 - *wl - *d) / 2, eps = 0.0001;
-  if (!(w > eps && *d > eps && l > eps && w < 1 - eps && *d < 1 - eps && l < 1 - eps)) return 0;
+ * Returns mu for (wl, d) (the model fitted exactly; on the info path Lc0
+ * leaves W/D/L themselves unchanged); 0 when W, D or L is too extreme to
+ * fit. */
+static double wdl_mu(float wl, float d) {
+  const double w = (1 + wl - d) / 2, l = (1 - wl - d) / 2, eps = 0.0001;
+  if (!(w > eps && d > eps && l > eps && w < 1 - eps && d < 1 - eps && l < 1 - eps)) return 0;
   const double a = log(1 / l - 1), b = log(1 / w - 1);
-  double s = 2 / (a + b);
-  const double mu = (a - b) / (a + b);
-  if (s > WDL_MAX_S) s = WDL_MAX_S;
-  const double w2 = 1 / (1 + exp(-(-1 + mu) / s)), l2 = 1 / (1 + exp(-(-1 - mu) / s));
-  *wl = (float)(w2 - l2);
-  *d = (float)fmax(0.0, 1 - w2 - l2);
-  return mu;
+  return (a - b) / (a + b);
 }
 
 static double centipawn(double x) { return 90 * tan(1.5637541897 * x); }
@@ -45,10 +37,9 @@ void cf_uci_score_text(const char *score_type, float wl, float d, float q, int m
   else if (strcmp(t, "Q") == 0) cp = xq * 10000;
   else if (strcmp(t, "W-L") == 0) cp = x * 10000;
   else if (strcmp(t, "WDL_mu") == 0) {
-    float v = wl, dd = d;
-    const double mu = wdl_mu(&v, &dd);
-    const double fallback = 45 * tan(1.56728071628 * clamp_unit(v));
-    cp = mu != 0 && fabs(v) + dd < 0.996 && (fabs(mu) < 1 || fabs(fallback) < fabs(100 * mu))
+    const double mu = wdl_mu(wl, d);
+    const double fallback = 45 * tan(1.56728071628 * x);
+    cp = mu != 0 && fabs(wl) + d < 0.996 && (fabs(mu) < 1 || fabs(fallback) < fabs(100 * mu))
              ? 100 * mu
              : fallback;
   } else {

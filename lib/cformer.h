@@ -176,10 +176,17 @@ CFORMER_API cformer_status cformer_planes(const cformer_net *net, const cformer_
 /* ---- choosing a move --------------------------------------------------- */
 
 typedef struct cformer_choose_options {
-  const char *agent;  /* "policy", "value" (see cformer_agent_name); NULL = the engine's default */
-  long nodes;         /* most network evaluations to spend; 0 = no limit */
+  /* "search" (the default, also for NULL: an Lc0-style PUCT tree search on
+   * a fresh tree per call), "policy" (one evaluation, the highest policy
+   * logit) or "value" (one-ply search); see cformer_agent_name. */
+  const char *agent;
+  /* search: the visits to make; policy, value: the most network evaluations
+   * to spend. 0 = no limit; with neither nodes nor movetime the search makes
+   * 800 visits (fewer when smart pruning ends it early). */
+  long nodes;
   double movetime;    /* seconds; 0 = no limit */
-  float temperature;  /* policy softmax temperature; 0 = 1 */
+  float temperature;  /* policy softmax temperature: the search's priors (0 = 1.359, Lc0's
+                         default); the policy and value agents' moves do not depend on it */
 } cformer_choose_options;
 
 typedef struct cformer_choice {
@@ -187,9 +194,12 @@ typedef struct cformer_choice {
   char ponder[CFORMER_MOVE_MAX]; /* the expected reply, "" when not known */
   float q;                       /* expected score of move for the side to move, -1..1 */
   float wdl[3];
-  int mate;                      /* > 0: move mates in this many moves; 0 = none known */
-  long evaluations;              /* network evaluations spent */
-  int stopped;                   /* 1 when a node or time limit cut the work short */
+  int mate;                      /* > 0: move mates in this many moves; < 0 (search only):
+                                    the side to move is mated in -mate; 0 = none known */
+  long evaluations;              /* network evaluations spent (search: without the
+                                    positions answered from its NN cache) */
+  int stopped;                   /* 1 when a limit cut the work short (policy, value: the
+                                    node or time limit; search: the time limit) */
 } cformer_choice;
 
 /* The agents this library has: i = 0 .. cformer_agent_count() - 1; NULL

@@ -35,7 +35,7 @@ send isready; until_line readyok
 for p in "${positions[@]}"; do
   echo "position $p"
   send "position $p"
-  send "go"   # no limit: the value agent scores every legal move
+  send "go"   # no limit: the search agent makes its default 800 visits
   until_line bestmove
 done
 send quit
@@ -44,5 +44,8 @@ wait "$ENGINE_PID" 2>/dev/null || true
 if [ -x /usr/games/stockfish ]; then
   echo
   echo "== cformer-match: 2 games against Stockfish 15.1 at its lowest level =="
-  build/tools/match/cformer-match --games 2 --movetime 100 --opponent-elo 1350 || true
+  # 500 ms a move, of which the search keeps 50 ms back (MoveOverheadMs; the
+  # default 200 suits a GUI over a slower link).
+  build/tools/match/cformer-match --games 2 --movetime 500 --copt MoveOverheadMs=50 \
+    --opponent-elo 1350 || true
 fi

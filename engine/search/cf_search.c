@@ -230,8 +230,11 @@ static void fill_info(const cf_search *s, cf_search_info *info) {
     info->q = (float)-r->wl + cf_search_draw_score(s, 0) * r->d;
     wdl_of(-r->wl, r->d, info->wdl);
   }
+  info->root_q = (float)-r->wl + cf_search_draw_score(s, 0) * r->d;
+  wdl_of(-r->wl, r->d, info->root_wdl);
   info->playouts = s->playouts;
-  info->depth = s->playouts > 0 ? (int)lround((double)s->cum_depth / (double)s->playouts) : 0;
+  /* Lc0 truncates the average depth. */
+  info->depth = s->playouts > 0 ? (int)(s->cum_depth / s->playouts) : 0;
   info->seldepth = s->max_depth;
   info->visits = r->n;
   info->evals = s->evals;
@@ -404,6 +407,11 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
   if (legal.count == 0) { /* mate or stalemate: nothing to search */
     fill_info(s, &out->info);
     out->info.best = CF_MOVE_NONE;
+    const bool mated = cf_position_in_check(cf_game_position(game));
+    out->info.q = mated ? -1.0f : cf_search_draw_score(s, 0);
+    out->info.wdl[0] = 0;
+    out->info.wdl[1] = mated ? 0.0f : 1.0f;
+    out->info.wdl[2] = mated ? 1.0f : 0.0f;
     s->limits = NULL;
     return CF_OK;
   }
@@ -456,9 +464,10 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
       long left = lim.visits - (long)(s->root->n + s->root->in_flight);
       if (left < want) want = left > 0 ? (int)left : 1;
     }
-    if (sec_per_eval > 0) {
-      /* A batch cannot be interrupted: keep it within the stop latency and
-       * the time left. */
+    if (sec_per_eval > 0 && (lim.deadline > 0 || lim.infinite)) {
+      /* A batch cannot be interrupted: in a timed or held search keep it
+       * within the stop latency and the time left. (A node-limited search
+       * keeps whole batches, so its tree does not depend on timing.) */
       double budget = STOP_LATENCY_S;
       if (lim.deadline > 0 && lim.deadline - now < budget) budget = lim.deadline - now;
       double fit = budget / sec_per_eval;

@@ -88,6 +88,7 @@ typedef struct cf_search_move_stats {
 typedef struct cf_search_info {
   cf_move best;            /* CF_MOVE_NONE when the root has no legal move */
   float q, wdl[3];         /* of best, from the side to move */
+  float root_q, root_wdl[3]; /* the root's own value (all its visits), same view */
   int mate;                /* > 0: mate in this many moves; < 0: mated in -mate; 0 = not proven */
   int depth, seldepth;     /* average and maximum depth of this search's playouts */
   long visits;             /* root visits, reused ones included */
@@ -109,9 +110,10 @@ typedef struct cf_search_result {
 
 typedef struct cf_search cf_search;
 
-/* Called from the search thread when the best move or the depth changes, at
- * least every 5 s, and once at the end. The search's state may be read
- * through cf_search_root_stats / cf_search_pv during the call. */
+/* Called from the search thread after a batch when the best move or the
+ * depth changes, and at least every 5 s (the caller reports the final
+ * state from the result). The search's state may be read through
+ * cf_search_root_stats / cf_search_pv during the call. */
 typedef void (*cf_search_info_fn)(void *user, const cf_search *s, const cf_search_info *info);
 
 cf_status cf_search_create(const cf_search_params *params, cf_search **out, cf_error *err);

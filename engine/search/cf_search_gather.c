@@ -62,9 +62,7 @@ static void cancel_walk(cf_snode *node) {
     if (x->in_flight > 0) x->in_flight--;
 }
 
-/* Scores a new node whose position ends the game or repeats inside the
- * tree; false if the game goes on. depth: plies below the root. */
-static bool classify_terminal(cf_search *s, cf_snode *x, int depth) {
+bool cf_search_classify_terminal(cf_search *s, cf_snode *x, int depth) {
   cf_game_reason reason;
   cf_game_result r = cf_game_outcome(s->game, &reason);
   if (r != CF_RESULT_ONGOING) {
@@ -152,7 +150,7 @@ static int walk(cf_search *s, int *n_leaves, cf_snode **collided) {
         result = -1;
         break;
       }
-      if (x != s->root && classify_terminal(s, x, depth)) {
+      if (x != s->root && cf_search_classify_terminal(s, x, depth)) {
         set_exact(x);
         s->terminal_visits++;
         note_depth(s, depth);

@@ -127,6 +127,10 @@ bool cf_search_update_proof(cf_snode *node);
  * and backs everything up. Terminal and cached leaves are backed up on the
  * way. */
 cf_status cf_search_batch(cf_search *s, int want, cf_error *err);
+/* Marks a new node x, `depth` plies below the root, whose position (the
+ * current one of s->game) ends the game or repeats inside the tree
+ * (TwoFoldDraws): proven, exact value. False if the game goes on there. */
+bool cf_search_classify_terminal(cf_search *s, cf_snode *x, int depth);
 /* Adds a visit of value (wl, d, m), from node's view, from node up. */
 void cf_search_backup(cf_search *s, cf_snode *node, double wl, float d, float m);
 /* DrawScore for the side to move at a node `depth` plies below the root. */

@@ -26,11 +26,11 @@ double cf_time_manager_moves_to_go(int game_ply) {
 }
 
 bool cf_time_manager_budget(cf_time_manager *tm, const cf_clock *c, int game_ply, double *ms) {
-  if (c->movetime_ms >= 0) {
-    *ms = (double)(c->movetime_ms - tm->move_overhead_ms);
-    return true;
+  const double movetime = c->movetime_ms >= 0 ? (double)(c->movetime_ms - tm->move_overhead_ms) : 0;
+  if (c->time_ms < 0) { /* no clock */
+    *ms = movetime;
+    return c->movetime_ms >= 0;
   }
-  if (c->time_ms == -1) return false; /* no clock */
   const double inc = c->inc_ms > 0 ? (double)c->inc_ms : 0;
   double mtg = cf_time_manager_moves_to_go(game_ply);
   if (c->movestogo > 0 && (double)c->movestogo < mtg) mtg = (double)c->movestogo;
@@ -50,6 +50,7 @@ bool cf_time_manager_budget(cf_time_manager *tm, const cf_clock *c, int game_ply
   this_move += squander;
   const double cap = (double)(c->time_ms - tm->move_overhead_ms);
   *ms = this_move < cap ? this_move : cap;
+  if (c->movetime_ms >= 0 && movetime < *ms) *ms = movetime; /* both limits hold */
   return true;
 }
 

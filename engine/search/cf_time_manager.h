@@ -12,8 +12,10 @@
  *                move of a game (there is no tree to reuse yet);
  *   and never more than time - MoveOverheadMs.
  *
- * movetime gives movetime - MoveOverheadMs. A zero or negative result
- * means: make the move at once (after the first evaluation). */
+ * movetime gives movetime - MoveOverheadMs (with a clock as well, the
+ * smaller of the two). A zero or negative result means: make the move at
+ * once (after the first evaluation). game_ply counts from the FEN's move
+ * number, as Lc0's does. */
 #ifndef CF_TIME_MANAGER_H
 #define CF_TIME_MANAGER_H
 

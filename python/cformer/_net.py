@@ -184,9 +184,10 @@ class Choice:
 
     move: UCI (None when the position has no legal move); ponder: the
     expected reply or None; q, wdl: the expected outcome of move for the side
-    to move; mate: > 0 when move mates in that many moves, else 0;
-    evaluations: network evaluations spent; stopped: a node or time limit cut
-    the work short."""
+    to move; mate: > 0 when move mates in that many moves, < 0 when the side
+    to move is mated in -mate (search agent), else 0; evaluations: network
+    evaluations spent; stopped: a time limit (or the search's memory cap)
+    cut the work short."""
 
     move: Optional[str]
     ponder: Optional[str]
@@ -405,9 +406,11 @@ class Net:
 
     def choose(self, position, agent=None, nodes=0, movetime=0.0, temperature=0.0):
         """Chooses a move with an agent (see :func:`cformer.agents`; None = the
-        engine's default). nodes: most network evaluations (0 = no limit);
-        movetime: seconds (0 = no limit); temperature: the policy softmax
-        temperature (0 = 1). Returns a :class:`Choice`."""
+        engine's default, the search). nodes: the one-ply agents' most network
+        evaluations, the search's visits (0 = no limit; the search then makes
+        800 visits unless movetime is given); movetime: seconds (0 = no
+        limit); temperature: the policy softmax temperature (0 = the agent's
+        default). Returns a :class:`Choice`."""
         if not _is_single(position):
             raise TypeError("choose takes one position (FEN str, (fen, moves) tuple or "
                             "dict), not %s" % type(position).__name__)

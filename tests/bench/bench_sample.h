@@ -1,9 +1,12 @@
 /* bench_sample.h: a bench report filled by hand, for testing the writers
- * without running anything. Two backends (one skipped), both agents, three
- * batch sizes; the net's source holds XML specials on purpose. */
+ * without running anything. Two backends (one skipped), the three agents
+ * (policy, value, search), three batch sizes; the net's source holds XML
+ * specials on purpose. The search's minibatch (32) is not among the batch
+ * sizes, so its efficiency at the minibatch is unknown (NaN). */
 #ifndef BENCH_SAMPLE_H
 #define BENCH_SAMPLE_H
 
+#include <math.h>
 #include <string.h>
 
 #include "tools/bench/bench_report.h"
@@ -26,7 +29,7 @@ static inline void bench_sample_report(bench_report *r) {
   bench_backend_run *b = &r->backends[0];
   snprintf(b->name, sizeof b->name, "ref");
   snprintf(b->signature, sizeof b->signature, "0123456789abcdef");
-  b->n_agents = 2;
+  b->n_agents = 3;
   b->agents[0] = (bench_agent_run){.agent = "policy", .positions = 128, .evals = 128,
                                    .evals_per_move = 1, .evals_min = 1, .evals_max = 1,
                                    .flops_per_move = 250e6, .paper_flops_per_move = 214e6,
@@ -41,6 +44,21 @@ static inline void bench_sample_report(bench_report *r) {
                                                     .p90 = 0.09, .min = 0.008, .max = 0.1,
                                                     .mean = 0.05},
                                    .evals_per_second = 680, .signature = "00000000000000bb"};
+  b->agents[2] = (bench_agent_run){.agent = "search", .positions = 128, .evals = 24000,
+                                   .evals_per_move = 187.5, .evals_min = 150, .evals_max = 199,
+                                   .flops_per_move = 46.9e9, .paper_flops_per_move = 40.1e9,
+                                   .move_seconds = {.n = 128, .median = 0.9, .p10 = 0.8,
+                                                    .p90 = 1.1, .min = 0.7, .max = 1.3,
+                                                    .mean = 0.94},
+                                   .evals_per_second = 200, .signature = "00000000000000cc",
+                                   .has_search = true};
+  b->agents[2].search = (bench_search_run){
+      .visits_target = 200, .minibatch = 32, .visits = 25600, .visits_min = 200,
+      .visits_max = 200, .solved = 0, .cache_hits = 1000, .batches = 1000, .collisions = 300,
+      .visits_per_second = 213.3, .cache_hit_rate = 0.04, .mean_batch = 24,
+      .tree_bytes_per_visit = 1200, .nodes_per_visit = 0.95, .reference_batch = 16,
+      .reference_evals_per_second = 250, .efficiency = 0.8, .minibatch_evals_per_second = 0,
+      .efficiency_at_minibatch = NAN};
   b->n_batches = 3;
   for (int i = 0; i < 3; i++) {
     int batch = 1 << (2 * i);

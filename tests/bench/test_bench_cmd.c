@@ -1,8 +1,9 @@
 /* test_bench_cmd.c: `cformer bench` end to end (the binary is argv[1]) on
- * tiny nets: the JSON against the schema of docs/BENCH.md, the presets'
- * cost against the paper, --cost-only building nothing, the signature
- * stable from run to run, the chart well-formed, bad arguments answered
- * with a clear message and exit status 2. */
+ * tiny nets: the JSON against the schema of docs/BENCH.md (the three
+ * agents, the search agent's figures sane), the presets' cost against the
+ * paper, --cost-only building nothing, the signature stable from run to
+ * run, the chart well-formed, --backend-opts reaching the backend, bad
+ * arguments answered with a clear message and exit status 2. */
 #define _DEFAULT_SOURCE 1 /* wait4 */
 #include <cjson/cJSON.h>
 #include <expat.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "backends/cf_backend.h"
+#include "engine/search/cf_search.h"
 #include "tests/cf_test.h"
 
 static const char *cformer = "cformer";
@@ -68,7 +70,63 @@ static bool stats_ok(const cJSON *s) {
          hi <= num(s, "max") && num(s, "min") >= 0 && !isnan(num(s, "mean"));
 }
 
-#define TINY "--arch 1x32 --positions 12 --batches 1,3 --min-time 0 --min-calls 2 --no-sgemm"
+/* The search agent at 24 visits per move in batches of up to 4: 4 is not
+ * among --batches, so the sweep gains it. */
+#define TINY                                                                                 \
+  "--arch 1x32 --positions 12 --batches 1,3 --min-time 0 --min-calls 2 --no-sgemm "         \
+  "--search-nodes 24 --minibatch 4"
+
+/* The search agent's own object: visits per move as asked (fewer only in
+ * moves whose root was proven), rates, hit rate, batch sizes and the
+ * efficiency against the same run's sweep within sane bounds. */
+static void check_search(cf_test *t, const cJSON *agent, const cJSON *batches, int positions,
+                         int visits, int minibatch) {
+  const cJSON *s = cJSON_GetObjectItem(agent, "search");
+  if (!CHECK(cJSON_IsObject(s))) return;
+  CHECK(num(s, "visits_target") == visits);
+  CHECK(num(s, "minibatch") == minibatch);
+  CHECK(cJSON_IsFalse(cJSON_GetObjectItem(s, "smart_pruning")));
+  /* every move makes exactly `visits` visits, but for the puzzles whose
+   * root the search proves (a mate found) before that: those are counted */
+  double solved = num(s, "solved");
+  CHECK(solved >= 0 && solved <= positions);
+  CHECK(num(s, "visits_max") == visits || (solved == positions && num(s, "visits_max") < visits));
+  CHECK(num(s, "visits_min") >= 1 && num(s, "visits_min") <= visits);
+  CHECK((num(s, "visits_min") == visits) == (solved == 0));
+  CHECK(num(s, "visits") >= visits * (positions - solved) + solved &&
+        num(s, "visits") <= visits * (positions - solved) + (visits - 1) * solved);
+  CHECK(num(s, "visits_per_second") > 0);
+  double evals = num(agent, "evals"), hits = num(s, "cache_hits");
+  CHECK(evals >= positions && evals <= num(s, "visits"));
+  CHECK(hits >= 0);
+  double rate = num(s, "cache_hit_rate");
+  CHECK(rate >= 0 && rate <= 1);
+  CHECK_NEAR(rate, hits / (evals + hits), 1e-9);
+  double mean = num(s, "mean_batch");
+  CHECK(mean >= 1 && mean <= minibatch);
+  CHECK_NEAR(mean, evals / num(s, "batches"), 1e-9);
+  CHECK(num(s, "collisions") >= 0);
+  CHECK(num(s, "tree_bytes_per_visit") > 0 && num(s, "nodes_per_visit") > 0);
+  /* the reference is a swept batch size, the nearest to the mean batch */
+  double ref = num(s, "reference_batch"), best = INFINITY, at_minibatch = NAN;
+  const cJSON *b;
+  cJSON_ArrayForEach(b, batches) {
+    best = fmin(best, fabs(num(b, "batch") - mean));
+    /* plain rates as the search's: batch / mean call time */
+    double mean_rate = num(b, "batch") / num(cJSON_GetObjectItem(b, "seconds_per_call"), "mean");
+    if (num(b, "batch") == ref)
+      CHECK_NEAR(num(s, "reference_evals_per_second"), mean_rate, 1e-6 * mean_rate);
+    if (num(b, "batch") == minibatch) at_minibatch = mean_rate;
+  }
+  CHECK(fabs(ref - mean) == best);
+  double eff = num(s, "efficiency");
+  CHECK(eff > 0 && eff <= 1.5);
+  CHECK_NEAR(eff, num(agent, "evals_per_second") / num(s, "reference_evals_per_second"), 1e-6);
+  CHECK(!isnan(at_minibatch)); /* the sweep always holds the minibatch size */
+  CHECK_NEAR(num(s, "minibatch_evals_per_second"), at_minibatch, 1e-6 * at_minibatch);
+  double eff_mb = num(s, "efficiency_at_minibatch");
+  CHECK(eff_mb > 0 && eff_mb <= 1.5);
+}
 
 static void test_json_schema(cf_test *t) {
   char *out;
@@ -80,7 +138,7 @@ static void test_json_schema(cf_test *t) {
     return;
   }
   CHECK_STR_EQ(str(j, "schema"), "cformer-bench");
-  CHECK(num(j, "schema_version") == 1);
+  CHECK(num(j, "schema_version") == 2);
   CHECK(cJSON_IsFalse(cJSON_GetObjectItem(j, "cost_only")));
   CHECK(num(j, "paper_macs") > 0 && num(j, "full_flops") > 2 * num(j, "paper_macs"));
   const cJSON *net = cJSON_GetObjectItem(j, "net");
@@ -97,18 +155,31 @@ static void test_json_schema(cf_test *t) {
   const cJSON *b = cJSON_GetArrayItem(backends, 0);
   CHECK_STR_EQ(str(b, "signature"), str(j, "signature"));
   const cJSON *agents = cJSON_GetObjectItem(b, "agents");
-  CHECK_INT_EQ(cJSON_GetArraySize(agents), 2);
+  const cJSON *batches = cJSON_GetObjectItem(b, "batches");
+  /* the default: every agent, in registry order */
+  CHECK_INT_EQ(cJSON_GetArraySize(agents), 3);
+  const char *names[] = {"policy", "value", "search"};
+  for (int i = 0; i < 3; i++) CHECK_STR_EQ(str(cJSON_GetArrayItem(agents, i), "agent"), names[i]);
   const cJSON *a;
   cJSON_ArrayForEach(a, agents) {
     bool policy = strcmp(str(a, "agent"), "policy") == 0;
-    CHECK(policy || strcmp(str(a, "agent"), "value") == 0);
+    bool search = strcmp(str(a, "agent"), "search") == 0;
+    CHECK(policy || search || strcmp(str(a, "agent"), "value") == 0);
     CHECK(num(a, "positions") == 12);
     double per_move = num(a, "evals") / 12;
     CHECK_NEAR(num(a, "evals_per_move"), per_move, 1e-9);
     /* the policy agent evaluates once; the value agent the root and each
      * non-terminal child: more than one, at most 1 + 218 */
     if (policy) CHECK(num(a, "evals_min") == 1 && num(a, "evals_max") == 1);
-    if (!policy) CHECK(num(a, "evals_min") >= 2 && num(a, "evals_max") <= 219 && per_move > 2);
+    if (!policy && !search)
+      CHECK(num(a, "evals_min") >= 2 && num(a, "evals_max") <= 219 && per_move > 2);
+    /* the search: at most one evaluation per visit, the root's included */
+    if (search) {
+      CHECK(num(a, "evals_min") >= 1 && num(a, "evals_max") <= 24);
+      check_search(t, a, batches, 12, 24, 4);
+    } else {
+      CHECK(cJSON_GetObjectItem(a, "search") == NULL);
+    }
     CHECK_NEAR(num(a, "flops_per_move"), per_move * num(j, "full_flops"), 1);
     CHECK_NEAR(num(a, "paper_flops_per_move"), per_move * num(j, "paper_macs"), 1);
     CHECK(stats_ok(cJSON_GetObjectItem(a, "seconds_per_move")));
@@ -116,12 +187,13 @@ static void test_json_schema(cf_test *t) {
     CHECK(num(a, "evals_per_second") > 0);
     CHECK(is_hex16(str(a, "signature")));
   }
-  const cJSON *batches = cJSON_GetObjectItem(b, "batches");
-  CHECK_INT_EQ(cJSON_GetArraySize(batches), 2);
+  /* --batches 1,3 and then the search's minibatch size 4 */
+  CHECK_INT_EQ(cJSON_GetArraySize(batches), 3);
+  CHECK(cJSON_IsNull(cJSON_GetObjectItem(j, "backend_options")));
   const cJSON *bt;
-  int want[] = {1, 3}, k = 0;
+  int want[] = {1, 3, 4}, k = 0;
   cJSON_ArrayForEach(bt, batches) {
-    CHECK(num(bt, "batch") == want[k++ % 2]);
+    CHECK(num(bt, "batch") == want[k++ % 3]);
     const cJSON *s = cJSON_GetObjectItem(bt, "seconds_per_call");
     CHECK(stats_ok(s) && num(s, "n") >= 2);
     CHECK_NEAR(num(bt, "evals_per_second"), num(bt, "batch") / num(s, "median"), 1e-6);
@@ -144,6 +216,67 @@ static void test_json_schema(cf_test *t) {
   free(again);
   free(other);
   cJSON_Delete(j);
+  free(out);
+}
+
+/* The search agent alone with its defaults: 200 visits per move, the
+ * backend's MinibatchSize, which the sweep gains; no other agent, so only
+ * its moves make the signature. (Of the first 6 suite positions the tiny
+ * net's search proves some early, not all.) */
+static void test_search_defaults(cf_test *t) {
+  char *out;
+  CHECK_INT_EQ(run("--arch 1x32 --positions 6 --batches 1 --min-time 0 --min-calls 1 --no-sgemm "
+                   "--agents search --json --quiet",
+                   false, &out),
+               0);
+  cJSON *j = cJSON_Parse(out);
+  const cJSON *b = j ? cJSON_GetArrayItem(cJSON_GetObjectItem(j, "backends"), 0) : NULL;
+  const cJSON *agents = cJSON_GetObjectItem(b, "agents"), *batches = cJSON_GetObjectItem(b, "batches");
+  if (CHECK(j && cJSON_GetArraySize(agents) == 1)) {
+    const cJSON *a = cJSON_GetArrayItem(agents, 0);
+    int minibatch = cf_search_default_minibatch(str(b, "name"));
+    CHECK_STR_EQ(str(a, "agent"), "search");
+    check_search(t, a, batches, 6, 200, minibatch);
+    CHECK_INT_EQ(cJSON_GetArraySize(batches), minibatch == 1 ? 1 : 2);
+    CHECK(num(cJSON_GetArrayItem(batches, 1), "batch") == minibatch);
+    CHECK_STR_EQ(str(a, "signature"), str(b, "signature"));
+  }
+  cJSON_Delete(j);
+  free(out);
+  /* --minibatch already among --batches: not added twice */
+  CHECK_INT_EQ(run("--arch 1x32 --positions 2 --batches 1,8 --min-time 0 --min-calls 1 "
+                   "--no-sgemm --agents search --search-nodes 16 --minibatch 8 --json --quiet",
+                   false, &out),
+               0);
+  j = cJSON_Parse(out);
+  b = j ? cJSON_GetArrayItem(cJSON_GetObjectItem(j, "backends"), 0) : NULL;
+  CHECK(j && cJSON_GetArraySize(cJSON_GetObjectItem(b, "batches")) == 2);
+  if (j) check_search(t, cJSON_GetArrayItem(cJSON_GetObjectItem(b, "agents"), 0),
+                      cJSON_GetObjectItem(b, "batches"), 2, 16, 8);
+  cJSON_Delete(j);
+  free(out);
+}
+
+/* --backend-opts reaches the backend: recorded in the report, and a key
+ * the backend refuses is an error naming it, not a silently skipped run. */
+static void test_backend_opts(cf_test *t) {
+  char *out;
+  CHECK_INT_EQ(run("--arch 1x32 --positions 2 --batches 1 --min-time 0 --min-calls 1 --no-sgemm "
+                   "--agents policy --backend-opts threads=1 --json --quiet",
+                   false, &out),
+               0);
+  cJSON *j = cJSON_Parse(out);
+  CHECK(j && strcmp(str(j, "backend_options"), "threads=1") == 0);
+  cJSON_Delete(j);
+  free(out);
+  CHECK_INT_EQ(run("--arch 1x32 --positions 2 --batches 1 --min-time 0 --min-calls 1 --no-sgemm "
+                   "--agents policy --backend-opts threads=1",
+                   false, &out),
+               0);
+  CHECK_STR_CONTAINS(out, "backends   options threads=1");
+  free(out);
+  CHECK_INT_EQ(run("--arch 1x32 --positions 2 --no-sgemm --backend-opts nosuch=1", true, &out), 2);
+  CHECK_STR_CONTAINS(out, "nosuch");
   free(out);
 }
 
@@ -318,6 +451,9 @@ static void test_help_and_bad_arguments(cf_test *t) {
   CHECK_INT_EQ(run("--help", false, &out), 0);
   CHECK_STR_CONTAINS(out, "usage: cformer bench");
   CHECK_STR_CONTAINS(out, "--cost-only");
+  CHECK_STR_CONTAINS(out, "--search-nodes N");
+  CHECK_STR_CONTAINS(out, "--minibatch N");
+  CHECK_STR_CONTAINS(out, "--backend-opts");
   free(out);
   static const struct {
     const char *args, *message;
@@ -333,6 +469,14 @@ static void test_help_and_bad_arguments(cf_test *t) {
       {"--arch 1x32 --agents policy,nosuch", "unknown agent 'nosuch'"},
       {"--arch 1x32 --positions abc", "bad --positions 'abc'"},
       {"--arch 1x32 --min-time -1", "bad --min-time '-1'"},
+      {"--arch 1x32 --search-nodes 0", "bad --search-nodes '0' (expected visits per move, 10 to"},
+      {"--arch 1x32 --search-nodes 9", "bad --search-nodes '9'"},
+      {"--arch 1x32 --search-nodes many", "bad --search-nodes 'many'"},
+      {"--arch 1x32 --search-nodes 1000001", "bad --search-nodes '1000001'"},
+      {"--arch 1x32 --minibatch 0", "bad --minibatch '0' (expected a batch size, 1 to 1024)"},
+      {"--arch 1x32 --minibatch 1025", "bad --minibatch '1025'"},
+      {"--arch 1x32 --minibatch -4", "bad --minibatch '-4'"},
+      {"--arch 1x32 --search-nodes", "--search-nodes needs a value"},
       {"--arch 1x32 --frobnicate 1", "unknown option '--frobnicate'"},
       {"--arch", "--arch needs a value"},
       {"--weights /nonexistent/net.pb.gz --cost-only", "/nonexistent/net.pb.gz"},
@@ -351,9 +495,11 @@ static void test_help_and_bad_arguments(cf_test *t) {
 int main(int argc, char **argv) {
   if (argc > 1) cformer = argv[1];
   static const cf_test_fn fns[] = {
-      test_json_schema,   test_table_and_progress, test_parity_net,  test_cost_only_presets,
-      test_arch_shapes,   test_svg_file,           test_backend_all, test_help_and_bad_arguments};
-  static const char *names[] = {"test_json_schema", "test_table_and_progress",
+      test_json_schema, test_search_defaults, test_backend_opts, test_table_and_progress,
+      test_parity_net,  test_cost_only_presets, test_arch_shapes, test_svg_file,
+      test_backend_all, test_help_and_bad_arguments};
+  static const char *names[] = {"test_json_schema", "test_search_defaults",
+                                "test_backend_opts", "test_table_and_progress",
                                 "test_parity_net",  "test_cost_only_presets",
                                 "test_arch_shapes", "test_svg_file",
                                 "test_backend_all", "test_help_and_bad_arguments"};

@@ -1,7 +1,7 @@
 /* test_bench_writers.c: the table, JSON and SVG forms of a hand-made
  * report. JSON: parses, carries the schema and the numbers, and every key it
  * writes is documented in docs/BENCH.md. SVG: well-formed XML (expat), one
- * marker per measured backend and agent, specials escaped. */
+ * marker per measured backend and agent (three agents), specials escaped. */
 #include <cjson/cJSON.h>
 #include <expat.h>
 #include <stdio.h>
@@ -79,6 +79,17 @@ static void test_json(cf_test *t) {
   CHECK_STR_EQ(cJSON_GetObjectItem(value, "agent")->valuestring, "value");
   CHECK(number(value, "evals") == 4352);
   CHECK(number(cJSON_GetObjectItem(value, "seconds_per_move"), "p90") == 0.09);
+  CHECK(cJSON_GetObjectItem(value, "search") == NULL); /* only the search agent has one */
+  const cJSON *search = cJSON_GetArrayItem(cJSON_GetObjectItem(ref, "agents"), 2);
+  CHECK_STR_EQ(cJSON_GetObjectItem(search, "agent")->valuestring, "search");
+  const cJSON *so = cJSON_GetObjectItem(search, "search");
+  CHECK(number(so, "visits_target") == 200 && number(so, "minibatch") == 32);
+  CHECK(number(so, "mean_batch") == 24 && number(so, "cache_hit_rate") == 0.04);
+  CHECK(number(so, "reference_batch") == 16 && number(so, "efficiency") == 0.8);
+  CHECK(cJSON_IsFalse(cJSON_GetObjectItem(so, "smart_pruning")));
+  /* no plain figure at the minibatch size: null, not NaN */
+  CHECK(cJSON_IsNull(cJSON_GetObjectItem(so, "efficiency_at_minibatch")));
+  CHECK(cJSON_IsNull(cJSON_GetObjectItem(j, "backend_options")));
   const cJSON *skipped = cJSON_GetArrayItem(backends, 1);
   CHECK(cJSON_IsTrue(cJSON_GetObjectItem(skipped, "skipped")));
   CHECK_STR_EQ(cJSON_GetObjectItem(skipped, "skip_reason")->valuestring, "no GPU");
@@ -114,6 +125,16 @@ static void test_table(cf_test *t) {
   CHECK_STR_CONTAINS(s, "bench signature: 0123456789abcdef");
   CHECK_STR_CONTAINS(s, "69.4%"); /* 62.5 of the 1-thread 90 GFLOP/s */
   CHECK_STR_CONTAINS(s, "2 CPUs online, load average 0.25 at start\n");
+  /* the search section: its figures, the efficiency against batch 16 and
+   * "-" where the minibatch size was not swept */
+  CHECK_STR_CONTAINS(s, "search agent (200 visits per move, smart pruning off");
+  CHECK_STR_CONTAINS(s, "  search ");
+  CHECK_STR_CONTAINS(s, "      4.0%       24.0       1.20k         250 @16       0.80             -\n");
+  CHECK(strstr(s, "options") == NULL); /* no --backend-opts: no line about them */
+  snprintf(r.backend_options, sizeof r.backend_options, "threads=2");
+  free(s);
+  s = capture(bench_table_write, &r);
+  CHECK_STR_CONTAINS(s, "backends   options threads=2");
   /* the backends run on one thread: the all-thread rate is not the yardstick */
   r.sgemm.gflops_all = 500;
   free(s);
@@ -123,7 +144,7 @@ static void test_table(cf_test *t) {
 }
 
 typedef struct svg_count {
-  int circles, rects, depth, max_depth;
+  int circles, rects, polygons, depth, max_depth;
 } svg_count;
 
 static void XMLCALL on_start(void *data, const XML_Char *name, const XML_Char **attrs) {
@@ -131,6 +152,7 @@ static void XMLCALL on_start(void *data, const XML_Char *name, const XML_Char **
   svg_count *c = data;
   c->circles += strcmp(name, "circle") == 0;
   c->rects += strcmp(name, "rect") == 0;
+  c->polygons += strcmp(name, "polygon") == 0;
   if (++c->depth > c->max_depth) c->max_depth = c->depth;
 }
 
@@ -159,9 +181,11 @@ static void test_svg(cf_test *t) {
   svg_count c;
   CHECK(parse_svg(s, &c));
   /* policy: a circle on the plot and one in the legend; value: the same as rects
-   * (plus the background and the plot frame) */
+   * (plus the background and the plot frame); search: triangles */
   CHECK_INT_EQ(c.circles, 2);
   CHECK_INT_EQ(c.rects, 2 + 2);
+  CHECK_INT_EQ(c.polygons, 2);
+  CHECK_STR_CONTAINS(s, "ref search</text>");
   CHECK_STR_CONTAINS(s, "&lt;odd&gt; &amp; &quot;name&quot;");
   CHECK_STR_CONTAINS(s, "<svg xmlns=\"http://www.w3.org/2000/svg\"");
   free(s);
@@ -170,6 +194,21 @@ static void test_svg(cf_test *t) {
   s = capture(bench_svg_write, &r);
   CHECK(parse_svg(s, &c));
   CHECK_INT_EQ(c.circles, 0);
+  free(s);
+  /* many backends x three agents: the legend stays inside the chart */
+  bench_sample_report(&r);
+  r.n_backends = BENCH_MAX_BACKENDS;
+  for (int b = 1; b < r.n_backends; b++) {
+    r.backends[b] = r.backends[0];
+    snprintf(r.backends[b].name, sizeof r.backends[b].name, "b%d", b);
+  }
+  s = capture(bench_svg_write, &r);
+  CHECK(parse_svg(s, &c));
+  CHECK_INT_EQ(c.polygons, 2 * BENCH_MAX_BACKENDS);
+  const char *last = strstr(s, "b15 search</text>");
+  const char *y = NULL;
+  for (const char *p = s; last && (p = strstr(p, "<text x=\"552\" y=\"")) && p < last; p++) y = p;
+  CHECK(y != NULL && atof(y + strlen("<text x=\"552\" y=\"")) <= 480);
   free(s);
 }
 

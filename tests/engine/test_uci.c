@@ -1,6 +1,7 @@
 /* test_uci.c: UCI transcripts through the in-memory responder: every
  * command, the option table, weights loading (built in, autodiscover,
  * missing and corrupt files, recovery) and the error paths. */
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,9 @@
 #include "chess/cf_game.h"
 #include "chess/cf_move_uci.h"
 #include "engine/cf_uci.h"
+#include "engine/cf_agent.h"
 #include "engine/cf_uci_go.h"
+#include "engine/cf_uci_score.h"
 #include "tests/cf_test.h"
 #include "tests/weights/weights_test_util.h"
 
@@ -25,7 +28,7 @@ static void sleep_ms(long ms) {
 /* Collected output. */
 typedef struct transcript {
   pthread_mutex_t mu;
-  char text[1 << 16];
+  char text[1 << 20];
   size_t at;
 } transcript;
 
@@ -50,7 +53,7 @@ static cf_uci *engine(cf_test *t, transcript *tr, const char *const *dirs) {
 /* Feeds lines separated by '\n', waits for the search, returns the output
  * since the call. */
 static const char *run(cf_uci *u, transcript *tr, const char *lines) {
-  static char out[1 << 16];
+  static char out[1 << 20];
   size_t from = tr->at;
   char *copy = strdup(lines);
   for (char *save = NULL, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
@@ -264,9 +267,9 @@ static void test_bad_input(cf_test *t) {
   o = run(u, &tr, "go searchmoves e7e5");
   CHECK_STR_CONTAINS(o, "bestmove e7e5");
   /* go: bad words are reported and skipped; a bestmove still comes. */
-  o = run(u, &tr, "go wtime abc btime -5 frobnicate nodes 3 searchmoves e2e4");
+  o = run(u, &tr, "go wtime abc binc -5 frobnicate nodes 3 searchmoves e2e4");
   CHECK_STR_CONTAINS(o, "bad value 'abc' for wtime");
-  CHECK_STR_CONTAINS(o, "bad value '-5' for btime");
+  CHECK_STR_CONTAINS(o, "bad value '-5' for binc");
   CHECK_STR_CONTAINS(o, "unknown word 'frobnicate'");
   CHECK_STR_CONTAINS(o, "searchmoves: 'e2e4' is not a legal move");
   CHECK_STR_CONTAINS(o, " nodes 3 ");
@@ -457,5 +460,196 @@ static void test_score_and_time(cf_test *t) {
   CHECK_STR_EQ(warn, "");
 }
 
+
+/* Milliseconds between two monotonic times. */
+static double ms_since(double t0) { return (cf_agent_now() - t0) * 1000.0; }
+
+/* The search agent through UCI: info lines, limits, reuse, options. */
+static void test_search_go(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_AGENT), "search");
+  /* Without smart pruning a node limit is exact. */
+  const char *o = run(u, &tr, "setoption name SmartPruningFactor value 0\n"
+                              "position startpos moves e2e4 e7e5\ngo nodes 300");
+  CHECK_STR_CONTAINS(o, "info depth ");
+  CHECK_STR_CONTAINS(o, " seldepth ");
+  CHECK_STR_CONTAINS(o, " nodes 300 score ");
+  CHECK_STR_CONTAINS(o, " hashfull ");
+  CHECK_STR_CONTAINS(o, " nps ");
+  CHECK_INT_EQ(count(o, "bestmove "), 1);
+  char mv[8], ponder[8];
+  const char *bm = strstr(o, "bestmove ");
+  CHECK(bm && sscanf(bm, "bestmove %7s ponder %7s", mv, ponder) == 2);
+  /* The last info line's pv starts with bestmove and ponder. */
+  char pv[32];
+  snprintf(pv, sizeof pv, " pv %s %s", mv, ponder);
+  CHECK_STR_CONTAINS(o, pv);
+  /* Continuing the game keeps the subtree: the first info already counts
+   * the reused visits, so a search of 50 more nodes reports more than 50. */
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "position startpos moves e2e4 e7e5 %s %s\ngo nodes 400", mv, ponder);
+  o = run(u, &tr, cmd);
+  const char *first = strstr(o, " nodes ");
+  long n0 = first ? atol(first + 7) : 0;
+  CHECK(n0 > 1);
+  /* ucinewgame forgets the tree. */
+  o = run(u, &tr, "ucinewgame\nposition startpos moves e2e4 e7e5\ngo nodes 20");
+  first = strstr(o, " nodes ");
+  CHECK(first && atol(first + 7) <= 2);
+  /* MultiPV and VerboseMoveStats; WDL; ScoreType Q bounds the number. */
+  o = run(u, &tr, "setoption name MultiPV value 3\nsetoption name VerboseMoveStats value true\n"
+                  "setoption name UCI_ShowWDL value true\nsetoption name ScoreType value Q\n"
+                  "position startpos\ngo nodes 200");
+  CHECK_STR_CONTAINS(o, " multipv 1 score cp ");
+  CHECK_STR_CONTAINS(o, " multipv 3 score cp ");
+  CHECK(!strstr(o, " multipv 4 "));
+  CHECK_INT_EQ(count(o, "info string ") >= 20, 1); /* one per legal move */
+  CHECK_STR_CONTAINS(o, "(P: ");
+  CHECK_STR_CONTAINS(o, " wdl ");
+  const char *sc = strstr(o, "score cp ");
+  CHECK(sc && labs(atol(sc + 9)) <= 10000);
+  run(u, &tr, "setoption name MultiPV value 1\nsetoption name VerboseMoveStats value false\n"
+              "setoption name ScoreType value WDL_mu");
+  /* A mate in one is seen, and ends the search at once. */
+  o = run(u, &tr, "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo movetime 5000");
+  CHECK_STR_CONTAINS(o, "score mate 1 ");
+  CHECK_STR_CONTAINS(o, "bestmove a1a8");
+  /* Mate in two: the defender's best is mated too. */
+  o = run(u, &tr, "position fen 6k1/5ppp/8/8/8/8/1Q6/1R4K1 w - - 0 1\ngo nodes 3000");
+  CHECK_STR_CONTAINS(o, "score mate ");
+  /* go depth: the average depth reaches it. */
+  o = run(u, &tr, "position startpos\ngo depth 3");
+  CHECK_STR_CONTAINS(o, "info depth 3 ");
+  cf_uci_free(u);
+}
+
+static void test_search_time_and_stop(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  run(u, &tr, "isready\nposition startpos\ngo nodes 1"); /* warm the backend */
+  /* movetime less MoveOverheadMs: 400 - 200 leaves 200 ms. */
+  double t0 = cf_agent_now();
+  const char *o = run(u, &tr, "go movetime 400");
+  double took = ms_since(t0);
+  CHECK_INT_EQ(count(o, "bestmove "), 1);
+  CHECK(took < 350);
+  /* A clock: Lc0's time manager stays well inside the time left. */
+  t0 = cf_agent_now();
+  o = run(u, &tr, "go wtime 3000 btime 3000 winc 0 binc 0");
+  took = ms_since(t0);
+  CHECK(took < 1500);
+  /* No time left, or less than the overhead: move at once. */
+  t0 = cf_agent_now();
+  o = run(u, &tr, "go wtime -50 btime -50");
+  CHECK(ms_since(t0) < 100);
+  CHECK_INT_EQ(count(o, "bestmove "), 1);
+  /* go infinite: bestmove only after stop, and within 100 ms of it. */
+  size_t from = tr.at;
+  cf_uci_feed(u, "go infinite");
+  sleep_ms(300);
+  pthread_mutex_lock(&tr.mu);
+  CHECK(!strstr(tr.text + from, "bestmove"));
+  CHECK_STR_CONTAINS(tr.text + from, "info depth"); /* progress while it runs */
+  pthread_mutex_unlock(&tr.mu);
+  t0 = cf_agent_now();
+  cf_uci_feed(u, "stop");
+  cf_uci_wait(u);
+  CHECK(ms_since(t0) < 100);
+  pthread_mutex_lock(&tr.mu);
+  CHECK_INT_EQ(count(tr.text + from, "bestmove "), 1);
+  pthread_mutex_unlock(&tr.mu);
+  /* Ponder, then ponderhit: a timed search from the clock of go ponder. */
+  from = tr.at;
+  cf_uci_feed(u, "go ponder wtime 2000 btime 2000");
+  sleep_ms(100);
+  pthread_mutex_lock(&tr.mu);
+  CHECK(!strstr(tr.text + from, "bestmove"));
+  pthread_mutex_unlock(&tr.mu);
+  t0 = cf_agent_now();
+  o = run(u, &tr, "ponderhit");
+  CHECK(ms_since(t0) < 1000);
+  CHECK_INT_EQ(count(o, "bestmove "), 1);
+  /* position and setoption during a search end it first (bestmove first). */
+  cf_uci_feed(u, "go infinite");
+  sleep_ms(50);
+  o = run(u, &tr, "setoption name CPuct value 2.5\nposition startpos moves d2d4\ngo nodes 10");
+  CHECK_INT_EQ(count(o, "bestmove "), 2);
+  CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_CPUCT), "2.5");
+  /* quit during a long search: quick. */
+  cf_uci_feed(u, "go infinite");
+  sleep_ms(50);
+  t0 = cf_agent_now();
+  CHECK(!cf_uci_feed(u, "quit"));
+  CHECK(ms_since(t0) < 100);
+  cf_uci_free(u);
+}
+
+static void test_search_options(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  const char *bad[][2] = {
+      {"NNCacheSize", "-1"},        {"MinibatchSize", "5000"}, {"CPuct", "abc"},
+      {"PolicyTemperature", "0"},   {"FpuStrategy", "magic"},  {"SmartPruningFactor", "-1"},
+      {"RamLimitMb", "-5"},         {"MoveOverheadMs", "-1"},  {"MultiPV", "0"},
+      {"DrawScore", "2"},           {"ScoreType", "elo"},      {"TwoFoldDraws", "maybe"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    cf_uci_option_id id;
+    CHECK(cf_uci_option_by_name(bad[i][0], &id) != NULL);
+    char before[CF_UCI_VALUE_MAX], cmd[256];
+    snprintf(before, sizeof before, "%s", cf_uci_get_option(u, id));
+    snprintf(cmd, sizeof cmd, "setoption name %s value %s", bad[i][0], bad[i][1]);
+    const char *o = run(u, &tr, cmd);
+    CHECK_STR_CONTAINS(o, "info string error: option ");
+    CHECK_STR_EQ(cf_uci_get_option(u, id), before);
+  }
+  /* Extreme but valid: no cache, one-position batches, a huge batch, a tiny
+   * memory cap (smaller than a batch: the search still moves). */
+  const char *o = run(u, &tr, "setoption name NNCacheSize value 0\nsetoption name MinibatchSize value 1\n"
+                              "position startpos\ngo nodes 30");
+  CHECK_STR_CONTAINS(o, " nodes 30 ");
+  CHECK_STR_CONTAINS(o, "hashfull 0 ");
+  o = run(u, &tr, "setoption name MinibatchSize value 1024\nsetoption name RamLimitMb value 1\n"
+                  "setoption name NNCacheSize value 1000\nposition startpos\ngo nodes 100000000");
+  CHECK_INT_EQ(count(o, "bestmove "), 1); /* ended by the memory cap long before the nodes */
+  /* The flags: Lc0's spelling, the old alias, and bare booleans. */
+  cf_uci_option_id id;
+  CHECK(cf_uci_option_by_flag("policy-softmax-temp", &id) && id == CF_OPT_POLICY_TEMPERATURE);
+  CHECK(cf_uci_option_by_flag("policy-temperature", &id) && id == CF_OPT_POLICY_TEMPERATURE);
+  CHECK(cf_uci_option_by_flag("nncache", &id) && id == CF_OPT_NN_CACHE_SIZE);
+  CHECK(cf_uci_option_by_flag("v", &id) && id == CF_OPT_VERBOSE_MOVE_STATS);
+  cf_uci_free(u);
+}
+
+static void test_score_types(cf_test *t) {
+  char s[64];
+  cf_uci_score_text("centipawn", 0.5f, 0.3f, 0.5f, 0, s, sizeof s);
+  CHECK_STR_EQ(s, "cp 89"); /* 90 tan(1.5637541897 * 0.5) = 89.37 */
+  cf_uci_score_text("Q", 0.25f, 0.3f, 0.2f, 0, s, sizeof s);
+  CHECK_STR_EQ(s, "cp 2000");
+  cf_uci_score_text("W-L", 0.25f, 0.3f, 0.2f, 0, s, sizeof s);
+  CHECK_STR_EQ(s, "cp 2500");
+  cf_uci_score_text("win_percentage", 0.25f, 0.3f, 0.2f, 0, s, sizeof s);
+  CHECK_STR_EQ(s, "cp 6250");
+  cf_uci_score_text("WDL_mu", 0.25f, 0.3f, 0.25f, 0, s, sizeof s);
+  /* W 0.475 D 0.3 L 0.225: mu = (a - b) / (a + b), a = ln(1/L - 1), b = ln(1/W - 1). */
+  double a = log(1 / 0.225 - 1), b = log(1 / 0.475 - 1);
+  char want[64];
+  snprintf(want, sizeof want, "cp %ld", lround(100 * (a - b) / (a + b)));
+  CHECK_STR_EQ(s, want);
+  cf_uci_score_text("WDL_mu", 0.0f, 0.0f, 0.0f, 0, s, sizeof s); /* no draws: the fallback */
+  CHECK_STR_EQ(s, "cp 0");
+  cf_uci_score_text("WDL_mu", 0.9f, 0.1f, 0.9f, 3, s, sizeof s);
+  CHECK_STR_EQ(s, "mate 3");
+  int w[3];
+  cf_uci_wdl_from_wl(0.25f, 0.3f, w);
+  CHECK(w[0] == 475 && w[1] == 300 && w[2] == 225);
+}
+
 CF_TEST_MAIN(test_handshake, test_go_and_position, test_infinite_ponder_stop_quit, test_bad_input,
-             test_weights, test_options_table, test_score_and_time)
+             test_weights, test_options_table, test_score_and_time, test_search_go,
+             test_search_time_and_stop, test_search_options, test_score_types)

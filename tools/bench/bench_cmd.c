@@ -2,13 +2,17 @@
  * runs it (issue 8; docs/BENCH.md).
  *
  *     cformer bench (--weights NET | --arch cf-6m|cf-240m|LxD[xH[xF]])
- *                   [--backend NAME|all] [--batches LIST] [--agents LIST]
+ *                   [--backend NAME|all] [--backend-opts OPTS] [--batches LIST]
+ *                   [--agents LIST] [--search-nodes N] [--minibatch N]
  *                   [--positions N] [--suite FILE] [--min-time S] [--min-calls N]
  *                   [--seed N] [--json] [--svg FILE] [--cost-only] [--no-sgemm] [--quiet]
  *
  * Stages: cost model -> weights -> suite -> sgemm peak -> for each backend:
- * the agents over the suite (time per move, evaluations, signature), then
- * the batch sweep. Progress goes to stderr, the report to stdout. */
+ * the agents over the suite (time per move, evaluations, signature; the
+ * search agent also nodes/s, cache hits, batch sizes, tree memory), then
+ * the batch sweep (with the search's minibatch size in it), then the
+ * search's efficiency against that sweep. Progress goes to stderr, the
+ * report to stdout. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -19,11 +23,13 @@
 
 #include "backends/cf_backend.h"
 #include "engine/cf_agent.h"
+#include "engine/search/cf_search.h"
 #include "tools/bench/bench_agents.h"
 #include "tools/bench/bench_arch.h"
 #include "tools/bench/bench_inputs.h"
 #include "tools/bench/bench_json.h"
 #include "tools/bench/bench_progress.h"
+#include "tools/bench/bench_search.h"
 #include "tools/bench/bench_svg.h"
 #include "tools/bench/bench_table.h"
 #include "tools/bench/bench_throughput.h"
@@ -39,13 +45,22 @@
 #define MAX_BATCH 4096
 #define MAX_AGENTS 4
 #define DEFAULT_BATCHES "1,2,4,8,16,32,64"
+/* The search agent's visits per move: the default, and the fewest that
+ * still make batches worth timing (the first batch is the root alone). */
+#define DEFAULT_SEARCH_NODES 200
+#define MIN_SEARCH_NODES 10
+#define MAX_SEARCH_NODES 1000000
+/* cf_search's MinibatchSize range (engine/search/cf_search.c). */
+#define MAX_MINIBATCH 1024
 
 typedef struct bench_args {
-  const char *weights, *arch, *backend, *suite, *svg;
+  const char *weights, *arch, *backend, *backend_opts, *suite, *svg;
   int batches[BENCH_MAX_BATCHES], n_batches;
   const cf_agent_desc *agents[MAX_AGENTS];
   int n_agents;
   int positions, min_calls;
+  int search_nodes; /* the search agent's visits per move */
+  int minibatch;    /* its MinibatchSize; 0 = the backend's default */
   double min_time;
   unsigned long long seed;
   bool json, cost_only, no_sgemm, quiet;
@@ -70,13 +85,20 @@ static void usage(FILE *out) {
     if (cf_backend_at(i)->priority >= 0) fprintf(out, " %s", cf_backend_at(i)->name);
   fprintf(out,
           "\n"
+          "  --backend-opts OPTS  backend options for every backend run, key=value,...\n"
+          "                    (e.g. threads=2; default: none, the backends' defaults)\n"
           "  --batches LIST    batch sizes to sweep, comma separated (default %s);\n"
-          "                    the largest is also the value agent's batch limit\n"
+          "                    the search agent's minibatch size is added when missing;\n"
+          "                    the largest is the net's batch limit (the value agent's)\n"
           "  --agents LIST     agents to time, comma separated (default: all of",
           DEFAULT_BATCHES);
   for (int i = 0; i < cf_agent_count(); i++) fprintf(out, " %s", cf_agent_at(i)->name);
   fprintf(out,
           ")\n"
+          "  --search-nodes N  the search agent's visits per move, %d to %d (default %d);\n"
+          "                    smart pruning off, a fresh tree per position\n"
+          "  --minibatch N     the search agent's MinibatchSize, 1 to %d (default: the\n"
+          "                    backend's, e.g. %d on CPU backends)\n"
           "  --positions N     use the first N suite positions (default: all)\n"
           "  --suite FILE      position suite, lines id|fen|moves (default: the shipped one)\n"
           "  --min-time S      seconds per batch size measurement (default 0.5)\n"
@@ -87,7 +109,9 @@ static void usage(FILE *out) {
           "  --cost-only       print the cost model alone, at once (no timing)\n"
           "  --no-sgemm        skip measuring the sgemm peak\n"
           "  --quiet           no progress output on stderr\n"
-          "  --help            this text\n");
+          "  --help            this text\n",
+          MIN_SEARCH_NODES, MAX_SEARCH_NODES, DEFAULT_SEARCH_NODES, MAX_MINIBATCH,
+          cf_search_default_minibatch("onednn"));
 }
 
 #if defined(__GNUC__)
@@ -148,7 +172,8 @@ static int parse_agents(const char *text, bench_args *a) {
 
 /* Returns -1 when the arguments are fine, else the exit status. */
 static int parse_args(int argc, char **argv, bench_args *a) {
-  *a = (bench_args){.suite = NULL, .min_time = 0.5, .min_calls = 3, .seed = 1};
+  *a = (bench_args){.suite = NULL, .min_time = 0.5, .min_calls = 3, .seed = 1,
+                    .search_nodes = DEFAULT_SEARCH_NODES};
   int st = parse_batches(DEFAULT_BATCHES, a);
   if (st >= 0) return st;
   for (int i = 0; i < cf_agent_count() && i < MAX_AGENTS; i++)
@@ -186,6 +211,17 @@ static int parse_args(int argc, char **argv, bench_args *a) {
       a->arch = val;
     } else if (strcmp(arg, "--backend") == 0) {
       a->backend = val;
+    } else if (strcmp(arg, "--backend-opts") == 0) {
+      if (strlen(val) >= sizeof ((bench_report *)0)->backend_options)
+        return fail("--backend-opts too long");
+      a->backend_opts = val;
+    } else if (strcmp(arg, "--search-nodes") == 0) {
+      if (!parse_int(val, MIN_SEARCH_NODES, MAX_SEARCH_NODES, &a->search_nodes))
+        return fail("bad --search-nodes '%s' (expected visits per move, %d to %d)", val,
+                    MIN_SEARCH_NODES, MAX_SEARCH_NODES);
+    } else if (strcmp(arg, "--minibatch") == 0) {
+      if (!parse_int(val, 1, MAX_MINIBATCH, &a->minibatch))
+        return fail("bad --minibatch '%s' (expected a batch size, 1 to %d)", val, MAX_MINIBATCH);
     } else if (strcmp(arg, "--suite") == 0) {
       a->suite = val;
     } else if (strcmp(arg, "--svg") == 0) {
@@ -278,24 +314,49 @@ static cf_status make_weights(const bench_args *a, bench_progress *progress, cf_
   return cf_weights_random(&spec, w, err);
 }
 
-static int largest_batch(const bench_args *a) {
-  int m = 1;
-  for (int i = 0; i < a->n_batches; i++)
-    if (a->batches[i] > m) m = a->batches[i];
-  return m;
+static bool runs_search(const bench_args *a) {
+  for (int i = 0; i < a->n_agents; i++)
+    if (a->agents[i] == &cf_agent_search_desc) return true;
+  return false;
+}
+
+/* One backend's batch sweep: --batches in order, then the search's
+ * minibatch size when the search agent runs and the list lacks it (so its
+ * efficiency has a plain figure at its own batch size). Returns the count;
+ * *largest: the biggest, the net's batch limit. */
+static int backend_batches(const bench_args *a, int minibatch, int out[BENCH_MAX_BATCHES + 1],
+                           int *largest) {
+  int n = 0;
+  bool has = false;
+  *largest = 1;
+  for (int i = 0; i < a->n_batches; i++) {
+    out[n++] = a->batches[i];
+    has |= a->batches[i] == minibatch;
+  }
+  if (runs_search(a) && !has) out[n++] = minibatch;
+  for (int i = 0; i < n; i++)
+    if (out[i] > *largest) *largest = out[i];
+  return n;
 }
 
 /* Agents and batch sweep on one backend; a backend that cannot run the net
- * is recorded as skipped, not an error. */
+ * is recorded as skipped, not an error (unless skip_ok is false: the one
+ * backend asked for, with --backend-opts that it refused). */
 static cf_status run_backend(const bench_args *a, const cf_weights *w, const char *name,
-                             bench_suite *suite, const bench_net *cost, bench_progress *progress,
-                             bench_backend_run *out, cf_error *err) {
+                             bool skip_ok, bench_suite *suite, const bench_net *cost,
+                             bench_progress *progress, bench_backend_run *out, cf_error *err) {
   snprintf(out->name, sizeof out->name, "%s", name);
-  cf_net_options opts = {.backend = name, .max_batch = largest_batch(a)};
+  const int minibatch = a->minibatch > 0 ? a->minibatch : cf_search_default_minibatch(name);
+  int batches[BENCH_MAX_BATCHES + 1], largest;
+  const int n_batches = backend_batches(a, minibatch, batches, &largest);
+  cf_net_options opts = {.backend = name, .backend_options = a->backend_opts,
+                         .max_batch = largest};
   cf_net *net = NULL;
   cf_error why = {0};
-  bench_progress_stage(progress, "%s: creating the net (max batch %d)", name, opts.max_batch);
+  bench_progress_stage(progress, "%s: creating the net (max batch %d%s%s)", name, opts.max_batch,
+                       a->backend_opts ? ", options " : "", a->backend_opts ? a->backend_opts : "");
   if (cf_net_create(w, &opts, &net, &why) != CF_OK) {
+    if (!skip_ok) return cf_error_set(err, why.status, "%s", why.msg);
     out->skipped = true;
     snprintf(out->skip_reason, sizeof out->skip_reason, "%s", why.msg);
     bench_progress_stage(progress, "%s: skipped: %s", name, why.msg);
@@ -305,22 +366,34 @@ static cf_status run_backend(const bench_args *a, const cf_weights *w, const cha
   bench_signature_init(&sig);
   cf_status st = CF_OK;
   for (int i = 0; i < a->n_agents && st == CF_OK; i++) {
-    bench_progress_stage(progress, "%s: %s agent over %d positions", name, a->agents[i]->name,
-                         suite->count);
-    st = bench_agent_measure(a->agents[i], net, suite, cost->paper_macs, cost->full_flops, &sig,
-                             progress, &out->agents[out->n_agents], err);
+    const cf_agent_desc *agent = a->agents[i];
+    bench_agent_run *run = &out->agents[out->n_agents];
+    if (agent == &cf_agent_search_desc) {
+      bench_progress_stage(progress, "%s: search agent over %d positions (%d visits, minibatch %d)",
+                           name, suite->count, a->search_nodes, minibatch);
+      st = bench_search_measure(net, suite, a->search_nodes, minibatch, cost->paper_macs,
+                                cost->full_flops, &sig, progress, run, err);
+    } else {
+      bench_progress_stage(progress, "%s: %s agent over %d positions", name, agent->name,
+                           suite->count);
+      st = bench_agent_measure(agent, net, suite, cost->paper_macs, cost->full_flops, &sig,
+                               progress, run, err);
+    }
     if (st == CF_OK) out->n_agents++;
   }
   bench_signature_hex(&sig, out->signature);
   bench_inputs in = {0};
-  if (st == CF_OK) st = bench_inputs_create(suite, net, largest_batch(a), &in, err);
-  for (int i = 0; i < a->n_batches && st == CF_OK; i++) {
-    bench_progress_stage(progress, "%s: batch %d (%d of %d)", name, a->batches[i], i + 1,
-                         a->n_batches);
-    st = bench_throughput_measure(net, &in, a->batches[i], a->min_time, a->min_calls,
+  if (st == CF_OK) st = bench_inputs_create(suite, net, largest, &in, err);
+  for (int i = 0; i < n_batches && st == CF_OK; i++) {
+    bench_progress_stage(progress, "%s: batch %d (%d of %d)", name, batches[i], i + 1, n_batches);
+    st = bench_throughput_measure(net, &in, batches[i], a->min_time, a->min_calls,
                                   cost->full_flops, &out->batches[out->n_batches], err);
     if (st == CF_OK) out->n_batches++;
   }
+  for (int i = 0; i < out->n_agents && st == CF_OK; i++)
+    if (out->agents[i].has_search)
+      bench_search_efficiency(&out->agents[i].search, out->agents[i].evals_per_second,
+                              out->batches, out->n_batches);
   bench_inputs_free(&in);
   cf_net_free(net);
   if (st != CF_OK) cf_error_prefix(err, "backend %s", name);
@@ -340,7 +413,7 @@ static cf_status run_backends(const bench_args *a, const cf_weights *w, bench_su
         snprintf(b->skip_reason, sizeof b->skip_reason, "not available on this machine");
         continue;
       }
-      CF_TRY(run_backend(a, w, d->name, suite, &r->net, progress, b, err));
+      CF_TRY(run_backend(a, w, d->name, true, suite, &r->net, progress, b, err));
     }
   } else {
     const cf_backend_desc *d = a->backend ? cf_backend_find(a->backend) : cf_backend_default();
@@ -348,8 +421,8 @@ static cf_status run_backends(const bench_args *a, const cf_weights *w, bench_su
     if (d->probe && !d->probe())
       return cf_error_set(err, CF_ERR_BACKEND, "backend %s is not available on this machine",
                           d->name);
-    CF_TRY(run_backend(a, w, d->name, suite, &r->net, progress, &r->backends[r->n_backends++],
-                       err));
+    CF_TRY(run_backend(a, w, d->name, !a->backend_opts, suite, &r->net, progress,
+                       &r->backends[r->n_backends++], err));
   }
   snprintf(r->signature, sizeof r->signature, "%s", "none");
   for (int i = 0; i < r->n_backends; i++)
@@ -398,6 +471,7 @@ int cf_cmd_bench(int argc, char **argv) {
   static bench_report r; /* large (per-backend tables): not on the stack */
   memset(&r, 0, sizeof r);
   snprintf(r.version, sizeof r.version, "%s", CF_VERSION);
+  snprintf(r.backend_options, sizeof r.backend_options, "%s", a.backend_opts ? a.backend_opts : "");
   bench_progress progress;
   bench_progress_init(&progress, !a.quiet && !a.cost_only);
   cf_error err = {0};

@@ -56,6 +56,31 @@ static cJSON *sgemm(const bench_sgemm *s) {
   return o;
 }
 
+static cJSON *search(const bench_search_run *s) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "visits_target", s->visits_target);
+  cJSON_AddNumberToObject(o, "minibatch", s->minibatch);
+  cJSON_AddBoolToObject(o, "smart_pruning", false);
+  cJSON_AddNumberToObject(o, "visits", (double)s->visits);
+  cJSON_AddNumberToObject(o, "visits_min", s->visits_min);
+  cJSON_AddNumberToObject(o, "visits_max", s->visits_max);
+  cJSON_AddNumberToObject(o, "solved", s->solved);
+  num(o, "visits_per_second", s->visits_per_second);
+  cJSON_AddNumberToObject(o, "cache_hits", (double)s->cache_hits);
+  num(o, "cache_hit_rate", s->cache_hit_rate);
+  cJSON_AddNumberToObject(o, "batches", (double)s->batches);
+  num(o, "mean_batch", s->mean_batch);
+  cJSON_AddNumberToObject(o, "collisions", (double)s->collisions);
+  num(o, "tree_bytes_per_visit", s->tree_bytes_per_visit);
+  num(o, "nodes_per_visit", s->nodes_per_visit);
+  cJSON_AddNumberToObject(o, "reference_batch", s->reference_batch);
+  num(o, "reference_evals_per_second", s->reference_evals_per_second);
+  num(o, "efficiency", s->efficiency);
+  num(o, "minibatch_evals_per_second", s->minibatch_evals_per_second);
+  num(o, "efficiency_at_minibatch", s->efficiency_at_minibatch);
+  return o;
+}
+
 static cJSON *agent(const bench_agent_run *a) {
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "agent", a->agent);
@@ -69,6 +94,7 @@ static cJSON *agent(const bench_agent_run *a) {
   cJSON_AddItemToObject(o, "seconds_per_move", stats(&a->move_seconds));
   num(o, "evals_per_second", a->evals_per_second);
   cJSON_AddStringToObject(o, "signature", a->signature);
+  if (a->has_search) cJSON_AddItemToObject(o, "search", search(&a->search));
   return o;
 }
 
@@ -115,6 +141,10 @@ char *bench_json_text(const bench_report *r) {
     cJSON *machine = cJSON_AddObjectToObject(o, "machine");
     cJSON_AddNumberToObject(machine, "cpus", r->cpus);
     num(machine, "load_average", r->load_average >= 0 ? r->load_average : NAN);
+    if (r->backend_options[0])
+      cJSON_AddStringToObject(o, "backend_options", r->backend_options);
+    else
+      cJSON_AddNullToObject(o, "backend_options");
     cJSON_AddStringToObject(o, "signature", r->signature);
     cJSON *backends = cJSON_AddArrayToObject(o, "backends");
     for (int i = 0; i < r->n_backends; i++)

@@ -11,7 +11,7 @@
 #include "tools/bench/bench_clock.h"
 #include "tools/bench/bench_sgemm.h"
 
-#define BENCH_SCHEMA_VERSION 1
+#define BENCH_SCHEMA_VERSION 2
 #define BENCH_MAX_BACKENDS 16
 #define BENCH_MAX_BATCHES 16
 #define BENCH_NAME_MAX 64
@@ -34,9 +34,33 @@ typedef struct bench_net {
   bench_cost_part parts[BENCH_MAX_COST_PARTS];
 } bench_net;
 
+/* The search agent's own figures (bench_search.h): a fixed number of
+ * visits per move, smart pruning off, a fresh tree per position. */
+typedef struct bench_search_run {
+  int visits_target;            /* --search-nodes */
+  int minibatch;                /* MinibatchSize used */
+  long long visits;             /* root visits over the suite */
+  int visits_min, visits_max;   /* fewest / most in one move */
+  int solved;                   /* moves ended before the target: the root was proven */
+  long long cache_hits;         /* leaves answered by the NN cache */
+  long long batches;            /* network calls */
+  long long collisions;         /* gathering collisions */
+  double visits_per_second;     /* nodes/s: visits / total move time */
+  double cache_hit_rate;        /* cache_hits / (evals + cache_hits) */
+  double mean_batch;            /* evals / batches */
+  double tree_bytes_per_visit;  /* the tree's bytes at the end of each move, summed / visits */
+  double nodes_per_visit;       /* the tree's nodes at the end of each move, summed / visits */
+  /* From the same backend's batch sweep (bench_search_efficiency): */
+  int reference_batch;          /* the swept batch size nearest mean_batch */
+  double reference_evals_per_second; /* plain cf_net_eval at reference_batch: batch / mean call time */
+  double efficiency;            /* the search's evals/s / reference_evals_per_second */
+  double minibatch_evals_per_second; /* plain cf_net_eval at minibatch: batch / mean call time */
+  double efficiency_at_minibatch;    /* the search's evals/s / minibatch_evals_per_second */
+} bench_search_run;
+
 /* One agent on one backend over the suite: cost and time per move. */
 typedef struct bench_agent_run {
-  char agent[BENCH_NAME_MAX]; /* "policy", "value" */
+  char agent[BENCH_NAME_MAX]; /* "policy", "value", "search" */
   int positions;
   long long evals;            /* evaluations over the whole suite */
   double evals_per_move;      /* evals / positions */
@@ -46,6 +70,8 @@ typedef struct bench_agent_run {
   bench_stats move_seconds;   /* wall time of each move */
   double evals_per_second;    /* evals / total move time */
   char signature[17];         /* this agent's moves over the suite */
+  bool has_search;            /* the search agent: `search` below is filled */
+  bench_search_run search;
 } bench_agent_run;
 
 /* Throughput at one batch size. */
@@ -60,11 +86,13 @@ typedef struct bench_backend_run {
   char name[BENCH_NAME_MAX];
   bool skipped;
   char skip_reason[CF_ERROR_MSG_MAX];
-  char signature[17];         /* over both agents' moves and the root outputs */
+  char signature[17];         /* over every agent's moves */
   int n_agents;
   bench_agent_run agents[4]; /* one per agent measured (bench_cmd.c MAX_AGENTS) */
   int n_batches;
-  bench_batch_run batches[BENCH_MAX_BATCHES];
+  /* the --batches sweep in order, plus the search's minibatch size when
+   * the search agent ran and the list lacked it */
+  bench_batch_run batches[BENCH_MAX_BATCHES + 1];
 } bench_backend_run;
 
 typedef struct bench_report {
@@ -76,6 +104,7 @@ typedef struct bench_report {
   bench_sgemm sgemm;
   int cpus;                   /* processors online */
   double load_average;        /* 1-minute load average when the run started; < 0 unknown */
+  char backend_options[128];  /* --backend-opts as given ("" = none: the backends' defaults) */
   char signature[17];         /* the first backend's signature (the headline) */
   int n_backends;
   bench_backend_run backends[BENCH_MAX_BACKENDS];

@@ -1,6 +1,7 @@
 /* bench_svg.c: see bench_svg.h. Colour = backend, marker = agent (circle:
- * policy, square: value). Axes span whole decades around the data so the
- * points of different nets stay comparable by eye. */
+ * policy, square: value, triangle: search; any other agent a circle). Axes
+ * span whole decades around the data so the points of different nets stay
+ * comparable by eye. The legend has a row per backend and agent. */
 #include "tools/bench/bench_svg.h"
 
 #include <math.h>
@@ -60,6 +61,9 @@ static void marker(FILE *out, const char *agent, double x, double y, const char 
   if (strcmp(agent, "value") == 0)
     fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\"/>\n", x - 4.5,
             y - 4.5, colour);
+  else if (strcmp(agent, "search") == 0)
+    fprintf(out, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>\n", x,
+            y - 6, x + 6, y + 4.5, x - 6, y + 4.5, colour);
   else
     fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\"/>\n", x, y, colour);
 }
@@ -126,8 +130,15 @@ void bench_svg_write(FILE *out, const bench_report *r) {
 
   /* Every backend runs the same evaluations, so its points share an x: they
    * are spread sideways a few pixels by backend to stay visible. */
-  int measured = 0, slot = 0, row = 0;
-  for (int b = 0; b < r->n_backends; b++) measured += !r->backends[b].skipped;
+  int measured = 0, slot = 0, row = 0, rows = 0;
+  for (int b = 0; b < r->n_backends; b++) {
+    measured += !r->backends[b].skipped;
+    for (int i = 0; !r->backends[b].skipped && i < r->backends[b].n_agents; i++)
+      rows += plottable(&r->backends[b].agents[i]);
+  }
+  /* legend rows 18 px apart, closer when many backends x agents would run
+   * past the bottom of the chart */
+  const double pitch = rows > 0 && 18.0 * rows > H - TOP - 20 ? (double)(H - TOP - 20) / rows : 18;
   for (int b = 0; b < r->n_backends; b++) {
     const bench_backend_run *be = &r->backends[b];
     if (be->skipped) continue;
@@ -142,9 +153,9 @@ void bench_svg_write(FILE *out, const bench_report *r) {
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x,
                 place(&ay, a->move_seconds.p10), x, place(&ay, a->move_seconds.p90), colour);
       marker(out, a->agent, x, y, colour);
-      int ly = TOP + 10 + 18 * row++;
+      double ly = TOP + 10 + pitch * row++;
       marker(out, a->agent, W - RIGHT + 20, ly - 4, colour);
-      fprintf(out, "<text x=\"%d\" y=\"%d\">", W - RIGHT + 32, ly);
+      fprintf(out, "<text x=\"%d\" y=\"%.1f\">", W - RIGHT + 32, ly);
       xml_text(out, be->name);
       fputs(" ", out);
       xml_text(out, a->agent);

@@ -1,6 +1,9 @@
 /* bench_table.c: see bench_table.h. Sections: the net and its cost, the
- * sgemm yardstick, per move per agent, throughput per batch, signatures. */
+ * sgemm yardstick, per move per agent, the search agent's own figures,
+ * throughput per batch, signatures. */
 #include "tools/bench/bench_table.h"
+
+#include <math.h>
 
 #include "tools/bench/bench_units.h"
 
@@ -64,6 +67,53 @@ static void write_agents(FILE *out, const bench_report *r) {
   }
 }
 
+/* An efficiency as "0.87", or "-" when there was nothing to compare with. */
+static void ratio(double v, char *out, size_t n) {
+  if (isfinite(v) && v > 0)
+    snprintf(out, n, "%.2f", v);
+  else
+    snprintf(out, n, "-");
+}
+
+static void write_search(FILE *out, const bench_report *r) {
+  const bench_search_run *first = NULL;
+  for (int b = 0; b < r->n_backends && !first; b++)
+    for (int a = 0; !r->backends[b].skipped && a < r->backends[b].n_agents && !first; a++)
+      if (r->backends[b].agents[a].has_search) first = &r->backends[b].agents[a].search;
+  if (!first) return;
+  fprintf(out,
+          "\nsearch agent (%d visits per move, smart pruning off, a fresh tree per position;\n"
+          "efficiency = its evals/s / plain cf_net_eval evals/s at the batch nearest its mean\n"
+          "batch, and at its minibatch size)\n",
+          first->visits_target);
+  fprintf(out, "%-10s %9s %10s %10s %9s %10s %11s %15s %10s %13s\n", "backend", "minibatch",
+          "visits/s", "evals/s", "cache hit", "mean batch", "bytes/visit", "plain evals/s",
+          "efficiency", "eff@minibatch");
+  for (int b = 0; b < r->n_backends; b++) {
+    const bench_backend_run *be = &r->backends[b];
+    if (be->skipped) continue;
+    for (int a = 0; a < be->n_agents; a++) {
+      const bench_agent_run *ag = &be->agents[a];
+      if (!ag->has_search) continue;
+      const bench_search_run *s = &ag->search;
+      char vps[24], eps[24], plain[24], plain_at[40], bytes[16], eff[16], eff_mb[16];
+      rate(s->visits_per_second, vps, sizeof vps);
+      rate(ag->evals_per_second, eps, sizeof eps);
+      rate(s->reference_evals_per_second, plain, sizeof plain);
+      snprintf(plain_at, sizeof plain_at, "%s @%d", plain, s->reference_batch);
+      bench_si(s->tree_bytes_per_visit, bytes, sizeof bytes);
+      ratio(s->efficiency, eff, sizeof eff);
+      ratio(s->efficiency_at_minibatch, eff_mb, sizeof eff_mb);
+      fprintf(out, "%-10s %9d %10s %10s %8.1f%% %10.1f %11s %15s %10s %13s\n", be->name,
+              s->minibatch, vps, eps, 100.0 * s->cache_hit_rate, s->mean_batch, bytes, plain_at,
+              eff, eff_mb);
+      if (s->visits_min != s->visits_target || s->visits_max != s->visits_target)
+        fprintf(out, "%-10s %d of %d moves ended early (root proven); visits per move %d-%d\n",
+                "", s->solved, ag->positions, s->visits_min, s->visits_max);
+    }
+  }
+}
+
 static void write_batches(FILE *out, const bench_report *r) {
   double peak = bench_sgemm_peak(&r->sgemm);
   fprintf(out, "\nthroughput per batch (one cf_net_eval call, median)\n");
@@ -93,7 +143,10 @@ void bench_table_write(FILE *out, const bench_report *r) {
     fprintf(out, "machine    %d CPUs online, load average %.2f at start%s\n", r->cpus,
             r->load_average,
             r->load_average > 0.5 * r->cpus ? " (shared: times include waiting for a CPU)" : "");
+  if (r->backend_options[0])
+    fprintf(out, "backends   options %s (every backend run)\n", r->backend_options);
   write_agents(out, r);
+  write_search(out, r);
   write_batches(out, r);
   fprintf(out, "\n");
   for (int b = 0; b < r->n_backends; b++) {
