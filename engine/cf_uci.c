@@ -124,8 +124,7 @@ static void emit_search_info(cf_uci *u, const cf_search *s, const cf_search_info
     } else if (m->n > 0) {
       wl = m->wl;
       d = m->d;
-      mate = m->proven == 1 ? (m->proven_plies + 2) / 2
-             : m->proven == -1 ? -((m->proven_plies + 1) / 2) : 0;
+      mate = m->mate;
     } else { /* an unvisited move: the root's own value, as Lc0 shows it */
       wl = info->root_wdl[0] - info->root_wdl[2];
       d = info->root_wdl[1];

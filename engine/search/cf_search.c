@@ -261,14 +261,7 @@ int cf_search_root_stats(const cf_search *s, cf_search_move_stats *out, int max)
     int best = -1;
     for (int i = 0; i < r->n_edges; i++) {
       if (taken[i] || !is_allowed(lim, r->edges[i].move)) continue;
-      if (best < 0) {
-        best = i;
-        continue;
-      }
-      /* The comparison cf_search_best_edge uses, on a two-edge view. */
-      cf_sedge pair[2] = {r->edges[best], r->edges[i]};
-      cf_snode view = {.edges = pair, .n_edges = 2};
-      if (cf_search_best_edge(&view, ds, NULL, 0) == 1) best = i;
+      if (best < 0 || cf_search_compare_edges(&r->edges[i], &r->edges[best], ds) > 0) best = i;
     }
     if (best < 0) break;
     taken[best] = true;
@@ -289,6 +282,7 @@ int cf_search_root_stats(const cf_search *s, cf_search_move_stats *out, int max)
         .v = c ? c->v : NAN,
         .proven = c ? c->proven : CF_UNPROVEN,
         .proven_plies = c ? c->proven_plies : 0,
+        .mate = mate_of(c),
     };
   }
   return k;

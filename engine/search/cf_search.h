@@ -82,6 +82,7 @@ typedef struct cf_search_move_stats {
   float v;             /* the network's own value of the child (NAN if not evaluated) */
   int proven;          /* +1 win, 0 draw, -1 loss for the side to move, 2 = not proven */
   int proven_plies;    /* plies to the end when proven */
+  int mate;            /* as cf_search_info.mate, for this move */
 } cf_search_move_stats;
 
 /* Where the search stands (the info callback, the result). */

@@ -114,6 +114,8 @@ float cf_search_edge_q(const cf_sedge *e, float fpu, float draw_score);
 /* The edge selection picks (max Q + U); allowed may restrict it (root). -1 if none. */
 int cf_search_select(const cf_search_params *p, const cf_snode *node, float draw_score,
                      const cf_move *allowed, int n_allowed);
+/* Orders two edges for the move to play (the order below); > 0 when a is better. */
+int cf_search_compare_edges(const cf_sedge *a, const cf_sedge *b, float draw_score);
 /* Best child for the move to play: proven win (shortest) first, then
  * visits, then Q, then prior; proven losses last. -1 if no edges. */
 int cf_search_best_edge(const cf_snode *node, float draw_score, const cf_move *allowed,

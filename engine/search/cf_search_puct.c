@@ -63,8 +63,7 @@ int cf_search_select(const cf_search_params *p, const cf_snode *node, float draw
   return best;
 }
 
-/* Orders two edges for the move to play; > 0 when a is better. */
-static int compare_edges(const cf_sedge *a, const cf_sedge *b, float draw_score) {
+int cf_search_compare_edges(const cf_sedge *a, const cf_sedge *b, float draw_score) {
   const cf_snode *ca = a->child, *cb = b->child;
   /* Proven outcomes first: a won move (sooner is better) beats everything,
    * a lost move (later is better) loses to everything. */
@@ -88,7 +87,7 @@ int cf_search_best_edge(const cf_snode *node, float draw_score, const cf_move *a
   int best = -1;
   for (int i = 0; i < node->n_edges; i++) {
     if (!allowed_move(node->edges[i].move, allowed, n_allowed)) continue;
-    if (best < 0 || compare_edges(&node->edges[i], &node->edges[best], draw_score) > 0) best = i;
+    if (best < 0 || cf_search_compare_edges(&node->edges[i], &node->edges[best], draw_score) > 0) best = i;
   }
   return best;
 }
