@@ -78,7 +78,7 @@ static bool stats_ok(const cJSON *s) {
 
 /* The search agent's own object: visits per move as asked (fewer only in
  * moves whose root was proven), rates, hit rate, batch sizes and the
- * efficiency against the same run's sweep within sane bounds. */
+ * efficiency against the same run's sweep (positive; its size is a timing). */
 static void check_search(cf_test *t, const cJSON *agent, const cJSON *batches, int positions,
                          int visits, int minibatch) {
   const cJSON *s = cJSON_GetObjectItem(agent, "search");
@@ -119,13 +119,15 @@ static void check_search(cf_test *t, const cJSON *agent, const cJSON *batches, i
     if (num(b, "batch") == minibatch) at_minibatch = mean_rate;
   }
   CHECK(fabs(ref - mean) == best);
+  /* efficiencies are ratios of two timings on a shared machine: only their sign and their
+     definition are facts a test can hold (a sanitized build has seen 1.5 and more) */
   double eff = num(s, "efficiency");
-  CHECK(eff > 0 && eff <= 1.5);
+  CHECK(eff > 0 && isfinite(eff));
   CHECK_NEAR(eff, num(agent, "evals_per_second") / num(s, "reference_evals_per_second"), 1e-6);
   CHECK(!isnan(at_minibatch)); /* the sweep always holds the minibatch size */
   CHECK_NEAR(num(s, "minibatch_evals_per_second"), at_minibatch, 1e-6 * at_minibatch);
   double eff_mb = num(s, "efficiency_at_minibatch");
-  CHECK(eff_mb > 0 && eff_mb <= 1.5);
+  CHECK(eff_mb > 0 && isfinite(eff_mb));
 }
 
 static void test_json_schema(cf_test *t) {
