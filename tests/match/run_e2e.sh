@@ -49,6 +49,20 @@ grep -q "^note: 4 games over 1 openings: from game 3 on" "$tmp/self.out" || fail
 grep -q "^distinct games: 2 of 4 (the rest repeat" "$tmp/self.out" || fail "self: repeats not counted"
 grep -q "^distinct games: 4 of 4$" "$tmp/value.out" || fail "value: Stockfish games counted as repeats"
 
+# Fixed nodes per side: the search agent gets `go nodes 5` (smart pruning off,
+# so every move counts exactly 5 visits), its opponent `go nodes 1`.
+"$match" --cformer "$tmp/cformer-e2e --agent search --smart-pruning-factor 0" --nodes 5 \
+  --opponent "$tmp/cformer-e2e --agent policy" --opponent-nodes 1 --games 2 --max-plies 20 \
+  --openings "$tmp/openings1.txt" --pgn "$tmp/nodes.pgn" > "$tmp/nodes.out" 2>&1
+rc=$?
+cat "$tmp/nodes.out"
+[ $rc -eq 0 ] || fail "nodes: exit status $rc"
+grep -q "^cformer-match: 2 games, cformer 5 nodes/move, opponent 1 nodes/move," "$tmp/nodes.out" ||
+  fail "nodes: limits not announced"
+grep -q "^cformer evaluations per move: 5.0 " "$tmp/nodes.out" || fail "nodes: cformer did not search 5 nodes a move"
+[ "$(grep -c '^\[TimeControl "-"\]' "$tmp/nodes.pgn")" -eq 2 ] || fail "nodes: PGN TimeControl"
+"$match" --nodes 0 > /dev/null 2>&1; [ $? -eq 2 ] || fail "--nodes 0 accepted"
+
 # Faults are losses for the engine that commits them.
 for mode in illegal silent crash; do
   "$match" --cformer "$fake $mode" --opponent "$tmp/stockfish-e2e" --games 2 --movetime 20 \

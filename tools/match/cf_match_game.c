@@ -1,4 +1,4 @@
-/* cf_match_game.c: the game loop: position startpos moves ..., go movetime,
+/* cf_match_game.c: the game loop: position startpos moves ..., go movetime (or nodes),
  * bestmove, check and play it, adjudicate. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,13 +70,16 @@ cf_status cf_match_play(cf_engine_proc *white, cf_engine_proc *black, const char
     cf_engine_proc *p = side[us];
     char *pos = position_command(&out->game);
     char go[64];
-    snprintf(go, sizeof go, "go movetime %d", limits->movetime_ms);
+    long nodes = limits->nodes[us];
+    if (nodes > 0) snprintf(go, sizeof go, "go nodes %ld", nodes);
+    else snprintf(go, sizeof go, "go movetime %d", limits->movetime_ms);
+    int wait_ms = (nodes > 0 ? CF_MATCH_NODES_WAIT_MS : limits->movetime_ms) + limits->margin_ms;
     info[0] = 0;
     cf_status st = pos ? cf_engine_send(p, pos, &e) : CF_ERR_NOMEM;
     free(pos);
     if (st == CF_OK) st = cf_engine_send(p, go, &e);
     if (st == CF_OK)
-      st = cf_engine_expect(p, "bestmove", limits->movetime_ms + limits->margin_ms, line, info, &e);
+      st = cf_engine_expect(p, "bestmove", wait_ms, line, info, &e);
     if (st != CF_OK) {
       forfeit(out, us == 0, st == CF_ERR_BACKEND ? "%s lost on time%s" : "%s crashed%s", p->name,
               "");
@@ -90,8 +93,8 @@ cf_status cf_match_play(cf_engine_proc *white, cf_engine_proc *black, const char
       forfeit(out, us == 0, "illegal move '%s' by %s", text, p->name);
       return CF_OK;
     }
-    const char *nodes = strstr(info, " nodes ");
-    if (nodes) out->evals_sum[us] += atol(nodes + 7);
+    const char *reported = strstr(info, " nodes ");
+    if (reported) out->evals_sum[us] += atol(reported + 7);
     out->engine_moves[us]++;
   }
 }

@@ -10,8 +10,13 @@
 #include "chess/cf_game.h"
 #include "tools/match/cf_engine_proc.h"
 
+/* How long each engine gets: `go movetime`, or `go nodes` for a side whose
+ * nodes are set (a fixed-node move may take CF_MATCH_NODES_WAIT_MS plus the
+ * margin before it is a timeout). */
+#define CF_MATCH_NODES_WAIT_MS 120000
 typedef struct cf_match_limits {
-  int movetime_ms;  /* go movetime */
+  int movetime_ms;  /* go movetime, for a side without nodes */
+  long nodes[2];    /* go nodes N for White [0] and Black [1]; 0 = movetime */
   int margin_ms;    /* extra time before a move counts as a timeout */
   int max_plies;    /* adjudicated a draw past this many plies (0 = 1000) */
 } cf_match_limits;

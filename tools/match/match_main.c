@@ -37,7 +37,8 @@ typedef struct match_args {
   char elo_opts[2][64];
   const char *openings, *pgn;
   int games, concurrency;
-  cf_match_limits limits;
+  cf_match_limits limits; /* its nodes[] are set per game from the two below */
+  long cformer_nodes, opponent_nodes; /* go nodes N instead of movetime; 0 = movetime */
   bool quiet;
 } match_args;
 
@@ -73,6 +74,8 @@ static void usage(FILE *out) {
           "                       (Stockfish 15.1: 1350 to 2850)\n"
           "  --games N            games to play (default 20)\n"
           "  --movetime MS        time per move (default 100)\n"
+          "  --nodes N            cformer plays `go nodes N` instead of a movetime\n"
+          "  --opponent-nodes N   the opponent plays `go nodes N` instead of a movetime\n"
           "  --margin MS          extra time before a move is a timeout loss (default 2000)\n"
           "  --max-plies N        adjudicate a draw after N plies (default 1000)\n"
           "  --openings FILE      openings file (default: the shipped %s, in\n"
@@ -90,6 +93,21 @@ static bool parse_int(const char *s, int lo, int hi, int *out) {
   if (!s || !*s || *end || v < lo || v > hi) return false;
   *out = (int)v;
   return true;
+}
+
+static bool parse_long(const char *s, long lo, long hi, long *out) {
+  char *end;
+  long v = s ? strtol(s, &end, 10) : 0;
+  if (!s || !*s || *end || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+/* "100 ms/move" or "400 nodes/move", for one side. */
+static const char *limit_text(const match_args *a, long nodes, char *buf, size_t cap) {
+  if (nodes > 0) snprintf(buf, cap, "%ld nodes/move", nodes);
+  else snprintf(buf, cap, "%d ms/move", a->limits.movetime_ms);
+  return buf;
 }
 
 static bool add_option(cf_engine_spec *s, const char *opt) {
@@ -150,6 +168,9 @@ static int parse_args(int argc, char **argv, match_args *a) {
       ok = ok && add_option(&a->opponent, a->elo_opts[0]) && add_option(&a->opponent, a->elo_opts[1]);
     } else if (strcmp(k, "--games") == 0) ok = parse_int(v, 1, 1000000, &a->games);
     else if (strcmp(k, "--movetime") == 0) ok = parse_int(v, 1, 3600000, &a->limits.movetime_ms);
+    else if (strcmp(k, "--nodes") == 0) ok = parse_long(v, 1, 1000000000L, &a->cformer_nodes);
+    else if (strcmp(k, "--opponent-nodes") == 0)
+      ok = parse_long(v, 1, 1000000000L, &a->opponent_nodes);
     else if (strcmp(k, "--margin") == 0) ok = parse_int(v, 0, 3600000, &a->limits.margin_ms);
     else if (strcmp(k, "--max-plies") == 0) ok = parse_int(v, 1, 100000, &a->limits.max_plies);
     else if (strcmp(k, "--openings") == 0) a->openings = v;
@@ -176,11 +197,18 @@ static void write_pgn(match_state *s, int round, const cf_match_game_result *r, 
   gmtime_r(&now, &tm);
   strftime(date, sizeof date, "%Y.%m.%d", &tm);
   const char *res = cf_game_result_name(r->result);
+  /* PGN's TimeControl has no word for a movetime or a node count: "-" when the
+   * two sides' limits differ, as when one of them counts nodes */
+  char time_control[64] = "-";
+  if (s->a->cformer_nodes == 0 && s->a->opponent_nodes == 0)
+    snprintf(time_control, sizeof time_control, "movetime %d ms", s->a->limits.movetime_ms);
+  else if (s->a->cformer_nodes == s->a->opponent_nodes)
+    snprintf(time_control, sizeof time_control, "nodes %ld", s->a->cformer_nodes);
   fprintf(s->pgn,
           "[Event \"cformer-match\"]\n[Site \"local\"]\n[Date \"%s\"]\n[Round \"%d\"]\n"
           "[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n[Opening \"%s\"]\n"
-          "[TimeControl \"movetime %d ms\"]\n[Termination \"%s\"]\n[PlyCount \"%d\"]\n\n",
-          date, round, white, black, res, opening, s->a->limits.movetime_ms,
+          "[TimeControl \"%s\"]\n[Termination \"%s\"]\n[PlyCount \"%d\"]\n\n",
+          date, round, white, black, res, opening, time_control,
           r->rules_end ? "normal" : strstr(r->reason, "time") ? "time forfeit"
                                   : strstr(r->reason, "adjudicated") ? "adjudication"
                                                                      : "rules infraction",
@@ -250,8 +278,11 @@ static void *worker(void *arg) {
     int k = (i / 2) % s->openings.count;
     bool cformer_white = i % 2 == 0;
     cf_match_game_result r;
+    cf_match_limits limits = a->limits;
+    limits.nodes[cformer_white ? 0 : 1] = a->cformer_nodes;
+    limits.nodes[cformer_white ? 1 : 0] = a->opponent_nodes;
     if (cf_match_play(cformer_white ? &c : &o, cformer_white ? &o : &c, s->openings.lines[k],
-                      &a->limits, &r, &err) != CF_OK) {
+                      &limits, &r, &err) != CF_OK) {
       fprintf(stderr, "cformer-match: %s\n", err.msg);
       continue;
     }
@@ -326,8 +357,15 @@ int main(int argc, char **argv) {
   pthread_mutex_init(&s.mu, NULL);
   int n = a.concurrency < a.games ? a.concurrency : a.games;
   pthread_t threads[MAX_CONCURRENCY];
-  printf("cformer-match: %d games, %d ms/move, %d openings from %s, concurrency %d\n", a.games,
-         a.limits.movetime_ms, s.openings.count, a.openings, n);
+  char climit[48], olimit[48];
+  limit_text(&a, a.cformer_nodes, climit, sizeof climit);
+  limit_text(&a, a.opponent_nodes, olimit, sizeof olimit);
+  if (strcmp(climit, olimit) == 0)
+    printf("cformer-match: %d games, %s, %d openings from %s, concurrency %d\n", a.games, climit,
+           s.openings.count, a.openings, n);
+  else
+    printf("cformer-match: %d games, cformer %s, opponent %s, %d openings from %s, "
+           "concurrency %d\n", a.games, climit, olimit, s.openings.count, a.openings, n);
   if (a.games > 2 * s.openings.count)
     printf("note: %d games over %d openings: from game %d on, each opening comes round again with "
            "the same colours, and engines that play deterministically (cformer against cformer) "
