@@ -170,6 +170,58 @@ static void emit_move_stats(cf_uci *u) {
   }
 }
 
+/* The one-ply agents' info line(s): one per MultiPV line in the agent's
+ * ranking, each with its own value and the reply the child's policy expects
+ * (the best line's reply is the ponder move). Unscored moves carry the
+ * root's value, as Lc0 shows unvisited ones. */
+static void emit_one_ply_info(cf_uci *u, const cf_agent_result *r, double elapsed) {
+  const int multipv = atoi(u->value[CF_OPT_MULTIPV]);
+  const long ms = (long)(elapsed * 1000.0);
+  const long nps = elapsed > 0 ? (long)((double)r->evals / elapsed) : 0;
+  int lines = r->n_moves < multipv ? r->n_moves : multipv;
+  if (lines < 1) lines = 1;
+  for (int k = 0; k < lines; k++) {
+    /* the best line carries the result's own figures (equal to moves[0]'s) */
+    const cf_agent_move_stats *m = r->n_moves > 0 ? &r->moves[k] : NULL;
+    cf_move line[2] = {k == 0 ? r->best : m->move, k == 0 ? r->ponder : m->reply};
+    const float *wdl3 = k == 0 ? r->wdl : m->wdl;
+    float q = k == 0 ? r->q : m->q;
+    int mate = k == 0 ? r->mate : m->proven == 1;
+    float wl = wdl3[0] - wdl3[2];
+    char score[48], wdl[48], pv[2 * (CF_UCI_MOVE_MAX + 1) + 1], mpv[24] = "";
+    cf_uci_score_text(u->value[CF_OPT_SCORE_TYPE], wl, wdl3[1], q, mate, score, sizeof score);
+    wdl_text(u, wl, wdl3[1], wdl, sizeof wdl);
+    moves_text(u, line, line[1] != CF_MOVE_NONE ? 2 : 1, pv, sizeof pv);
+    if (multipv > 1) snprintf(mpv, sizeof mpv, " multipv %d", k + 1);
+    emit(u, "info depth 1 seldepth 1 time %ld nodes %ld%s score %s%s nps %ld pv%s", ms, r->evals,
+         mpv, score, wdl, nps, pv);
+  }
+}
+
+/* VerboseMoveStats for the one-ply agents, in the search's layout, best
+ * last: N is 1 for a move the network scored, U and S do not exist here. */
+static void emit_one_ply_move_stats(cf_uci *u, const cf_agent_result *r) {
+  const cf_position *pos = cf_game_position(&u->game);
+  for (int k = r->n_moves - 1; k >= 0; k--) {
+    const cf_agent_move_stats *m = &r->moves[k];
+    char move[CF_UCI_MOVE_MAX], wl[16] = "  -.-----", d[16] = "-.---", ml[16] = " -.-",
+                                q[16] = " -.-----", v[16] = " -.----";
+    cf_move_write_uci(m->move, pos->chess960, move);
+    int index = cf_policy_move_index(cf_engine_policy_move(m->move), pos->side == CF_BLACK, 0);
+    if (m->scored) {
+      snprintf(wl, sizeof wl, "%8.5f", m->wdl[0] - m->wdl[2]);
+      snprintf(d, sizeof d, "%5.3f", m->wdl[1]);
+      snprintf(q, sizeof q, "%8.5f", m->q);
+      if (!isnan(m->moves_left)) snprintf(ml, sizeof ml, "%4.1f", m->moves_left);
+      if (m->by_net) snprintf(v, sizeof v, "%7.4f", m->q);
+    }
+    const char *proof = m->proven == 1 ? " (W)" : m->proven == 0 ? " (D)" : "";
+    emit(u, "info string %-5s (%4d) N: %7d (+ 0) (P: %5.2f%%) (WL: %s) (D: %s) (M: %s) "
+            "(Q: %s) (U: -.-----) (S: -.-----) (V: %s)%s",
+         move, index, m->by_net ? 1 : 0, 100.0 * m->p, wl, d, ml, q, v, proof);
+  }
+}
+
 static void emit_result(cf_uci *u, const cf_agent_result *r, double elapsed) {
   char move[CF_UCI_MOVE_MAX];
   cf_move_write_uci(r->best, cf_game_position(&u->game)->chess960, move);
@@ -188,15 +240,8 @@ static void emit_result(cf_uci *u, const cf_agent_result *r, double elapsed) {
     emit_search_info(u, u->search, &info);
     if (option_on(u, CF_OPT_VERBOSE_MOVE_STATS)) emit_move_stats(u);
   } else {
-    long ms = (long)(elapsed * 1000.0);
-    long nps = elapsed > 0 ? (long)((double)r->evals / elapsed) : 0;
-    char score[48], wdl[48], pv_ponder[CF_UCI_MOVE_MAX + 2] = "";
-    float wl = r->wdl[0] - r->wdl[2];
-    cf_uci_score_text(u->value[CF_OPT_SCORE_TYPE], wl, r->wdl[1], r->q, r->mate, score, sizeof score);
-    wdl_text(u, wl, r->wdl[1], wdl, sizeof wdl);
-    if (r->ponder != CF_MOVE_NONE) snprintf(pv_ponder, sizeof pv_ponder, "%s", ponder + 7);
-    emit(u, "info depth 1 seldepth 1 time %ld nodes %ld nps %ld score %s%s pv %s%s", ms, r->evals,
-         nps, score, wdl, move, pv_ponder);
+    emit_one_ply_info(u, r, elapsed);
+    if (option_on(u, CF_OPT_VERBOSE_MOVE_STATS)) emit_one_ply_move_stats(u, r);
   }
   emit(u, "bestmove %s%s", move, ponder);
 }
@@ -227,7 +272,8 @@ static void *search_main(void *arg) {
       .on_info = tree ? on_search_info : NULL,
       .info_user = u,
   };
-  cf_agent_result r;
+  static const cf_agent_result none = {.best = CF_MOVE_NONE, .ponder = CF_MOVE_NONE};
+  cf_agent_result r = none; /* an agent that fails before its first evaluation leaves it */
   cf_error err = {0};
   cf_status st = u->agent->choose(&req, &r, &err);
   double elapsed = cf_agent_now() - u->start;
@@ -235,8 +281,10 @@ static void *search_main(void *arg) {
     cf_time_manager_done(&u->tm, u->budget_ms, (cf_agent_now() - u->clock_start) * 1000.0);
   wait_release(u);
   if (st != CF_OK) emit(u, "info string error: %s", err.msg);
-  /* A search that failed part way still has its best move so far. */
-  if (st != CF_OK && (!tree || r.best == CF_MOVE_NONE)) emit(u, "bestmove 0000");
+  /* An agent that failed part way (the network, mid-search) still has its
+   * best move so far: the search's, or the root policy's for the one-ply
+   * agents. */
+  if (st != CF_OK && r.best == CF_MOVE_NONE) emit(u, "bestmove 0000");
   else emit_result(u, &r, elapsed);
   return NULL;
 }

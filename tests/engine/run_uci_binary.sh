@@ -19,7 +19,7 @@ echo "$out" | grep -q '^readyok$' || fail "-w: no readyok after a missing file"
 out=$(printf 'position startpos\ngo nodes 1\n' | "$cformer" uci --weights='<built in>' \
       --agent policy --show-wdl true -t 2 -b auto -o '') || fail "flags: exit status"
 echo "$out" | grep -q 'untrained' && fail "flags: the built-in net warns untrained (the shipped default is trained)"
-echo "$out" | grep -q ' nodes 1 .* wdl [0-9]* [0-9]* [0-9]* pv ' || fail "flags: --show-wdl/--agent not applied"
+echo "$out" | grep -q ' nodes 1 score .* wdl [0-9]* [0-9]* [0-9]* nps .* pv ' || fail "flags: --show-wdl/--agent not applied"
 echo "$out" | grep -q '^bestmove ' || fail "flags: no bestmove before end of input"
 
 "$cformer" --agent mcts < /dev/null 2> "$tmp/err" && fail "bad flag value accepted"

@@ -145,8 +145,8 @@ static void test_go_and_position(cf_test *t) {
   const char *o = run(u, &tr, "go nodes 5");
   CHECK(bestmove_legal(o, CF_FEN_STARTPOS, "", mv));
   CHECK_STR_CONTAINS(o, "info depth 1 seldepth 1 time ");
-  CHECK_STR_CONTAINS(o, " nodes 5 nps ");
-  CHECK_STR_CONTAINS(o, " score cp ");
+  CHECK_STR_CONTAINS(o, " nodes 5 score cp "); /* the search's field order */
+  CHECK_STR_CONTAINS(o, " nps ");
   CHECK_STR_CONTAINS(o, " pv ");
   CHECK(!strstr(o, " wdl "));
   CHECK_INT_EQ(count(o, "bestmove"), 1);
@@ -186,7 +186,8 @@ static void test_go_and_position(cf_test *t) {
   CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_AGENT), "policy");
   /* A mate in one is found and reported as such by the value agent. */
   o = run(u, &tr, "setoption name Agent value value\nposition fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo nodes 1000");
-  CHECK_STR_CONTAINS(o, "score mate 1 wdl 1000 0 0 pv a1a8\n");
+  CHECK_STR_CONTAINS(o, "score mate 1 wdl 1000 0 0 nps ");
+  CHECK_STR_CONTAINS(o, " pv a1a8\n");
   CHECK_STR_CONTAINS(o, "bestmove a1a8\n");
   /* Checkmated or stalemated: nothing to play. */
   o = run(u, &tr, "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 moves a1a8\ngo");
@@ -675,6 +676,113 @@ static void test_score_types(cf_test *t) {
   CHECK(w[0] == 475 && w[1] == 300 && w[2] == 225);
 }
 
+/* The n-th line of out that starts with prefix (0-based), or NULL. */
+static const char *nth_line(const char *out, const char *prefix, int n) {
+  size_t len = strlen(prefix);
+  for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+    if (strncmp(l, prefix, len) == 0 && n-- == 0) return l;
+  return NULL;
+}
+
+/* MultiPV and VerboseMoveStats for the one-ply agents: one info line per
+ * MultiPV line in the agent's ranking (the first is the bestmove with its
+ * ponder reply), one stats line per legal move, best last. */
+static void test_one_ply_multipv_and_stats(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  const char *agents[] = {"value", "policy"};
+  for (int a = 0; a < 2; a++) {
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "setoption name Agent value %s\nsetoption name MultiPV value 3\n"
+             "setoption name VerboseMoveStats value true\nsetoption name ScoreType value centipawn\n"
+             "position startpos moves e2e4\ngo nodes 100",
+             agents[a]);
+    const char *o = run(u, &tr, cmd);
+    char best[8] = "";
+    CHECK(bestmove_legal(o, CF_FEN_STARTPOS, "e2e4", best));
+    CHECK_INT_EQ(count(o, "info depth 1 "), 3);
+    CHECK_INT_EQ(count(o, ") N: "), 20);
+    int last_cp = 100000;
+    char seen[3][8] = {{0}};
+    for (int k = 0; k < 3; k++) {
+      const char *l = nth_line(o, "info depth 1 ", k);
+      if (!CHECK(l != NULL)) break;
+      char want[24];
+      snprintf(want, sizeof want, " multipv %d ", k + 1);
+      CHECK(strstr(l, want) != NULL && strstr(l, want) < strchr(l, '\n'));
+      int cp = 0;
+      const char *sc = strstr(l, " score cp ");
+      if (CHECK(sc != NULL)) cp = atoi(sc + 10);
+      const char *pv = strstr(l, " pv ");
+      if (CHECK(pv != NULL)) sscanf(pv + 4, "%7s", seen[k]);
+      for (int j = 0; j < k; j++) CHECK(strcmp(seen[j], seen[k]) != 0);
+      if (a == 0) CHECK(cp <= last_cp); /* the value agent ranks by value */
+      else CHECK(k == 0 || cp == last_cp); /* the policy agent: the root's value */
+      last_cp = cp;
+    }
+    CHECK_STR_EQ(seen[0], best);
+    /* the stats: the last line is the bestmove; N is 1 for moves the value
+     * agent evaluated, 0 under the policy agent */
+    const char *last = nth_line(o, "info string ", count(o, "info string ") - 1);
+    char stat_move[8] = "";
+    if (CHECK(last != NULL)) sscanf(last + 12, "%7s", stat_move);
+    CHECK_STR_EQ(stat_move, best);
+    CHECK_INT_EQ(count(o, "N:       1 "), a == 0 ? 20 : 0);
+  }
+  /* searchmoves narrows the lines; a mate in one is reported as a mate. */
+  const char *o = run(u, &tr, "setoption name Agent value value\nposition startpos\n"
+                              "go searchmoves a2a3 h2h3");
+  CHECK_INT_EQ(count(o, "info depth 1 "), 2);
+  CHECK_INT_EQ(count(o, ") N: "), 2);
+  o = run(u, &tr, "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo");
+  CHECK_STR_CONTAINS(o, "multipv 1 score mate 1 ");
+  CHECK_STR_CONTAINS(o, "bestmove a1a8");
+  CHECK_STR_CONTAINS(o, "(V:  -.----) (W)\nbestmove a1a8");
+  /* MultiPV 1 (the default) prints no multipv field */
+  o = run(u, &tr, "setoption name MultiPV value 1\nposition startpos\ngo");
+  CHECK_INT_EQ(count(o, "multipv"), 0);
+  CHECK_INT_EQ(count(o, "info depth 1 "), 1);
+  cf_uci_free(u);
+}
+
+/* A network that fails part way (the reference backend's fail_after
+ * option): an error line, then the best move so far for every agent that
+ * got past the root's evaluation; the engine stays up, and a working
+ * network plays again. */
+static void test_net_failure_mid_search(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  char mv[8];
+  const char *o = run(u, &tr, "setoption name Backend value ref\n"
+                              "setoption name BackendOptions value fail_after=3\n"
+                              "setoption name MinibatchSize value 8\n"
+                              "setoption name SmartPruningFactor value 0\n"
+                              "position startpos moves e2e4\ngo nodes 300");
+  CHECK_INT_EQ(count(o, "info string error: "), 1);
+  CHECK_STR_CONTAINS(o, "injected failure after 3");
+  CHECK(bestmove_legal(o, CF_FEN_STARTPOS, "e2e4", mv));
+  CHECK_STR_CONTAINS(run(u, &tr, "isready"), "readyok");
+  /* the value agent: the root's policy move (its children's batch failed) */
+  o = run(u, &tr, "setoption name BackendOptions value fail_after=1\n"
+                  "setoption name Agent value value\ngo");
+  CHECK_INT_EQ(count(o, "info string error: "), 1);
+  CHECK(bestmove_legal(o, CF_FEN_STARTPOS, "e2e4", mv));
+  /* failing at the root: no move to play */
+  o = run(u, &tr, "setoption name BackendOptions value fail_after=0\n"
+                  "setoption name Agent value search\ngo nodes 10");
+  CHECK_INT_EQ(count(o, "info string error: "), 1);
+  CHECK_STR_CONTAINS(o, "bestmove 0000");
+  o = run(u, &tr, "setoption name BackendOptions value\ngo nodes 50");
+  CHECK_INT_EQ(count(o, "info string error"), 0);
+  CHECK_STR_CONTAINS(o, " nodes 50 ");
+  CHECK(bestmove_legal(o, CF_FEN_STARTPOS, "e2e4", mv));
+  cf_uci_free(u);
+}
+
 CF_TEST_MAIN(test_handshake, test_go_and_position, test_infinite_ponder_stop_quit, test_bad_input,
              test_weights, test_options_table, test_score_and_time, test_search_go,
-             test_search_time_and_stop, test_search_options, test_score_types)
+             test_search_time_and_stop, test_search_options, test_score_types,
+             test_one_ply_multipv_and_stats, test_net_failure_mid_search)
