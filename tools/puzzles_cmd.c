@@ -23,7 +23,7 @@
 
 typedef struct puzzles_args {
   const char *weights, *backend, *backend_opts, *csv, *agent;
-  long limit;
+  long limit, nodes;
   int json, quiet;
 } puzzles_args;
 
@@ -40,6 +40,7 @@ typedef struct agent_score {
 typedef struct solver_ctx {
   const cf_agent_desc *agent;
   cf_net *net;
+  long nodes; /* the search's visits per move */
   long evals;
 } solver_ctx;
 
@@ -47,13 +48,16 @@ static void usage(FILE *out) {
   char search[1024];
   cf_data_search_path(search, sizeof search);
   fprintf(out,
-          "usage: cformer puzzles [--weights NET] [--agent policy|value|all] [--backend NAME]\n"
-          "                       [--backend-opts OPTS] [--csv FILE] [--limit N] [--json]\n\n"
+          "usage: cformer puzzles [--weights NET] [--agent policy|value|search|all] [--nodes N]\n"
+          "                       [--backend NAME] [--backend-opts OPTS] [--csv FILE]\n"
+          "                       [--limit N] [--json]\n\n"
           "Plays Lichess puzzles (CSV: PuzzleId,FEN,Moves,Rating,...) with the agents and\n"
           "prints the share solved by rating band. A puzzle is solved when every one of the\n"
           "agent's moves matches the solution (any mating move also counts).\n\n"
           "  --weights NET       network file (default: the built-in network)\n"
-          "  --agent NAME        policy, value or all (default all)\n"
+          "  --agent NAME        policy, value, search or all (default all)\n"
+          "  --nodes N           the search's visits per move (default %d; smart pruning\n"
+          "                      on, as in play)\n"
           "  --backend NAME      compute backend (default: the best available)\n"
           "  --backend-opts S    backend options, e.g. threads=2\n"
           "  --csv FILE          puzzle file (default: the shipped public set, %s\n"
@@ -62,11 +66,12 @@ static void usage(FILE *out) {
           "  --json              one JSON object instead of the table\n"
           "  --quiet             no progress on stderr\n"
           "  --help              this text\n",
-          CF_DATA_PUZZLES, search);
+          CF_SEARCH_DEFAULT_VISITS, CF_DATA_PUZZLES, search);
 }
 
 static int parse_args(int argc, char **argv, puzzles_args *a) {
-  *a = (puzzles_args){.weights = CF_WEIGHTS_BUILT_IN, .csv = NULL, .agent = "all"};
+  *a = (puzzles_args){.weights = CF_WEIGHTS_BUILT_IN, .csv = NULL, .agent = "all",
+                      .nodes = CF_SEARCH_DEFAULT_VISITS};
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i];
     if (strcmp(k, "--help") == 0 || strcmp(k, "-h") == 0) {
@@ -91,7 +96,14 @@ static int parse_args(int argc, char **argv, puzzles_args *a) {
     else if (strcmp(k, "--backend-opts") == 0 || strcmp(k, "-o") == 0) a->backend_opts = v;
     else if (strcmp(k, "--csv") == 0) a->csv = v;
     else if (strcmp(k, "--agent") == 0) a->agent = v;
-    else if (strcmp(k, "--limit") == 0) {
+    else if (strcmp(k, "--nodes") == 0) {
+      char *end;
+      a->nodes = strtol(v, &end, 10);
+      if (*end || a->nodes <= 0 || a->nodes > 100000000) {
+        fprintf(stderr, "cformer puzzles: --nodes wants a number from 1 to 100000000, not '%s'\n", v);
+        return 2;
+      }
+    } else if (strcmp(k, "--limit") == 0) {
       char *end;
       a->limit = strtol(v, &end, 10);
       if (*end || a->limit <= 0) {
@@ -109,6 +121,7 @@ static int parse_args(int argc, char **argv, puzzles_args *a) {
 static cf_status agent_solver(void *ctx, const cf_game *game, cf_move *move, cf_error *err) {
   solver_ctx *s = ctx;
   cf_agent_request req = {.net = s->net, .game = (cf_game *)game};
+  if (s->agent == &cf_agent_search_desc) req.max_evals = s->nodes; /* the value agent would stop at it */
   cf_agent_result res;
   CF_TRY(s->agent->choose(&req, &res, err));
   s->evals += res.evals;
@@ -167,7 +180,7 @@ int cf_cmd_puzzles(int argc, char **argv) {
       scores[n_agents++] = (agent_score){.agent = d};
   }
   if (n_agents == 0) {
-    fprintf(stderr, "cformer puzzles: unknown agent '%s' (policy, value or all)\n", a.agent);
+    fprintf(stderr, "cformer puzzles: unknown agent '%s' (policy, value, search or all)\n", a.agent);
     return 2;
   }
 
@@ -219,7 +232,7 @@ int cf_cmd_puzzles(int argc, char **argv) {
     int band = cf_puzzle_band_of(p.rating);
     bool counted = false;
     for (int i = 0; i < n_agents; i++) {
-      solver_ctx ctx = {.agent = scores[i].agent, .net = net};
+      solver_ctx ctx = {.agent = scores[i].agent, .net = net, .nodes = a.nodes};
       cf_puzzle_outcome o;
       cf_status st = cf_puzzle_run(&p, agent_solver, &ctx, &o, &err);
       if (st == CF_ERR_FORMAT) {

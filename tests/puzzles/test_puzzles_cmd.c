@@ -59,6 +59,14 @@ static void test_mates_json(cf_test *t) {
   has(t, out, "1 malformed puzzle(s) skipped");
   CHECK(strstr(out, "\"policy\"") == NULL);
 
+  /* the search agent, with a visit budget: solves both, within the budget */
+  snprintf(cmd, sizeof cmd, "%s puzzles --csv %s --agent search --nodes 50 --json --quiet", cformer, csv);
+  CHECK_INT_EQ(run(cmd, out, sizeof out), 0);
+  has(t, out, "\"search\": {\"evals_per_move\": ");
+  const char *e = strstr(out, "\"evals_per_move\": ");
+  CHECK(e && atof(e + 18) >= 1 && atof(e + 18) <= 50);
+  has(t, out, "{\"band\": \"<1000\", \"solved\": 1, \"total\": 1}");
+
   snprintf(cmd, sizeof cmd, "%s puzzles --csv %s --limit 1", cformer, csv);
   rc = run(cmd, out, sizeof out);
   CHECK_INT_EQ(rc, 0);
@@ -82,6 +90,9 @@ static void test_errors(cf_test *t) {
   snprintf(cmd, sizeof cmd, "%s puzzles --limit -3", cformer);
   CHECK_INT_EQ(run(cmd, out, sizeof out), 2);
   has(t, out, "--limit");
+  snprintf(cmd, sizeof cmd, "%s puzzles --nodes 0", cformer);
+  CHECK_INT_EQ(run(cmd, out, sizeof out), 2);
+  has(t, out, "--nodes");
   snprintf(cmd, sizeof cmd, "%s puzzles --bogus 1", cformer);
   CHECK_INT_EQ(run(cmd, out, sizeof out), 2);
   has(t, out, "unknown flag '--bogus'");
