@@ -11,6 +11,7 @@
 
 #include "chess/cf_movegen.h"
 #include "engine/cf_agent.h"
+#include "backends/cf_backend.h"
 #include "engine/search/cf_search_internal.h"
 
 /* The longest one network call should take: how late a stop may be
@@ -43,6 +44,11 @@ void cf_search_params_default(cf_search_params *p) {
 }
 
 int cf_search_default_minibatch(const char *backend) {
+  /* "auto" is whatever backend a net gets by default: a GPU when there is one */
+  if (!backend || !*backend || strcmp(backend, "auto") == 0) {
+    const cf_backend_desc *d = cf_backend_default();
+    backend = d ? d->name : NULL;
+  }
   if (backend && strcmp(backend, "cuda") == 0) return 256;
   if (backend && strcmp(backend, "ref") == 0) return 8;
   return 32;

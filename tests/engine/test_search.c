@@ -10,6 +10,7 @@
 #include "chess/cf_fen.h"
 #include "chess/cf_move_uci.h"
 #include "chess/cf_movegen.h"
+#include "backends/cf_backend.h"
 #include "engine/cf_agent.h"
 #include "engine/cf_engine_weights.h"
 #include "engine/cf_uci_options.h"
@@ -564,6 +565,19 @@ out:
   cf_net_free(net);
 }
 
+/* The default minibatch follows the backend; "auto" is the default backend
+ * (on a GPU machine, cuda's 256, not the CPU's 32). */
+static void test_default_minibatch(cf_test *t) {
+  CHECK_INT_EQ(cf_search_default_minibatch("ref"), 8);
+  CHECK_INT_EQ(cf_search_default_minibatch("cuda"), 256);
+  CHECK_INT_EQ(cf_search_default_minibatch("onednn"), 32);
+  const cf_backend_desc *d = cf_backend_default();
+  if (!CHECK(d != NULL)) return;
+  CHECK_INT_EQ(cf_search_default_minibatch("auto"), cf_search_default_minibatch(d->name));
+  CHECK_INT_EQ(cf_search_default_minibatch(NULL), cf_search_default_minibatch(d->name));
+  CHECK_INT_EQ(cf_search_default_minibatch(""), cf_search_default_minibatch(d->name));
+}
+
 static void test_bad_params(cf_test *t) {
   cf_search_params p;
   cf_search *s = NULL;
@@ -656,7 +670,7 @@ out:
   cf_net_free(good);
 }
 
-CF_TEST_MAIN(test_net_failure_mid_search, test_cpuct_growth, test_fpu_and_selection, test_best_edge_order, test_proofs,
+CF_TEST_MAIN(test_net_failure_mid_search, test_default_minibatch, test_cpuct_growth, test_fpu_and_selection, test_best_edge_order, test_proofs,
              test_backup_signs, test_time_manager, test_one_visit_is_the_policy, test_mates_the_one_ply_agent_misses,
              test_tree_reuse, test_deterministic, test_terminal_classification,
              test_search_sees_repetition, test_ram_limit, test_limits,
