@@ -22,11 +22,29 @@ echo "$out" | grep -q 'untrained' && fail "flags: the built-in net warns untrain
 echo "$out" | grep -q ' nodes 1 score .* wdl [0-9]* [0-9]* [0-9]* nps .* pv ' || fail "flags: --show-wdl/--agent not applied"
 echo "$out" | grep -q '^bestmove ' || fail "flags: no bestmove before end of input"
 
-"$cformer" --agent mcts < /dev/null 2> "$tmp/err" && fail "bad flag value accepted"
-grep -q "option Agent: bad value 'mcts'" "$tmp/err" || fail "bad flag value not explained"
-"$cformer" uci --bogus 1 < /dev/null 2> "$tmp/err" && fail "unknown flag accepted"
-grep -q "unknown option '--bogus'" "$tmp/err" || fail "unknown flag not named"
-"$cformer" uci --weights < /dev/null 2> /dev/null && fail "flag without value accepted"
+# Lc0's spellings of booleans: bare, --no-..., =value.
+out=$(printf 'position startpos\ngo nodes 1\n' | "$cformer" -w '<built in>' --agent=policy --show-wdl) ||
+  fail "bare --show-wdl: exit status"
+echo "$out" | grep -q ' wdl [0-9]* [0-9]* [0-9]* nps .* pv ' || fail "bare --show-wdl not applied"
+out=$(printf 'position startpos\ngo nodes 1\n' | "$cformer" -w '<built in>' --agent policy --no-show-wdl) ||
+  fail "--no-show-wdl: exit status"
+echo "$out" | grep -q ' wdl ' && fail "--no-show-wdl not applied"
+out=$(printf 'position startpos\ngo nodes 1\n' | "$cformer" -w '<built in>' --agent policy --show-wdl=false) ||
+  fail "--show-wdl=false: exit status"
+echo "$out" | grep -q ' wdl ' && fail "--show-wdl=false not applied"
+# A flag given again: the last one wins.
+out=$(printf 'position startpos\ngo nodes 1\n' | "$cformer" -w '<built in>' --agent policy --show-wdl --no-show-wdl) ||
+  fail "--show-wdl --no-show-wdl: exit status"
+echo "$out" | grep -q ' wdl ' && fail "--show-wdl --no-show-wdl: the last did not win"
+out=$(printf 'position startpos\ngo nodes 1\n' | "$cformer" -w /nonexistent.pb.gz --agent value -w '<built in>' --agent=policy --no-show-wdl --show-wdl=true) ||
+  fail "repeated flags: exit status"
+echo "$out" | grep -q ' nodes 1 score .* wdl [0-9]* [0-9]* [0-9]* nps .* pv ' || fail "repeated flags: the last did not win"
+
+"$cformer" --agent mcts < /dev/null 2> "$tmp/err"; [ $? -eq 2 ] || fail "bad flag value accepted"
+grep -q "bad value 'mcts' for --agent: expected policy, value or search" "$tmp/err" || fail "bad flag value not explained"
+"$cformer" uci --bogus 1 < /dev/null 2> "$tmp/err"; [ $? -eq 2 ] || fail "unknown flag accepted"
+grep -q "unknown flag '--bogus'" "$tmp/err" || fail "unknown flag not named"
+"$cformer" uci --weights < /dev/null 2> /dev/null; [ $? -eq 2 ] || fail "flag without value accepted"
 "$cformer" uci --help | grep -q -- '-w, --weights' || fail "--help lacks the flags"
 
 # Autodiscover: a network file beside the binary.

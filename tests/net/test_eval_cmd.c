@@ -124,18 +124,36 @@ static void test_eval_bad_lines(cf_test *t) {
     CHECK_STR_EQ(got[2].id, "error");
   }
   free(got);
+  /* a network that cannot be read is a failure (1), not a usage error */
   snprintf(cmd, sizeof cmd, "'%s' eval --weights /no/such/net.pb.gz < /dev/null 2>/dev/null",
            cformer);
-  CHECK_INT_EQ(run(cmd, &got, &n), 2);
+  CHECK_INT_EQ(run(cmd, &got, &n), 1);
   free(got);
   snprintf(cmd, sizeof cmd, "'%s' eval --batch 0 2>/dev/null", cformer);
   CHECK_INT_EQ(run(cmd, &got, &n), 2);
   free(got);
 }
 
+/* --weights '<built in>' (the embedded net) and --flag=value, as in every tool. */
+static void test_eval_built_in(cf_test *t) {
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd,
+           "printf '%%s\\n' '{\"id\":\"a\",\"moves\":[\"e2e4\"]}' | '%s' eval "
+           "--weights='<built in>' --batch=2 -t 1",
+           cformer);
+  cf_parity_case *got;
+  int n;
+  CHECK_INT_EQ(run(cmd, &got, &n), 0);
+  CHECK_INT_EQ(n, 1);
+  if (n == 1) CHECK_INT_EQ(got[0].n_legal, 20);
+  free(got);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1) cformer = argv[1];
-  static const cf_test_fn fns[] = {test_eval_cases_file, test_eval_stdin, test_eval_bad_lines};
-  static const char *names[] = {"test_eval_cases_file", "test_eval_stdin", "test_eval_bad_lines"};
-  return cf_test_run(names, fns, 3, 1, argv);
+  static const cf_test_fn fns[] = {test_eval_cases_file, test_eval_stdin, test_eval_bad_lines,
+                                   test_eval_built_in};
+  static const char *names[] = {"test_eval_cases_file", "test_eval_stdin", "test_eval_bad_lines",
+                                "test_eval_built_in"};
+  return cf_test_run(names, fns, 4, 1, argv);
 }

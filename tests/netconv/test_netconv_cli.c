@@ -39,8 +39,13 @@ static void test_help(cf_test *t) {
   CHECK_STR_CONTAINS(out, "commands:");
   CHECK_INT_EQ(run(out, OUT_SIZE, "frobnicate"), 2);
   CHECK_STR_CONTAINS(out, "unknown command 'frobnicate'");
-  CHECK(run(out, OUT_SIZE, "describe --bogus") != 0);
-  CHECK_STR_CONTAINS(out, "unknown option '--bogus'");
+  CHECK_INT_EQ(run(out, OUT_SIZE, "describe --bogus"), 2);
+  CHECK_STR_CONTAINS(out, "unknown flag '--bogus'");
+  CHECK_INT_EQ(run(out, OUT_SIZE, ""), 2); /* no command: the list, on stderr */
+  CHECK_STR_CONTAINS(out, "commands:");
+  /* the built-in network is a NET like any file */
+  CHECK_INT_EQ(run(out, OUT_SIZE, "describe --json '<built in>'"), 0);
+  CHECK_STR_CONTAINS(out, "\"layers\":\t4");
 }
 
 static void test_random_describe(cf_test *t) {
@@ -95,31 +100,37 @@ static void test_random_describe(cf_test *t) {
   CHECK_STR_CONTAINS(out, "--seed is required");
 }
 
-/* Usage errors of each command: a message, exit 1, no output file. */
+/* Errors of each command: a message, exit 1 for a file that cannot be read
+ * and 2 for a bad command line, and no output file either way. */
 static void test_usage_errors(cf_test *t) {
   char args[1400], missing[512], o[512];
   nc_test_path(missing, sizeof missing, dir, "missing.pb.gz");
   nc_test_path(o, sizeof o, dir, "o.out");
   const struct {
     const char *fmt;
+    int status;
     const char *want;
   } cases[] = {
-      {"describe '%s'", "cannot open"},
-      {"describe", "no network given"},
-      {"export '%s' -o '%s'", "cannot open"},
-      {"export '%s' -o '%s' --naming tensorflow", "'tensorflow' is not ours or chessformer"},
-      {"import '%s'", "need CKPT and -o NET"},
-      {"import '%s' -o '%s' --encoding int4", "'int4' is not linear16"},
-      {"convert '%s' -o", "-o needs a file"},
-      {"random --preset cf1b --seed 1 -o '%s'", "unknown preset 'cf1b'"},
-      {"random --layers x --embedding 8 --heads 2 --dff 8 --seed 1 -o '%s'", "--layers: bad number 'x'"},
+      {"describe '%s'", 1, "cannot open"},
+      {"describe", 2, "no network given"},
+      {"export '%s' -o '%s'", 1, "cannot open"},
+      {"export '%s' -o '%s' --naming tensorflow", 2,
+       "bad value 'tensorflow' for --naming: expected ours or chessformer"},
+      {"import '%s'", 2, "--output is required: --output NET"},
+      {"import '%s' -o '%s' --encoding int4", 2, "bad value 'int4' for --encoding: expected linear16"},
+      {"convert '%s' -o", 2, "-o needs a value: -o OUT"},
+      {"convert '%s' -o '%s' --quiet=sometimes", 2, "bad value 'sometimes' for --quiet"},
+      {"random --preset cf1b --seed 1 -o '%s'", 2, "bad value 'cf1b' for --preset: expected cf6m or cf240m"},
+      {"random --layers x --embedding 8 --heads 2 --dff 8 --seed 1 -o '%s'", 2,
+       "bad value 'x' for --layers: expected a whole number"},
       {"random --layers 1 --embedding 8 --heads 2 --dff 8 --seed 1 --policy-heads vanilla,sharp -o '%s'",
-       "unknown head in 'sharp'"},
+       2, "unknown head in 'sharp'"},
+      {"random --layers 1 --embedding 8 --heads 2 --seed 1 -o '%s'", 2, "--dff is required"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     const char *first = strncmp(cases[i].fmt, "random", 6) == 0 ? o : missing;
     snprintf(args, sizeof args, cases[i].fmt, first, o);
-    CHECK_INT_EQ(run(out, OUT_SIZE, args), 1);
+    CHECK_INT_EQ(run(out, OUT_SIZE, args), cases[i].status);
     CHECK_STR_CONTAINS(out, cases[i].want);
     CHECK(!nc_test_file_exists(o));
   }

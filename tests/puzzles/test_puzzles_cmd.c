@@ -67,7 +67,8 @@ static void test_mates_json(cf_test *t) {
   CHECK(e && atof(e + 18) >= 1 && atof(e + 18) <= 50);
   has(t, out, "{\"band\": \"<1000\", \"solved\": 1, \"total\": 1}");
 
-  snprintf(cmd, sizeof cmd, "%s puzzles --csv %s --limit 1", cformer, csv);
+  /* --limit given twice: the last one counts */
+  snprintf(cmd, sizeof cmd, "%s puzzles --csv=%s --limit 2 --limit=1", cformer, csv);
   rc = run(cmd, out, sizeof out);
   CHECK_INT_EQ(rc, 0);
   has(t, out, "policy");
@@ -80,7 +81,7 @@ static void test_errors(cf_test *t) {
   char cmd[2048], out[8192];
   snprintf(cmd, sizeof cmd, "%s puzzles --agent nosuch", cformer);
   CHECK_INT_EQ(run(cmd, out, sizeof out), 2);
-  has(t, out, "unknown agent 'nosuch'");
+  has(t, out, "bad value 'nosuch' for --agent: expected all, ");
   snprintf(cmd, sizeof cmd, "%s puzzles --csv %s/missing.csv", cformer, dir);
   CHECK_INT_EQ(run(cmd, out, sizeof out), 1);
   has(t, out, "cannot open");
@@ -99,6 +100,10 @@ static void test_errors(cf_test *t) {
   snprintf(cmd, sizeof cmd, "%s puzzles --help", cformer);
   CHECK_INT_EQ(run(cmd, out, sizeof out), 0);
   has(t, out, "rating band");
+  has(t, out, "-w, --weights NET"); /* the short flags are documented */
+  snprintf(cmd, sizeof cmd, "%s puzzles --limit=0", cformer);
+  CHECK_INT_EQ(run(cmd, out, sizeof out), 2);
+  has(t, out, "bad value '0' for --limit: expected a whole number, at least 1");
 }
 
 static void cleanup(void) {

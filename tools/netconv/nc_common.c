@@ -1,6 +1,8 @@
 /* nc_common.c: shared netconv helpers (nc_common.h). */
 #include "tools/netconv/nc_common.h"
 
+#include "tools/cli/cf_cli_net.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -31,6 +33,14 @@ bool nc_parse_encoding(const char *text, cf_encoding *out) {
       *out = names[i].enc;
       return true;
     }
+  return false;
+}
+
+const char *const nc_encoding_names[] = {"linear16", "float16", "bfloat16", "float32", NULL};
+
+bool nc_set_encoding(void *ctx, const char *value, char *why, size_t why_size) {
+  if (nc_parse_encoding(value, ctx)) return true;
+  snprintf(why, why_size, "expected linear16, float16, bfloat16 or float32");
   return false;
 }
 
@@ -120,6 +130,7 @@ static double now_s(void) {
 }
 
 cf_status nc_load_net(const char *path, cf_weights **out, cf_error *err) {
+  if (strcmp(path, CF_CLI_WEIGHTS_BUILT_IN) == 0) return cf_cli_load_weights(path, out, err);
   struct stat st;
   bool big = stat(path, &st) == 0 && (uint64_t)st.st_size >= NC_PROGRESS_MIN_BYTES;
   double t0 = now_s();

@@ -27,6 +27,11 @@ int nc_fail(const char *cmd, const char *fmt, ...)
 /* "linear16", "float16", "bfloat16", "float32" (any case). */
 bool nc_parse_encoding(const char *text, cf_encoding *out);
 
+/* --encoding for the table of a subcommand (tools/cli/cf_cli.h): the
+ * choices, and a cf_cli_set_fn whose ctx is a cf_encoding *. */
+extern const char *const nc_encoding_names[];
+bool nc_set_encoding(void *ctx, const char *value, char *why, size_t why_size);
+
 /* A whole decimal int in [lo, hi]. */
 bool nc_parse_int(const char *text, long lo, long hi, long *out);
 
@@ -42,8 +47,9 @@ void nc_progress_start(nc_progress *p, const char *label, uint64_t total);
 void nc_progress_update(nc_progress *p, uint64_t done);
 void nc_progress_end(nc_progress *p);
 
-/* Loads a network, saying so on stderr first when the file is large (the
- * loader itself reports no progress). */
+/* Loads a network (a file, or <built in>: the network embedded in cformer),
+ * saying so on stderr first when the file is large (the loader itself
+ * reports no progress). */
 cf_status nc_load_net(const char *path, cf_weights **out, cf_error *err);
 
 /* Saves a network (cf_weights_save_file), saying so first when it is large. */

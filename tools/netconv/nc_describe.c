@@ -2,6 +2,7 @@
 #include <cJSON.h>
 #include <string.h>
 
+#include "tools/cli/cf_cli.h"
 #include "tools/netconv/nc_common.h"
 #include "weights/cf_cost.h"
 
@@ -10,8 +11,8 @@ static const char usage[] =
     "Prints the architecture (layers, d, heads, dff, RPE q/k/v, norm, embedding style,\n"
     "smolgen, heads present), the parameter count, the tensor encodings, the input\n"
     "format, version and license, and the cost of one evaluation: the Chessformer\n"
-    "paper's MAC count and the full FLOP count (docs/NETCONV.md).\n\n"
-    "  --json   one JSON object instead of text\n";
+    "paper's MAC count and the full FLOP count (docs/NETCONV.md). NET may be\n"
+    "<built in>, the network embedded in cformer.\n\n";
 
 typedef struct enc_count {
   size_t tensors[CF_ENC_FLOAT32 + 1];
@@ -132,23 +133,18 @@ static void print_text(const char *path, const cf_weights *w, const enc_count *e
 }
 
 int nc_cmd_describe(int argc, char **argv) {
-  const char *path = NULL;
   bool json = false;
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(usage, stdout);
-      return 0;
-    } else if (strcmp(argv[i], "--json") == 0) {
-      json = true;
-    } else if (argv[i][0] == '-') {
-      return nc_fail("describe", "unknown option '%s' (netconv describe --help)", argv[i]);
-    } else if (path) {
-      return nc_fail("describe", "one network at a time ('%s' and '%s')", path, argv[i]);
-    } else {
-      path = argv[i];
-    }
-  }
-  if (!path) return nc_fail("describe", "no network given (netconv describe --help)");
+  cf_cli_flag flags[] = {
+      {.name = "json", .kind = CF_CLI_BOOL, .dest = &json, .help = "one JSON object instead of text"},
+  };
+  cf_cli_spec spec = {.prog = "netconv describe", .version = "netconv " CF_VERSION, .usage = usage,
+                      .flags = flags, .n_flags = 1, .positional_name = "NET",
+                      .max_positional = 1};
+  int rc = cf_cli_parse(&spec, argc, argv);
+  if (rc != CF_CLI_CONTINUE) return rc;
+  const char *path = spec.positional.count ? spec.positional.items[0] : NULL;
+  cf_cli_free(&spec);
+  if (!path) return cf_cli_usage_error(&spec, "no network given: netconv describe NET");
   cf_weights *w = NULL;
   cf_error err = {0};
   if (nc_load_net(path, &w, &err) != CF_OK) return nc_fail("describe", "%s", err.msg);
