@@ -421,7 +421,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
   s->root_black = cf_game_position(game)->side == CF_BLACK;
 
   const double ram_limit = s->params.ram_limit_mb > 0 ? (double)s->params.ram_limit_mb * 1048576.0 : 0;
-  double sec_per_eval = 0, last_info = s->start_time;
+  double sec_per_eval = s->sec_per_eval, last_info = s->start_time;
   cf_move last_best = CF_MOVE_NONE;
   int last_depth = -1, last_seldepth = -1;
   cf_search_info info;
@@ -479,6 +479,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
     const long made = s->evals - evals_before;
     if (made > 0) {
       sec_per_eval = (cf_agent_now() - t0) / (double)made;
+      s->sec_per_eval = sec_per_eval;
       if (s->first_eval_time <= 0) s->first_eval_time = cf_agent_now();
     }
     if (st != CF_OK) break;
