@@ -16,6 +16,7 @@
 #include "engine/cf_uci.h"
 #include "engine/cf_uci_go.h"
 #include "engine/cf_uci_score.h"
+#include "engine/cf_uci_text.h"
 #include "engine/search/cf_search.h"
 #include "engine/search/cf_time_manager.h"
 #include "policy_head/cf_policy_map.h"
@@ -65,13 +66,17 @@ struct cf_uci {
 __attribute__((format(printf, 2, 3)))
 #endif
 static void emit(cf_uci *u, const char *fmt, ...) {
-  char line[4096];
+  /* Lines quote input (commands, values, FENs, file names) and files (a
+   * network's license): cleaned, so no control character or invalid UTF-8
+   * reaches the GUI (cf_uci_text.h says how). */
+  char line[4096], clean[4 * sizeof line];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
+  cf_uci_text_clean(line, clean, sizeof clean);
   pthread_mutex_lock(&u->out_mu);
-  u->write(u->user, line);
+  u->write(u->user, clean);
   pthread_mutex_unlock(&u->out_mu);
 }
 
@@ -586,12 +591,23 @@ static const command commands[] = {
     {"register", cmd_ignore, true}, /* nothing to register */
 };
 
-bool cf_uci_feed(cf_uci *u, const char *line) {
-  char *copy = strdup(line ? line : "");
+bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len) {
+  if (!line) len = 0;
+  const char *nul = len ? memchr(line, 0, len) : NULL;
+  if (nul) {
+    /* Read as a C string the line would end at the NUL and the rest would
+     * be dropped without a word: the whole line is refused instead. */
+    emit(u, "info string error: input line has a NUL byte (byte %zu of %zu); line ignored",
+         (size_t)(nul - line) + 1, len);
+    return true;
+  }
+  char *copy = malloc(len + 1);
   if (!copy) {
     emit(u, "info string error: out of memory");
     return true;
   }
+  if (len) memcpy(copy, line, len);
+  copy[len] = 0;
   char *s = trim(copy), *args = s;
   while (*args && !isspace((unsigned char)*args)) args++;
   if (*args) *args++ = 0;
@@ -605,11 +621,8 @@ bool cf_uci_feed(cf_uci *u, const char *line) {
     size_t i = 0, n = sizeof commands / sizeof commands[0];
     while (i < n && strcmp(s, commands[i].name) != 0) i++;
     if (i == n) {
-      char name[64];
-      snprintf(name, sizeof name, "%s", s);
-      for (char *p = name; *p; p++)
-        if (!isprint((unsigned char)*p)) *p = '?';
-      emit(u, "info string error: unknown command '%s'", name);
+      /* At most 64 bytes of it; emit escapes what is not clean text. */
+      emit(u, "info string error: unknown command '%.64s'", s);
     } else {
       if (!commands[i].during_search) finish_search(u, false);
       commands[i].run(u, args);
@@ -617,6 +630,10 @@ bool cf_uci_feed(cf_uci *u, const char *line) {
   }
   free(copy);
   return go_on;
+}
+
+bool cf_uci_feed(cf_uci *u, const char *line) {
+  return cf_uci_feed_n(u, line, line ? strlen(line) : 0);
 }
 
 /* ---- life cycle -------------------------------------------------------- */

@@ -50,6 +50,11 @@ const char *cf_uci_get_option(const cf_uci *u, cf_uci_option_id id);
  * line was `quit` (any search has then ended). */
 bool cf_uci_feed(cf_uci *u, const char *line);
 
+/* The same for a line of len bytes as read (getline's count): a NUL byte
+ * inside it makes the whole line an error (`info string error: ...`), where
+ * cf_uci_feed would only see the text before the NUL. */
+bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len);
+
 /* Blocks until no search is running (a held one must be stopped first). */
 void cf_uci_wait(cf_uci *u);
 

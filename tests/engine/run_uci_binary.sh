@@ -1,8 +1,9 @@
 #!/bin/sh
 # run_uci_binary.sh CFORMER DEFAULT_NET: the real `cformer` binary over
 # pipes: UCI with no arguments, Lc0-style flags (and their errors),
-# WeightsFile autodiscovery beside the binary, stop/quit during go infinite,
-# end of input without quit.
+# WeightsFile autodiscovery beside the binary, NUL bytes
+# and control bytes in the input, stop/quit during go infinite, end of
+# input without quit.
 set -u
 cformer="$1" net="$2"
 tmp=$(mktemp -d /tmp/cf_uci_bin_XXXXXX)
@@ -34,6 +35,14 @@ cp "$cformer" "$tmp/cformer"
 cp "$net" "$tmp/mynet.pb.gz"
 out=$(printf 'isready\nquit\n' | "$tmp/cformer") || fail "autodiscover: exit status"
 echo "$out" | grep -q "loaded network $tmp/mynet.pb.gz" || fail "autodiscover: the file beside the binary was not used"
+
+# The reader keeps NUL bytes: a line with one is an error, not a shorter
+# line; control bytes and invalid UTF-8 from the input come back escaped.
+out=$(printf 'position startpos moves e2e4\nposition startpos\000 moves d2d4\nsetoption name Agent value policy\ngo searchmoves e7e5\nquit\n' | "$cformer")
+echo "$out" | grep -q '^info string error: input line has a NUL byte' || fail "NUL: no error"
+echo "$out" | grep -q '^bestmove e7e5' || fail "NUL: the line was run in part"
+out=$(printf 'xy\001\033[2J\377 1\nquit\n' | "$cformer")
+[ "$out" = "info string error: unknown command 'xy\\x01\\x1b[2J\\xff'" ] || fail "control bytes not escaped: $out"
 
 # quit during go infinite: bestmove, then a prompt exit.
 out=$( (printf 'isready\ngo infinite\n'; sleep 1; printf 'quit\n'; sleep 5) | timeout 4 "$cformer")

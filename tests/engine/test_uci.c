@@ -17,6 +17,7 @@
 #include "engine/cf_agent.h"
 #include "engine/cf_uci_go.h"
 #include "engine/cf_uci_score.h"
+#include "engine/cf_uci_text.h"
 #include "tests/cf_test.h"
 #include "tests/weights/weights_test_util.h"
 
@@ -675,6 +676,173 @@ static void test_score_types(cf_test *t) {
   CHECK(w[0] == 475 && w[1] == 300 && w[2] == 225);
 }
 
+
+/* ---- clean output, NUL, held info, isready, clocks, Threads ------------ */
+
+/* Whether every line of out is clean protocol text, checked independently
+ * of cf_uci_text: no byte below 0x20 but the newline ending each line, no
+ * DEL, and valid UTF-8 (shortest forms, no surrogates, at most U+10FFFF)
+ * with no C1 control. */
+static bool lines_clean(const char *out) {
+  const unsigned char *p = (const unsigned char *)out;
+  while (*p) {
+    if (*p == '\n') {
+      p++;
+      continue;
+    }
+    if (*p < 0x20 || *p == 0x7f) return false;
+    if (*p < 0x80) {
+      p++;
+      continue;
+    }
+    int n = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc0 ? 2 : 0;
+    if (n == 0 || *p > 0xf4) return false;
+    unsigned long cp = *p & (0x7f >> n);
+    for (int i = 1; i < n; i++) {
+      if ((p[i] & 0xc0) != 0x80) return false;
+      cp = cp << 6 | (p[i] & 0x3f);
+    }
+    const unsigned long least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+    if (cp >= 0x80 && cp <= 0x9f) return false;
+    p += n;
+  }
+  return true;
+}
+
+static void test_text_clean(cf_test *t) {
+  char out[256];
+  struct {
+    const char *in, *want;
+  } cases[] = {
+      {"plain text, é and 日本 and \xf0\x9f\x98\x80", "plain text, é and 日本 and \xf0\x9f\x98\x80"},
+      {"bell\a tab\t nl\n cr\r esc\x1b[31m del\x7f", "bell\\x07 tab\\x09 nl\\x0a cr\\x0d esc\\x1b[31m del\\x7f"},
+      {"c1 \xc2\x9b \xc2\x80 nbsp \xc2\xa0", "c1 \\xc2\\x9b \\xc2\\x80 nbsp \xc2\xa0"},
+      {"stray \x80\xbf lead \xc3( \xff\xfe", "stray \\x80\\xbf lead \\xc3( \\xff\\xfe"},
+      {"overlong \xc0\xaf \xe0\x80\xaf \xf0\x80\x80\xaf", "overlong \\xc0\\xaf \\xe0\\x80\\xaf \\xf0\\x80\\x80\\xaf"},
+      {"surrogate \xed\xa0\x80 big \xf4\x90\x80\x80", "surrogate \\xed\\xa0\\x80 big \\xf4\\x90\\x80\\x80"},
+      {"cut \xe2\x82", "cut \\xe2\\x82"},
+      {"back\\slash", "back\\slash"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    size_t n = cf_uci_text_clean(cases[i].in, out, sizeof out);
+    CHECK_STR_EQ(out, cases[i].want);
+    CHECK_INT_EQ(n, strlen(cases[i].want));
+    CHECK(cf_uci_text_is_clean(out) && lines_clean(out));
+    CHECK(cf_uci_text_is_clean(cases[i].in) == (strcmp(cases[i].in, cases[i].want) == 0));
+  }
+  /* What does not fit is left out whole. */
+  cf_uci_text_clean("ab\x01", out, 6);
+  CHECK_STR_EQ(out, "ab");
+  cf_uci_text_clean("a\xc3\xa9", out, 3);
+  CHECK_STR_EQ(out, "a");
+  cf_uci_text_clean("\x01", out, 1);
+  CHECK_STR_EQ(out, "");
+  CHECK(cf_uci_text_is_clean("") && cf_uci_text_is_clean(NULL));
+}
+
+/* Control characters and invalid UTF-8 in the input come out escaped, in
+ * every message that quotes input, and in text read from a network file. */
+static void test_clean_output(cf_test *t) {
+  char dir[] = "/tmp/cf_test_uci_clean_XXXXXX";
+  if (!CHECK(mkdtemp(dir))) return;
+  char net[1100];
+  snprintf(net, sizeof net, "%s/n.pb.gz", dir);
+  CHECK(save_net_with_license(net, "untrained \x1b[2J\x07 \xff license"));
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) goto done;
+  const char *o = run(u, &tr, "xy\x07z\x1b[31m\xff\xfe\xc3(\xc2\x9b 1 2");
+  CHECK_STR_EQ(o, "info string error: unknown command 'xy\\x07z\\x1b[31m\\xff\\xfe\\xc3(\\xc2\\x9b'\n");
+  o = run(u, &tr, "\xc3\xa9" "chec");
+  CHECK_STR_EQ(o, "info string error: unknown command '\xc3\xa9" "chec'\n"); /* valid UTF-8 stays */
+  o = run(u, &tr, "setoption name Agent value po\tli\x7f" "cy\xed\xa0\x80");
+  CHECK_STR_CONTAINS(o, "option Agent: bad value 'po\\x09li\\x7f" "cy\\xed\\xa0\\x80'");
+  o = run(u, &tr, "setoption name Thr\x01" "eads value 2");
+  CHECK_STR_EQ(o, "info string error: unknown option 'Thr\\x01" "eads'\n");
+  o = run(u, &tr, "setoption name Threads value 2\x1b");
+  CHECK_STR_CONTAINS(o, "bad value '2\\x1b'");
+  o = run(u, &tr, "position fen 8/8/8/8/8/8/8/8\x08 w - - 0 1");
+  CHECK_STR_CONTAINS(o, "invalid FEN '8/8/8/8/8/8/8/8\\x08 w - - 0 1'");
+  o = run(u, &tr, "position startpos moves e2e4 e7\x9b" "e5");
+  CHECK_STR_CONTAINS(o, "'e7\\x9b" "e5' rejected");
+  o = run(u, &tr, "setoption name Agent value policy\ngo nodes 1 \x02\xfe");
+  CHECK_STR_CONTAINS(o, "unknown word '\\x02\\xfe' ignored");
+  CHECK_INT_EQ(count(o, "bestmove "), 1);
+  o = run(u, &tr, "setoption name WeightsFile value /nonexistent/\x1b" "net\xff.pb.gz\nisready");
+  CHECK_STR_CONTAINS(o, "/nonexistent/\\x1b" "net\\xff.pb.gz");
+  /* A network file's license field. */
+  char cmd[1300];
+  snprintf(cmd, sizeof cmd, "setoption name WeightsFile value %s\nisready", net);
+  o = run(u, &tr, cmd);
+  CHECK_STR_CONTAINS(o, "untrained \\x1b[2J\\x07 \\xff license");
+  /* Long runs of bad bytes: cut, but clean. */
+  char big[4000] = "setoption name WeightsFile value ";
+  size_t at = strlen(big);
+  memset(big + at, '\x01', 900);
+  big[at + 900] = 0;
+  run(u, &tr, big);
+  memset(big, '\xff', 3000);
+  big[3000] = 0;
+  o = run(u, &tr, big);
+  CHECK_STR_CONTAINS(o, "unknown command '\\xff\\xff");
+  snprintf(big, sizeof big, "position fen ");
+  at = strlen(big);
+  memset(big + at, '\x05', 1000);
+  big[at + 1000] = 0;
+  run(u, &tr, big);
+  /* Everything said in this session. */
+  pthread_mutex_lock(&tr.mu);
+  CHECK(lines_clean(tr.text));
+  pthread_mutex_unlock(&tr.mu);
+  cf_uci_free(u);
+done:
+  unlink(net);
+  rmdir(dir);
+}
+
+/* A NUL byte inside a line makes that line an error; the rest of the line
+ * is not silently dropped (nor run). */
+static void test_nul_line(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  run(u, &tr, "setoption name Agent value policy\nposition startpos moves e2e4");
+  size_t from = tr.at;
+  static const char line[] = "position startpos\0 moves d2d4\n";
+  CHECK(cf_uci_feed_n(u, line, sizeof line - 1));
+  pthread_mutex_lock(&tr.mu);
+  CHECK_STR_EQ(tr.text + from,
+               "info string error: input line has a NUL byte (byte 18 of 30); line ignored\n");
+  pthread_mutex_unlock(&tr.mu);
+  /* The position is still the one after 1. e4: black's e7e5 is legal. */
+  const char *o = run(u, &tr, "go searchmoves e7e5");
+  CHECK_STR_CONTAINS(o, "bestmove e7e5");
+  /* quit with a NUL is not quit; a NUL first or last is the same error. */
+  from = tr.at;
+  CHECK(cf_uci_feed_n(u, "quit\0", 5));
+  CHECK(cf_uci_feed_n(u, "\0isready\n", 9));
+  CHECK(cf_uci_feed_n(u, "isready\n\0", 9));
+  pthread_mutex_lock(&tr.mu);
+  o = tr.text + from;
+  pthread_mutex_unlock(&tr.mu);
+  CHECK_INT_EQ(count(o, "info string error: input line has a NUL byte"), 3);
+  CHECK(!strstr(o, "readyok"));
+  /* Without a NUL, a line with its length is a line. */
+  from = tr.at;
+  CHECK(cf_uci_feed_n(u, "isready\r\n", 9));
+  CHECK(cf_uci_feed_n(u, "", 0));
+  CHECK(cf_uci_feed_n(u, NULL, 0));
+  pthread_mutex_lock(&tr.mu);
+  CHECK_STR_CONTAINS(tr.text + from, "readyok\n");
+  CHECK(!strstr(tr.text + from, "error"));
+  pthread_mutex_unlock(&tr.mu);
+  CHECK(!cf_uci_feed_n(u, "quit\n", 5));
+  cf_uci_free(u);
+}
+
+
 CF_TEST_MAIN(test_handshake, test_go_and_position, test_infinite_ponder_stop_quit, test_bad_input,
              test_weights, test_options_table, test_score_and_time, test_search_go,
-             test_search_time_and_stop, test_search_options, test_score_types)
+             test_search_time_and_stop, test_search_options, test_score_types, test_text_clean,
+             test_clean_output, test_nul_line)
