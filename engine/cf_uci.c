@@ -175,15 +175,10 @@ static void emit_move_stats(cf_uci *u) {
   }
 }
 
-static void emit_result(cf_uci *u, const cf_agent_result *r, double elapsed) {
-  char move[CF_UCI_MOVE_MAX];
-  cf_move_write_uci(r->best, cf_game_position(&u->game)->chess960, move);
-  char ponder[CF_UCI_MOVE_MAX + 8] = "";
-  if (r->ponder != CF_MOVE_NONE) {
-    char p[CF_UCI_MOVE_MAX];
-    cf_move_write_uci(r->ponder, cf_game_position(&u->game)->chess960, p);
-    snprintf(ponder, sizeof ponder, " ponder %s", p);
-  }
+/* The agent's last info line(s): the search's final figures (and
+ * VerboseMoveStats), or the one-ply agents' single line. */
+static void emit_final_info(cf_uci *u, const cf_agent_result *r, double elapsed) {
+  const bool chess960 = cf_game_position(&u->game)->chess960;
   if (u->agent == &cf_agent_search_desc) {
     /* The final figures, as the search left them. */
     cf_search_info info = {.best = r->best, .q = r->q, .mate = r->mate, .depth = r->depth,
@@ -192,16 +187,33 @@ static void emit_result(cf_uci *u, const cf_agent_result *r, double elapsed) {
     memcpy(info.wdl, r->wdl, sizeof info.wdl);
     emit_search_info(u, u->search, &info);
     if (option_on(u, CF_OPT_VERBOSE_MOVE_STATS)) emit_move_stats(u);
-  } else {
-    long ms = (long)(elapsed * 1000.0);
-    long nps = elapsed > 0 ? (long)((double)r->evals / elapsed) : 0;
-    char score[48], wdl[48], pv_ponder[CF_UCI_MOVE_MAX + 2] = "";
-    float wl = r->wdl[0] - r->wdl[2];
-    cf_uci_score_text(u->value[CF_OPT_SCORE_TYPE], wl, r->wdl[1], r->q, r->mate, score, sizeof score);
-    wdl_text(u, wl, r->wdl[1], wdl, sizeof wdl);
-    if (r->ponder != CF_MOVE_NONE) snprintf(pv_ponder, sizeof pv_ponder, "%s", ponder + 7);
-    emit(u, "info depth 1 seldepth 1 time %ld nodes %ld nps %ld score %s%s pv %s%s", ms, r->evals,
-         nps, score, wdl, move, pv_ponder);
+    return;
+  }
+  char move[CF_UCI_MOVE_MAX], pv_ponder[CF_UCI_MOVE_MAX + 2] = "";
+  cf_move_write_uci(r->best, chess960, move);
+  if (r->ponder != CF_MOVE_NONE) {
+    char p[CF_UCI_MOVE_MAX];
+    cf_move_write_uci(r->ponder, chess960, p);
+    snprintf(pv_ponder, sizeof pv_ponder, " %s", p);
+  }
+  long ms = (long)(elapsed * 1000.0);
+  long nps = elapsed > 0 ? (long)((double)r->evals / elapsed) : 0;
+  char score[48], wdl[48];
+  float wl = r->wdl[0] - r->wdl[2];
+  cf_uci_score_text(u->value[CF_OPT_SCORE_TYPE], wl, r->wdl[1], r->q, r->mate, score, sizeof score);
+  wdl_text(u, wl, r->wdl[1], wdl, sizeof wdl);
+  emit(u, "info depth 1 seldepth 1 time %ld nodes %ld nps %ld score %s%s pv %s%s", ms, r->evals,
+       nps, score, wdl, move, pv_ponder);
+}
+
+static void emit_bestmove(cf_uci *u, const cf_agent_result *r) {
+  const bool chess960 = cf_game_position(&u->game)->chess960;
+  char move[CF_UCI_MOVE_MAX], ponder[CF_UCI_MOVE_MAX + 8] = "";
+  cf_move_write_uci(r->best, chess960, move);
+  if (r->ponder != CF_MOVE_NONE) {
+    char p[CF_UCI_MOVE_MAX];
+    cf_move_write_uci(r->ponder, chess960, p);
+    snprintf(ponder, sizeof ponder, " ponder %s", p);
   }
   emit(u, "bestmove %s%s", move, ponder);
 }
@@ -238,11 +250,16 @@ static void *search_main(void *arg) {
   double elapsed = cf_agent_now() - u->start;
   if (tree && u->budget_ms >= 0)
     cf_time_manager_done(&u->tm, u->budget_ms, (cf_agent_now() - u->clock_start) * 1000.0);
-  wait_release(u);
-  if (st != CF_OK) emit(u, "info string error: %s", err.msg);
   /* A search that failed part way still has its best move so far. */
-  if (st != CF_OK && (!tree || r.best == CF_MOVE_NONE)) emit(u, "bestmove 0000");
-  else emit_result(u, &r, elapsed);
+  const bool answer = st == CF_OK || (tree && r.best != CF_MOVE_NONE);
+  /* The result is shown as soon as the work is done, so a GUI analysing
+   * with go infinite (or pondering) sees it before it sends stop; only
+   * bestmove waits for stop or ponderhit. */
+  if (st != CF_OK) emit(u, "info string error: %s", err.msg);
+  if (answer) emit_final_info(u, &r, elapsed);
+  wait_release(u);
+  if (answer) emit_bestmove(u, &r);
+  else emit(u, "bestmove 0000");
   return NULL;
 }
 

@@ -841,8 +841,36 @@ static void test_nul_line(cf_test *t) {
   cf_uci_free(u);
 }
 
+/* go infinite and go ponder: a one-ply agent's info line comes as soon as
+ * it is done; bestmove only on stop / ponderhit. */
+static void test_held_info_early(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  const char *agents[] = {"value", "policy"};
+  for (size_t a = 0; a < 2; a++) {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "setoption name Agent value %s\nposition startpos\nisready", agents[a]);
+    run(u, &tr, cmd);
+    const char *held[][2] = {{"go infinite", "stop"}, {"go ponder wtime 60000 btime 60000", "ponderhit"}};
+    for (size_t h = 0; h < 2; h++) {
+      size_t from = tr.at;
+      cf_uci_feed(u, held[h][0]);
+      CHECK(wait_for(&tr, from, "info depth 1 seldepth 1 ", (long)(5000 * SLACK)));
+      sleep_ms(50);
+      pthread_mutex_lock(&tr.mu);
+      CHECK(!strstr(tr.text + from, "bestmove"));
+      pthread_mutex_unlock(&tr.mu);
+      const char *o = run(u, &tr, held[h][1]);
+      CHECK_INT_EQ(count(o, "bestmove "), 1);
+      CHECK(!strstr(o, "info depth")); /* the info line came before */
+    }
+  }
+  cf_uci_free(u);
+}
+
 
 CF_TEST_MAIN(test_handshake, test_go_and_position, test_infinite_ponder_stop_quit, test_bad_input,
              test_weights, test_options_table, test_score_and_time, test_search_go,
              test_search_time_and_stop, test_search_options, test_score_types, test_text_clean,
-             test_clean_output, test_nul_line)
+             test_clean_output, test_nul_line, test_held_info_early)
