@@ -52,14 +52,16 @@ struct cf_uci {
   atomic_bool stop;
   cf_uci_go go;
   const cf_agent_desc *agent;
-  double start, deadline;
+  double start;    /* when the agent started (after any network load): info's time */
+  double deadline; /* when the agent must stop; 0 = no deadline */
 
-  /* The search agent's state across moves (tree, NN cache) and its clock. */
+  /* The search agent's state across moves (tree, NN cache); the clock of
+   * every agent. */
   cf_search *search;
   cf_time_manager tm;
-  double budget_ms;   /* this move's time-manager budget; < 0 when not on a clock */
-  double clock_start; /* when that budget started (go, or ponderhit) */
-  _Atomic double live_deadline; /* set by ponderhit: the pondering search's deadline */
+  double budget_ms;   /* the search's clock budget, whose unused part is saved; < 0: none */
+  double clock_start; /* when this move's clock started (go was read, or ponderhit) */
+  _Atomic double live_deadline; /* set by ponderhit: the pondering agent's deadline */
 };
 
 #if defined(__GNUC__)
@@ -376,6 +378,23 @@ static cf_clock go_clock(const cf_uci *u) {
   return c;
 }
 
+/* This move's time budget in ms, counted from u->clock_start, for every
+ * agent: Lc0's time manager, so MoveOverheadMs is kept back from every
+ * budget and a clock at 0 or below (or a budget used up by the overhead)
+ * gives 0: move now, after the first evaluation. -1 when nothing limits
+ * the time (no clock for the side to move and no movetime). Only the
+ * search's clocked budgets are recorded in u->budget_ms, so that its
+ * unused time is saved for later moves: a one-ply agent finishes early by
+ * design and would pile up time it never uses. */
+static double move_budget(cf_uci *u) {
+  cf_clock clock = go_clock(u);
+  double ms;
+  if (!cf_time_manager_budget(&u->tm, &clock, game_ply(u), &ms)) return -1;
+  if (ms < 0) ms = 0;
+  if (clock.time_ms >= 0 && u->agent == &cf_agent_search_desc) u->budget_ms = ms;
+  return ms;
+}
+
 /* ---- commands ---------------------------------------------------------- */
 
 static void cmd_uci(cf_uci *u, char *args) {
@@ -499,6 +518,7 @@ static void cmd_position(cf_uci *u, char *args) {
 }
 
 static void cmd_go(cf_uci *u, char *args) {
+  const double go_at = cf_agent_now();
   char warn[1024];
   cf_uci_go_parse(args, cf_game_position(&u->game), &u->go, warn, sizeof warn);
   if (warn[0]) emit(u, "info string error: go: %s", warn);
@@ -521,27 +541,14 @@ static void cmd_go(cf_uci *u, char *args) {
     emit(u, "bestmove 0000");
     return;
   }
-  /* The clock starts after loading: GUIs usually load with isready first. */
   u->start = cf_agent_now();
-  const bool white = cf_game_position(&u->game)->side == CF_WHITE;
-  double budget;
+  /* The clock started when go was read, so time spent loading the network
+   * here counts against the move. A held search (infinite, ponder) has no
+   * deadline; ponderhit gives it one. */
+  u->clock_start = go_at;
   u->budget_ms = -1;
-  if (u->agent == &cf_agent_search_desc) {
-    /* Lc0's time manager; a budget of 0 or less means: move at once. Only
-     * a clock's budget carries unused time to later moves. */
-    cf_clock clock = go_clock(u);
-    double ms;
-    budget = -1;
-    u->clock_start = u->start;
-    if (!u->hold && cf_time_manager_budget(&u->tm, &clock, game_ply(u), &ms)) {
-      budget = ms > 0 ? ms : 0;
-      if (clock.time_ms >= 0) u->budget_ms = budget;
-    }
-  } else {
-    budget = cf_uci_go_budget_ms(&u->go, white);
-  }
-  u->deadline = budget >= 0 ? u->start + budget / 1000.0 : 0;
-  if (u->deadline == u->start) u->deadline = u->start + 1e-9; /* 0 means no deadline */
+  const double budget = u->hold ? -1 : move_budget(u);
+  u->deadline = budget >= 0 ? go_at + budget / 1000.0 : 0;
   if (pthread_create(&u->thread, NULL, search_main, u) != 0) {
     emit(u, "info string error: go: cannot start the search thread");
     emit(u, "bestmove 0000");
@@ -560,24 +567,20 @@ static void cmd_stop(cf_uci *u, char *args) {
   pthread_mutex_unlock(&u->mu);
 }
 
-/* The move to ponder on was played: the search goes on as a normal one
- * with the time the clock of `go ponder` allows (the time manager's
- * budget, counted from now); a one-ply agent is done already. */
+/* The move to ponder on was played: the agent goes on as a timed one with
+ * the time the clock of `go ponder` allows (the time manager's budget,
+ * counted from now); with no clock to go by it plays at once. A one-ply
+ * agent that finished while pondering answers at once. */
 static void cmd_ponderhit(cf_uci *u, char *args) {
   (void)args;
   if (!u->thread_live) return;
   pthread_mutex_lock(&u->mu);
-  if (u->agent == &cf_agent_search_desc && u->go.ponder) {
-    cf_clock clock = go_clock(u);
-    double ms, now = cf_agent_now();
-    if (cf_time_manager_budget(&u->tm, &clock, game_ply(u), &ms)) {
-      const double budget = ms > 0 ? ms : 0;
-      if (clock.time_ms >= 0) u->budget_ms = budget;
-      u->clock_start = now;
-      atomic_store(&u->live_deadline, now + budget / 1000.0 + 1e-9);
-    } else {
-      atomic_store(&u->stop, true); /* no clock to go by: play now */
-    }
+  if (u->go.ponder) {
+    const double now = cf_agent_now();
+    u->clock_start = now;
+    const double budget = move_budget(u);
+    if (budget >= 0) atomic_store(&u->live_deadline, now + budget / 1000.0);
+    else atomic_store(&u->stop, true);
   }
   u->released = true;
   pthread_cond_broadcast(&u->cv);

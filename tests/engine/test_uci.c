@@ -26,16 +26,20 @@ static void sleep_ms(long ms) {
   nanosleep(&ts, NULL);
 }
 
-/* Collected output. */
+/* Collected output. watch: when set, the first line containing it has its
+ * time (cf_agent_now) recorded in watch_at. */
 typedef struct transcript {
   pthread_mutex_t mu;
   char text[1 << 20];
   size_t at;
+  const char *watch;
+  double watch_at;
 } transcript;
 
 static void collect(void *user, const char *line) {
   transcript *tr = user;
   pthread_mutex_lock(&tr->mu);
+  if (tr->watch && tr->watch_at == 0 && strstr(line, tr->watch)) tr->watch_at = cf_agent_now();
   int n = snprintf(tr->text + tr->at, sizeof tr->text - tr->at, "%s\n", line);
   if (n > 0 && tr->at + (size_t)n < sizeof tr->text) tr->at += (size_t)n;
   pthread_mutex_unlock(&tr->mu);
@@ -443,16 +447,18 @@ static void test_score_and_time(cf_test *t) {
   cf_uci_go go;
   char warn[256];
   cf_uci_go_parse("movetime 1000", &pos, &go, warn, sizeof warn);
-  CHECK_NEAR(cf_uci_go_budget_ms(&go, true), 950, 1e-9);
+  CHECK_INT_EQ(go.movetime, 1000);
   cf_uci_go_parse("wtime 30000 btime 60000 winc 1000 binc 0", &pos, &go, warn, sizeof warn);
-  CHECK_NEAR(cf_uci_go_budget_ms(&go, true), 1000 + 750, 1e-9);
-  CHECK_NEAR(cf_uci_go_budget_ms(&go, false), 2000, 1e-9);
-  cf_uci_go_parse("wtime 100 btime 100 movestogo 1", &pos, &go, warn, sizeof warn);
-  CHECK_NEAR(cf_uci_go_budget_ms(&go, true), 50, 1e-9);
+  CHECK(go.wtime == 30000 && go.btime == 60000 && go.winc == 1000 && go.binc == 0);
+  CHECK(go.movestogo == -1 && go.movetime == -1 && go.nodes == -1);
+  /* A clock below zero is no time left: 0, move now. */
+  cf_uci_go_parse("wtime -50 btime -1 movestogo 1", &pos, &go, warn, sizeof warn);
+  CHECK(go.wtime == 0 && go.btime == 0 && go.movestogo == 1);
+  CHECK_STR_EQ(warn, "");
   cf_uci_go_parse("infinite wtime 100", &pos, &go, warn, sizeof warn);
-  CHECK(cf_uci_go_budget_ms(&go, true) < 0);
+  CHECK(go.infinite && !go.ponder && go.wtime == 100);
   cf_uci_go_parse("", &pos, &go, warn, sizeof warn);
-  CHECK(cf_uci_go_budget_ms(&go, true) < 0);
+  CHECK(!go.infinite && go.wtime == -1 && go.movetime == -1);
   CHECK_STR_EQ(warn, "");
   cf_uci_go_parse("searchmoves e2e4 d2d4 depth 2 mate 3", &pos, &go, warn, sizeof warn);
   CHECK_INT_EQ(go.n_searchmoves, 2);
@@ -869,8 +875,141 @@ static void test_held_info_early(cf_test *t) {
   cf_uci_free(u);
 }
 
+/* A bigger random net than the built-in one, so that a value agent's full
+ * one-ply search takes long enough to be cut by a deadline. */
+static bool save_slow_net(const char *path) {
+  cf_test_shape s = {.layers = 6, .d = 256, .heads = 8, .dff = 512, .rpe = true, .rms = true,
+                     .input_format = 4, .cv = 8, .cm = 2, .seed = 91};
+  cf_error err;
+  cf_weights *w = cf_test_random_net(&s, &err);
+  if (!w) return false;
+  w->license = strdup("GPL-3.0-or-later");
+  bool ok = cf_weights_save_file(w, path, CF_ENC_FLOAT16, true, &err) == CF_OK;
+  cf_weights_free(w);
+  return ok;
+}
+
+/* " nodes N " of the last info line in out; -1 if none. */
+static long last_nodes(const char *out) {
+  const char *last = NULL;
+  for (const char *p = strstr(out, " nodes "); p; p = strstr(p + 1, " nodes ")) last = p;
+  return last ? atol(last + 7) : -1;
+}
+
+/* Every agent: a clock at 0 or below means move now (after the first
+ * evaluation); MoveOverheadMs is kept back from every budget; the time a
+ * network load takes counts against the move. */
+static void test_clocks_every_agent(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  const char *agents[] = {"policy", "value", "search"};
+  const char *gos[] = {
+      "position startpos\ngo wtime -50 btime -50",
+      "position startpos\ngo wtime 0 btime 0",
+      "position startpos\ngo wtime 0",
+      "position startpos\ngo wtime 0 winc 2000 btime 60000 binc 2000",
+      "position startpos\ngo wtime -1 btime 60000 movestogo 10",
+      "position startpos moves e2e4\ngo btime 0 wtime 60000",
+      "position startpos\ngo movetime 150", /* less than MoveOverheadMs 200 */
+      "position startpos\ngo wtime 150 btime 150",
+  };
+  for (size_t a = 0; a < 3; a++) {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "setoption name Agent value %s\nucinewgame\nisready\ngo nodes 1",
+             agents[a]);
+    run(u, &tr, cmd); /* loaded and warm */
+    for (size_t g = 0; g < sizeof gos / sizeof gos[0]; g++) {
+      double t0 = cf_agent_now();
+      const char *o = run(u, &tr, gos[g]);
+      double took = ms_since(t0);
+      if (!CHECK(took < 250 * SLACK)) fprintf(stderr, "  %s: '%s' took %.0f ms\n", agents[a], gos[g], took);
+      CHECK_INT_EQ(count(o, "bestmove "), 1);
+      CHECK(!strstr(o, "bestmove 0000"));
+      /* Only the root was evaluated; the search, whose root may come from
+       * the NN cache, then evaluates one position of the tree at most. */
+      const long nodes = last_nodes(o);
+      if (!CHECK(a == 2 ? nodes >= 1 && nodes <= 2 : nodes == 1))
+        fprintf(stderr, "  %s: '%s'\n%s", agents[a], gos[g], o);
+    }
+  }
+  cf_uci_free(u);
+
+  /* MoveOverheadMs and the value agent, on a net slow enough that its
+   * full one-ply search (1 + 41 evaluations here: 42 legal moves, one of
+   * them mate) takes far longer than the 20 ms that movetime 3000 less 2980
+   * leaves. */
+  char dir[] = "/tmp/cf_test_uci_clock_XXXXXX";
+  if (!CHECK(mkdtemp(dir))) return;
+  char slow[1100];
+  snprintf(slow, sizeof slow, "%s/slow.pb.gz", dir);
+  if (!CHECK(save_slow_net(slow))) goto done;
+  u = engine(t, &tr, NULL);
+  if (!u) goto done;
+  char cmd[1300];
+  snprintf(cmd, sizeof cmd, "setoption name WeightsFile value %s\nsetoption name Agent value value\n"
+                            "position fen r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3\n"
+                            "isready\ngo nodes 2", slow);
+  run(u, &tr, cmd);
+  {
+    const char *o = run(u, &tr, "setoption name MoveOverheadMs value 2980");
+    CHECK_STR_EQ(o, "");
+    double t0 = cf_agent_now();
+    o = run(u, &tr, "go movetime 3000");
+    double took = ms_since(t0);
+    const long nodes = last_nodes(o);
+    fprintf(stderr, "  value agent, movetime 3000 less 2980: %.0f ms, %ld nodes\n", took, nodes);
+    CHECK(took < 1500);
+    CHECK(nodes >= 1 && nodes < 42);
+    CHECK_INT_EQ(count(o, "bestmove "), 1);
+    /* The full search, for scale: it must be cut above. */
+    t0 = cf_agent_now();
+    o = run(u, &tr, "go");
+    fprintf(stderr, "  value agent, full: %.0f ms, %ld nodes\n", ms_since(t0), last_nodes(o));
+    CHECK_INT_EQ(last_nodes(o), 42);
+    /* ponderhit gives a pondering value agent the clock's deadline (a few
+     * ms of 250 less the 200 overhead), or stops it when go ponder had no
+     * clock. */
+    run(u, &tr, "setoption name MoveOverheadMs value 200");
+    const char *ponders[] = {"go ponder wtime 250 btime 250\nponderhit", "go ponder\nponderhit"};
+    for (int i = 0; i < 2; i++) {
+      t0 = cf_agent_now();
+      o = run(u, &tr, ponders[i]);
+      fprintf(stderr, "  value agent, '%s': %.0f ms, %ld nodes\n", ponders[i], ms_since(t0),
+              last_nodes(o));
+      CHECK(last_nodes(o) >= 1 && last_nodes(o) < 42);
+      CHECK_INT_EQ(count(o, "bestmove "), 1);
+    }
+  }
+  /* The first go after a load: the clock started when go was read. When
+   * loading took longer than the budget (30 ms), the deadline has passed
+   * once the net is there: the root's evaluation only. */
+  {
+    run(u, &tr, "setoption name WeightsFile value <built in>\nisready\n"
+                "setoption name MoveOverheadMs value 200");
+    snprintf(cmd, sizeof cmd, "setoption name WeightsFile value %s", slow);
+    run(u, &tr, cmd);
+    pthread_mutex_lock(&tr.mu);
+    tr.watch = "info string loaded network";
+    tr.watch_at = 0;
+    pthread_mutex_unlock(&tr.mu);
+    double t0 = cf_agent_now();
+    const char *o = run(u, &tr, "go movetime 230");
+    const double took = ms_since(t0), load = (tr.watch_at - t0) * 1000.0;
+    fprintf(stderr, "  value agent, load + movetime 230: load %.0f ms, %.0f ms in all, %ld nodes\n",
+            load, took, last_nodes(o));
+    CHECK_STR_CONTAINS(o, "info string loaded network");
+    if (load > 30 + 10) CHECK_INT_EQ(last_nodes(o), 1);
+    tr.watch = NULL;
+  }
+  cf_uci_free(u);
+done:
+  unlink(slow);
+  rmdir(dir);
+}
+
 
 CF_TEST_MAIN(test_handshake, test_go_and_position, test_infinite_ponder_stop_quit, test_bad_input,
              test_weights, test_options_table, test_score_and_time, test_search_go,
              test_search_time_and_stop, test_search_options, test_score_types, test_text_clean,
-             test_clean_output, test_nul_line, test_held_info_early)
+             test_clean_output, test_nul_line, test_held_info_early, test_clocks_every_agent)
