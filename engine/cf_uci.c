@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "chess/cf_fen.h"
 #include "chess/cf_move_uci.h"
@@ -675,6 +676,16 @@ static void search_params(const cf_uci *u, cf_search_params *p) {
   p->ram_limit_mb = atol(u->value[CF_OPT_RAM_LIMIT_MB]);
 }
 
+/* More threads than cores is allowed (the GUI may know better, or share
+ * the machine on purpose), with a word about it. */
+static void warn_threads(cf_uci *u) {
+  const long threads = atol(u->value[CF_OPT_THREADS]);
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cores > 0 && threads > cores)
+    emit(u, "info string warning: Threads %ld is more than the %ld CPU cores online; the "
+            "backend's threads will compete for them", threads, cores);
+}
+
 cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, cf_error *err) {
   const cf_uci_option_desc *o = cf_uci_option_at(id);
   if (!o) return cf_error_set(err, CF_ERR_ARG, "no option %d", (int)id);
@@ -690,6 +701,7 @@ cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, c
     return st;
   }
   u->tm.move_overhead_ms = atol(u->value[CF_OPT_MOVE_OVERHEAD]);
+  if (id == CF_OPT_THREADS) warn_threads(u);
   return CF_OK;
 }
 

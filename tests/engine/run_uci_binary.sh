@@ -2,8 +2,8 @@
 # run_uci_binary.sh CFORMER DEFAULT_NET: the real `cformer` binary over
 # pipes: UCI with no arguments, Lc0-style flags (and their errors),
 # WeightsFile autodiscovery beside the binary, NUL bytes
-# and control bytes in the input, stop/quit during go infinite, end of
-# input without quit.
+# and control bytes in the input, the Threads warning, stop/quit during go
+# infinite, end of input without quit.
 set -u
 cformer="$1" net="$2"
 tmp=$(mktemp -d /tmp/cf_uci_bin_XXXXXX)
@@ -43,6 +43,15 @@ echo "$out" | grep -q '^info string error: input line has a NUL byte' || fail "N
 echo "$out" | grep -q '^bestmove e7e5' || fail "NUL: the line was run in part"
 out=$(printf 'xy\001\033[2J\377 1\nquit\n' | "$cformer")
 [ "$out" = "info string error: unknown command 'xy\\x01\\x1b[2J\\xff'" ] || fail "control bytes not escaped: $out"
+
+# More threads than cores online: accepted with a warning (the flag too).
+cores=$(getconf _NPROCESSORS_ONLN)
+if [ "$cores" -lt 128 ]; then
+  out=$(printf 'isready\nquit\n' | "$cformer" -t $((cores + 1))) || fail "-t above the cores: exit status"
+  echo "$out" | grep -q "^info string warning: Threads $((cores + 1)) is more than the $cores CPU cores online" \
+    || fail "-t above the cores: no warning"
+  echo "$out" | grep -q '^readyok$' || fail "-t above the cores: no readyok"
+fi
 
 # quit during go infinite: bestmove, then a prompt exit.
 out=$( (printf 'isready\ngo infinite\n'; sleep 1; printf 'quit\n'; sleep 5) | timeout 4 "$cformer")

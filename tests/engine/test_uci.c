@@ -301,7 +301,10 @@ static void test_bad_input(cf_test *t) {
   CHECK_STR_CONTAINS(o, "bad value 'sometimes'");
   o = run(u, &tr, "setoption name Backend value warp");
   CHECK_STR_CONTAINS(o, "option Backend: bad value 'warp'");
-  CHECK_STR_EQ(run(u, &tr, "setoption name threads value 7\nsetoption name PolicyTemperature value 2.5"), "");
+  /* (More threads than cores: accepted with a warning, test_threads_warning.) */
+  o = run(u, &tr, "setoption name threads value 7\nsetoption name PolicyTemperature value 2.5");
+  CHECK(sysconf(_SC_NPROCESSORS_ONLN) < 7 ? strstr(o, "info string warning: Threads 7 ") != NULL
+                                          : strcmp(o, "") == 0);
   CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_THREADS), "7");
   CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_POLICY_TEMPERATURE), "2.5");
   /* Backend options the backend does not know: an error at load time. */
@@ -1008,8 +1011,38 @@ done:
   rmdir(dir);
 }
 
+/* More threads than cores: accepted, with a warning naming the count. */
+static void test_threads_warning(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  CHECK(cores > 0);
+  char cmd[128], want[160];
+  if (cores < 128) {
+    snprintf(cmd, sizeof cmd, "setoption name Threads value %ld", cores + 1);
+    snprintf(want, sizeof want, "info string warning: Threads %ld is more than the %ld CPU cores online",
+             cores + 1, cores);
+    const char *o = run(u, &tr, cmd);
+    CHECK_STR_CONTAINS(o, want);
+    CHECK_INT_EQ(count(o, "\n"), 1);
+    CHECK_INT_EQ(atol(cf_uci_get_option(u, CF_OPT_THREADS)), cores + 1);
+    /* The command-line flags go through the same call. */
+    size_t from = tr.at;
+    cf_error err = {0};
+    CHECK(cf_uci_set_option(u, CF_OPT_THREADS, "128", &err) == CF_OK);
+    pthread_mutex_lock(&tr.mu);
+    CHECK_STR_CONTAINS(tr.text + from, "info string warning: Threads 128 is more than the ");
+    pthread_mutex_unlock(&tr.mu);
+  }
+  snprintf(cmd, sizeof cmd, "setoption name Threads value %ld", cores < 128 ? cores : 128);
+  CHECK_STR_EQ(run(u, &tr, cmd), "");
+  CHECK_STR_EQ(run(u, &tr, "setoption name Threads value 1"), "");
+  cf_uci_free(u);
+}
 
 CF_TEST_MAIN(test_handshake, test_go_and_position, test_infinite_ponder_stop_quit, test_bad_input,
              test_weights, test_options_table, test_score_and_time, test_search_go,
              test_search_time_and_stop, test_search_options, test_score_types, test_text_clean,
-             test_clean_output, test_nul_line, test_held_info_early, test_clocks_every_agent)
+             test_clean_output, test_nul_line, test_held_info_early, test_clocks_every_agent,
+             test_threads_warning)
