@@ -12,16 +12,28 @@
  * `ponderhit`, `isready` and `quit` are honoured while it runs; bestmove is
  * written from that thread (the callback must be callable from any thread;
  * calls never overlap). `go infinite` and `go ponder` hold bestmove until
- * stop (or ponderhit). Any other command arriving during a search first
- * ends it (a held search is stopped; bestmove comes out first).
+ * stop (or ponderhit); the info line(s) of an agent that finished earlier
+ * come at once. Any other command arriving during a search first ends it
+ * (a held search is stopped; bestmove comes out first).
+ *
+ * The clock of every agent starts when `go` is read (a network loaded by
+ * that `go` counts against the move) and MoveOverheadMs is kept back from
+ * every budget; a clock at 0 or below means: move now.
+ *
+ * `isready` loads the network when the options changed it (or none is
+ * loaded yet); whatever the loading has to say comes as `info string`
+ * lines before `readyok`, and nothing else is written in reply.
  *
  * Nothing a GUI sends kills the engine: unknown commands, bad positions,
  * moves, FENs, options and missing or broken weights files give
- * `info string error: ...` and leave the state as it was. */
+ * `info string error: ...` and leave the state as it was. Every line
+ * written is clean text (cf_uci_text.h): input quoted in a message has its
+ * control characters and invalid UTF-8 escaped as \xNN. */
 #ifndef CF_UCI_H
 #define CF_UCI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "common/cf_status.h"
 #include "engine/cf_uci_options.h"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # run_uci_binary.sh CFORMER DEFAULT_NET: the real `cformer` binary over
 # pipes: UCI with no arguments, Lc0-style flags (and their errors),
-# WeightsFile autodiscovery beside the binary, NUL bytes
+# WeightsFile autodiscovery beside the binary, isready's replies, NUL bytes
 # and control bytes in the input, the Threads warning, stop/quit during go
 # infinite, end of input without quit.
 set -u
@@ -35,6 +35,16 @@ cp "$cformer" "$tmp/cformer"
 cp "$net" "$tmp/mynet.pb.gz"
 out=$(printf 'isready\nquit\n' | "$tmp/cformer") || fail "autodiscover: exit status"
 echo "$out" | grep -q "loaded network $tmp/mynet.pb.gz" || fail "autodiscover: the file beside the binary was not used"
+
+# isready: readyok, with only info lines before it, and nothing on stderr
+# (python-chess logs every stderr line as a warning), also right after a
+# WeightsFile change.
+out=$(printf 'isready\nsetoption name WeightsFile value %s\nisready\nquit\n' "$net" | "$cformer" 2> "$tmp/err") \
+  || fail "isready: exit status"
+[ -s "$tmp/err" ] && fail "isready: the engine wrote to stderr: $(cat "$tmp/err")"
+[ "$(echo "$out" | grep -v '^info string ' | tr '\n' ' ')" = "readyok readyok " ] \
+  || fail "isready: replies other than info lines and readyok: $out"
+[ "$(echo "$out" | tail -n 1)" = "readyok" ] || fail "isready: something came after readyok"
 
 # The reader keeps NUL bytes: a line with one is an error, not a shorter
 # line; control bytes and invalid UTF-8 from the input come back escaped.

@@ -878,6 +878,68 @@ static void test_held_info_early(cf_test *t) {
   cf_uci_free(u);
 }
 
+/* The reply to isready is readyok, with only info lines before it. */
+static bool only_info_then(const char *out, const char *last) {
+  const size_t n = strlen(out), m = strlen(last);
+  if (n < m || strcmp(out + n - m, last) != 0) return false;
+  if (n > m && out[n - m - 1] != '\n') return false;
+  for (const char *l = out; l < out + n - m; l = strchr(l, '\n') + 1)
+    if (strncmp(l, "info string ", 12) != 0) return false;
+  return true;
+}
+
+static void test_isready_replies(cf_test *t) {
+  char dir[] = "/tmp/cf_test_uci_ready_XXXXXX";
+  if (!CHECK(mkdtemp(dir))) return;
+  char good[1100], untrained[1100], bad[1100];
+  snprintf(good, sizeof good, "%s/good.pb.gz", dir);
+  snprintf(untrained, sizeof untrained, "%s/untrained.pb.gz", dir);
+  snprintf(bad, sizeof bad, "%s/bad.pb.gz", dir);
+  CHECK(save_net_with_license(good, "GPL-3.0-or-later"));
+  CHECK(save_net_with_license(untrained, "untrained"));
+  CHECK(write_file(bad, "\x1f\x8b garbage", 10));
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) goto done;
+  /* The first isready loads the default net. */
+  const char *o = run(u, &tr, "isready");
+  CHECK(only_info_then(o, "readyok\n"));
+  CHECK_STR_CONTAINS(o, "info string loaded network");
+  CHECK_STR_EQ(run(u, &tr, "isready"), "readyok\n");
+  /* Right after each WeightsFile (or Backend) change: loaded, warned,
+   * failed: all of it before readyok. */
+  const char *files[] = {good, untrained, bad, "/nonexistent/x.pb.gz", CF_WEIGHTS_BUILT_IN, good};
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    char cmd[1300];
+    snprintf(cmd, sizeof cmd, "setoption name WeightsFile value %s\nisready", files[i]);
+    o = run(u, &tr, cmd);
+    CHECK(only_info_then(o, "readyok\n"));
+    CHECK(strstr(o, "info string ") != NULL);
+  }
+  o = run(u, &tr, "setoption name Backend value ref\nisready\nisready");
+  CHECK(only_info_then(o, "readyok\nreadyok\n"));
+  o = run(u, &tr, "setoption name HistoryFill value always\nisready");
+  CHECK(only_info_then(o, "readyok\n"));
+  CHECK_STR_CONTAINS(o, "loaded network");
+  /* isready during a held search: readyok, nothing else for it. */
+  run(u, &tr, "setoption name Agent value policy");
+  size_t from = tr.at;
+  cf_uci_feed(u, "go infinite");
+  CHECK(wait_for(&tr, from, "info depth", (long)(5000 * SLACK)));
+  from = tr.at;
+  cf_uci_feed(u, "isready");
+  pthread_mutex_lock(&tr.mu);
+  CHECK_STR_EQ(tr.text + from, "readyok\n");
+  pthread_mutex_unlock(&tr.mu);
+  run(u, &tr, "stop");
+  cf_uci_free(u);
+done:
+  unlink(good);
+  unlink(untrained);
+  unlink(bad);
+  rmdir(dir);
+}
+
 /* A bigger random net than the built-in one, so that a value agent's full
  * one-ply search takes long enough to be cut by a deadline. */
 static bool save_slow_net(const char *path) {
@@ -1044,5 +1106,5 @@ static void test_threads_warning(cf_test *t) {
 CF_TEST_MAIN(test_handshake, test_go_and_position, test_infinite_ponder_stop_quit, test_bad_input,
              test_weights, test_options_table, test_score_and_time, test_search_go,
              test_search_time_and_stop, test_search_options, test_score_types, test_text_clean,
-             test_clean_output, test_nul_line, test_held_info_early, test_clocks_every_agent,
-             test_threads_warning)
+             test_clean_output, test_nul_line, test_held_info_early, test_isready_replies,
+             test_clocks_every_agent, test_threads_warning)
