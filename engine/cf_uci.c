@@ -251,8 +251,12 @@ static void *search_main(void *arg) {
   cf_error err = {0};
   cf_status st = u->agent->choose(&req, &r, &err);
   double elapsed = cf_agent_now() - u->start;
+  /* Under mu: a ponderhit may be setting the clock (a ponder search that
+   * ended early, at RamLimitMb, is still waiting for it). */
+  pthread_mutex_lock(&u->mu);
   if (tree && u->budget_ms >= 0)
     cf_time_manager_done(&u->tm, u->budget_ms, (cf_agent_now() - u->clock_start) * 1000.0);
+  pthread_mutex_unlock(&u->mu);
   /* A search that failed part way still has its best move so far. */
   const bool answer = st == CF_OK || (tree && r.best != CF_MOVE_NONE);
   /* The result is shown as soon as the work is done, so a GUI analysing
