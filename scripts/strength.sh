@@ -8,7 +8,10 @@
 #
 # Results go to $OUT (default strength-out/): puzzles.txt, match-AGENT-ELO.txt
 # and .pgn, bench.txt. Stockfish plays 100 ms per move (MOVETIME), as does
-# cformer. Needs a build in $BUILD (default build/).
+# cformer, which keeps MOVE_OVERHEAD ms (default 10) of it back: its
+# MoveOverheadMs applies to every agent, and the UCI default of 200 would
+# leave nothing of 100 ms (the value agent would play its policy's move).
+# Needs a build in $BUILD (default build/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +22,7 @@ games=${GAMES:-200}
 elos=${ELOS:-1350}
 agents=${AGENTS:-value policy}
 movetime=${MOVETIME:-100}
+overhead=${MOVE_OVERHEAD:-10}
 concurrency=${CONCURRENCY:-2}
 
 [ -f "$net" ] || { echo "strength.sh: no network file '$net'" >&2; exit 2; }
@@ -32,7 +36,8 @@ for agent in $agents; do
   for elo in $elos; do
     echo "== match: $agent agent vs Stockfish UCI_Elo $elo, $games games, $movetime ms/move"
     "$build/tools/match/cformer-match" --copt "WeightsFile=$(realpath "$net")" \
-      --copt "Agent=$agent" --opponent-elo "$elo" --games "$games" --movetime "$movetime" \
+      --copt "Agent=$agent" --copt "MoveOverheadMs=$overhead" \
+      --opponent-elo "$elo" --games "$games" --movetime "$movetime" \
       --concurrency "$concurrency" --pgn "$out/match-$agent-$elo.pgn" --quiet |
       tee "$out/match-$agent-$elo.txt"
   done
