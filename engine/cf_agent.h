@@ -44,7 +44,8 @@ typedef struct cf_agent_request {
    * limit); `infinite` (go infinite / ponder) keeps it searching until
    * stopped; `search` carries its tree and NN cache between moves (NULL =
    * a fresh one per call); on_info receives progress (NULL = none). The
-   * one-ply agents ignore these. */
+   * one-ply agents ignore these, except live_deadline, which the value
+   * agent honours as a deadline once it is set. */
   int depth;
   bool infinite;
   const _Atomic double *live_deadline; /* see cf_search_limits */

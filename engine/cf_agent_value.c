@@ -10,8 +10,9 @@
  * ties), so a move costs 1 + (non-terminal children) evaluations. Children
  * are evaluated in policy order and the stop flag and max_evals are checked
  * between batches: work cut short still returns the best of the children
- * scored so far, which are the ones the policy likes most. The deadline is
- * checked the same way. */
+ * scored so far, which are the ones the policy likes most. The deadline (or
+ * the live deadline a pondering request gets at ponderhit) is checked the
+ * same way. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,9 +33,16 @@ typedef struct child {
   bool mates;
 } child;
 
+/* The deadline in force: the request's, or the one a held (pondering)
+ * request was given later (UCI ponderhit). 0 = none. */
+static double deadline(const cf_agent_request *req) {
+  const double late = req->live_deadline ? atomic_load(req->live_deadline) : 0;
+  return late > 0 ? late : req->deadline;
+}
+
 static bool stop_requested(const cf_agent_request *req) {
-  return (req->stop && atomic_load(req->stop)) ||
-         (req->deadline > 0 && cf_agent_now() >= req->deadline);
+  const double end = deadline(req);
+  return (req->stop && atomic_load(req->stop)) || (end > 0 && cf_agent_now() >= end);
 }
 
 /* Scores a child that ends the game; false if the game goes on. */
@@ -117,8 +125,8 @@ static cf_status evaluate(const cf_agent_request *req, work *w, cf_agent_result 
        * and at most about STOP_LATENCY_S of work, so stop and quit are
        * honoured promptly even on a slow backend. */
       double budget = STOP_LATENCY_S;
-      if (req->deadline > 0 && req->deadline - cf_agent_now() < budget)
-        budget = req->deadline - cf_agent_now();
+      const double end = deadline(req);
+      if (end > 0 && end - cf_agent_now() < budget) budget = end - cf_agent_now();
       double fit = budget / w->seconds_per_eval;
       if (fit < n) n = fit >= 1 ? (int)fit : 1;
     }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "chess/cf_fen.h"
 #include "chess/cf_move_uci.h"
@@ -16,6 +17,7 @@
 #include "engine/cf_uci.h"
 #include "engine/cf_uci_go.h"
 #include "engine/cf_uci_score.h"
+#include "engine/cf_uci_text.h"
 #include "engine/search/cf_search.h"
 #include "engine/search/cf_time_manager.h"
 #include "policy_head/cf_policy_map.h"
@@ -51,27 +53,33 @@ struct cf_uci {
   atomic_bool stop;
   cf_uci_go go;
   const cf_agent_desc *agent;
-  double start, deadline;
+  double start;    /* when the agent started (after any network load): info's time */
+  double deadline; /* when the agent must stop; 0 = no deadline */
 
-  /* The search agent's state across moves (tree, NN cache) and its clock. */
+  /* The search agent's state across moves (tree, NN cache); the clock of
+   * every agent. */
   cf_search *search;
   cf_time_manager tm;
-  double budget_ms;   /* this move's time-manager budget; < 0 when not on a clock */
-  double clock_start; /* when that budget started (go, or ponderhit) */
-  _Atomic double live_deadline; /* set by ponderhit: the pondering search's deadline */
+  double budget_ms;   /* the search's clock budget, whose unused part is saved; < 0: none */
+  double clock_start; /* when this move's clock started (go was read, or ponderhit) */
+  _Atomic double live_deadline; /* set by ponderhit: the pondering agent's deadline */
 };
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
 static void emit(cf_uci *u, const char *fmt, ...) {
-  char line[4096];
+  /* Lines quote input (commands, values, FENs, file names) and files (a
+   * network's license): cleaned, so no control character or invalid UTF-8
+   * reaches the GUI (cf_uci_text.h says how). */
+  char line[4096], clean[4 * sizeof line];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
+  cf_uci_text_clean(line, clean, sizeof clean);
   pthread_mutex_lock(&u->out_mu);
-  u->write(u->user, line);
+  u->write(u->user, clean);
   pthread_mutex_unlock(&u->out_mu);
 }
 
@@ -222,15 +230,9 @@ static void emit_one_ply_move_stats(cf_uci *u, const cf_agent_result *r) {
   }
 }
 
-static void emit_result(cf_uci *u, const cf_agent_result *r, double elapsed) {
-  char move[CF_UCI_MOVE_MAX];
-  cf_move_write_uci(r->best, cf_game_position(&u->game)->chess960, move);
-  char ponder[CF_UCI_MOVE_MAX + 8] = "";
-  if (r->ponder != CF_MOVE_NONE) {
-    char p[CF_UCI_MOVE_MAX];
-    cf_move_write_uci(r->ponder, cf_game_position(&u->game)->chess960, p);
-    snprintf(ponder, sizeof ponder, " ponder %s", p);
-  }
+/* The agent's last info line(s) and VerboseMoveStats: the search's final
+ * figures, or the one-ply agents' lines. */
+static void emit_final_info(cf_uci *u, const cf_agent_result *r, double elapsed) {
   if (u->agent == &cf_agent_search_desc) {
     /* The final figures, as the search left them. */
     cf_search_info info = {.best = r->best, .q = r->q, .mate = r->mate, .depth = r->depth,
@@ -239,9 +241,20 @@ static void emit_result(cf_uci *u, const cf_agent_result *r, double elapsed) {
     memcpy(info.wdl, r->wdl, sizeof info.wdl);
     emit_search_info(u, u->search, &info);
     if (option_on(u, CF_OPT_VERBOSE_MOVE_STATS)) emit_move_stats(u);
-  } else {
-    emit_one_ply_info(u, r, elapsed);
-    if (option_on(u, CF_OPT_VERBOSE_MOVE_STATS)) emit_one_ply_move_stats(u, r);
+    return;
+  }
+  emit_one_ply_info(u, r, elapsed);
+  if (option_on(u, CF_OPT_VERBOSE_MOVE_STATS)) emit_one_ply_move_stats(u, r);
+}
+
+static void emit_bestmove(cf_uci *u, const cf_agent_result *r) {
+  const bool chess960 = cf_game_position(&u->game)->chess960;
+  char move[CF_UCI_MOVE_MAX], ponder[CF_UCI_MOVE_MAX + 8] = "";
+  cf_move_write_uci(r->best, chess960, move);
+  if (r->ponder != CF_MOVE_NONE) {
+    char p[CF_UCI_MOVE_MAX];
+    cf_move_write_uci(r->ponder, chess960, p);
+    snprintf(ponder, sizeof ponder, " ponder %s", p);
   }
   emit(u, "bestmove %s%s", move, ponder);
 }
@@ -277,15 +290,24 @@ static void *search_main(void *arg) {
   cf_error err = {0};
   cf_status st = u->agent->choose(&req, &r, &err);
   double elapsed = cf_agent_now() - u->start;
+  /* Under mu: a ponderhit may be setting the clock (a ponder search that
+   * ended early, at RamLimitMb, is still waiting for it). */
+  pthread_mutex_lock(&u->mu);
   if (tree && u->budget_ms >= 0)
     cf_time_manager_done(&u->tm, u->budget_ms, (cf_agent_now() - u->clock_start) * 1000.0);
-  wait_release(u);
-  if (st != CF_OK) emit(u, "info string error: %s", err.msg);
+  pthread_mutex_unlock(&u->mu);
   /* An agent that failed part way (the network, mid-search) still has its
    * best move so far: the search's, or the root policy's for the one-ply
    * agents. */
-  if (st != CF_OK && r.best == CF_MOVE_NONE) emit(u, "bestmove 0000");
-  else emit_result(u, &r, elapsed);
+  const bool answer = st == CF_OK || r.best != CF_MOVE_NONE;
+  /* The result is shown as soon as the work is done, so a GUI analysing
+   * with go infinite (or pondering) sees it before it sends stop; only
+   * bestmove waits for stop or ponderhit. */
+  if (st != CF_OK) emit(u, "info string error: %s", err.msg);
+  if (answer) emit_final_info(u, &r, elapsed);
+  wait_release(u);
+  if (answer) emit_bestmove(u, &r);
+  else emit(u, "bestmove 0000");
   return NULL;
 }
 
@@ -400,6 +422,23 @@ static cf_clock go_clock(const cf_uci *u) {
                 .movestogo = u->go.movestogo,
                 .movetime_ms = u->go.movetime};
   return c;
+}
+
+/* This move's time budget in ms, counted from u->clock_start, for every
+ * agent: Lc0's time manager, so MoveOverheadMs is kept back from every
+ * budget and a clock at 0 or below (or a budget used up by the overhead)
+ * gives 0: move now, after the first evaluation. -1 when nothing limits
+ * the time (no clock for the side to move and no movetime). Only the
+ * search's clocked budgets are recorded in u->budget_ms, so that its
+ * unused time is saved for later moves: a one-ply agent finishes early by
+ * design and would pile up time it never uses. */
+static double move_budget(cf_uci *u) {
+  cf_clock clock = go_clock(u);
+  double ms;
+  if (!cf_time_manager_budget(&u->tm, &clock, game_ply(u), &ms)) return -1;
+  if (ms < 0) ms = 0;
+  if (clock.time_ms >= 0 && u->agent == &cf_agent_search_desc) u->budget_ms = ms;
+  return ms;
 }
 
 /* ---- commands ---------------------------------------------------------- */
@@ -525,6 +564,7 @@ static void cmd_position(cf_uci *u, char *args) {
 }
 
 static void cmd_go(cf_uci *u, char *args) {
+  const double go_at = cf_agent_now();
   char warn[1024];
   cf_uci_go_parse(args, cf_game_position(&u->game), &u->go, warn, sizeof warn);
   if (warn[0]) emit(u, "info string error: go: %s", warn);
@@ -547,27 +587,14 @@ static void cmd_go(cf_uci *u, char *args) {
     emit(u, "bestmove 0000");
     return;
   }
-  /* The clock starts after loading: GUIs usually load with isready first. */
   u->start = cf_agent_now();
-  const bool white = cf_game_position(&u->game)->side == CF_WHITE;
-  double budget;
+  /* The clock started when go was read, so time spent loading the network
+   * here counts against the move. A held search (infinite, ponder) has no
+   * deadline; ponderhit gives it one. */
+  u->clock_start = go_at;
   u->budget_ms = -1;
-  if (u->agent == &cf_agent_search_desc) {
-    /* Lc0's time manager; a budget of 0 or less means: move at once. Only
-     * a clock's budget carries unused time to later moves. */
-    cf_clock clock = go_clock(u);
-    double ms;
-    budget = -1;
-    u->clock_start = u->start;
-    if (!u->hold && cf_time_manager_budget(&u->tm, &clock, game_ply(u), &ms)) {
-      budget = ms > 0 ? ms : 0;
-      if (clock.time_ms >= 0) u->budget_ms = budget;
-    }
-  } else {
-    budget = cf_uci_go_budget_ms(&u->go, white);
-  }
-  u->deadline = budget >= 0 ? u->start + budget / 1000.0 : 0;
-  if (u->deadline == u->start) u->deadline = u->start + 1e-9; /* 0 means no deadline */
+  const double budget = u->hold ? -1 : move_budget(u);
+  u->deadline = budget >= 0 ? go_at + budget / 1000.0 : 0;
   if (pthread_create(&u->thread, NULL, search_main, u) != 0) {
     emit(u, "info string error: go: cannot start the search thread");
     emit(u, "bestmove 0000");
@@ -586,24 +613,20 @@ static void cmd_stop(cf_uci *u, char *args) {
   pthread_mutex_unlock(&u->mu);
 }
 
-/* The move to ponder on was played: the search goes on as a normal one
- * with the time the clock of `go ponder` allows (the time manager's
- * budget, counted from now); a one-ply agent is done already. */
+/* The move to ponder on was played: the agent goes on as a timed one with
+ * the time the clock of `go ponder` allows (the time manager's budget,
+ * counted from now); with no clock to go by it plays at once. A one-ply
+ * agent that finished while pondering answers at once. */
 static void cmd_ponderhit(cf_uci *u, char *args) {
   (void)args;
   if (!u->thread_live) return;
   pthread_mutex_lock(&u->mu);
-  if (u->agent == &cf_agent_search_desc && u->go.ponder) {
-    cf_clock clock = go_clock(u);
-    double ms, now = cf_agent_now();
-    if (cf_time_manager_budget(&u->tm, &clock, game_ply(u), &ms)) {
-      const double budget = ms > 0 ? ms : 0;
-      if (clock.time_ms >= 0) u->budget_ms = budget;
-      u->clock_start = now;
-      atomic_store(&u->live_deadline, now + budget / 1000.0 + 1e-9);
-    } else {
-      atomic_store(&u->stop, true); /* no clock to go by: play now */
-    }
+  if (u->go.ponder) {
+    const double now = cf_agent_now();
+    u->clock_start = now;
+    const double budget = move_budget(u);
+    if (budget >= 0) atomic_store(&u->live_deadline, now + budget / 1000.0);
+    else atomic_store(&u->stop, true);
   }
   u->released = true;
   pthread_cond_broadcast(&u->cv);
@@ -634,12 +657,23 @@ static const command commands[] = {
     {"register", cmd_ignore, true}, /* nothing to register */
 };
 
-bool cf_uci_feed(cf_uci *u, const char *line) {
-  char *copy = strdup(line ? line : "");
+bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len) {
+  if (!line) len = 0;
+  const char *nul = len ? memchr(line, 0, len) : NULL;
+  if (nul) {
+    /* Read as a C string the line would end at the NUL and the rest would
+     * be dropped without a word: the whole line is refused instead. */
+    emit(u, "info string error: input line has a NUL byte (byte %zu of %zu); line ignored",
+         (size_t)(nul - line) + 1, len);
+    return true;
+  }
+  char *copy = malloc(len + 1);
   if (!copy) {
     emit(u, "info string error: out of memory");
     return true;
   }
+  if (len) memcpy(copy, line, len);
+  copy[len] = 0;
   char *s = trim(copy), *args = s;
   while (*args && !isspace((unsigned char)*args)) args++;
   if (*args) *args++ = 0;
@@ -653,11 +687,8 @@ bool cf_uci_feed(cf_uci *u, const char *line) {
     size_t i = 0, n = sizeof commands / sizeof commands[0];
     while (i < n && strcmp(s, commands[i].name) != 0) i++;
     if (i == n) {
-      char name[64];
-      snprintf(name, sizeof name, "%s", s);
-      for (char *p = name; *p; p++)
-        if (!isprint((unsigned char)*p)) *p = '?';
-      emit(u, "info string error: unknown command '%s'", name);
+      /* At most 64 bytes of it; emit escapes what is not clean text. */
+      emit(u, "info string error: unknown command '%.64s'", s);
     } else {
       if (!commands[i].during_search) finish_search(u, false);
       commands[i].run(u, args);
@@ -665,6 +696,10 @@ bool cf_uci_feed(cf_uci *u, const char *line) {
   }
   free(copy);
   return go_on;
+}
+
+bool cf_uci_feed(cf_uci *u, const char *line) {
+  return cf_uci_feed_n(u, line, line ? strlen(line) : 0);
 }
 
 /* ---- life cycle -------------------------------------------------------- */
@@ -686,6 +721,16 @@ static void search_params(const cf_uci *u, cf_search_params *p) {
   p->ram_limit_mb = atol(u->value[CF_OPT_RAM_LIMIT_MB]);
 }
 
+/* More threads than cores is allowed (the GUI may know better, or share
+ * the machine on purpose), with a word about it. */
+static void warn_threads(cf_uci *u) {
+  const long threads = atol(u->value[CF_OPT_THREADS]);
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cores > 0 && threads > cores)
+    emit(u, "info string warning: Threads %ld is more than the %ld CPU cores online; the "
+            "backend's threads will compete for them", threads, cores);
+}
+
 cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, cf_error *err) {
   const cf_uci_option_desc *o = cf_uci_option_at(id);
   if (!o) return cf_error_set(err, CF_ERR_ARG, "no option %d", (int)id);
@@ -701,6 +746,7 @@ cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, c
     return st;
   }
   u->tm.move_overhead_ms = atol(u->value[CF_OPT_MOVE_OVERHEAD]);
+  if (id == CF_OPT_THREADS) warn_threads(u);
   return CF_OK;
 }
 

@@ -128,8 +128,9 @@ int cf_cmd_uci(int argc, char **argv) {
   }
   char *line = NULL;
   size_t cap = 0;
-  while (getline(&line, &cap, stdin) >= 0)
-    if (!cf_uci_feed(u, line)) break;
+  ssize_t len;
+  while ((len = getline(&line, &cap, stdin)) >= 0) /* with its length: a NUL is an error */
+    if (!cf_uci_feed_n(u, line, (size_t)len)) break;
   /* End of input without quit: finish like quit. */
   free(line);
   cf_uci_free(u);

@@ -472,6 +472,11 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
       if (lim.deadline > 0 && lim.deadline - now < budget) budget = lim.deadline - now;
       double fit = budget / sec_per_eval;
       if (fit < want) want = fit >= 1 ? (int)fit : 1;
+    } else if (lim.deadline > 0 && now >= lim.deadline) {
+      /* Out of time before any batch was timed (a clock at zero, a budget
+       * spent loading the net): one position, the least work that gives a
+       * move, not a whole minibatch behind a root the NN cache answered. */
+      want = 1;
     }
     const long evals_before = s->evals;
     const double t0 = cf_agent_now();

@@ -1,8 +1,9 @@
 #!/bin/sh
 # run_uci_binary.sh CFORMER DEFAULT_NET: the real `cformer` binary over
 # pipes: UCI with no arguments, Lc0-style flags (and their errors),
-# WeightsFile autodiscovery beside the binary, stop/quit during go infinite,
-# end of input without quit.
+# WeightsFile autodiscovery beside the binary, isready's replies, NUL bytes
+# and control bytes in the input, the Threads warning, stop/quit during go
+# infinite, end of input without quit.
 set -u
 cformer="$1" net="$2"
 tmp=$(mktemp -d /tmp/cf_uci_bin_XXXXXX)
@@ -52,6 +53,33 @@ cp "$cformer" "$tmp/cformer"
 cp "$net" "$tmp/mynet.pb.gz"
 out=$(printf 'isready\nquit\n' | "$tmp/cformer") || fail "autodiscover: exit status"
 echo "$out" | grep -q "loaded network $tmp/mynet.pb.gz" || fail "autodiscover: the file beside the binary was not used"
+
+# isready: readyok, with only info lines before it, and nothing on stderr
+# (python-chess logs every stderr line as a warning), also right after a
+# WeightsFile change.
+out=$(printf 'isready\nsetoption name WeightsFile value %s\nisready\nquit\n' "$net" | "$cformer" 2> "$tmp/err") \
+  || fail "isready: exit status"
+[ -s "$tmp/err" ] && fail "isready: the engine wrote to stderr: $(cat "$tmp/err")"
+[ "$(echo "$out" | grep -v '^info string ' | tr '\n' ' ')" = "readyok readyok " ] \
+  || fail "isready: replies other than info lines and readyok: $out"
+[ "$(echo "$out" | tail -n 1)" = "readyok" ] || fail "isready: something came after readyok"
+
+# The reader keeps NUL bytes: a line with one is an error, not a shorter
+# line; control bytes and invalid UTF-8 from the input come back escaped.
+out=$(printf 'position startpos moves e2e4\nposition startpos\000 moves d2d4\nsetoption name Agent value policy\ngo searchmoves e7e5\nquit\n' | "$cformer")
+echo "$out" | grep -q '^info string error: input line has a NUL byte' || fail "NUL: no error"
+echo "$out" | grep -q '^bestmove e7e5' || fail "NUL: the line was run in part"
+out=$(printf 'xy\001\033[2J\377 1\nquit\n' | "$cformer")
+[ "$out" = "info string error: unknown command 'xy\\x01\\x1b[2J\\xff'" ] || fail "control bytes not escaped: $out"
+
+# More threads than cores online: accepted with a warning (the flag too).
+cores=$(getconf _NPROCESSORS_ONLN)
+if [ "$cores" -lt 128 ]; then
+  out=$(printf 'isready\nquit\n' | "$cformer" -t $((cores + 1))) || fail "-t above the cores: exit status"
+  echo "$out" | grep -q "^info string warning: Threads $((cores + 1)) is more than the $cores CPU cores online" \
+    || fail "-t above the cores: no warning"
+  echo "$out" | grep -q '^readyok$' || fail "-t above the cores: no readyok"
+fi
 
 # quit during go infinite: bestmove, then a prompt exit.
 out=$( (printf 'isready\ngo infinite\n'; sleep 1; printf 'quit\n'; sleep 5) | timeout 4 "$cformer")
