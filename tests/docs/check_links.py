@@ -2,7 +2,8 @@
 """check_links.py ROOT: every relative link and image in the repository's
 Markdown files points at a file or folder that exists in the repository,
 and a link to a heading (#anchor) names a heading of that file, so moving or
-renaming a doc cannot leave readers at a dead end. Web links are not
+renaming a doc cannot leave readers at a dead end; and README.md links every
+page of docs/ and the changelog. Web links are not
 fetched (no network in CI)."""
 import os
 import re
@@ -62,6 +63,18 @@ def main():
                     bad.append(f"{where}:{n}: '{target}' does not exist")
                 elif anchor and full.endswith(".md") and anchor not in anchors(full):
                     bad.append(f"{where}:{n}: '{target}': no heading '#{anchor}'")
+    # The README is the index: every Markdown page a user reads is linked there.
+    readme = os.path.join(root, "README.md")
+    if os.path.exists(readme):
+        with open(readme, encoding="utf-8") as f:
+            linked = {os.path.normpath(os.path.join(root, t.partition("#")[0]))
+                      for t in LINK.findall(f.read()) if not re.match(r"^[a-z]+:", t)}
+        pages = [os.path.join(root, "CHANGELOG.md")] + [
+            os.path.join(root, d, n) for d in ("docs",) if os.path.isdir(os.path.join(root, d))
+            for n in sorted(os.listdir(os.path.join(root, d))) if n.endswith(".md")]
+        for page in pages:
+            if os.path.exists(page) and os.path.normpath(page) not in linked:
+                bad.append(f"README.md: does not link {os.path.relpath(page, root)}")
     for b in bad:
         print(b)
     print(f"{checked} links checked, {len(bad)} broken")
