@@ -63,6 +63,27 @@ grep -q "^cformer evaluations per move: 5.0 " "$tmp/nodes.out" || fail "nodes: c
 [ "$(grep -c '^\[TimeControl "-"\]' "$tmp/nodes.pgn")" -eq 2 ] || fail "nodes: PGN TimeControl"
 "$match" --nodes 0 > /dev/null 2>&1; [ $? -eq 2 ] || fail "--nodes 0 accepted"
 
+# Options are checked against what each engine declares (exit 2, named);
+# an engine's own error lines reach the user; progress lines carry an ETA.
+"$match" --cformer "$tmp/cformer-e2e" --copt Bogus=1 --games 1 > /dev/null 2> "$tmp/opt.err"
+[ $? -eq 2 ] || fail "unknown engine option: exit status"
+grep -q "has no option 'Bogus' (it has: WeightsFile, " "$tmp/opt.err" || fail "unknown engine option not named"
+"$match" --cformer "$tmp/cformer-e2e" --opponent "$tmp/stockfish-e2e" --opponent-elo 1000 --games 1 \
+  > /dev/null 2> "$tmp/elo.err"
+[ $? -eq 2 ] || fail "UCI_Elo out of range: exit status"
+grep -q "option UCI_Elo: bad value '1000' (expected a whole number from 1350 to 2850)" "$tmp/elo.err" ||
+  fail "UCI_Elo range not given"
+"$match" --cformer "$tmp/cformer-e2e" --copt "Agent=mcts" --games 1 > /dev/null 2> "$tmp/combo.err"
+[ $? -eq 2 ] && grep -q "option Agent: bad value 'mcts' (expected one of: policy value search)" \
+  "$tmp/combo.err" || fail "combo value not checked"
+"$match" --cformer "$tmp/cformer-e2e" --copt WeightsFile=/nonexistent.pb.gz \
+  --opponent "$tmp/cformer-e2e --agent policy" --opponent-nodes 1 --games 2 --movetime 20 \
+  --openings "$tmp/openings1.txt" > "$tmp/msg.out" 2> "$tmp/msg.err"
+[ $? -eq 3 ] || fail "an engine without a network: exit status"
+[ "$(grep -c 'says: error: /nonexistent.pb.gz' "$tmp/msg.err")" -eq 1 ] ||
+  fail "the engine's error line not shown once"
+grep -q "^game 1/2 .* ETA [0-9]*h[0-9][0-9]m[0-9][0-9]s$" "$tmp/msg.out" || fail "no ETA in the progress"
+
 # Faults are losses for the engine that commits them.
 for mode in illegal silent crash; do
   "$match" --cformer "$fake $mode" --opponent "$tmp/stockfish-e2e" --games 2 --movetime 20 \

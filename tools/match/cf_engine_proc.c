@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +20,86 @@ static long now_ms(void) {
 }
 
 #define MAX_ARGS 64
+#define MAX_DECLARED 256
+
+/* One `option name N type T [default D] [min A max B] [var V]...` line. */
+typedef struct declared_option {
+  char name[96];
+  char type[16];
+  long min, max;
+  char vars[512]; /* combo: "\n"-separated */
+} declared_option;
+
+/* Parses a declaration; false if the line is not one. Names may hold
+ * spaces ("Skill Level"), so the name runs up to " type ". */
+static bool parse_declaration(const char *line, declared_option *o) {
+  if (strncmp(line, "option name ", 12) != 0) return false;
+  const char *name = line + 12, *type = strstr(name, " type ");
+  if (!type) return false;
+  memset(o, 0, sizeof *o);
+  snprintf(o->name, sizeof o->name, "%.*s", (int)(type - name), name);
+  sscanf(type + 6, "%15s", o->type);
+  const char *at = strstr(type, " min ");
+  if (at) o->min = atol(at + 5);
+  at = strstr(type, " max ");
+  if (at) o->max = atol(at + 5);
+  size_t used = 0;
+  for (at = strstr(type, " var "); at && used < sizeof o->vars - 1; at = strstr(at + 5, " var ")) {
+    const char *end = strstr(at + 5, " var ");
+    int n = end ? (int)(end - (at + 5)) : (int)strlen(at + 5);
+    used += (size_t)snprintf(o->vars + used, sizeof o->vars - used, "%.*s\n", n, at + 5);
+  }
+  return true;
+}
+
+/* Whether value suits the declared option; why says what would. */
+static bool value_fits(const declared_option *o, const char *value, char *why, size_t size) {
+  if (strcmp(o->type, "spin") == 0) {
+    char *end;
+    long v = strtol(value, &end, 10);
+    snprintf(why, size, "a whole number from %ld to %ld", o->min, o->max);
+    return *value && !*end && v >= o->min && v <= o->max;
+  }
+  if (strcmp(o->type, "check") == 0) {
+    snprintf(why, size, "true or false");
+    return strcasecmp(value, "true") == 0 || strcasecmp(value, "false") == 0;
+  }
+  if (strcmp(o->type, "combo") == 0) {
+    size_t at = (size_t)snprintf(why, size, "one of:");
+    bool ok = false;
+    for (const char *v = o->vars; *v;) {
+      const char *nl = strchr(v, '\n');
+      int n = (int)(nl - v);
+      if ((int)strlen(value) == n && strncasecmp(v, value, (size_t)n) == 0) ok = true;
+      if (at < size) at += (size_t)snprintf(why + at, size - at, " %.*s", n, v);
+      v = nl + 1;
+    }
+    return ok;
+  }
+  return true; /* string, button: anything */
+}
+
+/* Checks "Name=Value" against the declarations. */
+static cf_status check_option(const declared_option *decl, int n_decl, const char *opt,
+                              const char *engine, cf_error *err) {
+  const char *eq = strchr(opt, '=');
+  if (!eq) return cf_error_set(err, CF_ERR_ARG, "engine option '%s' is not Name=Value", opt);
+  int len = (int)(eq - opt);
+  for (int i = 0; i < n_decl; i++) {
+    if ((int)strlen(decl[i].name) != len || strncasecmp(decl[i].name, opt, (size_t)len) != 0)
+      continue;
+    char why[600];
+    if (value_fits(&decl[i], eq + 1, why, sizeof why)) return CF_OK;
+    return cf_error_set(err, CF_ERR_ARG, "engine %s: option %s: bad value '%s' (expected %s)",
+                        engine, decl[i].name, eq + 1, why);
+  }
+  char names[700] = "";
+  size_t at = 0;
+  for (int i = 0; i < n_decl && at < sizeof names; i++)
+    at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", i ? ", " : "", decl[i].name);
+  return cf_error_set(err, CF_ERR_ARG, "engine %s has no option '%.*s' (it has: %s)", engine, len,
+                      opt, n_decl ? names : "none");
+}
 
 cf_status cf_engine_start(const cf_engine_spec *spec, int timeout_ms, cf_engine_proc *p,
                           cf_error *err) {
@@ -72,23 +153,27 @@ cf_status cf_engine_start(const cf_engine_spec *spec, int timeout_ms, cf_engine_
   snprintf(p->name, sizeof p->name, "%s", argv[0]);
   free(cmd);
 
+  p->on_message = spec->on_message;
+  p->message_user = spec->message_user;
   char line[CF_PROC_LINE_MAX];
-  cf_status st = cf_engine_send(p, "uci", err);
+  declared_option *decl = calloc(MAX_DECLARED, sizeof *decl);
+  int n_decl = 0;
+  cf_status st = decl ? cf_engine_send(p, "uci", err) : cf_error_set(err, CF_ERR_NOMEM, "out of memory");
   long deadline = now_ms() + timeout_ms;
   while (st == CF_OK) {
     long left = deadline - now_ms();
     st = cf_engine_read(p, left > 0 ? (int)left : 0, line, err);
     if (st != CF_OK) break;
     if (strncmp(line, "id name ", 8) == 0) snprintf(p->name, sizeof p->name, "%.127s", line + 8);
+    if (n_decl < MAX_DECLARED && parse_declaration(line, &decl[n_decl])) n_decl++;
     if (strcmp(line, "uciok") == 0) break;
   }
+  for (int i = 0; st == CF_OK && i < spec->n_options; i++)
+    st = check_option(decl, n_decl, spec->options[i], p->name, err);
+  free(decl);
   for (int i = 0; st == CF_OK && i < spec->n_options; i++) {
     const char *eq = strchr(spec->options[i], '=');
     char cmdline[1200];
-    if (!eq) {
-      st = cf_error_set(err, CF_ERR_ARG, "engine option '%s' is not Name=Value", spec->options[i]);
-      break;
-    }
     snprintf(cmdline, sizeof cmdline, "setoption name %.*s value %s",
              (int)(eq - spec->options[i]), spec->options[i], eq + 1);
     st = cf_engine_send(p, cmdline, err);
@@ -136,6 +221,9 @@ cf_status cf_engine_read(cf_engine_proc *p, int timeout_ms, char line[CF_PROC_LI
       size_t used = nl ? n + 1 : n;
       memmove(p->buf, p->buf + used, p->len - used);
       p->len -= used;
+      if (p->on_message && (strncmp(line, "info string error", 17) == 0 ||
+                            strncmp(line, "info string warning", 19) == 0))
+        p->on_message(p->message_user, p, line);
       return CF_OK;
     }
     long left = deadline - now_ms();

@@ -12,22 +12,38 @@
 #define CF_PROC_LINE_MAX 8192
 #define CF_PROC_OPTIONS_MAX 16
 
+struct cf_engine_proc;
+
+/* Receives the engine's `info string error: ...` and `info string warning:
+ * ...` lines as they are read (the user would otherwise never see why an
+ * engine misbehaves). May be called from several match threads at once. */
+typedef void (*cf_engine_message_fn)(void *user, const struct cf_engine_proc *p,
+                                     const char *line);
+
 typedef struct cf_engine_proc {
   pid_t pid;
   int to_fd, from_fd;        /* engine's stdin, stdout */
   char buf[CF_PROC_LINE_MAX];
   size_t len;                /* bytes buffered in buf */
   char name[128];            /* from `id name` */
+  cf_engine_message_fn on_message; /* from the spec; NULL = none */
+  void *message_user;
 } cf_engine_proc;
 
 typedef struct cf_engine_spec {
   const char *command;       /* program and arguments, split on spaces */
   const char *options[CF_PROC_OPTIONS_MAX]; /* "Name=Value" for setoption */
   int n_options;
+  cf_engine_message_fn on_message; /* NULL = the engine's messages are dropped */
+  void *message_user;
 } cf_engine_spec;
 
 /* Starts the engine and does the handshake (uci / uciok, options, isready /
- * readyok) within timeout_ms. stderr of the engine goes to /dev/null. */
+ * readyok) within timeout_ms. stderr of the engine goes to /dev/null. Each
+ * option must be one the engine declares (`option name ...`, matched
+ * without regard to case, as UCI says), with a value its type allows: a
+ * spin within min..max, a combo one of its vars, a check true or false;
+ * otherwise CF_ERR_ARG names the option and what the engine accepts. */
 cf_status cf_engine_start(const cf_engine_spec *spec, int timeout_ms, cf_engine_proc *p,
                           cf_error *err);
 

@@ -57,8 +57,34 @@ typedef struct match_state {
   FILE *pgn;
   char cformer_name[128], opponent_name[128];
   bool start_failed;
+  cf_status start_status;
   char start_error[CF_ERROR_MSG_MAX];
+  double started_at;        /* monotonic seconds, for the ETA */
+  uint64_t seen[64];        /* engine messages already shown (hashes) */
+  int n_seen;
 } match_state;
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* An engine's `info string error/warning` line, shown once on stderr with
+ * the engine's side: a GUI would show it, and a match that loses every game
+ * to an engine with no network should say why. */
+static void show_engine_message(void *user, const cf_engine_proc *p, const char *line) {
+  match_state *s = user;
+  uint64_t h = 14695981039346656037ull;
+  for (const char *c = p->name; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
+  for (const char *c = line; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
+  pthread_mutex_lock(&s->mu);
+  bool fresh = true;
+  for (int i = 0; i < s->n_seen && fresh; i++) fresh = s->seen[i] != h;
+  if (fresh && s->n_seen < (int)(sizeof s->seen / sizeof s->seen[0])) s->seen[s->n_seen++] = h;
+  if (fresh) fprintf(stderr, "cformer-match: %s says: %s\n", p->name, line + 12);
+  pthread_mutex_unlock(&s->mu);
+}
 
 /* "100 ms/move" or "400 nodes/move", for one side. */
 static const char *limit_text(const match_args *a, long nodes, char *buf, size_t cap) {
@@ -251,6 +277,7 @@ static void *worker(void *arg) {
           cf_engine_start(&a->opponent, 30000, &o, &err) != CF_OK) {
         pthread_mutex_lock(&s->mu);
         s->start_failed = true;
+        s->start_status = err.status;
         snprintf(s->start_error, sizeof s->start_error, "%s", err.msg);
         pthread_mutex_unlock(&s->mu);
         break;
@@ -295,6 +322,10 @@ static void *worker(void *arg) {
       printf("game %d/%d (%s, cformer %s): %s %s | ", s->finished, a->games, s->openings.names[k],
              cformer_white ? "white" : "black", cf_game_result_name(r.result), r.reason);
       print_standing(s, stdout);
+      /* the rest at the pace so far (games run concurrency at a time) */
+      double left = (now_s() - s->started_at) / s->finished * (a->games - s->finished);
+      if (s->finished < a->games)
+        printf("  ETA %dh%02dm%02ds", (int)(left / 3600), (int)(left / 60) % 60, (int)left % 60);
       printf("\n");
       fflush(stdout);
     }
@@ -337,6 +368,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   pthread_mutex_init(&s.mu, NULL);
+  s.started_at = now_s();
+  a.cformer.on_message = a.opponent.on_message = show_engine_message;
+  a.cformer.message_user = a.opponent.message_user = &s;
   int n = a.concurrency < a.games ? a.concurrency : a.games;
   pthread_t threads[MAX_CONCURRENCY];
   char climit[48], olimit[48];
@@ -364,7 +398,9 @@ int main(int argc, char **argv) {
   free(s.game_keys);
   if (s.start_failed) {
     fprintf(stderr, "cformer-match: %s\n", s.start_error);
-    return 1;
+    /* an option the engine does not have, or a value it refuses: a bad
+     * command line found late */
+    return s.start_status == CF_ERR_ARG ? 2 : 1;
   }
   printf("%s vs %s: %d games: ", s.cformer_name, s.opponent_name, s.finished);
   print_standing(&s, stdout);
