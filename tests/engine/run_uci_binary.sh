@@ -22,6 +22,24 @@ echo "$out" | grep -q 'untrained' && fail "flags: the built-in net warns untrain
 echo "$out" | grep -q ' nodes 1 .* wdl [0-9]* [0-9]* [0-9]* pv ' || fail "flags: --show-wdl/--agent not applied"
 echo "$out" | grep -q '^bestmove ' || fail "flags: no bestmove before end of input"
 
+# Weights that are not a regular file are refused at once: a FIFO nobody
+# writes to (a blocking open would hang: timeout fails it), and /dev/stdin,
+# which would swallow the GUI's next command (isready must be answered).
+mkfifo "$tmp/fifo.pb.gz" || fail "mkfifo"
+out=$(printf 'isready\nquit\n' | timeout 10 "$cformer" -w "$tmp/fifo.pb.gz") || fail "-w FIFO: exit status (hung?)"
+echo "$out" | grep -q 'fifo.pb.gz: is a FIFO, not a regular file' || fail "-w FIFO: not refused"
+echo "$out" | grep -q '^readyok$' || fail "-w FIFO: no readyok"
+out=$(printf 'setoption name WeightsFile value /dev/stdin\nisready\nquit\n' | timeout 10 "$cformer") \
+  || fail "WeightsFile /dev/stdin: exit status (hung?)"
+echo "$out" | grep -q '/dev/stdin: is a FIFO, not a regular file' || fail "/dev/stdin: not refused"
+echo "$out" | grep -q '^readyok$' || fail "/dev/stdin: the isready after it was swallowed"
+# --weights-max-mb: the default net inflates to ~2.4 MB.
+out=$(printf 'isready\nquit\n' | "$cformer" -w "$net" --weights-max-mb 1) || fail "--weights-max-mb: exit status"
+echo "$out" | grep -q 'exceeds the limit of 1048576 bytes (as set); raise the limit with WeightsMaxMb (--weights-max-mb)' \
+  || fail "--weights-max-mb 1: not refused with a message naming it"
+out=$(printf 'isready\nquit\n' | "$cformer" -w "$net" --weights-max-mb=3) || fail "--weights-max-mb=3: exit status"
+echo "$out" | grep -q '^info string loaded network ' || fail "--weights-max-mb 3: not loaded"
+
 "$cformer" --agent mcts < /dev/null 2> "$tmp/err" && fail "bad flag value accepted"
 grep -q "option Agent: bad value 'mcts'" "$tmp/err" || fail "bad flag value not explained"
 "$cformer" uci --bogus 1 < /dev/null 2> "$tmp/err" && fail "unknown flag accepted"
