@@ -228,6 +228,16 @@ typedef struct cf_weights_load_options {
  * (opts may be NULL). */
 uint64_t cf_weights_max_payload(const cf_weights_load_options *opts, uint64_t source_size);
 
+/* The largest limit a user may set, in MiB (1 TiB). */
+#define CF_WEIGHTS_MAX_MB_LIMIT 1048576
+
+/* A user's limit in MiB as text ("0" = automatic, up to
+ * CF_WEIGHTS_MAX_MB_LIMIT) into opts, with limit_name (the flag or option
+ * that was given, kept by pointer) for the message. CF_ERR_ARG naming
+ * limit_name otherwise; opts is then unchanged. */
+cf_status cf_weights_parse_max_mb(const char *text, const char *limit_name,
+                                  cf_weights_load_options *opts, cf_error *err);
+
 /* Loads a .pb.gz (or uncompressed .pb) file. opts may be NULL. On failure
  * *out is NULL and err says what is wrong, naming the file, the field path
  * and the sizes involved. Only a regular file is read: a FIFO, a device, a

@@ -613,24 +613,40 @@ uint64_t cf_weights_max_payload(const cf_weights_load_options *opts, uint64_t so
   return limit < CF_WEIGHTS_AUTO_MIN ? CF_WEIGHTS_AUTO_MIN : limit;
 }
 
+cf_status cf_weights_parse_max_mb(const char *text, const char *limit_name,
+                                  cf_weights_load_options *opts, cf_error *err) {
+  char *end;
+  errno = 0;
+  long long mb = text ? strtoll(text, &end, 10) : -1;
+  if (!text || !*text || *end || errno || text[0] < '0' || text[0] > '9' || mb < 0 ||
+      mb > CF_WEIGHTS_MAX_MB_LIMIT)
+    return cf_error_set(err, CF_ERR_ARG, "%s: bad value '%s' (expected MiB, 0 = automatic, to %d)",
+                        limit_name, text ? text : "", CF_WEIGHTS_MAX_MB_LIMIT);
+  opts->max_decompressed_bytes = (uint64_t)mb << 20;
+  opts->limit_name = limit_name;
+  return CF_OK;
+}
+
 /* Completes the message of a payload over the limit: how the limit was
  * chosen and how the user raises it (opts->limit_name). */
 static cf_status over_limit(cf_error *err, const cf_weights_load_options *opts,
                             uint64_t source_size, bool gzip) {
   char why[160];
+  /* Only the automatic rule suspects a bomb; a set limit was a choice. */
+  const bool bomb = gzip && !(opts && opts->max_decompressed_bytes);
   if (opts && opts->max_decompressed_bytes)
     snprintf(why, sizeof why, " (as set)");
   else
     snprintf(why, sizeof why, " (automatic: %u times the %llu-byte file, at least %llu MiB)%s",
              CF_WEIGHTS_AUTO_RATIO, (unsigned long long)source_size,
              (unsigned long long)(CF_WEIGHTS_AUTO_MIN >> 20),
-             gzip ? ": a decompression bomb?" : "");
+             bomb ? ": a decompression bomb?" : "");
   const char *name = opts ? opts->limit_name : NULL;
   char msg[CF_ERROR_MSG_MAX];
   snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
-  return cf_error_set(err, CF_ERR_NOMEM, "%s%s%s%s%s", msg, why,
-                      name ? "; raise the limit with " : "", name ? name : "",
-                      name ? " to load it" : "");
+  if (!name) return cf_error_set(err, CF_ERR_NOMEM, "%s%s", msg, why);
+  return cf_error_set(err, CF_ERR_NOMEM, "%s%s%s the limit with %s to load it%s", msg, why,
+                      bomb ? " Raise" : "; raise", name, bomb ? " anyway" : "");
 }
 
 static cf_status too_big(cf_error *err, const cf_weights_load_options *opts, uint64_t size,
