@@ -2,6 +2,7 @@
  * JSON lines, in the parity case schema (data/parity/README.md).
  *
  *     cformer eval --weights NET [--cases FILE] [--backend NAME] [--batch N]
+ *                  [--weights-max-mb MB]
  *                  [--history-fill fen_only|no|always] [--bench RUNS]
  *
  * Each input line is an object with "id", "fen" (default: the start
@@ -37,6 +38,7 @@ typedef struct eval_args {
   const char *weights, *cases, *backend, *backend_opts;
   int batch, bench;
   cf_history_fill fill;
+  cf_weights_load_options load; /* --weights-max-mb */
 } eval_args;
 
 /* One input line and everything computed for it. */
@@ -63,6 +65,8 @@ static void usage(FILE *out) {
           "W/D/L, Q, moves left, extra value heads and the raw policy logits of every legal\n"
           "move for each policy head, in the parity case schema.\n\n"
           "  --weights NET     network file (.pb.gz)\n"
+          "  --weights-max-mb MB  largest network the file may inflate to, in MiB (default\n"
+          "                    0 = automatic: 16 times the file, 64 to 4096 MiB)\n"
           "  --cases FILE      read positions from FILE (default: standard input)\n"
           "  --backend NAME    compute backend (default: the best available)\n"
           "  --backend-opts S  backend options, e.g. threads=2 (docs/BACKENDS.md)\n"
@@ -103,7 +107,9 @@ static bool parse_int(const char *text, int lo, int hi, int *out) {
 
 /* Returns -1 when the arguments are fine, else the exit status. */
 static int parse_args(int argc, char **argv, eval_args *a) {
-  *a = (eval_args){.batch = DEFAULT_BATCH, .fill = CF_HISTORY_FILL_FEN_ONLY};
+  *a = (eval_args){.batch = DEFAULT_BATCH,
+                   .fill = CF_HISTORY_FILL_FEN_ONLY,
+                   .load = {.limit_name = "--weights-max-mb"}};
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -114,6 +120,10 @@ static int parse_args(int argc, char **argv, eval_args *a) {
     i++;
     if (strcmp(arg, "--weights") == 0) {
       a->weights = val;
+    } else if (strcmp(arg, "--weights-max-mb") == 0) {
+      cf_error err;
+      if (cf_weights_parse_max_mb(val, "--weights-max-mb", &a->load, &err) != CF_OK)
+        return fail("%s", err.msg);
     } else if (strcmp(arg, "--cases") == 0) {
       a->cases = val;
     } else if (strcmp(arg, "--backend") == 0) {
@@ -329,7 +339,7 @@ static cf_status evaluate(cf_net *net, eval_case *cases, const int *valid, int n
 
 static cf_net *open_net(const eval_args *a, cf_error *err) {
   cf_weights *w = NULL;
-  if (cf_weights_load_file(a->weights, NULL, &w, err) != CF_OK) return NULL;
+  if (cf_weights_load_file(a->weights, &a->load, &w, err) != CF_OK) return NULL;
   cf_net_options opts = {.backend = a->backend,
                          .backend_options = a->backend_opts,
                          .max_batch = a->batch,

@@ -25,6 +25,7 @@ typedef struct puzzles_args {
   const char *weights, *backend, *backend_opts, *csv, *agent;
   long limit;
   int json, quiet;
+  cf_weights_load_options load; /* --weights-max-mb */
 } puzzles_args;
 
 typedef struct band_score {
@@ -53,6 +54,8 @@ static void usage(FILE *out) {
           "prints the share solved by rating band. A puzzle is solved when every one of the\n"
           "agent's moves matches the solution (any mating move also counts).\n\n"
           "  --weights NET       network file (default: the built-in network)\n"
+          "  --weights-max-mb MB largest network the file may inflate to, in MiB (default\n"
+          "                      0 = automatic: 16 times the file, 64 to 4096 MiB)\n"
           "  --agent NAME        policy, value or all (default all)\n"
           "  --backend NAME      compute backend (default: the best available)\n"
           "  --backend-opts S    backend options, e.g. threads=2\n"
@@ -66,7 +69,10 @@ static void usage(FILE *out) {
 }
 
 static int parse_args(int argc, char **argv, puzzles_args *a) {
-  *a = (puzzles_args){.weights = CF_WEIGHTS_BUILT_IN, .csv = NULL, .agent = "all"};
+  *a = (puzzles_args){.weights = CF_WEIGHTS_BUILT_IN,
+                      .csv = NULL,
+                      .agent = "all",
+                      .load = {.limit_name = "--weights-max-mb"}};
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i];
     if (strcmp(k, "--help") == 0 || strcmp(k, "-h") == 0) {
@@ -87,6 +93,13 @@ static int parse_args(int argc, char **argv, puzzles_args *a) {
     }
     const char *v = argv[++i];
     if (strcmp(k, "--weights") == 0 || strcmp(k, "-w") == 0) a->weights = v;
+    else if (strcmp(k, "--weights-max-mb") == 0) {
+      cf_error err;
+      if (cf_weights_parse_max_mb(v, "--weights-max-mb", &a->load, &err) != CF_OK) {
+        fprintf(stderr, "cformer puzzles: %s\n", err.msg);
+        return 2;
+      }
+    }
     else if (strcmp(k, "--backend") == 0 || strcmp(k, "-b") == 0) a->backend = v;
     else if (strcmp(k, "--backend-opts") == 0 || strcmp(k, "-o") == 0) a->backend_opts = v;
     else if (strcmp(k, "--csv") == 0) a->csv = v;
@@ -189,6 +202,7 @@ int cf_cmd_puzzles(int argc, char **argv) {
   cf_engine_weights_spec spec = {
     .weights = a.weights,
     .net = {.backend = a.backend, .backend_options = a.backend_opts, .max_batch = 64},
+    .load = a.load,
   };
   cf_net *net = NULL;
   cf_engine_weights_info info;

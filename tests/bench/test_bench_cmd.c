@@ -482,6 +482,8 @@ static void test_help_and_bad_arguments(cf_test *t) {
       {"--arch 1x32 --frobnicate 1", "unknown option '--frobnicate'"},
       {"--arch", "--arch needs a value"},
       {"--weights /nonexistent/net.pb.gz --cost-only", "/nonexistent/net.pb.gz"},
+      {"--weights /dev/null --cost-only", "/dev/null: is a character device, not a regular file"},
+      {"--weights x.pb.gz --weights-max-mb lots", "--weights-max-mb: bad value 'lots'"},
       {"--arch 1x32 --suite /nonexistent/suite.txt --no-sgemm", "/nonexistent/suite.txt"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -64,6 +64,7 @@ typedef struct bench_args {
   double min_time;
   unsigned long long seed;
   bool json, cost_only, no_sgemm, quiet;
+  cf_weights_load_options load; /* --weights-max-mb */
 } bench_args;
 
 static void usage(FILE *out) {
@@ -76,6 +77,8 @@ static void usage(FILE *out) {
           "table (or JSON), a bench signature that changes when behaviour changes, and\n"
           "optionally an SVG chart of time per move against FLOPs per move. docs/BENCH.md.\n\n"
           "  --weights NET     network file (.pb.gz)\n"
+          "  --weights-max-mb MB  largest network the file may inflate to, in MiB (default\n"
+          "                    0 = automatic: 16 times the file, 64 to 4096 MiB)\n"
           "  --arch SPEC       random weights of a shape instead (deterministic): cf-6m,\n"
           "                    cf-240m, or LxD[xH[xF]] = layers x width [x heads (D/32)\n"
           "                    [x FFN width (D)]] in the CF-6M style, e.g. 4x128\n"
@@ -173,7 +176,8 @@ static int parse_agents(const char *text, bench_args *a) {
 /* Returns -1 when the arguments are fine, else the exit status. */
 static int parse_args(int argc, char **argv, bench_args *a) {
   *a = (bench_args){.suite = NULL, .min_time = 0.5, .min_calls = 3, .seed = 1,
-                    .search_nodes = DEFAULT_SEARCH_NODES};
+                    .search_nodes = DEFAULT_SEARCH_NODES,
+                    .load = {.limit_name = "--weights-max-mb"}};
   int st = parse_batches(DEFAULT_BATCHES, a);
   if (st >= 0) return st;
   for (int i = 0; i < cf_agent_count() && i < MAX_AGENTS; i++)
@@ -207,6 +211,10 @@ static int parse_args(int argc, char **argv, bench_args *a) {
     i++;
     if (strcmp(arg, "--weights") == 0) {
       a->weights = val;
+    } else if (strcmp(arg, "--weights-max-mb") == 0) {
+      cf_error err;
+      if (cf_weights_parse_max_mb(val, "--weights-max-mb", &a->load, &err) != CF_OK)
+        return fail("%s", err.msg);
     } else if (strcmp(arg, "--arch") == 0) {
       a->arch = val;
     } else if (strcmp(arg, "--backend") == 0) {
@@ -306,7 +314,7 @@ static cf_status make_weights(const bench_args *a, bench_progress *progress, cf_
                               cf_error *err) {
   if (a->weights) {
     bench_progress_stage(progress, "loading %s", a->weights);
-    return cf_weights_load_file(a->weights, NULL, w, err);
+    return cf_weights_load_file(a->weights, &a->load, w, err);
   }
   cf_random_spec spec;
   CF_TRY(bench_arch_parse(a->arch, a->seed, &spec, err));

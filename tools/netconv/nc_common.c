@@ -119,12 +119,25 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-cf_status nc_load_net(const char *path, cf_weights **out, cf_error *err) {
+int nc_parse_weights_max_mb(const char *cmd, int argc, char **argv, int *i,
+                            cf_weights_load_options *opts) {
+  if (strcmp(argv[*i], "--weights-max-mb") != 0) return -1;
+  if (++*i >= argc) return nc_fail(cmd, "--weights-max-mb needs a value");
+  cf_error err;
+  if (cf_weights_parse_max_mb(argv[*i], "--weights-max-mb", opts, &err) != CF_OK)
+    return nc_fail(cmd, "%s", err.msg);
+  return 0;
+}
+
+cf_status nc_load_net(const char *path, const cf_weights_load_options *opts, cf_weights **out,
+                      cf_error *err) {
   struct stat st;
   bool big = stat(path, &st) == 0 && (uint64_t)st.st_size >= NC_PROGRESS_MIN_BYTES;
   double t0 = now_s();
   if (big) fprintf(stderr, "loading %s (%.0f MB)...", path, (double)st.st_size / 1e6);
-  cf_status s = cf_weights_load_file(path, NULL, out, err);
+  cf_weights_load_options o = {.limit_name = "--weights-max-mb"};
+  if (opts) o = *opts;
+  cf_status s = cf_weights_load_file(path, &o, out, err);
   if (big) fprintf(stderr, s == CF_OK ? " done (%.1f s)\n" : " failed\n", now_s() - t0);
   return s;
 }

@@ -42,9 +42,21 @@ void nc_progress_start(nc_progress *p, const char *label, uint64_t total);
 void nc_progress_update(nc_progress *p, uint64_t done);
 void nc_progress_end(nc_progress *p);
 
-/* Loads a network, saying so on stderr first when the file is large (the
- * loader itself reports no progress). */
-cf_status nc_load_net(const char *path, cf_weights **out, cf_error *err);
+/* Loads a network within opts' payload limit (--weights-max-mb; NULL:
+ * automatic), saying so on stderr first when the file is large (the loader
+ * itself reports no progress). */
+cf_status nc_load_net(const char *path, const cf_weights_load_options *opts, cf_weights **out,
+                      cf_error *err);
+
+/* --weights-max-mb MB, the flag of every subcommand that reads a network:
+ * if argv[*i] is it, parses its value into opts (advancing *i) and returns
+ * 0, or 1 after an error message for cmd; -1 if argv[*i] is another
+ * argument. */
+#define NC_WEIGHTS_MAX_MB_HELP                                                      \
+  "  --weights-max-mb MB  largest network the file may inflate to, in MiB\n"        \
+  "                       (default 0 = automatic: 16 times the file, 64 to 4096 MiB)\n"
+int nc_parse_weights_max_mb(const char *cmd, int argc, char **argv, int *i,
+                            cf_weights_load_options *opts);
 
 /* Saves a network (cf_weights_save_file), saying so first when it is large. */
 cf_status nc_save_net(const cf_weights *w, const char *path, cf_encoding enc, bool gzip,

@@ -11,13 +11,14 @@
 
 static const char usage[] =
     "usage: netconv convert IN -o OUT [--encoding linear16|float16|bfloat16|float32]\n"
-    "                       [--no-gzip] [--quiet]\n\n"
+    "                       [--no-gzip] [--quiet] [--weights-max-mb MB]\n\n"
     "Re-encodes a network. Older layouts are normalised on the way (network format\n"
     "134 -> 7, single policy/value heads -> multi-head layout). Prints the largest\n"
     "absolute error the new encoding introduced in each tensor.\n\n"
     "  --encoding E   tensor encoding of OUT (default: each tensor keeps its own)\n"
     "  --no-gzip      write the bare protobuf\n"
-    "  --quiet        only the summary line, not one line per tensor\n";
+    "  --quiet        only the summary line, not one line per tensor\n"
+    NC_WEIGHTS_MAX_MB_HELP;
 
 typedef struct tensor_list {
   cf_tensor **t;
@@ -74,7 +75,13 @@ int nc_cmd_convert(int argc, char **argv) {
   const char *in = NULL, *out = NULL;
   cf_encoding enc = CF_ENC_UNKNOWN;
   bool gzip = true, quiet = false;
+  cf_weights_load_options load = {.limit_name = "--weights-max-mb"};
   for (int i = 1; i < argc; i++) {
+    int rc = nc_parse_weights_max_mb("convert", argc, argv, &i, &load);
+    if (rc >= 0) {
+      if (rc) return rc;
+      continue;
+    }
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       fputs(usage, stdout);
@@ -105,7 +112,7 @@ int nc_cmd_convert(int argc, char **argv) {
   void *buf = NULL;
   size_t size = 0;
   int rc = 1;
-  if (nc_load_net(in, &w, &err) != CF_OK) {
+  if (nc_load_net(in, &load, &w, &err) != CF_OK) {
     nc_fail("convert", "%s", err.msg);
     goto done;
   }
@@ -113,7 +120,7 @@ int nc_cmd_convert(int argc, char **argv) {
     fprintf(stderr, "encoding %zu parameters as %s and checking them...\n", w->param_count,
             enc == CF_ENC_UNKNOWN ? "before" : cf_encoding_name(enc));
   if (cf_weights_save_memory(w, enc, gzip, &buf, &size, &err) != CF_OK ||
-      cf_weights_load_memory(buf, size, out, NULL, &back, &err) != CF_OK) {
+      cf_weights_load_memory(buf, size, out, &load, &back, &err) != CF_OK) {
     nc_fail("convert", "%s", err.msg);
     goto done;
   }

@@ -6,12 +6,13 @@
 #include "weights/cf_cost.h"
 
 static const char usage[] =
-    "usage: netconv describe NET [--json]\n\n"
+    "usage: netconv describe NET [--json] [--weights-max-mb MB]\n\n"
     "Prints the architecture (layers, d, heads, dff, RPE q/k/v, norm, embedding style,\n"
     "smolgen, heads present), the parameter count, the tensor encodings, the input\n"
     "format, version and license, and the cost of one evaluation: the Chessformer\n"
     "paper's MAC count and the full FLOP count (docs/NETCONV.md).\n\n"
-    "  --json   one JSON object instead of text\n";
+    "  --json               one JSON object instead of text\n"
+    NC_WEIGHTS_MAX_MB_HELP;
 
 typedef struct enc_count {
   size_t tensors[CF_ENC_FLOAT32 + 1];
@@ -134,7 +135,13 @@ static void print_text(const char *path, const cf_weights *w, const enc_count *e
 int nc_cmd_describe(int argc, char **argv) {
   const char *path = NULL;
   bool json = false;
+  cf_weights_load_options load = {.limit_name = "--weights-max-mb"};
   for (int i = 1; i < argc; i++) {
+    int rc = nc_parse_weights_max_mb("describe", argc, argv, &i, &load);
+    if (rc >= 0) {
+      if (rc) return rc;
+      continue;
+    }
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       fputs(usage, stdout);
       return 0;
@@ -151,7 +158,7 @@ int nc_cmd_describe(int argc, char **argv) {
   if (!path) return nc_fail("describe", "no network given (netconv describe --help)");
   cf_weights *w = NULL;
   cf_error err = {0};
-  if (nc_load_net(path, &w, &err) != CF_OK) return nc_fail("describe", "%s", err.msg);
+  if (nc_load_net(path, &load, &w, &err) != CF_OK) return nc_fail("describe", "%s", err.msg);
   enc_count ec = {0};
   cf_weights_visit(w, count_one, &ec);
   cf_cost cost;

@@ -11,14 +11,16 @@
 #include "tools/netconv/nc_safetensors.h"
 
 static const char usage[] =
-    "usage: netconv export NET -o OUT.safetensors [--naming ours|chessformer]\n\n"
+    "usage: netconv export NET -o OUT.safetensors [--naming ours|chessformer]\n"
+    "                      [--weights-max-mb MB]\n\n"
     "Writes every tensor of NET as float32 safetensors. Names and layouts are our\n"
     "trainer's (training/model.py state_dict names, nn.Linear [out][in]; see\n"
     "docs/TRAINER_NAMES.md) or, with --naming chessformer, the Chessformer trainer's\n"
     "([in][out] kernels, rule-50 column times 99 for input formats 1-3). The\n"
     "configuration `netconv import` needs (input format, heads, activations) goes into\n"
     "the file's __metadata__, so `netconv import OUT.safetensors -o NET2` needs no\n"
-    "--config. Importing an export gives back NET's values exactly (float32).\n";
+    "--config. Importing an export gives back NET's values exactly (float32).\n\n"
+    NC_WEIGHTS_MAX_MB_HELP;
 
 static void fill_config(const cf_weights *w, nc_naming naming, nc_config *c) {
   nc_config_init(c);
@@ -37,7 +39,13 @@ static void fill_config(const cf_weights *w, nc_naming naming, nc_config *c) {
 int nc_cmd_export(int argc, char **argv) {
   const char *in = NULL, *out = NULL;
   nc_naming naming = NC_NAMING_OURS;
+  cf_weights_load_options load = {.limit_name = "--weights-max-mb"};
   for (int i = 1; i < argc; i++) {
+    int rc = nc_parse_weights_max_mb("export", argc, argv, &i, &load);
+    if (rc >= 0) {
+      if (rc) return rc;
+      continue;
+    }
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       fputs(usage, stdout);
@@ -61,7 +69,7 @@ int nc_cmd_export(int argc, char **argv) {
   if (!in || !out) return nc_fail("export", "need NET and -o OUT (netconv export --help)");
   cf_weights *w = NULL;
   cf_error err = {0};
-  if (nc_load_net(in, &w, &err) != CF_OK) return nc_fail("export", "%s", err.msg);
+  if (nc_load_net(in, &load, &w, &err) != CF_OK) return nc_fail("export", "%s", err.msg);
   int n = 0, m = 0, rc = 1;
   nc_slot *slots = nc_slots(w, &n);
   nc_st_out *t = slots ? calloc((size_t)n, sizeof *t) : NULL;
