@@ -57,22 +57,26 @@ static size_t initial_capacity(cf_byte_source *src, uint64_t max_out) {
   return (size_t)cap;
 }
 
-/* Makes more compressed input available; false at the end of the source. */
+/* Makes more compressed input available after what zlib has not consumed
+ * yet (kept, so that a gzip magic split across two reads is still seen
+ * whole); *eof once the source has nothing more. */
 static cf_status refill(cf_byte_source *src, z_stream *zs, uint8_t *inbuf, uint64_t *pos,
                         bool *eof, cf_error *err) {
   if (src->file) {
-    size_t got = fread(inbuf, 1, CF_GZ_CHUNK, src->file);
+    if (zs->avail_in > 0) memmove(inbuf, zs->next_in, zs->avail_in);
+    size_t got = fread(inbuf + zs->avail_in, 1, CF_GZ_CHUNK - zs->avail_in, src->file);
     if (got == 0 && ferror(src->file))
       return cf_error_set(err, CF_ERR_IO, "read error after %llu bytes", (unsigned long long)*pos);
     zs->next_in = inbuf;
-    zs->avail_in = (uInt)got;
+    zs->avail_in += (uInt)got;
     *pos += got;
     *eof = got == 0;
   } else {
+    /* The unconsumed bytes end at mem + *pos: extend them in place. */
     size_t left = src->mem_size - (size_t)*pos;
     size_t take = left < (size_t)1 << 30 ? left : (size_t)1 << 30;
-    zs->next_in = (Bytef *)(uintptr_t)(src->mem + *pos);
-    zs->avail_in = (uInt)take;
+    zs->next_in = (Bytef *)(uintptr_t)(src->mem + *pos - zs->avail_in);
+    zs->avail_in += (uInt)take;
     *pos += take;
     *eof = take == 0;
   }
@@ -129,11 +133,10 @@ cf_status cf_gunzip(cf_byte_source *src, uint64_t max_out, uint8_t **out, size_t
     len += before - zs.avail_out;
     if (len > max_out) goto bomb;
     if (ret == Z_STREAM_END) {
-      /* Another gzip member may follow; anything else is ignored. */
-      if (zs.avail_in == 0 && !eof) {
-        st = refill(src, &zs, inbuf, &pos, &eof, err);
-        if (st != CF_OK) break;
-      }
+      /* Another gzip member may follow; anything else is ignored. Its
+       * 2-byte magic may straddle the end of a read. */
+      while (zs.avail_in < 2 && !eof && st == CF_OK) st = refill(src, &zs, inbuf, &pos, &eof, err);
+      if (st != CF_OK) break;
       if (zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b) {
         inflateReset(&zs);
         continue;
