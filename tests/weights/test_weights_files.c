@@ -155,6 +155,7 @@ static void test_symlink_to_regular_file_loads(cf_test *t) {
 
 /* ---- memory-bounded children ---- */
 
+#ifndef CF_TEST_ASAN
 static long vm_bytes(void) {
   FILE *f = fopen("/proc/self/statm", "r");
   long pages = 0;
@@ -164,6 +165,7 @@ static long vm_bytes(void) {
   }
   return pages * sysconf(_SC_PAGESIZE);
 }
+#endif
 
 static long maxrss_bytes(void) {
   struct rusage ru;
