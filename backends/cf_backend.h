@@ -18,7 +18,8 @@
  *
  * Errors. Ops return nothing: a backend that can fail inside an op (a CUDA
  * launch) records the first failure and reports it from `sync`, which
- * cf_net_eval calls once per batch. Ops on the reference backend cannot fail.
+ * cf_net_eval calls once per batch. Ops on the reference backend cannot fail
+ * (its fail_after=N option fakes a failure, to test the callers).
  *
  * Shapes. Every op has a batch dimension; token-wise ops take rows =
  * batch * 64. "[A][B]" is row-major: element (a, b) at a*B + b. */

@@ -44,7 +44,8 @@ typedef struct cf_agent_request {
    * limit); `infinite` (go infinite / ponder) keeps it searching until
    * stopped; `search` carries its tree and NN cache between moves (NULL =
    * a fresh one per call); on_info receives progress (NULL = none). The
-   * one-ply agents ignore these. */
+   * one-ply agents ignore these, except live_deadline, which the value
+   * agent honours as a deadline once it is set. */
   int depth;
   bool infinite;
   const _Atomic double *live_deadline; /* see cf_search_limits */
@@ -55,6 +56,19 @@ typedef struct cf_agent_request {
 
 /* Longest principal variation an agent reports. */
 #define CF_AGENT_PV_MAX 64
+
+/* A one-ply agent's view of one candidate move, for MultiPV and
+ * VerboseMoveStats. All values from the mover's side. */
+typedef struct cf_agent_move_stats {
+  cf_move move;
+  cf_move reply;   /* the child's top policy move (value agent); CF_MOVE_NONE if unknown */
+  float p;         /* prior: softmax(logit / temperature) over the candidates */
+  bool scored;     /* given a value of its own; otherwise q and wdl are the root's */
+  bool by_net;     /* scored by the network (false: the game ends there) */
+  int proven;      /* the game ends after the move: 1 we win, 0 draw; -2 not proven */
+  float q, wdl[3];
+  float moves_left; /* plies left after the move (the child's head); NAN if unknown */
+} cf_agent_move_stats;
 
 typedef struct cf_agent_result {
   cf_move best;     /* CF_MOVE_NONE when the position has no legal move */
@@ -75,6 +89,11 @@ typedef struct cf_agent_result {
   int depth, seldepth, hashfull;
   cf_move pv[CF_AGENT_PV_MAX];
   int pv_len;
+  /* The one-ply agents' candidates in the order they rank them, best first
+   * (moves[0].move == best): policy by prior; value by score, then unscored
+   * ones by prior. The search leaves n_moves 0 (cf_search_root_stats). */
+  int n_moves;
+  cf_agent_move_stats moves[CF_MAX_MOVES];
 } cf_agent_result;
 
 typedef struct cf_agent_desc {

@@ -63,10 +63,32 @@ int cf_agent_root_best(const cf_agent_root *root) {
   return best;
 }
 
+void cf_agent_policy_order(const cf_agent_root *root, int *order) {
+  for (int i = 0; i < root->n; i++) { /* insertion sort, stable: n <= CF_MAX_MOVES */
+    int j = i;
+    while (j > 0 && root->logits[order[j - 1]] < root->logits[i]) {
+      order[j] = order[j - 1];
+      j--;
+    }
+    order[j] = i;
+  }
+}
+
 void cf_agent_result_from_root(const cf_agent_root *root, cf_agent_result *out) {
   memset(out, 0, sizeof *out);
   out->n_legal = root->n;
   if (root->n == 0) return;
+  /* Every candidate in policy order, valued at the root's own value. */
+  int order[CF_MAX_MOVES];
+  cf_agent_policy_order(root, order);
+  for (int k = 0; k < root->n; k++) {
+    cf_agent_move_stats *m = &out->moves[k];
+    *m = (cf_agent_move_stats){.move = root->moves[order[k]], .reply = CF_MOVE_NONE,
+                               .p = root->prob[order[k]], .proven = -2, .q = root->out.q,
+                               .moves_left = NAN};
+    memcpy(m->wdl, root->out.wdl, sizeof m->wdl);
+  }
+  out->n_moves = root->n;
   int b = cf_agent_root_best(root);
   out->evals = 1;
   out->best = root->moves[b];

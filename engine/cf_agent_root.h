@@ -26,8 +26,12 @@ cf_status cf_agent_eval_root(const cf_agent_request *req, cf_agent_root *root, c
 /* Index of the candidate with the highest logit (the first on ties). */
 int cf_agent_root_best(const cf_agent_root *root);
 
-/* Starts a result for the root: evals, n_legal, and best = the policy's
- * choice with the root's value. */
+/* Candidate indices by logit, highest first (equal logits keep their order). */
+void cf_agent_policy_order(const cf_agent_root *root, int *order);
+
+/* Starts a result for the root: evals, n_legal, best = the policy's
+ * choice with the root's value, and moves[] = every candidate in policy
+ * order at the root's value. */
 void cf_agent_result_from_root(const cf_agent_root *root, cf_agent_result *out);
 
 #endif /* CF_AGENT_ROOT_H */

@@ -10,8 +10,10 @@
  * ties), so a move costs 1 + (non-terminal children) evaluations. Children
  * are evaluated in policy order and the stop flag and max_evals are checked
  * between batches: work cut short still returns the best of the children
- * scored so far, which are the ones the policy likes most. The deadline is
- * checked the same way. */
+ * scored so far, which are the ones the policy likes most. The deadline (or
+ * the live deadline a pondering request gets at ponderhit) is checked the
+ * same way. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,24 +29,20 @@ typedef struct child {
   bool scored;
   float score;   /* -1..1 from our side */
   float wdl[3];  /* from our side */
+  float moves_left; /* the child's moves-left head; NAN for terminal children */
   bool mates;
 } child;
 
-/* Candidates sorted by logit, highest first (insertion sort: n <= 256). */
-static void policy_order(const cf_agent_root *root, int *order) {
-  for (int i = 0; i < root->n; i++) {
-    int j = i;
-    while (j > 0 && root->logits[order[j - 1]] < root->logits[i]) {
-      order[j] = order[j - 1];
-      j--;
-    }
-    order[j] = i;
-  }
+/* The deadline in force: the request's, or the one a held (pondering)
+ * request was given later (UCI ponderhit). 0 = none. */
+static double deadline(const cf_agent_request *req) {
+  const double late = req->live_deadline ? atomic_load(req->live_deadline) : 0;
+  return late > 0 ? late : req->deadline;
 }
 
 static bool stop_requested(const cf_agent_request *req) {
-  return (req->stop && atomic_load(req->stop)) ||
-         (req->deadline > 0 && cf_agent_now() >= req->deadline);
+  const double end = deadline(req);
+  return (req->stop && atomic_load(req->stop)) || (end > 0 && cf_agent_now() >= end);
 }
 
 /* Scores a child that ends the game; false if the game goes on. */
@@ -94,7 +92,7 @@ static cf_status expand(const cf_agent_request *req, const cf_agent_root *root, 
   for (int k = 0; k < root->n; k++) {
     int i = order[k];
     child *c = &w->kids[i];
-    *c = (child){.index = i, .pending = -1};
+    *c = (child){.index = i, .pending = -1, .moves_left = NAN};
     CF_TRY(cf_game_push(req->game, root->moves[i], err));
     if (!score_terminal(req->game, c)) {
       int p = w->n_pending++;
@@ -127,8 +125,8 @@ static cf_status evaluate(const cf_agent_request *req, work *w, cf_agent_result 
        * and at most about STOP_LATENCY_S of work, so stop and quit are
        * honoured promptly even on a slow backend. */
       double budget = STOP_LATENCY_S;
-      if (req->deadline > 0 && req->deadline - cf_agent_now() < budget)
-        budget = req->deadline - cf_agent_now();
+      const double end = deadline(req);
+      if (end > 0 && end - cf_agent_now() < budget) budget = end - cf_agent_now();
       double fit = budget / w->seconds_per_eval;
       if (fit < n) n = fit >= 1 ? (int)fit : 1;
     }
@@ -148,10 +146,57 @@ static cf_status evaluate(const cf_agent_request *req, work *w, cf_agent_result 
       c->wdl[0] = o->wdl[2];
       c->wdl[1] = o->wdl[1];
       c->wdl[2] = o->wdl[0];
+      c->moves_left = o->moves_left;
     }
     at += n;
   }
   return CF_OK;
+}
+
+/* The child's most likely reply by its policy; CF_MOVE_NONE if unknown (a
+ * terminal child, or one not evaluated before the agent stopped). */
+static cf_move top_reply(const work *w, const child *c) {
+  if (!c->scored || c->pending < 0 || w->replies[c->pending].n == 0) return CF_MOVE_NONE;
+  const replies *r = &w->replies[c->pending];
+  int top = 0;
+  for (int k = 1; k < r->n; k++)
+    if (r->logits[k] > r->logits[top]) top = k;
+  return r->moves[top];
+}
+
+/* out->moves: scored children by score (equal scores in policy order, so the
+ * first is the move chosen), then the unscored ones in policy order. */
+static void rank_moves(const cf_agent_root *root, const int *order, const work *w,
+                       cf_agent_result *out) {
+  int ranked[CF_MAX_MOVES], n = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (int k = 0; k < root->n; k++)
+      if (w->kids[order[k]].scored == (pass == 0)) ranked[n++] = order[k];
+  for (int i = 1; i < n && w->kids[ranked[i]].scored; i++) { /* stable insertion sort */
+    int x = ranked[i], j = i;
+    while (j > 0 && w->kids[ranked[j - 1]].score < w->kids[x].score) {
+      ranked[j] = ranked[j - 1];
+      j--;
+    }
+    ranked[j] = x;
+  }
+  for (int k = 0; k < n; k++) {
+    const child *c = &w->kids[ranked[k]];
+    cf_agent_move_stats *m = &out->moves[k];
+    *m = (cf_agent_move_stats){.move = root->moves[c->index], .reply = top_reply(w, c),
+                               .p = root->prob[c->index], .proven = -2, .q = root->out.q,
+                               .moves_left = NAN};
+    memcpy(m->wdl, root->out.wdl, sizeof m->wdl);
+    if (c->scored) {
+      m->scored = true;
+      m->by_net = c->pending >= 0;
+      if (!m->by_net) m->proven = c->mates ? 1 : 0;
+      m->q = c->score;
+      memcpy(m->wdl, c->wdl, sizeof m->wdl);
+      m->moves_left = c->moves_left;
+    }
+  }
+  out->n_moves = n;
 }
 
 static cf_status choose(const cf_agent_request *req, cf_agent_result *out, cf_error *err) {
@@ -165,7 +210,7 @@ static cf_status choose(const cf_agent_request *req, cf_agent_result *out, cf_er
   if (!w) return cf_error_set(err, CF_ERR_NOMEM, "value agent: out of memory");
   w->seconds_per_eval = root_seconds;
   int order[CF_MAX_MOVES];
-  policy_order(&root, order);
+  cf_agent_policy_order(&root, order);
   w->n_pending = 0;
   cf_status st = expand(req, &root, order, w, err);
   if (st == CF_OK) st = evaluate(req, w, out, err);
@@ -185,14 +230,9 @@ static cf_status choose(const cf_agent_request *req, cf_agent_result *out, cf_er
       out->q = best->score;
       memcpy(out->wdl, best->wdl, sizeof out->wdl);
       out->mate = best->mates ? 1 : 0;
-      if (best->pending >= 0 && w->replies[best->pending].n > 0) {
-        const replies *r = &w->replies[best->pending];
-        int top = 0;
-        for (int k = 1; k < r->n; k++)
-          if (r->logits[k] > r->logits[top]) top = k;
-        out->ponder = r->moves[top];
-      }
+      out->ponder = top_reply(w, best);
     }
+    rank_moves(&root, order, w, out);
   }
   free(w);
   return st;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "chess/cf_fen.h"
 #include "chess/cf_move_uci.h"
@@ -16,6 +17,7 @@
 #include "engine/cf_uci.h"
 #include "engine/cf_uci_go.h"
 #include "engine/cf_uci_score.h"
+#include "engine/cf_uci_text.h"
 #include "engine/search/cf_search.h"
 #include "engine/search/cf_time_manager.h"
 #include "policy_head/cf_policy_map.h"
@@ -51,27 +53,33 @@ struct cf_uci {
   atomic_bool stop;
   cf_uci_go go;
   const cf_agent_desc *agent;
-  double start, deadline;
+  double start;    /* when the agent started (after any network load): info's time */
+  double deadline; /* when the agent must stop; 0 = no deadline */
 
-  /* The search agent's state across moves (tree, NN cache) and its clock. */
+  /* The search agent's state across moves (tree, NN cache); the clock of
+   * every agent. */
   cf_search *search;
   cf_time_manager tm;
-  double budget_ms;   /* this move's time-manager budget; < 0 when not on a clock */
-  double clock_start; /* when that budget started (go, or ponderhit) */
-  _Atomic double live_deadline; /* set by ponderhit: the pondering search's deadline */
+  double budget_ms;   /* the search's clock budget, whose unused part is saved; < 0: none */
+  double clock_start; /* when this move's clock started (go was read, or ponderhit) */
+  _Atomic double live_deadline; /* set by ponderhit: the pondering agent's deadline */
 };
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
 static void emit(cf_uci *u, const char *fmt, ...) {
-  char line[4096];
+  /* Lines quote input (commands, values, FENs, file names) and files (a
+   * network's license): cleaned, so no control character or invalid UTF-8
+   * reaches the GUI (cf_uci_text.h says how). */
+  char line[4096], clean[4 * sizeof line];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
+  cf_uci_text_clean(line, clean, sizeof clean);
   pthread_mutex_lock(&u->out_mu);
-  u->write(u->user, line);
+  u->write(u->user, clean);
   pthread_mutex_unlock(&u->out_mu);
 }
 
@@ -170,15 +178,61 @@ static void emit_move_stats(cf_uci *u) {
   }
 }
 
-static void emit_result(cf_uci *u, const cf_agent_result *r, double elapsed) {
-  char move[CF_UCI_MOVE_MAX];
-  cf_move_write_uci(r->best, cf_game_position(&u->game)->chess960, move);
-  char ponder[CF_UCI_MOVE_MAX + 8] = "";
-  if (r->ponder != CF_MOVE_NONE) {
-    char p[CF_UCI_MOVE_MAX];
-    cf_move_write_uci(r->ponder, cf_game_position(&u->game)->chess960, p);
-    snprintf(ponder, sizeof ponder, " ponder %s", p);
+/* The one-ply agents' info line(s): one per MultiPV line in the agent's
+ * ranking, each with its own value and the reply the child's policy expects
+ * (the best line's reply is the ponder move). Unscored moves carry the
+ * root's value, as Lc0 shows unvisited ones. */
+static void emit_one_ply_info(cf_uci *u, const cf_agent_result *r, double elapsed) {
+  const int multipv = atoi(u->value[CF_OPT_MULTIPV]);
+  const long ms = (long)(elapsed * 1000.0);
+  const long nps = elapsed > 0 ? (long)((double)r->evals / elapsed) : 0;
+  int lines = r->n_moves < multipv ? r->n_moves : multipv;
+  if (lines < 1) lines = 1;
+  for (int k = 0; k < lines; k++) {
+    /* the best line carries the result's own figures (equal to moves[0]'s) */
+    const cf_agent_move_stats *m = r->n_moves > 0 ? &r->moves[k] : NULL;
+    cf_move line[2] = {k == 0 ? r->best : m->move, k == 0 ? r->ponder : m->reply};
+    const float *wdl3 = k == 0 ? r->wdl : m->wdl;
+    float q = k == 0 ? r->q : m->q;
+    int mate = k == 0 ? r->mate : m->proven == 1;
+    float wl = wdl3[0] - wdl3[2];
+    char score[48], wdl[48], pv[2 * (CF_UCI_MOVE_MAX + 1) + 1], mpv[24] = "";
+    cf_uci_score_text(u->value[CF_OPT_SCORE_TYPE], wl, wdl3[1], q, mate, score, sizeof score);
+    wdl_text(u, wl, wdl3[1], wdl, sizeof wdl);
+    moves_text(u, line, line[1] != CF_MOVE_NONE ? 2 : 1, pv, sizeof pv);
+    if (multipv > 1) snprintf(mpv, sizeof mpv, " multipv %d", k + 1);
+    emit(u, "info depth 1 seldepth 1 time %ld nodes %ld%s score %s%s nps %ld pv%s", ms, r->evals,
+         mpv, score, wdl, nps, pv);
   }
+}
+
+/* VerboseMoveStats for the one-ply agents, in the search's layout, best
+ * last: N is 1 for a move the network scored, U and S do not exist here. */
+static void emit_one_ply_move_stats(cf_uci *u, const cf_agent_result *r) {
+  const cf_position *pos = cf_game_position(&u->game);
+  for (int k = r->n_moves - 1; k >= 0; k--) {
+    const cf_agent_move_stats *m = &r->moves[k];
+    char move[CF_UCI_MOVE_MAX], wl[16] = "  -.-----", d[16] = "-.---", ml[16] = " -.-",
+                                q[16] = " -.-----", v[16] = " -.----";
+    cf_move_write_uci(m->move, pos->chess960, move);
+    int index = cf_policy_move_index(cf_engine_policy_move(m->move), pos->side == CF_BLACK, 0);
+    if (m->scored) {
+      snprintf(wl, sizeof wl, "%8.5f", m->wdl[0] - m->wdl[2]);
+      snprintf(d, sizeof d, "%5.3f", m->wdl[1]);
+      snprintf(q, sizeof q, "%8.5f", m->q);
+      if (!isnan(m->moves_left)) snprintf(ml, sizeof ml, "%4.1f", m->moves_left);
+      if (m->by_net) snprintf(v, sizeof v, "%7.4f", m->q);
+    }
+    const char *proof = m->proven == 1 ? " (W)" : m->proven == 0 ? " (D)" : "";
+    emit(u, "info string %-5s (%4d) N: %7d (+ 0) (P: %5.2f%%) (WL: %s) (D: %s) (M: %s) "
+            "(Q: %s) (U: -.-----) (S: -.-----) (V: %s)%s",
+         move, index, m->by_net ? 1 : 0, 100.0 * m->p, wl, d, ml, q, v, proof);
+  }
+}
+
+/* The agent's last info line(s) and VerboseMoveStats: the search's final
+ * figures, or the one-ply agents' lines. */
+static void emit_final_info(cf_uci *u, const cf_agent_result *r, double elapsed) {
   if (u->agent == &cf_agent_search_desc) {
     /* The final figures, as the search left them. */
     cf_search_info info = {.best = r->best, .q = r->q, .mate = r->mate, .depth = r->depth,
@@ -187,16 +241,20 @@ static void emit_result(cf_uci *u, const cf_agent_result *r, double elapsed) {
     memcpy(info.wdl, r->wdl, sizeof info.wdl);
     emit_search_info(u, u->search, &info);
     if (option_on(u, CF_OPT_VERBOSE_MOVE_STATS)) emit_move_stats(u);
-  } else {
-    long ms = (long)(elapsed * 1000.0);
-    long nps = elapsed > 0 ? (long)((double)r->evals / elapsed) : 0;
-    char score[48], wdl[48], pv_ponder[CF_UCI_MOVE_MAX + 2] = "";
-    float wl = r->wdl[0] - r->wdl[2];
-    cf_uci_score_text(u->value[CF_OPT_SCORE_TYPE], wl, r->wdl[1], r->q, r->mate, score, sizeof score);
-    wdl_text(u, wl, r->wdl[1], wdl, sizeof wdl);
-    if (r->ponder != CF_MOVE_NONE) snprintf(pv_ponder, sizeof pv_ponder, "%s", ponder + 7);
-    emit(u, "info depth 1 seldepth 1 time %ld nodes %ld nps %ld score %s%s pv %s%s", ms, r->evals,
-         nps, score, wdl, move, pv_ponder);
+    return;
+  }
+  emit_one_ply_info(u, r, elapsed);
+  if (option_on(u, CF_OPT_VERBOSE_MOVE_STATS)) emit_one_ply_move_stats(u, r);
+}
+
+static void emit_bestmove(cf_uci *u, const cf_agent_result *r) {
+  const bool chess960 = cf_game_position(&u->game)->chess960;
+  char move[CF_UCI_MOVE_MAX], ponder[CF_UCI_MOVE_MAX + 8] = "";
+  cf_move_write_uci(r->best, chess960, move);
+  if (r->ponder != CF_MOVE_NONE) {
+    char p[CF_UCI_MOVE_MAX];
+    cf_move_write_uci(r->ponder, chess960, p);
+    snprintf(ponder, sizeof ponder, " ponder %s", p);
   }
   emit(u, "bestmove %s%s", move, ponder);
 }
@@ -227,17 +285,29 @@ static void *search_main(void *arg) {
       .on_info = tree ? on_search_info : NULL,
       .info_user = u,
   };
-  cf_agent_result r;
+  static const cf_agent_result none = {.best = CF_MOVE_NONE, .ponder = CF_MOVE_NONE};
+  cf_agent_result r = none; /* an agent that fails before its first evaluation leaves it */
   cf_error err = {0};
   cf_status st = u->agent->choose(&req, &r, &err);
   double elapsed = cf_agent_now() - u->start;
+  /* Under mu: a ponderhit may be setting the clock (a ponder search that
+   * ended early, at RamLimitMb, is still waiting for it). */
+  pthread_mutex_lock(&u->mu);
   if (tree && u->budget_ms >= 0)
     cf_time_manager_done(&u->tm, u->budget_ms, (cf_agent_now() - u->clock_start) * 1000.0);
-  wait_release(u);
+  pthread_mutex_unlock(&u->mu);
+  /* An agent that failed part way (the network, mid-search) still has its
+   * best move so far: the search's, or the root policy's for the one-ply
+   * agents. */
+  const bool answer = st == CF_OK || r.best != CF_MOVE_NONE;
+  /* The result is shown as soon as the work is done, so a GUI analysing
+   * with go infinite (or pondering) sees it before it sends stop; only
+   * bestmove waits for stop or ponderhit. */
   if (st != CF_OK) emit(u, "info string error: %s", err.msg);
-  /* A search that failed part way still has its best move so far. */
-  if (st != CF_OK && (!tree || r.best == CF_MOVE_NONE)) emit(u, "bestmove 0000");
-  else emit_result(u, &r, elapsed);
+  if (answer) emit_final_info(u, &r, elapsed);
+  wait_release(u);
+  if (answer) emit_bestmove(u, &r);
+  else emit(u, "bestmove 0000");
   return NULL;
 }
 
@@ -368,6 +438,23 @@ static cf_clock go_clock(const cf_uci *u) {
   return c;
 }
 
+/* This move's time budget in ms, counted from u->clock_start, for every
+ * agent: Lc0's time manager, so MoveOverheadMs is kept back from every
+ * budget and a clock at 0 or below (or a budget used up by the overhead)
+ * gives 0: move now, after the first evaluation. -1 when nothing limits
+ * the time (no clock for the side to move and no movetime). Only the
+ * search's clocked budgets are recorded in u->budget_ms, so that its
+ * unused time is saved for later moves: a one-ply agent finishes early by
+ * design and would pile up time it never uses. */
+static double move_budget(cf_uci *u) {
+  cf_clock clock = go_clock(u);
+  double ms;
+  if (!cf_time_manager_budget(&u->tm, &clock, game_ply(u), &ms)) return -1;
+  if (ms < 0) ms = 0;
+  if (clock.time_ms >= 0 && u->agent == &cf_agent_search_desc) u->budget_ms = ms;
+  return ms;
+}
+
 /* ---- commands ---------------------------------------------------------- */
 
 static void cmd_uci(cf_uci *u, char *args) {
@@ -491,6 +578,7 @@ static void cmd_position(cf_uci *u, char *args) {
 }
 
 static void cmd_go(cf_uci *u, char *args) {
+  const double go_at = cf_agent_now();
   char warn[1024];
   cf_uci_go_parse(args, cf_game_position(&u->game), &u->go, warn, sizeof warn);
   if (warn[0]) emit(u, "info string error: go: %s", warn);
@@ -514,27 +602,14 @@ static void cmd_go(cf_uci *u, char *args) {
     emit(u, "bestmove 0000");
     return;
   }
-  /* The clock starts after loading: GUIs usually load with isready first. */
   u->start = cf_agent_now();
-  const bool white = cf_game_position(&u->game)->side == CF_WHITE;
-  double budget;
+  /* The clock started when go was read, so time spent loading the network
+   * here counts against the move. A held search (infinite, ponder) has no
+   * deadline; ponderhit gives it one. */
+  u->clock_start = go_at;
   u->budget_ms = -1;
-  if (u->agent == &cf_agent_search_desc) {
-    /* Lc0's time manager; a budget of 0 or less means: move at once. Only
-     * a clock's budget carries unused time to later moves. */
-    cf_clock clock = go_clock(u);
-    double ms;
-    budget = -1;
-    u->clock_start = u->start;
-    if (!u->hold && cf_time_manager_budget(&u->tm, &clock, game_ply(u), &ms)) {
-      budget = ms > 0 ? ms : 0;
-      if (clock.time_ms >= 0) u->budget_ms = budget;
-    }
-  } else {
-    budget = cf_uci_go_budget_ms(&u->go, white);
-  }
-  u->deadline = budget >= 0 ? u->start + budget / 1000.0 : 0;
-  if (u->deadline == u->start) u->deadline = u->start + 1e-9; /* 0 means no deadline */
+  const double budget = u->hold ? -1 : move_budget(u);
+  u->deadline = budget >= 0 ? go_at + budget / 1000.0 : 0;
   if (pthread_create(&u->thread, NULL, search_main, u) != 0) {
     emit(u, "info string error: go: cannot start the search thread");
     emit(u, "bestmove 0000");
@@ -553,24 +628,20 @@ static void cmd_stop(cf_uci *u, char *args) {
   pthread_mutex_unlock(&u->mu);
 }
 
-/* The move to ponder on was played: the search goes on as a normal one
- * with the time the clock of `go ponder` allows (the time manager's
- * budget, counted from now); a one-ply agent is done already. */
+/* The move to ponder on was played: the agent goes on as a timed one with
+ * the time the clock of `go ponder` allows (the time manager's budget,
+ * counted from now); with no clock to go by it plays at once. A one-ply
+ * agent that finished while pondering answers at once. */
 static void cmd_ponderhit(cf_uci *u, char *args) {
   (void)args;
   if (!u->thread_live) return;
   pthread_mutex_lock(&u->mu);
-  if (u->agent == &cf_agent_search_desc && u->go.ponder) {
-    cf_clock clock = go_clock(u);
-    double ms, now = cf_agent_now();
-    if (cf_time_manager_budget(&u->tm, &clock, game_ply(u), &ms)) {
-      const double budget = ms > 0 ? ms : 0;
-      if (clock.time_ms >= 0) u->budget_ms = budget;
-      u->clock_start = now;
-      atomic_store(&u->live_deadline, now + budget / 1000.0 + 1e-9);
-    } else {
-      atomic_store(&u->stop, true); /* no clock to go by: play now */
-    }
+  if (u->go.ponder) {
+    const double now = cf_agent_now();
+    u->clock_start = now;
+    const double budget = move_budget(u);
+    if (budget >= 0) atomic_store(&u->live_deadline, now + budget / 1000.0);
+    else atomic_store(&u->stop, true);
   }
   u->released = true;
   pthread_cond_broadcast(&u->cv);
@@ -601,12 +672,23 @@ static const command commands[] = {
     {"register", cmd_ignore, true}, /* nothing to register */
 };
 
-bool cf_uci_feed(cf_uci *u, const char *line) {
-  char *copy = strdup(line ? line : "");
+bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len) {
+  if (!line) len = 0;
+  const char *nul = len ? memchr(line, 0, len) : NULL;
+  if (nul) {
+    /* Read as a C string the line would end at the NUL and the rest would
+     * be dropped without a word: the whole line is refused instead. */
+    emit(u, "info string error: input line has a NUL byte (byte %zu of %zu); line ignored",
+         (size_t)(nul - line) + 1, len);
+    return true;
+  }
+  char *copy = malloc(len + 1);
   if (!copy) {
     emit(u, "info string error: out of memory");
     return true;
   }
+  if (len) memcpy(copy, line, len);
+  copy[len] = 0;
   char *s = trim(copy), *args = s;
   while (*args && !isspace((unsigned char)*args)) args++;
   if (*args) *args++ = 0;
@@ -620,11 +702,8 @@ bool cf_uci_feed(cf_uci *u, const char *line) {
     size_t i = 0, n = sizeof commands / sizeof commands[0];
     while (i < n && strcmp(s, commands[i].name) != 0) i++;
     if (i == n) {
-      char name[64];
-      snprintf(name, sizeof name, "%s", s);
-      for (char *p = name; *p; p++)
-        if (!isprint((unsigned char)*p)) *p = '?';
-      emit(u, "info string error: unknown command '%s'", name);
+      /* At most 64 bytes of it; emit escapes what is not clean text. */
+      emit(u, "info string error: unknown command '%.64s'", s);
     } else {
       if (!commands[i].during_search) finish_search(u, false);
       commands[i].run(u, args);
@@ -632,6 +711,10 @@ bool cf_uci_feed(cf_uci *u, const char *line) {
   }
   free(copy);
   return go_on;
+}
+
+bool cf_uci_feed(cf_uci *u, const char *line) {
+  return cf_uci_feed_n(u, line, line ? strlen(line) : 0);
 }
 
 /* ---- life cycle -------------------------------------------------------- */
@@ -653,6 +736,16 @@ static void search_params(const cf_uci *u, cf_search_params *p) {
   p->ram_limit_mb = atol(u->value[CF_OPT_RAM_LIMIT_MB]);
 }
 
+/* More threads than cores is allowed (the GUI may know better, or share
+ * the machine on purpose), with a word about it. */
+static void warn_threads(cf_uci *u) {
+  const long threads = atol(u->value[CF_OPT_THREADS]);
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cores > 0 && threads > cores)
+    emit(u, "info string warning: Threads %ld is more than the %ld CPU cores online; the "
+            "backend's threads will compete for them", threads, cores);
+}
+
 cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, cf_error *err) {
   const cf_uci_option_desc *o = cf_uci_option_at(id);
   if (!o) return cf_error_set(err, CF_ERR_ARG, "no option %d", (int)id);
@@ -671,6 +764,7 @@ cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, c
   /* Setting WeightsFile (even to the same value: the file may have
    * appeared or been fixed) or the limit tries a failed load again. */
   if (id == CF_OPT_WEIGHTS_FILE || id == CF_OPT_WEIGHTS_MAX_MB) u->failed_key[0] = 0;
+  if (id == CF_OPT_THREADS) warn_threads(u);
   return CF_OK;
 }
 

@@ -12,16 +12,28 @@
  * `ponderhit`, `isready` and `quit` are honoured while it runs; bestmove is
  * written from that thread (the callback must be callable from any thread;
  * calls never overlap). `go infinite` and `go ponder` hold bestmove until
- * stop (or ponderhit). Any other command arriving during a search first
- * ends it (a held search is stopped; bestmove comes out first).
+ * stop (or ponderhit); the info line(s) of an agent that finished earlier
+ * come at once. Any other command arriving during a search first ends it
+ * (a held search is stopped; bestmove comes out first).
+ *
+ * The clock of every agent starts when `go` is read (a network loaded by
+ * that `go` counts against the move) and MoveOverheadMs is kept back from
+ * every budget; a clock at 0 or below means: move now.
+ *
+ * `isready` loads the network when the options changed it (or none is
+ * loaded yet); whatever the loading has to say comes as `info string`
+ * lines before `readyok`, and nothing else is written in reply.
  *
  * Nothing a GUI sends kills the engine: unknown commands, bad positions,
  * moves, FENs, options and missing or broken weights files give
- * `info string error: ...` and leave the state as it was. */
+ * `info string error: ...` and leave the state as it was. Every line
+ * written is clean text (cf_uci_text.h): input quoted in a message has its
+ * control characters and invalid UTF-8 escaped as \xNN. */
 #ifndef CF_UCI_H
 #define CF_UCI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "common/cf_status.h"
 #include "engine/cf_uci_options.h"
@@ -49,6 +61,11 @@ const char *cf_uci_get_option(const cf_uci *u, cf_uci_option_id id);
 /* Handles one line (with or without its newline). Returns false once the
  * line was `quit` (any search has then ended). */
 bool cf_uci_feed(cf_uci *u, const char *line);
+
+/* The same for a line of len bytes as read (getline's count): a NUL byte
+ * inside it makes the whole line an error (`info string error: ...`), where
+ * cf_uci_feed would only see the text before the NUL. */
+bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len);
 
 /* Blocks until no search is running (a held one must be stopped first). */
 void cf_uci_wait(cf_uci *u);

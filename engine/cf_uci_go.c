@@ -1,4 +1,4 @@
-/* cf_uci_go.c: go parameters, time budget, score formats. */
+/* cf_uci_go.c: go parameters, score formats. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,21 +79,6 @@ void cf_uci_go_parse(const char *args, const cf_position *pos, cf_uci_go *go, ch
     w = strtok_r(NULL, " \t\r\n", &save);
   }
   free(copy);
-}
-
-double cf_uci_go_budget_ms(const cf_uci_go *go, bool white_to_move) {
-  if (go->infinite || go->ponder) return -1;
-  if (go->movetime >= 0) {
-    double t = (double)go->movetime, margin = fmin(50.0, t / 10.0);
-    return fmax(1.0, t - margin);
-  }
-  long left = white_to_move ? go->wtime : go->btime;
-  long inc = white_to_move ? go->winc : go->binc;
-  if (left < 0) return -1;
-  double mtg = go->movestogo > 0 ? (double)go->movestogo : 30.0;
-  double budget = (double)left / mtg + 0.75 * (double)(inc > 0 ? inc : 0);
-  budget = fmin(budget, (double)left / 2.0);
-  return fmax(1.0, budget);
 }
 
 int cf_uci_q_to_cp(float q) {

@@ -1,5 +1,6 @@
-/* cf_uci_go.h: the `go` command's parameters, the time a move may take,
- * and how a result is shown (Q as centipawns, W/D/L per mille). */
+/* cf_uci_go.h: the `go` command's parameters and how a result is shown (Q
+ * as centipawns, W/D/L per mille). The time a move may take is the time
+ * manager's, for every agent (engine/search/cf_time_manager.h). */
 #ifndef CF_UCI_GO_H
 #define CF_UCI_GO_H
 
@@ -21,12 +22,6 @@ typedef struct cf_uci_go {
  * still gets a bestmove. searchmoves are read against pos. */
 void cf_uci_go_parse(const char *args, const cf_position *pos, cf_uci_go *go, char *warn,
                      size_t warn_size);
-
-/* Milliseconds the move may take, or -1 for no limit (infinite, ponder,
- * nothing given). movetime: that, less a safety margin. wtime/btime: the
- * side's time over movestogo (30 when not given) plus 3/4 of the increment,
- * never more than half the time left. At least 1 ms. */
-double cf_uci_go_budget_ms(const cf_uci_go *go, bool white_to_move);
 
 /* Q (-1..1, the mover's expected score) as centipawns, Lc0's
  * `centipawn` ScoreType (its default before 0.30; now WDL_mu, cf_uci_score.h): cp = 90 * tan(1.5637541897 * q), |q| clamped below 1 (at most

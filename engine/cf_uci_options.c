@@ -78,8 +78,8 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                              "search: stop when the tree holds this many MiB; 0 = no limit"},
     [CF_OPT_MOVE_OVERHEAD] = {"MoveOverheadMs", "move-overhead", NULL, 0, CF_OPT_TYPE_SPIN, "200",
                               0, 100000000, {NULL},
-                              "search: milliseconds kept back from every time budget for the "
-                              "GUI and the connection"},
+                              "milliseconds kept back from every time budget, of every agent, "
+                              "for the GUI and the connection"},
     [CF_OPT_MULTIPV] = {"MultiPV", "multipv", NULL, 0, CF_OPT_TYPE_SPIN, "1", 1, 500, {NULL},
                         "lines (principal variations) in the info output"},
     [CF_OPT_VERBOSE_MOVE_STATS] = {"VerboseMoveStats", "verbose-move-stats", NULL, 'v',

@@ -1,43 +1,88 @@
 #!/usr/bin/env bash
 # Reproduces the numbers of docs/STRENGTH.md for a network (default: the
-# shipped default network): puzzle accuracy of both agents by rating band,
-# matches against Stockfish 15.1 with UCI_LimitStrength, and speed.
+# shipped default network): puzzle accuracy of the agents by rating band, a
+# fixed-node ladder of the search against the value agent, matches against
+# Stockfish 15.1 with UCI_LimitStrength at a fixed time per move, and speed.
 #
 #   scripts/strength.sh [NET.pb.gz]
-#   GAMES=200 ELOS="1350 1500" AGENTS="value policy" CONCURRENCY=2 scripts/strength.sh
+#   STEPS="ladder" NODES="1 32 100" GAMES=100 scripts/strength.sh
+#   STEPS="stockfish" ELOS="1500 1800" AGENTS=search MOVETIME=1000 scripts/strength.sh
 #
-# Results go to $OUT (default strength-out/): puzzles.txt, match-AGENT-ELO.txt
-# and .pgn, bench.txt. Stockfish plays 100 ms per move (MOVETIME), as does
-# cformer. Needs a build in $BUILD (default build/).
+# Settings (environment):
+#   STEPS        which parts to run, any of: puzzles ladder stockfish bench
+#                (default: all four)
+#   GAMES        games per match (default 100)
+#   CONCURRENCY  games played at once (default 2)
+#   NODES        ladder: the search's visits per move (default "1 32 100 400
+#                1600"; smart pruning off, so every move gets exactly that)
+#   AGENTS       stockfish: cformer's agents (default "search")
+#   ELOS         stockfish: its UCI_Elo levels (default "1500 1800")
+#   MOVETIME     stockfish: milliseconds per move for both sides (default 1000)
+#   OVERHEAD     cformer's MoveOverheadMs in the matches (default 50: the
+#                match tool sends `go movetime` and allows a 2 s margin, so
+#                Lc0's GUI reserve of 200 ms would only waste time)
+#   OUT          output folder (default strength-out/)
+#   BUILD        build folder (default build/)
+# Results: puzzles.txt, ladder-N.txt/.pgn, match-AGENT-ELO.txt/.pgn,
+# bench.txt in $OUT, each with the load average at its start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 net=${1:-weights/default/cformer-default.pb.gz}
 build=${BUILD:-build}
 out=${OUT:-strength-out}
-games=${GAMES:-200}
-elos=${ELOS:-1350}
-agents=${AGENTS:-value policy}
-movetime=${MOVETIME:-100}
+steps=${STEPS:-puzzles ladder stockfish bench}
+games=${GAMES:-100}
 concurrency=${CONCURRENCY:-2}
+nodes=${NODES:-1 32 100 400 1600}
+agents=${AGENTS:-search}
+elos=${ELOS:-1500 1800}
+movetime=${MOVETIME:-1000}
+overhead=${OVERHEAD:-50}
 
 [ -f "$net" ] || { echo "strength.sh: no network file '$net'" >&2; exit 2; }
 [ -x "$build/tools/cformer" ] || { echo "strength.sh: build first (no $build/tools/cformer)" >&2; exit 2; }
-mkdir -p "$out"
-
-echo "== puzzles ($net)"
-"$build/tools/cformer" puzzles --weights "$net" | tee "$out/puzzles.txt"
-
-for agent in $agents; do
-  for elo in $elos; do
-    echo "== match: $agent agent vs Stockfish UCI_Elo $elo, $games games, $movetime ms/move"
-    "$build/tools/match/cformer-match" --copt "WeightsFile=$(realpath "$net")" \
-      --copt "Agent=$agent" --opponent-elo "$elo" --games "$games" --movetime "$movetime" \
-      --concurrency "$concurrency" --pgn "$out/match-$agent-$elo.pgn" --quiet |
-      tee "$out/match-$agent-$elo.txt"
-  done
+for s in $steps; do
+  case "$s" in puzzles | ladder | stockfish | bench) ;;
+    *) echo "strength.sh: unknown step '$s' (puzzles ladder stockfish bench)" >&2; exit 2 ;;
+  esac
 done
+mkdir -p "$out"
+weights=$(realpath "$net")
+cformer=$(realpath "$build/tools/cformer")
+match="$build/tools/match/cformer-match"
+has() { [[ " $steps " == *" $1 "* ]]; }
+load() { echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"; }
 
-echo "== speed"
-"$build/tools/cformer" bench --weights "$net" --backend all --batches 1,8,32 --no-sgemm |
-  tee "$out/bench.txt"
+if has puzzles; then
+  echo "== puzzles ($net)"
+  { load; "$cformer" puzzles --weights "$weights"; } | tee "$out/puzzles.txt"
+fi
+
+if has ladder; then
+  for n in $nodes; do
+    echo "== ladder: search at $n nodes/move (smart pruning off) vs the value agent, $games games"
+    { load; "$match" --cformer "$cformer --weights $weights --agent search --smart-pruning-factor 0" \
+        --nodes "$n" --opponent "$cformer --weights $weights --agent value" --opponent-nodes 1000 \
+        --games "$games" --concurrency "$concurrency" --pgn "$out/ladder-$n.pgn" --quiet; } |
+      tee "$out/ladder-$n.txt"
+  done
+fi
+
+if has stockfish; then
+  for agent in $agents; do
+    for elo in $elos; do
+      echo "== match: $agent agent vs Stockfish UCI_Elo $elo, $games games, $movetime ms/move"
+      { load; "$match" --cformer "$cformer" --copt "WeightsFile=$weights" --copt "Agent=$agent" \
+          --copt "MoveOverheadMs=$overhead" --opponent-elo "$elo" --games "$games" \
+          --movetime "$movetime" --concurrency "$concurrency" --pgn "$out/match-$agent-$elo.pgn" \
+          --quiet; } | tee "$out/match-$agent-$elo.txt"
+    done
+  done
+fi
+
+if has bench; then
+  echo "== speed"
+  { load; "$cformer" bench --weights "$weights" --backend all --batches 1,8,32 --no-sgemm; } |
+    tee "$out/bench.txt"
+fi

@@ -1,5 +1,6 @@
 /* cformer: command-line entry point. `cformer <command> [args]`; each command
- * lives in its own file under tools/ and is listed once in the table below. */
+ * lives in its own file under tools/ and is listed once in the table below;
+ * each parses its flags with tools/cli/cf_cli.h (docs/CLI.md). */
 #include <stdio.h>
 #include <string.h>
 
@@ -46,7 +47,7 @@ int main(int argc, char **argv) {
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
-  fprintf(stderr, "cformer: unknown command '%s'\n\n", argv[1]);
-  print_usage(stderr);
+  /* The same one line as every flag error (tools/cli/cf_cli.h). */
+  fprintf(stderr, "cformer: unknown command '%s' (cformer --help)\n", argv[1]);
   return 2;
 }

@@ -2,7 +2,7 @@
  * JSON lines, in the parity case schema (data/parity/README.md).
  *
  *     cformer eval --weights NET [--cases FILE] [--backend NAME] [--batch N]
- *                  [--weights-max-mb MB]
+ *                  [--backend-opts OPTS] [--threads N] [--weights-max-mb MB]
  *                  [--history-fill fen_only|no|always] [--bench RUNS]
  *
  * Each input line is an object with "id", "fen" (default: the start
@@ -13,7 +13,8 @@
  * legal moves keyed by UCI text) and "policy_index", with numbers to 9
  * significant digits, so a script can compare any two implementations. A
  * line that cannot be evaluated gives {"id": ..., "error": "..."} and exit
- * status 1. --bench RUNS then evaluates the whole set RUNS more times and
+ * status 1 (as does a network or cases file that cannot be read; 2 is a
+ * bad command line, tools/cli/cf_cli.h). --bench RUNS then evaluates the whole set RUNS more times and
  * reports evaluations per second on stderr. */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -29,6 +30,8 @@
 #include "engine/cf_net_input.h"
 #include "net/cf_net.h"
 #include "tools/cf_commands.h"
+#include "tools/cli/cf_cli.h"
+#include "tools/cli/cf_cli_net.h"
 #include "weights/cf_weights.h"
 
 #define DEFAULT_BATCH 16
@@ -36,7 +39,8 @@
 
 typedef struct eval_args {
   const char *weights, *cases, *backend, *backend_opts;
-  int batch, bench;
+  int batch, bench, threads;
+  char options[1024]; /* --backend-opts with --threads */
   cf_history_fill fill;
   cf_weights_load_options load; /* --weights-max-mb */
 } eval_args;
@@ -56,27 +60,16 @@ typedef struct eval_case {
   float *cat; /* owned: every value head's categorical logits */
 } eval_case;
 
-static void usage(FILE *out) {
-  fprintf(out,
-          "usage: cformer eval --weights NET [--cases FILE] [--backend NAME] [--batch N]\n"
-          "                    [--backend-opts K=V,...] [--history-fill fen_only|no|always] [--bench RUNS]\n\n"
-          "Evaluates positions given as JSON lines ({\"id\", \"fen\", \"moves\"}; a parity case\n"
-          "file works as is) and writes one JSON line per position: input planes, transform,\n"
-          "W/D/L, Q, moves left, extra value heads and the raw policy logits of every legal\n"
-          "move for each policy head, in the parity case schema.\n\n"
-          "  --weights NET     network file (.pb.gz)\n"
-          "  --weights-max-mb MB  largest network the file may inflate to, in MiB (default\n"
-          "                    0 = automatic: 16 times the file, 64 to 4096 MiB)\n"
-          "  --cases FILE      read positions from FILE (default: standard input)\n"
-          "  --backend NAME    compute backend (default: the best available)\n"
-          "  --backend-opts S  backend options, e.g. threads=2 (docs/BACKENDS.md)\n"
-          "  --batch N         positions per network pass, 1-%d (default %d)\n"
-          "  --history-fill M  Lc0's HistoryFill: fen_only (default), no, always\n"
-          "  --bench RUNS      then evaluate everything RUNS more times and report evals/s\n"
-          "  --help            this text\n",
-          MAX_BATCH, DEFAULT_BATCH);
-}
+#define USAGE                                                                                 \
+  "usage: cformer eval --weights NET [--cases FILE] [--backend NAME] [--batch N]\n"            \
+  "                    [--backend-opts K=V,...] [--threads N] [--history-fill fen_only|no|always]\n" \
+  "                    [--bench RUNS] [--weights-max-mb MB]\n\n"                                \
+  "Evaluates positions given as JSON lines ({\"id\", \"fen\", \"moves\"}; a parity case\n"      \
+  "file works as is) and writes one JSON line per position: input planes, transform,\n"       \
+  "W/D/L, Q, moves left, extra value heads and the raw policy logits of every legal\n"        \
+  "move for each policy head, in the parity case schema.\n\n"
 
+/* A failure after the arguments were accepted: message, exit status 1. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 1, 2)))
 #endif
@@ -88,7 +81,7 @@ fail(const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   fprintf(stderr, "\n");
   va_end(ap);
-  return 2;
+  return 1;
 }
 
 static double seconds(clockid_t clock) {
@@ -97,52 +90,42 @@ static double seconds(clockid_t clock) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static bool parse_int(const char *text, int lo, int hi, int *out) {
-  char *end;
-  long v = strtol(text, &end, 10);
-  if (!*text || *end || v < lo || v > hi) return false;
-  *out = (int)v;
-  return true;
-}
-
 /* Returns -1 when the arguments are fine, else the exit status. */
 static int parse_args(int argc, char **argv, eval_args *a) {
-  *a = (eval_args){.batch = DEFAULT_BATCH,
-                   .fill = CF_HISTORY_FILL_FEN_ONLY,
-                   .load = {.limit_name = "--weights-max-mb"}};
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-      usage(stdout);
-      return 0;
-    }
-    if (!val) return fail("%s needs a value (cformer eval --help for usage)", arg);
-    i++;
-    if (strcmp(arg, "--weights") == 0) {
-      a->weights = val;
-    } else if (strcmp(arg, "--weights-max-mb") == 0) {
-      cf_error err;
-      if (cf_weights_parse_max_mb(val, "--weights-max-mb", &a->load, &err) != CF_OK)
-        return fail("%s", err.msg);
-    } else if (strcmp(arg, "--cases") == 0) {
-      a->cases = val;
-    } else if (strcmp(arg, "--backend") == 0) {
-      a->backend = val;
-    } else if (strcmp(arg, "--backend-opts") == 0) {
-      a->backend_opts = val;
-    } else if (strcmp(arg, "--batch") == 0) {
-      if (!parse_int(val, 1, MAX_BATCH, &a->batch))
-        return fail("bad batch '%s' (expected 1 to %d)", val, MAX_BATCH);
-    } else if (strcmp(arg, "--bench") == 0) {
-      if (!parse_int(val, 0, 1000000, &a->bench)) return fail("bad bench run count '%s'", val);
-    } else if (strcmp(arg, "--history-fill") == 0) {
-      cf_error err;
-      if (cf_history_fill_parse(val, &a->fill, &err) != CF_OK) return fail("%s", err.msg);
-    } else {
-      return fail("unknown option '%s' (cformer eval --help for usage)", arg);
-    }
-  }
-  if (!a->weights) return fail("--weights is required (cformer eval --help for usage)");
+  *a = (eval_args){
+      .batch = DEFAULT_BATCH, .fill = CF_HISTORY_FILL_FEN_ONLY, .load = CF_CLI_WEIGHTS_LOAD};
+  static const char *const fills[] = {"fen_only", "no", "always", NULL};
+  char batch_help[80];
+  snprintf(batch_help, sizeof batch_help, "positions per network pass, 1-%d (default %d)",
+           MAX_BATCH, DEFAULT_BATCH);
+  cf_cli_flag flags[] = {
+      {.name = "weights", .letter = 'w', .kind = CF_CLI_STRING, .dest = &a->weights, .arg = "NET",
+       .attrs = CF_CLI_REQUIRED, .help = "network file (.pb.gz), or <built in>"},
+      CF_CLI_WEIGHTS_MAX_MB_FLAG(&a->load),
+      {.name = "cases", .kind = CF_CLI_STRING, .dest = &a->cases, .arg = "FILE",
+       .help = "read positions from FILE (default: standard input)"},
+      {.name = "backend", .letter = 'b', .kind = CF_CLI_STRING, .dest = &a->backend, .arg = "NAME",
+       .set = cf_cli_check_backend, .help = "compute backend (default: the best available)"},
+      {.name = "backend-opts", .letter = 'o', .kind = CF_CLI_STRING, .dest = &a->backend_opts,
+       .arg = "S", .help = "backend options, e.g. threads=2 (docs/BACKENDS.md)"},
+      {.name = "threads", .letter = 't', .kind = CF_CLI_INT, .dest = &a->threads, .imin = 1,
+       .imax = 128, .help = "the backend's threads (threads=N unless --backend-opts sets it)"},
+      {.name = "batch", .kind = CF_CLI_INT, .dest = &a->batch, .imin = 1, .imax = MAX_BATCH,
+       .help = batch_help},
+      {.name = "history-fill", .kind = CF_CLI_CHOICE, .choices = fills, .arg = "M",
+       .set = cf_cli_set_history_fill, .ctx = &a->fill,
+       .help = "Lc0's HistoryFill: fen_only (default), no, always"},
+      {.name = "bench", .kind = CF_CLI_INT, .dest = &a->bench, .imin = 0, .imax = 1000000,
+       .arg = "RUNS", .help = "then evaluate everything RUNS more times and report evals/s"},
+  };
+  cf_cli_spec spec = {.prog = "cformer eval", .version = "cformer " CF_VERSION, .usage = USAGE,
+                      .flags = flags, .n_flags = (int)(sizeof flags / sizeof flags[0])};
+  int rc = cf_cli_parse(&spec, argc, argv);
+  if (rc != CF_CLI_CONTINUE) return rc;
+  cf_cli_free(&spec);
+  if (a->backend && strcmp(a->backend, "auto") == 0) a->backend = NULL;
+  if (!cf_cli_backend_options(a->backend_opts, a->threads, a->options, sizeof a->options))
+    return cf_cli_usage_error(&spec, "--backend-opts is too long");
   return -1;
 }
 
@@ -339,9 +322,9 @@ static cf_status evaluate(cf_net *net, eval_case *cases, const int *valid, int n
 
 static cf_net *open_net(const eval_args *a, cf_error *err) {
   cf_weights *w = NULL;
-  if (cf_weights_load_file(a->weights, &a->load, &w, err) != CF_OK) return NULL;
+  if (cf_cli_load_weights(a->weights, &a->load, &w, err) != CF_OK) return NULL;
   cf_net_options opts = {.backend = a->backend,
-                         .backend_options = a->backend_opts,
+                         .backend_options = a->options,
                          .max_batch = a->batch,
                          .history_fill = a->fill};
   for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++)
@@ -360,7 +343,10 @@ int cf_cmd_eval(int argc, char **argv) {
   if (rc >= 0) return rc;
   cf_error err = {0};
   cf_net *net = open_net(&a, &err);
-  if (!net) return fail("%s", err.msg);
+  if (!net) {
+    fail("%s", err.msg);
+    return cf_cli_net_failure_status(err.status);
+  }
   FILE *in = a.cases ? fopen(a.cases, "r") : stdin;
   if (!in) {
     cf_net_free(net);
@@ -373,18 +359,19 @@ int cf_cmd_eval(int argc, char **argv) {
   int *valid = malloc((size_t)(n ? n : 1) * sizeof *valid), n_valid = 0;
   cf_net_request *req = malloc((size_t)(n ? n : 1) * sizeof *req);
   cf_net_output *out = malloc((size_t)(n ? n : 1) * sizeof *out);
-  rc = valid && req && out ? 0 : fail("out of memory");
-  for (int i = 0; rc == 0 && i < n; i++) {
+  bool broken = !(valid && req && out) && fail("out of memory"); /* no results at all */
+  for (int i = 0; !broken && i < n; i++) {
     if (!cases[i].error[0]) prepare_case(&cases[i], net);
-    if (!bind_outputs(&cases[i], net)) rc = fail("out of memory");
+    if (!bind_outputs(&cases[i], net)) broken = fail("out of memory");
     if (!cases[i].error[0]) {
       cases[i].out.transform = cf_net_encode_planes(&cases[i].position, a.fill, &cases[i].planes);
       valid[n_valid++] = i;
     }
   }
-  if (rc == 0 && evaluate(net, cases, valid, n_valid, req, out, &err) != CF_OK)
-    rc = fail("%s", err.msg);
-  if (rc == 0) {
+  if (!broken && evaluate(net, cases, valid, n_valid, req, out, &err) != CF_OK)
+    broken = fail("%s", err.msg);
+  rc = broken ? 1 : 0;
+  if (!broken) {
     for (int i = 0; i < n; i++) {
       cJSON *j = case_json(&cases[i], net);
       char *text = cJSON_PrintUnformatted(j);
@@ -395,7 +382,7 @@ int cf_cmd_eval(int argc, char **argv) {
     }
     fflush(stdout);
   }
-  if (rc != 2 && a.bench > 0 && n_valid > 0) {
+  if (!broken && a.bench > 0 && n_valid > 0) {
     /* Wall time, and process CPU time (what a loaded machine does not skew,
      * as long as the backend runs on one thread). */
     double t0 = seconds(CLOCK_MONOTONIC), c0 = seconds(CLOCK_PROCESS_CPUTIME_ID);

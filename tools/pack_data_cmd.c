@@ -12,12 +12,15 @@
  * (--strict: fail on the first); a last line without its newline is a shard
  * still being written and is left for the next run. The files are written
  * under a temporary name and renamed into place at the end, so repacking a
- * growing data set under a running trainer is safe. */
+ * growing data set under a running trainer is safe. Flags (anywhere among
+ * the shards): tools/cli/cf_cli.h; exit status 2 for a bad command line
+ * (nothing is created), 1 when a shard or the output fails. */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +34,7 @@
 #include "engine/cf_net_input.h"
 #include "net/cf_net_planes.h"
 #include "tools/cf_commands.h"
+#include "tools/cli/cf_cli.h"
 #include "tools/cf_pack_format.h"
 
 #define TSV_FIELDS 9
@@ -44,31 +48,14 @@ typedef struct pack_options {
   double val_fraction;
   uint64_t seed;
   double policy_temp;
-  int strict, dedup;
+  bool strict, dedup;
   long progress_every;
 } pack_options;
-
-static void usage(FILE *out) {
-  fprintf(out,
-          "usage: cformer pack-data --out DIR [options] SHARD.tsv...\n\n"
-          "Packs Stockfish-labelled TSV shards (training/README.md) into fixed-size records\n"
-          "(tools/cf_pack_format.h) in DIR/train.cfpack and DIR/val.cfpack.\n\n"
-          "  --out DIR            output folder (created if missing; files are replaced)\n"
-          "  --input-format N     network input format: 1, 2, 3, 4, 5, 132, 133 (default 4)\n"
-          "  --val-fraction F     share of games written to val.cfpack, 0-1 (default 0.05)\n"
-          "  --seed S             seed of the game split (default 1)\n"
-          "  --policy-temp CP     softmax temperature of the MultiPV policy target in\n"
-          "                       centipawns (default 100)\n"
-          "  --no-dedup           keep positions whose input planes repeat\n"
-          "  --strict             fail on the first malformed line instead of skipping it\n"
-          "  --progress-every N   progress line on stderr every N input lines (default 100000,\n"
-          "                       0 = none)\n"
-          "  --help               this text\n");
-}
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 1, 2)))
 #endif
+/* A failure after the arguments were accepted: message, exit status 1. */
 static int fail(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -76,7 +63,7 @@ static int fail(const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   fprintf(stderr, "\n");
   va_end(ap);
-  return 2;
+  return 1;
 }
 
 static double seconds_now(void) {
@@ -392,53 +379,20 @@ static void progress(const pack_stats *s, const pack_file *train, const pack_fil
           dt > 0 ? (double)s->lines / dt : 0.0);
 }
 
-static int parse_args(int argc, char **argv, pack_options *o, int *first_input) {
-  *o = (pack_options){NULL, 4, 0.05, 1, 100.0, 0, 1, 100000};
-  int i = 1;
-  for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
-    const char *a = argv[i];
-    const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-    long n;
-    char *end;
-    if (strcmp(a, "--help") == 0) {
-      usage(stdout);
-      return 0;
-    } else if (strcmp(a, "--strict") == 0) {
-      o->strict = 1;
-    } else if (strcmp(a, "--no-dedup") == 0) {
-      o->dedup = 0;
-    } else if (!val) {
-      return fail("%s needs a value (cformer pack-data --help)", a);
-    } else if (strcmp(a, "--out") == 0) {
-      o->out_dir = val, i++;
-    } else if (strcmp(a, "--input-format") == 0) {
-      if (!parse_long(val, 0, 1000, &n) || !cf_input_is_supported((int)n))
-        return fail("unsupported input format '%s' (1, 2, 3, 4, 5, 132 or 133)", val);
-      o->input_format = (int)n, i++;
-    } else if (strcmp(a, "--val-fraction") == 0) {
-      o->val_fraction = strtod(val, &end);
-      if (*end || !(o->val_fraction >= 0 && o->val_fraction <= 1))
-        return fail("bad --val-fraction '%s' (expected 0 to 1)", val);
-      i++;
-    } else if (strcmp(a, "--seed") == 0) {
-      if (!parse_long(val, 0, LONG_MAX, &n)) return fail("bad --seed '%s'", val);
-      o->seed = (uint64_t)n, i++;
-    } else if (strcmp(a, "--policy-temp") == 0) {
-      o->policy_temp = strtod(val, &end);
-      if (*end || !(o->policy_temp > 0 && o->policy_temp < 1e6))
-        return fail("bad --policy-temp '%s' (expected centipawns > 0)", val);
-      i++;
-    } else if (strcmp(a, "--progress-every") == 0) {
-      if (!parse_long(val, 0, LONG_MAX, &n)) return fail("bad --progress-every '%s'", val);
-      o->progress_every = n, i++;
-    } else {
-      return fail("unknown option '%s' (cformer pack-data --help)", a);
-    }
-  }
-  if (!o->out_dir) return fail("--out DIR is required (cformer pack-data --help)");
-  if (i >= argc) return fail("no input shards given (cformer pack-data --help)");
-  *first_input = i;
-  return -1;
+/* --input-format: one the engine encodes. */
+static bool check_input_format(void *ctx, const char *value, char *why, size_t why_size) {
+  (void)ctx;
+  if (cf_input_is_supported(atoi(value))) return true;
+  snprintf(why, why_size, "expected a supported input format: 1, 2, 3, 4, 5, 132 or 133");
+  return false;
+}
+
+/* --policy-temp: above 0. */
+static bool check_positive(void *ctx, const char *value, char *why, size_t why_size) {
+  (void)ctx;
+  if (strtod(value, NULL) > 0) return true;
+  snprintf(why, why_size, "expected centipawns above 0");
+  return false;
 }
 
 /* Packs one shard; returns 0 to go on, or an exit status. */
@@ -498,11 +452,54 @@ static int pack_shard(const char *path, const pack_options *o, hash_set *seen, p
   return rc;
 }
 
+static int pack(const pack_options *op, const char *const *shards, int n_shards);
+
 int cf_cmd_pack_data(int argc, char **argv) {
-  pack_options o;
-  int first = 0;
-  int rc = parse_args(argc, argv, &o, &first);
-  if (rc >= 0) return rc;
+  pack_options o = {NULL, 4, 0.05, 1, 100.0, false, true, 100000};
+  bool no_dedup = false;
+  cf_cli_flag flags[] = {
+      {.name = "out", .kind = CF_CLI_STRING, .dest = &o.out_dir, .arg = "DIR",
+       .attrs = CF_CLI_REQUIRED, .help = "output folder (created if missing; files are replaced)"},
+      {.name = "input-format", .kind = CF_CLI_INT, .dest = &o.input_format, .imin = 0,
+       .imax = 1000, .set = check_input_format,
+       .help = "network input format: 1, 2, 3, 4, 5, 132, 133 (default 4)"},
+      {.name = "val-fraction", .kind = CF_CLI_DOUBLE, .dest = &o.val_fraction, .arg = "F",
+       .dmin = 0, .dmax = 1, .help = "share of games written to val.cfpack, 0-1 (default 0.05)"},
+      {.name = "seed", .kind = CF_CLI_U64, .dest = &o.seed, .arg = "S",
+       .help = "seed of the game split (default 1)"},
+      {.name = "policy-temp", .kind = CF_CLI_DOUBLE, .dest = &o.policy_temp, .arg = "CP",
+       .dmin = 0, .dmax = 1e6, .set = check_positive,
+       .help = "softmax temperature of the MultiPV policy target in\ncentipawns (default 100)"},
+      {.name = "no-dedup", .kind = CF_CLI_BOOL, .dest = &no_dedup,
+       .help = "keep positions whose input planes repeat"},
+      {.name = "strict", .kind = CF_CLI_BOOL, .dest = &o.strict,
+       .help = "fail on the first malformed line instead of skipping it"},
+      {.name = "progress-every", .kind = CF_CLI_LONG, .dest = &o.progress_every, .imin = 0,
+       .imax = LONG_MAX,
+       .help = "progress line on stderr every N input lines (default 100000,\n0 = none)"},
+  };
+  cf_cli_spec spec = {
+      .prog = "cformer pack-data", .version = "cformer " CF_VERSION,
+      .usage = "usage: cformer pack-data --out DIR [options] SHARD.tsv...\n\n"
+               "Packs Stockfish-labelled TSV shards (training/README.md) into fixed-size records\n"
+               "(tools/cf_pack_format.h) in DIR/train.cfpack and DIR/val.cfpack.\n\n",
+      .flags = flags, .n_flags = (int)(sizeof flags / sizeof flags[0]),
+      .positional_name = "SHARD.tsv"};
+  int rc = cf_cli_parse(&spec, argc, argv);
+  if (rc != CF_CLI_CONTINUE) return rc;
+  o.dedup = !no_dedup;
+  if (spec.positional.count == 0) {
+    cf_cli_free(&spec);
+    return cf_cli_usage_error(&spec, "no input shards given: SHARD.tsv...");
+  }
+  rc = pack(&o, spec.positional.items, spec.positional.count);
+  cf_cli_free(&spec);
+  return rc;
+}
+
+static int pack(const pack_options *op, const char *const *shards, int n_shards) {
+  const pack_options o = *op;
+  int rc;
   cf_chess_init();
   if (mkdir(o.out_dir, 0777) != 0 && errno != EEXIST)
     return fail("cannot create %s: %s", o.out_dir, strerror(errno));
@@ -517,13 +514,13 @@ int cf_cmd_pack_data(int argc, char **argv) {
   pack_stats s = {0};
   double t0 = seconds_now();
   rc = 0;
-  for (int i = first; i < argc && rc == 0; i++)
-    rc = pack_shard(argv[i], &o, &seen, &train, &val, &s, t0);
+  for (int i = 0; i < n_shards && rc == 0; i++)
+    rc = pack_shard(shards[i], &o, &seen, &train, &val, &s, t0);
   free(seen.slots);
   int ok = close_pack(&train, o.input_format, rc == 0);
   ok = close_pack(&val, o.input_format, rc == 0) && ok;
   if (rc) return 1;
-  if (!ok) return fail("cannot finish the files in %s: %s", o.out_dir, strerror(errno)) - 1;
+  if (!ok) return fail("cannot finish the files in %s: %s", o.out_dir, strerror(errno));
   progress(&s, &train, &val, t0);
   printf("packed %ld lines: %" PRIu64 " train, %" PRIu64
          " val records (input format %d), %ld duplicates, %ld malformed skipped, %ld incomplete "

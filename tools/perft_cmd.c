@@ -4,9 +4,10 @@
  *
  * Prints the per-move counts with --divide (compare them with another
  * engine's to find the subtree where a bug lives), then the total, the time
- * and the speed. Exit status 0 on success, 2 on bad arguments or FEN. */
+ * and the speed. Flags: tools/cli/cf_cli.h. Exit status 0 on success, 2 on
+ * bad arguments or a bad FEN. */
 #include <inttypes.h>
-#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,36 +17,14 @@
 #include "chess/cf_move_uci.h"
 #include "chess/cf_perft.h"
 #include "tools/cf_commands.h"
+#include "tools/cli/cf_cli.h"
 
 #define DEFAULT_DEPTH 5
 #define MAX_DEPTH 20
 
-static void usage(FILE *out) {
-  fprintf(out,
-          "usage: cformer perft [--fen FEN | startpos] [--depth N] [--divide]\n\n"
-          "Counts the leaf nodes of the legal move tree N plies deep and reports the speed.\n\n"
-          "  --fen FEN   position to start from (quote it, or give its fields as separate\n"
-          "              arguments); 4-field FENs are accepted. Default: the start position.\n"
-          "  startpos    the standard start position\n"
-          "  --depth N   plies to search, 1-%d (default %d)\n"
-          "  --divide    also print the count below each legal move\n"
-          "  --help      this text\n",
-          MAX_DEPTH, DEFAULT_DEPTH);
-}
-
-/* Reports a usage error on stderr and returns the exit status for it. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
-#endif
-static int fail(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "cformer perft: ");
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, "\n(cformer perft --help for usage)\n");
-  va_end(ap);
-  return 2;
-}
+#define USAGE                                                                            \
+  "usage: cformer perft [--fen FEN | startpos] [--depth N] [--divide]\n\n"                \
+  "Counts the leaf nodes of the legal move tree N plies deep and reports the speed.\n\n"
 
 static double seconds_now(void) {
   struct timespec ts;
@@ -54,50 +33,42 @@ static double seconds_now(void) {
 }
 
 int cf_cmd_perft(int argc, char **argv) {
-  int depth = DEFAULT_DEPTH, divide = 0, have_position = 0;
+  int depth = DEFAULT_DEPTH;
+  bool divide = false;
   char fen[CF_FEN_INPUT_MAX + 1] = CF_FEN_STARTPOS;
-
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i];
-    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-      usage(stdout);
-      return 0;
-    } else if (strcmp(arg, "--divide") == 0) {
-      divide = 1;
-    } else if (strcmp(arg, "--depth") == 0) {
-      if (++i >= argc) return fail("--depth needs a number");
-      char *end;
-      long d = strtol(argv[i], &end, 10);
-      if (*argv[i] == '\0' || *end != '\0' || d < 1 || d > MAX_DEPTH)
-        return fail("bad depth '%s' (expected a whole number from 1 to %d)", argv[i], MAX_DEPTH);
-      depth = (int)d;
-    } else if (strcmp(arg, "startpos") == 0) {
-      if (have_position) return fail("more than one position given (at '%s')", arg);
-      have_position = 1;
-    } else if (strcmp(arg, "--fen") == 0) {
-      if (have_position) return fail("more than one position given (at '%s')", arg);
-      have_position = 1;
-      /* The FEN may arrive as one quoted argument or as its fields. */
-      size_t n = 0;
-      int fields = 0;
-      while (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) {
-        size_t len = strlen(argv[++i]);
-        if (n + len + 2 > sizeof fen) return fail("FEN is too long (over %d characters)", CF_FEN_INPUT_MAX);
-        if (fields++) fen[n++] = ' ';
-        memcpy(fen + n, argv[i], len);
-        n += len;
-      }
-      fen[n] = '\0';
-      if (fields == 0) return fail("--fen needs a FEN");
-      if (strcmp(fen, "startpos") == 0) strcpy(fen, CF_FEN_STARTPOS);
-    } else {
-      return fail("unknown argument '%s'", arg);
-    }
-  }
+  char depth_help[64];
+  snprintf(depth_help, sizeof depth_help, "plies to search, 1-%d (default %d)", MAX_DEPTH,
+           DEFAULT_DEPTH);
+  cf_cli_flag flags[] = {
+      {.name = "fen", .kind = CF_CLI_WORDS, .dest = fen, .size = sizeof fen, .arg = "FEN",
+       .help = "position to start from (quote it, or give its fields as separate\n"
+               "arguments); 4-field FENs are accepted. Default: the start position."},
+      {.name = "depth", .kind = CF_CLI_INT, .dest = &depth, .imin = 1, .imax = MAX_DEPTH,
+       .help = depth_help},
+      {.name = "divide", .kind = CF_CLI_BOOL, .dest = &divide,
+       .help = "also print the count below each legal move"},
+  };
+  cf_cli_spec spec = {.prog = "cformer perft", .version = "cformer " CF_VERSION, .usage = USAGE,
+                      .footer = "\nstartpos (a positional argument) is the standard start "
+                                "position.\n",
+                      .flags = flags, .n_flags = (int)(sizeof flags / sizeof flags[0]),
+                      .positional_name = "startpos"};
+  int rc = cf_cli_parse(&spec, argc, argv);
+  if (rc != CF_CLI_CONTINUE) return rc;
+  const int n_positions = spec.positional.count + (cf_cli_given(&spec, "fen") ? 1 : 0);
+  const char *other = NULL;
+  for (int i = 0; i < spec.positional.count && !other; i++)
+    if (strcmp(spec.positional.items[i], "startpos") != 0) other = spec.positional.items[i];
+  cf_cli_free(&spec);
+  if (other) return cf_cli_usage_error(&spec, "unexpected argument '%s'", other);
+  if (n_positions > 1)
+    return cf_cli_usage_error(&spec, "more than one position given (--fen or startpos, once)");
+  if (strcmp(fen, "startpos") == 0) strcpy(fen, CF_FEN_STARTPOS);
 
   cf_position pos;
   cf_error err;
-  if (cf_position_from_fen(&pos, fen, &err) != CF_OK) return fail("bad FEN: %s", err.msg);
+  if (cf_position_from_fen(&pos, fen, &err) != CF_OK)
+    return cf_cli_usage_error(&spec, "bad FEN: %s", err.msg);
 
   double start = seconds_now();
   uint64_t nodes;

@@ -1,13 +1,17 @@
 /* puzzles_cmd.c: `cformer puzzles`, the agents' accuracy on Lichess puzzles
  * by rating band (docs/STRENGTH.md).
  *
- *     cformer puzzles [--weights NET] [--agent policy|value|all]
- *                     [--backend NAME] [--backend-opts OPTS] [--csv FILE]
- *                     [--limit N] [--json] [--quiet]
+ *     cformer puzzles [--weights NET] [--agent NAME|all] [--backend NAME]
+ *                     [--backend-opts OPTS] [--threads N] [--csv FILE]
+ *                     [--limit N] [--json] [--quiet] [--weights-max-mb MB]
  *
+ * Flags: tools/cli/cf_cli.h (exit status 2 for a bad command line, 1 when
+ * the puzzle file or the network cannot be read).
  * Scoring is tools/puzzles/cf_puzzle.c: every solver move must match, and
  * any immediately mating move also solves. Progress goes to stderr; the
  * table (or one JSON object) to stdout. */
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +20,8 @@
 #include "engine/cf_engine_weights.h"
 #include "engine/cf_uci_options.h"
 #include "tools/cf_commands.h"
+#include "tools/cli/cf_cli.h"
+#include "tools/cli/cf_cli_net.h"
 #include "tools/data/cf_data_path.h"
 #include "tools/puzzles/cf_puzzle.h"
 
@@ -23,8 +29,10 @@
 
 typedef struct puzzles_args {
   const char *weights, *backend, *backend_opts, *csv, *agent;
-  long limit;
-  int json, quiet;
+  long limit, nodes;
+  int threads;
+  bool json, quiet;
+  char options[1024]; /* --backend-opts with --threads */
   cf_weights_load_options load; /* --weights-max-mb */
 } puzzles_args;
 
@@ -41,87 +49,76 @@ typedef struct agent_score {
 typedef struct solver_ctx {
   const cf_agent_desc *agent;
   cf_net *net;
+  long nodes; /* the search's visits per move */
   long evals;
 } solver_ctx;
 
-static void usage(FILE *out) {
-  char search[1024];
-  cf_data_search_path(search, sizeof search);
-  fprintf(out,
-          "usage: cformer puzzles [--weights NET] [--agent policy|value|all] [--backend NAME]\n"
-          "                       [--backend-opts OPTS] [--csv FILE] [--limit N] [--json]\n\n"
-          "Plays Lichess puzzles (CSV: PuzzleId,FEN,Moves,Rating,...) with the agents and\n"
-          "prints the share solved by rating band. A puzzle is solved when every one of the\n"
-          "agent's moves matches the solution (any mating move also counts).\n\n"
-          "  --weights NET       network file (default: the built-in network)\n"
-          "  --weights-max-mb MB largest network the file may inflate to, in MiB (default\n"
-          "                      0 = automatic: 16 times the file, 64 to 4096 MiB)\n"
-          "  --agent NAME        policy, value or all (default all)\n"
-          "  --backend NAME      compute backend (default: the best available)\n"
-          "  --backend-opts S    backend options, e.g. threads=2\n"
-          "  --csv FILE          puzzle file (default: the shipped public set, %s\n"
-          "                      in %s)\n"
-          "  --limit N           only the first N puzzles\n"
-          "  --json              one JSON object instead of the table\n"
-          "  --quiet             no progress on stderr\n"
-          "  --help              this text\n",
-          CF_DATA_PUZZLES, search);
+/* --agent: "all" or a registered agent. */
+static bool check_agent(void *ctx, const char *value, char *why, size_t why_size) {
+  (void)ctx;
+  if (strcmp(value, "all") == 0 || cf_agent_find(value)) return true;
+  size_t at = (size_t)snprintf(why, why_size, "expected all");
+  for (int i = 0; i < cf_agent_count() && at < why_size; i++)
+    at += (size_t)snprintf(why + at, why_size - at, ", %s", cf_agent_at(i)->name);
+  return false;
 }
 
 static int parse_args(int argc, char **argv, puzzles_args *a) {
-  *a = (puzzles_args){.weights = CF_WEIGHTS_BUILT_IN,
-                      .csv = NULL,
-                      .agent = "all",
-                      .load = {.limit_name = "--weights-max-mb"}};
-  for (int i = 1; i < argc; i++) {
-    const char *k = argv[i];
-    if (strcmp(k, "--help") == 0 || strcmp(k, "-h") == 0) {
-      usage(stdout);
-      return 0;
-    }
-    if (strcmp(k, "--json") == 0) {
-      a->json = 1;
-      continue;
-    }
-    if (strcmp(k, "--quiet") == 0) {
-      a->quiet = 1;
-      continue;
-    }
-    if (i + 1 >= argc) {
-      fprintf(stderr, "cformer puzzles: %s needs a value (or unknown flag)\n", k);
-      return 2;
-    }
-    const char *v = argv[++i];
-    if (strcmp(k, "--weights") == 0 || strcmp(k, "-w") == 0) a->weights = v;
-    else if (strcmp(k, "--weights-max-mb") == 0) {
-      cf_error err;
-      if (cf_weights_parse_max_mb(v, "--weights-max-mb", &a->load, &err) != CF_OK) {
-        fprintf(stderr, "cformer puzzles: %s\n", err.msg);
-        return 2;
-      }
-    }
-    else if (strcmp(k, "--backend") == 0 || strcmp(k, "-b") == 0) a->backend = v;
-    else if (strcmp(k, "--backend-opts") == 0 || strcmp(k, "-o") == 0) a->backend_opts = v;
-    else if (strcmp(k, "--csv") == 0) a->csv = v;
-    else if (strcmp(k, "--agent") == 0) a->agent = v;
-    else if (strcmp(k, "--limit") == 0) {
-      char *end;
-      a->limit = strtol(v, &end, 10);
-      if (*end || a->limit <= 0) {
-        fprintf(stderr, "cformer puzzles: --limit wants a positive number, not '%s'\n", v);
-        return 2;
-      }
-    } else {
-      fprintf(stderr, "cformer puzzles: unknown flag '%s' (see --help)\n", k);
-      return 2;
-    }
-  }
+  *a = (puzzles_args){.weights = CF_WEIGHTS_BUILT_IN, .csv = NULL, .agent = "all",
+                      .nodes = CF_SEARCH_DEFAULT_VISITS, .load = CF_CLI_WEIGHTS_LOAD};
+  char search[1024], csv_help[1400], agents[128] = "", agent_help[256];
+  cf_data_search_path(search, sizeof search);
+  snprintf(csv_help, sizeof csv_help, "puzzle file (default: the shipped public set, %s\nin %s)",
+           CF_DATA_PUZZLES, search);
+  for (int i = 0, at = 0; i < cf_agent_count() && at < (int)sizeof agents; i++)
+    at += snprintf(agents + at, sizeof agents - (size_t)at, "%s, ", cf_agent_at(i)->name);
+  snprintf(agent_help, sizeof agent_help, "%sor all (default all)", agents);
+  char nodes_help[128];
+  snprintf(nodes_help, sizeof nodes_help,
+           "the search's visits per move (default %d; smart pruning on, as in play)",
+           CF_SEARCH_DEFAULT_VISITS);
+  cf_cli_flag flags[] = {
+      {.name = "weights", .letter = 'w', .kind = CF_CLI_STRING, .dest = &a->weights, .arg = "NET",
+       .help = "network file (default: the built-in network, <built in>)"},
+      CF_CLI_WEIGHTS_MAX_MB_FLAG(&a->load),
+      {.name = "agent", .kind = CF_CLI_STRING, .dest = &a->agent, .arg = "NAME",
+       .set = check_agent, .help = agent_help},
+      {.name = "nodes", .kind = CF_CLI_LONG, .dest = &a->nodes, .arg = "N", .imin = 1,
+       .imax = 100000000, .help = nodes_help},
+      {.name = "backend", .letter = 'b', .kind = CF_CLI_STRING, .dest = &a->backend, .arg = "NAME",
+       .set = cf_cli_check_backend, .help = "compute backend (default: the best available)"},
+      {.name = "backend-opts", .letter = 'o', .kind = CF_CLI_STRING, .dest = &a->backend_opts,
+       .arg = "S", .help = "backend options, e.g. threads=2"},
+      {.name = "threads", .letter = 't', .kind = CF_CLI_INT, .dest = &a->threads, .imin = 1,
+       .imax = 128, .help = "the backend's threads (threads=N unless --backend-opts sets it)"},
+      {.name = "csv", .kind = CF_CLI_STRING, .dest = &a->csv, .arg = "FILE", .help = csv_help},
+      {.name = "limit", .kind = CF_CLI_LONG, .dest = &a->limit, .imin = 1, .imax = LONG_MAX,
+       .help = "only the first N puzzles"},
+      {.name = "json", .kind = CF_CLI_BOOL, .dest = &a->json,
+       .help = "one JSON object instead of the table"},
+      {.name = "quiet", .kind = CF_CLI_BOOL, .dest = &a->quiet, .help = "no progress on stderr"},
+  };
+  cf_cli_spec spec = {
+      .prog = "cformer puzzles", .version = "cformer " CF_VERSION,
+      .usage = "usage: cformer puzzles [--weights NET] [--agent NAME] [--nodes N]\n"
+               "                       [--backend NAME] [--backend-opts OPTS] [--threads N] [--csv FILE]\n"
+               "                       [--limit N] [--json] [--quiet] [--weights-max-mb MB]\n\n"
+               "Plays Lichess puzzles (CSV: PuzzleId,FEN,Moves,Rating,...) with the agents and\n"
+               "prints the share solved by rating band. A puzzle is solved when every one of the\n"
+               "agent's moves matches the solution (any mating move also counts).\n\n",
+      .flags = flags, .n_flags = (int)(sizeof flags / sizeof flags[0])};
+  int rc = cf_cli_parse(&spec, argc, argv);
+  if (rc != CF_CLI_CONTINUE) return rc;
+  cf_cli_free(&spec);
+  if (!cf_cli_backend_options(a->backend_opts, a->threads, a->options, sizeof a->options))
+    return cf_cli_usage_error(&spec, "--backend-opts is too long");
   return -1; /* go on */
 }
 
 static cf_status agent_solver(void *ctx, const cf_game *game, cf_move *move, cf_error *err) {
   solver_ctx *s = ctx;
   cf_agent_request req = {.net = s->net, .game = (cf_game *)game};
+  if (s->agent == &cf_agent_search_desc) req.max_evals = s->nodes; /* the value agent would stop at it */
   cf_agent_result res;
   CF_TRY(s->agent->choose(&req, &res, err));
   s->evals += res.evals;
@@ -179,10 +176,6 @@ int cf_cmd_puzzles(int argc, char **argv) {
     if (strcmp(a.agent, "all") == 0 || strcmp(a.agent, d->name) == 0)
       scores[n_agents++] = (agent_score){.agent = d};
   }
-  if (n_agents == 0) {
-    fprintf(stderr, "cformer puzzles: unknown agent '%s' (policy, value or all)\n", a.agent);
-    return 2;
-  }
 
   char shipped_csv[4096];
   if (!a.csv) {
@@ -201,7 +194,7 @@ int cf_cmd_puzzles(int argc, char **argv) {
 
   cf_engine_weights_spec spec = {
     .weights = a.weights,
-    .net = {.backend = a.backend, .backend_options = a.backend_opts, .max_batch = 64},
+    .net = {.backend = a.backend, .backend_options = a.options, .max_batch = 64},
     .load = a.load,
   };
   cf_net *net = NULL;
@@ -210,7 +203,7 @@ int cf_cmd_puzzles(int argc, char **argv) {
   if (cf_engine_load_net(&spec, &net, &info, &err) != CF_OK) {
     fprintf(stderr, "cformer puzzles: %s\n", err.msg);
     fclose(f);
-    return 1;
+    return cf_cli_net_failure_status(err.status);
   }
   if (!a.quiet)
     fprintf(stderr, "cformer puzzles: %s (%d layers, d %d), backend %s%s\n", info.source,
@@ -233,7 +226,7 @@ int cf_cmd_puzzles(int argc, char **argv) {
     int band = cf_puzzle_band_of(p.rating);
     bool counted = false;
     for (int i = 0; i < n_agents; i++) {
-      solver_ctx ctx = {.agent = scores[i].agent, .net = net};
+      solver_ctx ctx = {.agent = scores[i].agent, .net = net, .nodes = a.nodes};
       cf_puzzle_outcome o;
       cf_status st = cf_puzzle_run(&p, agent_solver, &ctx, &o, &err);
       if (st == CF_ERR_FORMAT) {

@@ -3,15 +3,16 @@
  *
  *     cformer [uci] [--weights FILE|-w FILE] [--backend NAME|-b NAME]
  *                   [--backend-opts OPTS|-o OPTS] [--threads N|-t N]
- *                   [--agent policy|value] [--policy-temperature T]
- *                   [--history-fill fen_only|no|always] [--show-wdl true|false]
+ *                   [--agent search|policy|value] [--show-wdl|--no-show-wdl] ...
  *
  * Flags are the UCI options of engine/cf_uci_options.c under their flag
- * names (--flag VALUE or --flag=VALUE). The main thread reads lines and
+ * names, parsed by tools/cli/cf_cli.h (--flag VALUE or --flag=VALUE;
+ * booleans bare, --no-flag, or with true/false). The main thread reads lines and
  * feeds them to the responder while the search runs on its own thread, so
  * stop and quit are honoured at any time. */
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,27 +21,13 @@
 #include "engine/cf_engine_weights.h"
 #include "engine/cf_uci.h"
 #include "tools/cf_commands.h"
+#include "tools/cli/cf_cli.h"
 
 static void write_line(void *user, const char *line) {
   FILE *out = user;
   fputs(line, out);
   fputc('\n', out);
   fflush(out);
-}
-
-static void usage(FILE *out) {
-  fprintf(out, "usage: cformer [uci] [options]\n\n"
-               "Runs the UCI chess engine on standard input and output. Options (each is also\n"
-               "a UCI option, settable with setoption):\n\n");
-  for (int i = 0; i < CF_OPT_COUNT; i++) {
-    const cf_uci_option_desc *o = cf_uci_option_at((cf_uci_option_id)i);
-    char flag[64];
-    if (o->short_flag) snprintf(flag, sizeof flag, "-%c, --%s", o->short_flag, o->flag);
-    else snprintf(flag, sizeof flag, "    --%s", o->flag);
-    fprintf(out, "  %-26s %s: %s (default %s)\n", flag, o->name, o->help,
-            o->def[0] ? o->def : "empty");
-  }
-  fprintf(out, "  %-26s this text\n", "-h, --help");
 }
 
 /* The binary's folder, for WeightsFile=<autodiscover>. */
@@ -53,47 +40,73 @@ static void exe_dir(char *out, size_t size) {
   snprintf(out, size, "%s", dirname(path));
 }
 
-/* Applies the flags; returns -1 to go on, else an exit status. */
-static int apply_flags(cf_uci *u, int argc, char **argv) {
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i];
-    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-      usage(stdout);
-      return 0;
-    }
-    char name[128];
-    const char *value = NULL;
-    if (strncmp(arg, "--", 2) == 0) {
-      const char *eq = strchr(arg, '=');
-      size_t n = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
-      snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), arg + 2);
-      if (eq) value = eq + 1;
-    } else if (arg[0] == '-' && arg[1] && !arg[2]) {
-      snprintf(name, sizeof name, "%c", arg[1]);
-    } else {
-      fprintf(stderr, "cformer uci: unexpected argument '%s' (cformer uci --help)\n", arg);
-      return 2;
-    }
-    cf_uci_option_id id;
-    const cf_uci_option_desc *o = cf_uci_option_by_flag(name, &id);
-    if (!o) {
-      fprintf(stderr, "cformer uci: unknown option '%s' (cformer uci --help)\n", arg);
-      return 2;
-    }
-    if (!value) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "cformer uci: %s needs a value\n", arg);
-        return 2;
-      }
-      value = argv[++i];
-    }
-    cf_error err = {0};
-    if (cf_uci_set_option(u, id, value, &err) != CF_OK) {
-      fprintf(stderr, "cformer uci: %s\n", err.msg);
-      return 2;
-    }
+/* Flags and the help, from the option table. */
+typedef struct uci_flag_ctx {
+  cf_uci *u;
+  cf_uci_option_id id;
+} uci_flag_ctx;
+
+static bool set_option(void *ctx, const char *value, char *why, size_t why_size) {
+  const uci_flag_ctx *c = ctx;
+  cf_error err = {0};
+  if (cf_uci_set_option(c->u, c->id, value, &err) == CF_OK) return true;
+  snprintf(why, why_size, "%s", err.msg);
+  return false;
+}
+
+/* The value's name in the help. */
+static const char *value_name(const cf_uci_option_desc *o) {
+  switch (o->type) {
+  case CF_OPT_TYPE_STRING: return strcmp(o->flag, "weights") == 0 ? "NET" : "OPTS";
+  case CF_OPT_TYPE_SPIN: return "N";
+  case CF_OPT_TYPE_FLOAT: return "X";
+  case CF_OPT_TYPE_COMBO: return "NAME";
+  default: return NULL;
   }
-  return -1;
+}
+
+/* Applies the flags in order; returns -1 to go on, else an exit status. */
+static int apply_flags(cf_uci *u, int argc, char **argv) {
+  cf_cli_flag flags[CF_OPT_COUNT];
+  uci_flag_ctx ctx[CF_OPT_COUNT];
+  char help[CF_OPT_COUNT][640];
+  for (int i = 0; i < CF_OPT_COUNT; i++) {
+    const cf_uci_option_desc *o = cf_uci_option_at((cf_uci_option_id)i);
+    ctx[i] = (uci_flag_ctx){u, (cf_uci_option_id)i};
+    snprintf(help[i], sizeof help[i], "%s: %s (default %s)", o->name, o->help,
+             o->def[0] ? o->def : "empty");
+    cf_cli_flag f = {.name = o->flag, .letter = o->short_flag, .alias = o->alias,
+                     .arg = value_name(o), .help = help[i], .set = set_option, .ctx = &ctx[i]};
+    switch (o->type) {
+    case CF_OPT_TYPE_STRING: f.kind = CF_CLI_STRING; break;
+    case CF_OPT_TYPE_SPIN:
+      f.kind = CF_CLI_LONG;
+      f.imin = (long long)o->min;
+      f.imax = (long long)o->max;
+      break;
+    case CF_OPT_TYPE_FLOAT:
+      f.kind = CF_CLI_DOUBLE;
+      f.dmin = o->min;
+      f.dmax = o->max;
+      break;
+    case CF_OPT_TYPE_CHECK: f.kind = CF_CLI_BOOL; break;
+    case CF_OPT_TYPE_COMBO:
+      f.kind = CF_CLI_CHOICE;
+      f.choices = o->vars;
+      break;
+    }
+    flags[i] = f;
+  }
+  cf_cli_spec spec = {
+      .prog = "cformer uci", .version = "cformer " CF_VERSION,
+      .usage = "usage: cformer [uci] [options]\n\n"
+               "Runs the UCI chess engine on standard input and output. Options (each is also\n"
+               "a UCI option, settable with setoption; a boolean is --flag, --no-flag or\n"
+               "--flag true|false):\n\n",
+      .flags = flags, .n_flags = CF_OPT_COUNT};
+  int rc = cf_cli_parse(&spec, argc, argv);
+  if (rc == CF_CLI_CONTINUE) cf_cli_free(&spec);
+  return rc;
 }
 
 int cf_cmd_uci(int argc, char **argv) {
@@ -115,8 +128,9 @@ int cf_cmd_uci(int argc, char **argv) {
   }
   char *line = NULL;
   size_t cap = 0;
-  while (getline(&line, &cap, stdin) >= 0)
-    if (!cf_uci_feed(u, line)) break;
+  ssize_t len;
+  while ((len = getline(&line, &cap, stdin)) >= 0) /* with its length: a NUL is an error */
+    if (!cf_uci_feed_n(u, line, (size_t)len)) break;
   /* End of input without quit: finish like quit. */
   free(line);
   cf_uci_free(u);

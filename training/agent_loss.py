@@ -2,7 +2,8 @@
 """How much each move of cformer's agent gives away, judged by Stockfish.
 
     /usr/bin/python3 training/agent_loss.py --shards DIR/shard-*.tsv \\
-        --net v2=old.pb.gz --net v3=new.pb.gz [--positions 1000]
+        --net v2=old.pb.gz --net v3=new.pb.gz [--positions 1000] \\
+        [--cformer build/tools/cformer] [--agent value|policy|search [--nodes N]]
 
 Samples game positions (result not `*`) from datagen.py shards, asks each
 network's agent (a cformer UCI process per network) for its move, and has
@@ -15,6 +16,9 @@ piece), each with its 95% interval, and for every pair of networks the
 paired difference in expected-score loss. All networks
 face the same positions, so the paired difference is far tighter than two
 200-game matches; it is a proxy for strength, not a rating.
+
+The agent is the value agent unless --agent says otherwise (the engine's own
+default, the search, is far slower per move: give it --nodes).
 
 Use positions no network trained on: shards from a datagen.py seed of their
 own (e.g. `--seed holdout`).
@@ -29,6 +33,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+import cformer_cli  # noqa: E402
 import datagen  # noqa: E402
 
 MATE_CP_CAP = 1000
@@ -66,18 +71,23 @@ def mean_ci(xs):
     return m, 1.96 * sd / math.sqrt(n)
 
 
-def main(argv=None):
+def parse_args(argv=None):
+    """The command line (sys.argv[1:] by default) as settled arguments."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shards", nargs="+", required=True, help="datagen.py shard files")
     ap.add_argument("--net", action="append", required=True, metavar="NAME=WEIGHTS",
                     help="a network to judge (WEIGHTS 'builtin' for the embedded default); repeatable")
-    ap.add_argument("--agent", default="build/tools/cformer", help="cformer binary")
-    ap.add_argument("--agent-kind", default="value", choices=["value", "policy"])
     ap.add_argument("--positions", type=int, default=1000)
     ap.add_argument("--label-nodes", type=int, default=5000)
     ap.add_argument("--seed", default="agent-loss")
     ap.add_argument("--progress-every", type=int, default=200)
-    args = ap.parse_args(argv)
+    cformer_cli.add_arguments(ap, "value", "behind each network (one per --net, which "
+                              "sets its WeightsFile)")
+    return cformer_cli.resolve(ap, ap.parse_args(argv), "agent_loss.py")
+
+
+def main(argv=None):
+    args = parse_args(argv)
     nets = []
     for spec in args.net:
         if "=" not in spec:
@@ -86,8 +96,7 @@ def main(argv=None):
         if weights != "builtin" and not os.path.isfile(weights):
             sys.exit(f"agent_loss.py: {weights}: no such file")
         nets.append((name, weights))
-    if not os.access(args.agent, os.X_OK):
-        sys.exit(f"agent_loss.py: --agent {args.agent} is not an executable")
+    cformer_cli.check_executable(args, "agent_loss.py")
     if not os.access(datagen.STOCKFISH, os.X_OK):
         sys.exit(f"agent_loss.py: {datagen.STOCKFISH} not found (apt-get install stockfish)")
     try:
@@ -101,10 +110,12 @@ def main(argv=None):
     labeller = datagen.Engine(datagen.STOCKFISH, {"Threads": 1, "Hash": 32, "UCI_ShowWDL": "true"})
     agents = []
     for _, weights in nets:
-        options = {"Agent": args.agent_kind}
-        if weights != "builtin":
-            options["WeightsFile"] = os.path.abspath(weights)
-        agents.append(datagen.Engine(args.agent, options))
+        # "builtin" names the embedded net: WeightsFile's default would
+        # autodiscover a .pb.gz beside the binary or in the data folders.
+        path = "<built in>" if weights == "builtin" else os.path.abspath(weights)
+        extra = {"WeightsFile": path}
+        agents.append(datagen.Engine(args.cformer, cformer_cli.engine_options(args, **extra)))
+    nodes = cformer_cli.go_nodes(args)
 
     results = [[] for _ in nets]  # per net: (matches best, es loss, cp loss)
     for i, (history_fen, moves) in enumerate(rows):
@@ -115,7 +126,7 @@ def main(argv=None):
         after_move = {}
         for k, agent in enumerate(agents):
             agent.set_position(history_fen, moves)
-            move = agent.bestmove()
+            move = agent.bestmove(nodes)
             if move not in after_move:
                 child = judge(labeller, history_fen, moves + [move], args.label_nodes)
                 # The child is scored for the opponent; a finished game
@@ -135,7 +146,8 @@ def main(argv=None):
         agent.close()
 
     n = len(results[0])
-    print(f"{n} positions, Stockfish {args.label_nodes} nodes, {args.agent_kind} agent")
+    agent = args.agent + (f" ({nodes} visits)" if nodes else "")
+    print(f"{n} positions, Stockfish {args.label_nodes} nodes, {agent} agent")
     print(f"{'network':12s} " + " ".join(f"{h:>14s}" for h in ("best move", "ES loss", "cp loss", "blunders")))
     for (name, _), res in zip(nets, results):
         agree = mean_ci([100.0 * r[0] for r in res])

@@ -21,6 +21,8 @@ positions already present are not written again.
 
 Usage:
     training/datagen.py --out training/data --games 1000 --workers 2
+    training/datagen.py --out DIR --child-rate 0.5 --agent-child-rate 1 \
+        --cformer build/tools/cformer --agent value --cformer-option WeightsFile=net.pb.gz
 """
 
 import argparse
@@ -29,6 +31,11 @@ import random
 import subprocess
 import sys
 import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import cformer_cli  # noqa: E402
 
 STOCKFISH = "/usr/games/stockfish"
 HISTORY_PLIES = 7  # positions before the current one that the net sees (8 slots)
@@ -96,9 +103,10 @@ class Engine:
         best = lines[-1].split()[1]
         return best, pvs
 
-    def bestmove(self):
-        """`go` with no limit (for cformer's one-ply agents) and its bestmove."""
-        self.send("go")
+    def bestmove(self, nodes=None):
+        """cformer's move: a bare `go` (the one-ply agents; the search agent's
+        default visits), or `go nodes N`, and its bestmove."""
+        self.send("go" if nodes is None else f"go nodes {nodes}")
         return self.wait_for("bestmove")[-1].split()[1]
 
     def close(self):
@@ -161,7 +169,8 @@ def play_game(rng, child_rng, player, labeller, agent, args, seen, out, game_id)
             # where its errors concentrate (the DAgger idea: label the states
             # the learner visits).
             if agent is not None and child_rng.random() < args.agent_child_rate:
-                label_child(labeller, args, seen, records, ply, moves + [agent_move(agent, moves)])
+                label_child(labeller, args, seen, records, ply,
+                            moves + [agent_move(agent, moves, cformer_cli.go_nodes(args))])
         if ply < opening_plies or rng.random() < args.random_move_rate:
             move = rng.choice(legal)
         else:
@@ -193,10 +202,10 @@ def label_child(labeller, args, seen, records, ply, child_moves):
         records.append((ply + 1, child_moves, child_fen, best, pvs, "*"))
 
 
-def agent_move(agent, moves):
+def agent_move(agent, moves, nodes=None):
     """The move cformer's agent plays after moves (its UCI bestmove)."""
     agent.set_position("startpos", moves)
-    return agent.bestmove()
+    return agent.bestmove(nodes)
 
 
 def player_in_check(engine):
@@ -228,9 +237,7 @@ def worker(index, args):
     )
     agent = None
     if args.agent_child_rate > 0:
-        options = {"Agent": args.agent_kind}
-        options.update(o.split("=", 1) for o in args.agent_option)
-        agent = Engine(args.agent, options)
+        agent = Engine(args.cformer, cformer_cli.engine_options(args))
     t0, written = time.time(), 0
     with open(path, "a") as out:
         for g in range(args.games_per_worker):
@@ -253,7 +260,8 @@ def worker(index, args):
         agent.close()
 
 
-def main():
+def parse_args(argv=None):
+    """The command line (sys.argv[1:] by default) as settled arguments."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default="training/data")
     ap.add_argument("--games", type=int, default=1000, help="games in total (split over workers)")
@@ -277,26 +285,19 @@ def main():
         default=0.0,
         help="chance that the child cformer's agent would play from a sampled position is labelled too (result '*')",
     )
-    ap.add_argument("--agent", default="build/tools/cformer", help="cformer binary for --agent-child-rate")
-    ap.add_argument("--agent-kind", default="value", choices=["value", "policy"], help="its Agent option")
-    ap.add_argument(
-        "--agent-option",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a UCI option for the agent, e.g. WeightsFile=net.pb.gz (repeatable)",
-    )
     ap.add_argument("--sample-rate", type=float, default=0.35)
     ap.add_argument("--max-plies", type=int, default=400)
     ap.add_argument("--progress-every", type=int, default=10)
-    args = ap.parse_args()
+    cformer_cli.add_arguments(ap, "value", "that plays the agent's children (--agent-child-rate)")
+    return cformer_cli.resolve(ap, ap.parse_args(argv), "datagen")
+
+
+def main(argv=None):
+    args = parse_args(argv)
     if not os.access(STOCKFISH, os.X_OK):
         sys.exit(f"datagen: {STOCKFISH} not found (apt-get install stockfish)")
-    if args.agent_child_rate > 0 and not os.access(args.agent, os.X_OK):
-        sys.exit(f"datagen: --agent {args.agent} is not an executable (build cformer first)")
-    bad = [o for o in args.agent_option if "=" not in o]
-    if bad:
-        sys.exit(f"datagen: --agent-option wants NAME=VALUE, got {bad[0]!r}")
+    if args.agent_child_rate > 0:
+        cformer_cli.check_executable(args, "datagen")
     os.makedirs(args.out, exist_ok=True)
     args.games_per_worker = (args.games + args.workers - 1) // args.workers
     procs = []

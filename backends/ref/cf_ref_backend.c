@@ -8,23 +8,37 @@
 #include "backends/cf_backend_options.h"
 #include "backends/ref/cf_ref_internal.h"
 
-/* No state is needed; the context exists so the seam looks like every other
- * backend's. */
+/* The reference computes on the calling thread and needs no state, except
+ * for one testing aid: `fail_after=N` makes every sync after the first N
+ * report a backend failure, as a GPU backend reports a failed launch, so the
+ * callers' error paths (a network failing in the middle of a search) can be
+ * tested on any machine. */
 typedef struct ref_ctx {
   int max_batch;
+  int fail_after; /* -1 = never */
+  long syncs;
 } ref_ctx;
 
 static cf_status ref_create(const cf_backend_config *cfg, void **ctx, cf_error *err) {
   /* threads=1 is accepted so one option string can be handed to every
    * backend; the reference runs on the calling thread only. */
-  int threads = 1;
-  const cf_backend_int_option known[] = {{"threads", 1, 1, &threads}};
-  CF_TRY(cf_backend_options_parse(cfg->options, known, 1, err));
+  int threads = 1, fail_after = -1;
+  const cf_backend_int_option known[] = {{"threads", 1, 1, &threads},
+                                         {"fail_after", 0, 1000000000, &fail_after}};
+  CF_TRY(cf_backend_options_parse(cfg->options, known, 2, err));
   ref_ctx *c = calloc(1, sizeof *c);
   if (!c) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
   c->max_batch = cfg->max_batch;
+  c->fail_after = fail_after;
   *ctx = c;
   return CF_OK;
+}
+
+static cf_status ref_sync(void *ctx, cf_error *err) {
+  ref_ctx *c = ctx;
+  if (c->fail_after < 0 || c->syncs++ < c->fail_after) return CF_OK;
+  return cf_error_set(err, CF_ERR_BACKEND, "injected failure after %d network passes (fail_after)",
+                      c->fail_after);
 }
 
 static void ref_destroy(void *ctx) { free(ctx); }
@@ -83,7 +97,7 @@ static const cf_backend_iface ref_iface = {
     .gate = cf_ref_gate,
     .matmul_nt = cf_ref_matmul_nt,
     .copy_2d = cf_ref_copy_2d,
-    .sync = NULL, /* synchronous, cannot fail */
+    .sync = ref_sync, /* synchronous; fails only when told to (fail_after) */
 };
 
 #define ALL_ACTS                                                                 \

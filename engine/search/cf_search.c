@@ -11,6 +11,7 @@
 
 #include "chess/cf_movegen.h"
 #include "engine/cf_agent.h"
+#include "backends/cf_backend.h"
 #include "engine/search/cf_search_internal.h"
 
 /* The longest one network call should take: how late a stop may be
@@ -43,6 +44,11 @@ void cf_search_params_default(cf_search_params *p) {
 }
 
 int cf_search_default_minibatch(const char *backend) {
+  /* "auto" is whatever backend a net gets by default: a GPU when there is one */
+  if (!backend || !*backend || strcmp(backend, "auto") == 0) {
+    const cf_backend_desc *d = cf_backend_default();
+    backend = d ? d->name : NULL;
+  }
   if (backend && strcmp(backend, "cuda") == 0) return 256;
   if (backend && strcmp(backend, "ref") == 0) return 8;
   return 32;
@@ -415,7 +421,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
   s->root_black = cf_game_position(game)->side == CF_BLACK;
 
   const double ram_limit = s->params.ram_limit_mb > 0 ? (double)s->params.ram_limit_mb * 1048576.0 : 0;
-  double sec_per_eval = 0, last_info = s->start_time;
+  double sec_per_eval = s->sec_per_eval, last_info = s->start_time;
   cf_move last_best = CF_MOVE_NONE;
   int last_depth = -1, last_seldepth = -1;
   cf_search_info info;
@@ -466,6 +472,11 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
       if (lim.deadline > 0 && lim.deadline - now < budget) budget = lim.deadline - now;
       double fit = budget / sec_per_eval;
       if (fit < want) want = fit >= 1 ? (int)fit : 1;
+    } else if (lim.deadline > 0 && now >= lim.deadline) {
+      /* Out of time before any batch was timed (a clock at zero, a budget
+       * spent loading the net): one position, the least work that gives a
+       * move, not a whole minibatch behind a root the NN cache answered. */
+      want = 1;
     }
     const long evals_before = s->evals;
     const double t0 = cf_agent_now();
@@ -473,6 +484,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
     const long made = s->evals - evals_before;
     if (made > 0) {
       sec_per_eval = (cf_agent_now() - t0) / (double)made;
+      s->sec_per_eval = sec_per_eval;
       if (s->first_eval_time <= 0) s->first_eval_time = cf_agent_now();
     }
     if (st != CF_OK) break;

@@ -47,7 +47,8 @@ typedef struct cf_search_params {
 void cf_search_params_default(cf_search_params *p);
 
 /* The MinibatchSize used when the parameter is 0, by backend name (ref 8,
- * the CPU backends 32, cuda 256; docs/SEARCH.md says why). */
+ * the CPU backends 32, cuda 256; docs/SEARCH.md says why); NULL, "" or
+ * "auto" mean the backend a net gets by default. */
 int cf_search_default_minibatch(const char *backend);
 
 /* The visits the search agent makes when nothing limits it (a bare `go`). */

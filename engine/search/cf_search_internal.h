@@ -94,6 +94,10 @@ struct cf_search {
   int max_depth;
   long leaves_evaluated;
   double start_time, first_eval_time;
+  /* Seconds per network evaluation measured by the last batch, kept across
+   * runs: a run on a reused tree starts without a root evaluation to time,
+   * and its first batch must fit the stop latency too. 0 = never measured. */
+  double sec_per_eval;
 };
 
 /* ---- tree (cf_search_tree.c) ---- */

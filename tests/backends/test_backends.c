@@ -76,6 +76,18 @@ static void test_create_errors(cf_test *t) {
   cfg = (cf_backend_config){.max_batch = 0};
   CHECK_INT_EQ(cf_backend_create("ref", &cfg, &be, &err), CF_ERR_ARG);
   CHECK_INT_EQ(cf_backend_create("ref", &cfg, &be, NULL), CF_ERR_ARG); /* err may be NULL */
+  /* The reference's fault injection: passes after the first N fail. */
+  cfg = (cf_backend_config){.max_batch = 1, .options = "fail_after=2"};
+  if (CHECK_INT_EQ(cf_backend_create("ref", &cfg, &be, &err), CF_OK)) {
+    CHECK_INT_EQ(cf_op_sync(be, &err), CF_OK);
+    CHECK_INT_EQ(cf_op_sync(be, &err), CF_OK);
+    CHECK_INT_EQ(cf_op_sync(be, &err), CF_ERR_BACKEND);
+    CHECK_STR_CONTAINS(err.msg, "injected failure after 2");
+    CHECK_INT_EQ(cf_op_sync(be, &err), CF_ERR_BACKEND);
+    cf_backend_free(be);
+  }
+  cfg.options = "fail_after=-1";
+  CHECK_INT_EQ(cf_backend_create("ref", &cfg, &be, &err), CF_ERR_ARG);
   be = make(t, NULL, 1);                                               /* the default */
   CHECK(be != NULL);
   cf_backend_free(be);

@@ -280,6 +280,23 @@ static void test_backend_opts(cf_test *t) {
   CHECK_INT_EQ(run("--arch 1x32 --positions 2 --no-sgemm --backend-opts nosuch=1", true, &out), 2);
   CHECK_STR_CONTAINS(out, "nosuch");
   free(out);
+  /* --threads N is threads=N in front of --backend-opts, unless they set threads */
+  CHECK_INT_EQ(run("--arch=1x32 --positions=2 --batches=1 --min-time=0 --min-calls=1 --no-sgemm "
+                   "--agents=policy --threads=2 --backend-opts=batch_size=4 --json --quiet",
+                   false, &out),
+               0);
+  j = cJSON_Parse(out);
+  CHECK(j && strcmp(str(j, "backend_options"), "threads=2,batch_size=4") == 0);
+  cJSON_Delete(j);
+  free(out);
+  CHECK_INT_EQ(run("--arch 1x32 --positions 2 --batches 1 --min-time 0 --min-calls 1 --no-sgemm "
+                   "--agents policy -t 2 -o threads=1 --json --quiet",
+                   false, &out),
+               0);
+  j = cJSON_Parse(out);
+  CHECK(j && strcmp(str(j, "backend_options"), "threads=1") == 0);
+  cJSON_Delete(j);
+  free(out);
 }
 
 static void test_table_and_progress(cf_test *t) {
@@ -457,43 +474,62 @@ static void test_help_and_bad_arguments(cf_test *t) {
   CHECK_STR_CONTAINS(out, "--minibatch N");
   CHECK_STR_CONTAINS(out, "--backend-opts");
   free(out);
+  /* Usage errors exit 2; a file or a net that cannot be read exits 1. */
   static const struct {
     const char *args, *message;
+    int status;
   } bad[] = {
-      {"", "exactly one of --weights"},
-      {"--arch 1x32 --weights x.pb.gz", "exactly one of --weights"},
-      {"--arch 3x", "bad --arch '3x'"},
-      {"--arch 2x30x4", "not a multiple of 4 heads"},
-      {"--arch cf-7m", "expected cf-6m, cf-240m or LxD"},
-      {"--arch 1x32 --batches 0", "bad batch size '0'"},
-      {"--arch 1x32 --batches 1,,x", "bad batch size 'x'"},
-      {"--arch 1x32 --backend nosuch", "unknown backend 'nosuch'"},
-      {"--arch 1x32 --agents policy,nosuch", "unknown agent 'nosuch'"},
-      {"--arch 1x32 --positions abc", "bad --positions 'abc'"},
-      {"--arch 1x32 --min-time -1", "bad --min-time '-1'"},
-      {"--arch 1x32 --search-nodes 0", "bad --search-nodes '0' (expected visits per move, 10 to"},
-      {"--arch 1x32 --search-nodes 9", "bad --search-nodes '9'"},
-      {"--arch 1x32 --search-nodes many", "bad --search-nodes 'many'"},
-      {"--arch 1x32 --search-nodes 1000001", "bad --search-nodes '1000001'"},
-      {"--arch 1x32 --minibatch 0", "bad --minibatch '0' (expected a batch size, 1 to 1024)"},
-      {"--arch 1x32 --minibatch 1025", "bad --minibatch '1025'"},
-      {"--arch 1x32 --minibatch -4", "bad --minibatch '-4'"},
-      {"--arch 1x32 --search-nodes", "--search-nodes needs a value"},
-      {"--arch 1x32 --frobnicate 1", "unknown option '--frobnicate'"},
-      {"--arch", "--arch needs a value"},
-      {"--weights /nonexistent/net.pb.gz --cost-only", "/nonexistent/net.pb.gz"},
-      {"--weights /dev/null --cost-only", "/dev/null: is a character device, not a regular file"},
-      {"--weights x.pb.gz --weights-max-mb lots", "--weights-max-mb: bad value 'lots'"},
-      {"--arch 1x32 --suite /nonexistent/suite.txt --no-sgemm", "/nonexistent/suite.txt"},
+      {"", "give exactly one of --weights", 2},
+      {"--arch 1x32 --weights x.pb.gz", "give exactly one of --weights", 2},
+      {"--arch 3x", "bad value '3x' for --arch: expected cf-6m, cf-240m or LxD", 2},
+      {"--arch 2x30x4", "not a multiple of 4 heads", 2},
+      {"--arch cf-7m", "expected cf-6m, cf-240m or LxD", 2},
+      {"--arch 1x32 --batches 0", "bad batch size '0'", 2},
+      {"--arch 1x32 --batches 1,,x", "bad batch size 'x'", 2},
+      {"--arch 1x32 --backend nosuch", "bad value 'nosuch' for --backend: expected auto, all", 2},
+      {"--arch 1x32 --agents policy,nosuch", "unknown agent 'nosuch'", 2},
+      {"--arch 1x32 --positions abc", "bad value 'abc' for --positions", 2},
+      {"--arch 1x32 --min-time -1", "bad value '-1' for --min-time: expected a number from 0 to 3600", 2},
+      {"--arch 1x32 --search-nodes 0",
+       "bad value '0' for --search-nodes: expected a whole number from 10 to 1000000", 2},
+      {"--arch 1x32 --search-nodes 9", "bad value '9' for --search-nodes", 2},
+      {"--arch 1x32 --search-nodes many", "bad value 'many' for --search-nodes", 2},
+      {"--arch 1x32 --search-nodes 1000001", "bad value '1000001' for --search-nodes", 2},
+      {"--arch 1x32 --minibatch 0", "bad value '0' for --minibatch: expected a whole number from 1 to 1024", 2},
+      {"--arch 1x32 --minibatch 1025", "bad value '1025' for --minibatch", 2},
+      {"--arch 1x32 --minibatch -4", "bad value '-4' for --minibatch", 2},
+      {"--arch 1x32 --minibatch=", "bad value '' for --minibatch", 2},
+      {"--arch 1x32 --search-nodes", "--search-nodes needs a value: --search-nodes N", 2},
+      {"--arch 1x32 --frobnicate 1", "unknown flag '--frobnicate' (cformer bench --help)", 2},
+      {"--arch", "--arch needs a value", 2},
+      {"--arch 1x32 --arch 3x", "bad value '3x' for --arch", 2},
+      {"--arch 1x32 --threads 0", "bad value '0' for --threads", 2},
+      {"--weights /nonexistent/net.pb.gz --cost-only", "/nonexistent/net.pb.gz", 1},
+      {"--weights /dev/null --cost-only", "/dev/null: is a character device, not a regular file", 1},
+      {"--weights x.pb.gz --weights-max-mb lots",
+       "bad value 'lots' for --weights-max-mb: expected a whole number from 0 to 1048576", 2},
+      {"--arch 1x32 --suite /nonexistent/suite.txt --no-sgemm", "/nonexistent/suite.txt", 1},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     int st = run(bad[i].args, true, &out);
     char m[512];
-    snprintf(m, sizeof m, "'%s' exits 2 saying \"%s\"; got %d: %.200s", bad[i].args,
-             bad[i].message, st, out ? out : "");
-    cf_test_report(t, st == 2 && out && strstr(out, bad[i].message), __FILE__, __LINE__, m);
+    snprintf(m, sizeof m, "'%s' exits %d saying \"%s\"; got %d: %.200s", bad[i].args,
+             bad[i].status, bad[i].message, st, out ? out : "");
+    cf_test_report(t, st == bad[i].status && out && strstr(out, bad[i].message), __FILE__,
+                   __LINE__, m);
     free(out);
   }
+}
+
+/* --weights '<built in>' is the embedded network, as in cformer uci. */
+static void test_built_in_weights(cf_test *t) {
+  char *out;
+  CHECK_INT_EQ(run("--weights '<built in>' --cost-only --json", false, &out), 0);
+  cJSON *j = cJSON_Parse(out);
+  const cJSON *net = j ? cJSON_GetObjectItem(j, "net") : NULL;
+  CHECK(net && strcmp(str(net, "source"), "<built in>") == 0 && num(net, "layers") > 0);
+  cJSON_Delete(j);
+  free(out);
 }
 
 int main(int argc, char **argv) {
@@ -501,12 +537,13 @@ int main(int argc, char **argv) {
   static const cf_test_fn fns[] = {
       test_json_schema, test_search_defaults, test_backend_opts, test_table_and_progress,
       test_parity_net,  test_cost_only_presets, test_arch_shapes, test_svg_file,
-      test_backend_all, test_help_and_bad_arguments};
+      test_backend_all, test_help_and_bad_arguments, test_built_in_weights};
   static const char *names[] = {"test_json_schema", "test_search_defaults",
                                 "test_backend_opts", "test_table_and_progress",
                                 "test_parity_net",  "test_cost_only_presets",
                                 "test_arch_shapes", "test_svg_file",
-                                "test_backend_all", "test_help_and_bad_arguments"};
+                                "test_backend_all", "test_help_and_bad_arguments",
+                                "test_built_in_weights"};
   return cf_test_run(names, fns, sizeof fns / sizeof fns[0], argc > 2 ? argc - 1 : 1,
                      argc > 2 ? argv + 1 : argv);
 }

@@ -242,5 +242,70 @@ done:
   cf_net_free(net);
 }
 
+/* The ranking behind MultiPV and VerboseMoveStats: every candidate once,
+ * the chosen move first; the value agent's scored moves by value (each equal
+ * to its child's negated Q), then the unscored ones by prior; the policy
+ * agent's by prior, at the root's value. */
+static void test_move_rankings(cf_test *t) {
+  cf_error err = {0};
+  cf_net *net = agent_test_net(4, 5, &err);
+  if (!CHECK(net)) return;
+  for (size_t f = 0; f < sizeof fens / sizeof fens[0]; f++) {
+    cf_game g;
+    if (!start(t, &g, fens[f], "")) break;
+    cf_agent_request req = {.net = net, .game = &g};
+    for (int a = 0; a < 2; a++) {
+      const cf_agent_desc *agent = a == 0 ? &cf_agent_policy_desc : &cf_agent_value_desc;
+      for (long budget = 0; budget <= 6; budget += 6) { /* all children, then only 5 */
+        req.max_evals = budget;
+        cf_agent_result r;
+        if (!CHECK(agent->choose(&req, &r, &err) == CF_OK)) continue;
+        CHECK_INT_EQ(r.n_moves, r.n_legal);
+        CHECK_INT_EQ(r.moves[0].move, r.best);
+        double p_sum = 0;
+        int scored = 0;
+        for (int k = 0; k < r.n_moves; k++) {
+          const cf_agent_move_stats *m = &r.moves[k];
+          p_sum += m->p;
+          for (int j = 0; j < k; j++) CHECK(r.moves[j].move != m->move);
+          if (m->scored) {
+            scored++;
+            CHECK(k == 0 || r.moves[k - 1].scored); /* scored ones first */
+            CHECK(k == 0 || r.moves[k - 1].q >= m->q);
+            if (m->by_net) {
+              CHECK(cf_game_push(&g, m->move, &err) == CF_OK);
+              CHECK_NEAR(m->q, -q_of(net, &g), 1e-4);
+              cf_agent_result reply;
+              cf_agent_request child = {.net = net, .game = &g};
+              CHECK(cf_agent_policy_desc.choose(&child, &reply, &err) == CF_OK);
+              CHECK_INT_EQ(m->reply, reply.best);
+              cf_game_pop(&g);
+            }
+          } else {
+            CHECK(k == 0 || r.moves[k - 1].scored || r.moves[k - 1].p >= m->p);
+            CHECK_INT_EQ(m->reply, CF_MOVE_NONE);
+          }
+        }
+        CHECK_NEAR(p_sum, 1.0, 1e-4);
+        CHECK_INT_EQ(scored, r.n_scored);
+        if (agent == &cf_agent_value_desc) CHECK_NEAR(r.moves[0].q, r.q, 1e-6);
+      }
+    }
+    cf_game_free(&g);
+  }
+  /* A mate in one among the candidates: proven, ranked first. */
+  cf_game g;
+  if (start(t, &g, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "")) {
+    cf_agent_request req = {.net = net, .game = &g};
+    cf_agent_result r;
+    CHECK(cf_agent_value_desc.choose(&req, &r, &err) == CF_OK);
+    CHECK_INT_EQ(r.moves[0].move, parse(&g, "a1a8"));
+    CHECK(r.moves[0].scored && !r.moves[0].by_net && r.moves[0].proven == 1);
+    CHECK_INT_EQ(r.moves[1].proven, -2);
+    cf_game_free(&g);
+  }
+  cf_net_free(net);
+}
+
 CF_TEST_MAIN(test_registry, test_policy_agent, test_value_agent_matches_children,
-             test_value_agent_terminal_children, test_stop_and_limits)
+             test_value_agent_terminal_children, test_stop_and_limits, test_move_rankings)

@@ -9,6 +9,8 @@
 
 #include "chess/cf_fen.h"
 #include "chess/cf_move_uci.h"
+#include "chess/cf_movegen.h"
+#include "backends/cf_backend.h"
 #include "engine/cf_agent.h"
 #include "engine/cf_engine_weights.h"
 #include "engine/cf_uci_options.h"
@@ -563,6 +565,19 @@ out:
   cf_net_free(net);
 }
 
+/* The default minibatch follows the backend; "auto" is the default backend
+ * (on a GPU machine, cuda's 256, not the CPU's 32). */
+static void test_default_minibatch(cf_test *t) {
+  CHECK_INT_EQ(cf_search_default_minibatch("ref"), 8);
+  CHECK_INT_EQ(cf_search_default_minibatch("cuda"), 256);
+  CHECK_INT_EQ(cf_search_default_minibatch("onednn"), 32);
+  const cf_backend_desc *d = cf_backend_default();
+  if (!CHECK(d != NULL)) return;
+  CHECK_INT_EQ(cf_search_default_minibatch("auto"), cf_search_default_minibatch(d->name));
+  CHECK_INT_EQ(cf_search_default_minibatch(NULL), cf_search_default_minibatch(d->name));
+  CHECK_INT_EQ(cf_search_default_minibatch(""), cf_search_default_minibatch(d->name));
+}
+
 static void test_bad_params(cf_test *t) {
   cf_search_params p;
   cf_search *s = NULL;
@@ -601,7 +616,61 @@ static void test_bad_params(cf_test *t) {
   cf_net_free(net);
 }
 
-CF_TEST_MAIN(test_cpuct_growth, test_fpu_and_selection, test_best_edge_order, test_proofs,
+/* No visit is left in flight anywhere in the tree; returns the nodes seen. */
+static long settled(cf_test *t, const cf_snode *node) {
+  if (!node) return 0;
+  CHECK_INT_EQ(node->in_flight, 0);
+  long seen = 1;
+  for (int i = 0; node->edges && i < node->n_edges; i++) seen += settled(t, node->edges[i].child);
+  return seen;
+}
+
+/* A network that fails part way (the reference backend's fail_after
+ * option): the search reports the error, still has its best move so far,
+ * leaves no visit in flight, and the same tree searches on with a working
+ * network. Failing at the root's own evaluation leaves no move. */
+static void test_net_failure_mid_search(cf_test *t) {
+  cf_engine_weights_spec spec = {
+      .weights = CF_WEIGHTS_BUILT_IN,
+      .net = {.max_batch = 8, .backend = "ref", .backend_options = "fail_after=3"}};
+  cf_net *failing = NULL, *good = builtin_net(t, 8);
+  cf_engine_weights_info info;
+  cf_error err = {0};
+  CHECK(cf_engine_load_net(&spec, &failing, &info, &err) == CF_OK);
+  cf_search *s = new_search(t, no_pruning);
+  cf_game g;
+  if (!failing || !good || !s || !game_of(t, &g, NULL, "e2e4 e7e5")) goto out;
+  cf_search_limits lim = {.visits = 500};
+  cf_search_result r;
+  CHECK_INT_EQ(cf_search_run(s, failing, &g, &lim, NULL, NULL, &r, &err), CF_ERR_BACKEND);
+  CHECK_STR_CONTAINS(err.msg, "injected failure after 3");
+  CHECK(r.info.best != CF_MOVE_NONE);
+  CHECK(cf_move_is_legal(cf_game_position(&g), r.info.best));
+  CHECK(r.info.visits > 1 && r.info.visits < 500); /* the root and two batches */
+  CHECK(settled(t, s->root) > 1);
+  CHECK_INT_EQ(g.count, 3); /* the game as it was */
+  lim.visits = 200;
+  if (CHECK(cf_search_run(s, good, &g, &lim, NULL, NULL, &r, &err) == CF_OK)) {
+    CHECK_INT_EQ(r.info.visits, 200);
+    settled(t, s->root);
+  }
+  cf_net_free(failing);
+  spec.net.backend_options = "fail_after=0";
+  CHECK(cf_engine_load_net(&spec, &failing, &info, &err) == CF_OK);
+  cf_search_reset(s);
+  if (failing) {
+    CHECK_INT_EQ(cf_search_run(s, failing, &g, &lim, NULL, NULL, &r, &err), CF_ERR_BACKEND);
+    CHECK_INT_EQ(r.info.best, CF_MOVE_NONE);
+    CHECK(s->root == NULL || settled(t, s->root) >= 1);
+  }
+  cf_game_free(&g);
+out:
+  cf_search_free(s);
+  cf_net_free(failing);
+  cf_net_free(good);
+}
+
+CF_TEST_MAIN(test_net_failure_mid_search, test_default_minibatch, test_cpuct_growth, test_fpu_and_selection, test_best_edge_order, test_proofs,
              test_backup_signs, test_time_manager, test_one_visit_is_the_policy, test_mates_the_one_ply_agent_misses,
              test_tree_reuse, test_deterministic, test_terminal_classification,
              test_search_sees_repetition, test_ram_limit, test_limits,

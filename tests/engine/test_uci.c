@@ -18,6 +18,7 @@
 #include "engine/cf_agent.h"
 #include "engine/cf_uci_go.h"
 #include "engine/cf_uci_score.h"
+#include "engine/cf_uci_text.h"
 #include "tests/cf_test.h"
 #include "tests/weights/weights_test_util.h"
 
@@ -26,16 +27,20 @@ static void sleep_ms(long ms) {
   nanosleep(&ts, NULL);
 }
 
-/* Collected output. */
+/* Collected output. watch: when set, the first line containing it has its
+ * time (cf_agent_now) recorded in watch_at. */
 typedef struct transcript {
   pthread_mutex_t mu;
   char text[1 << 20];
   size_t at;
+  const char *watch;
+  double watch_at;
 } transcript;
 
 static void collect(void *user, const char *line) {
   transcript *tr = user;
   pthread_mutex_lock(&tr->mu);
+  if (tr->watch && tr->watch_at == 0 && strstr(line, tr->watch)) tr->watch_at = cf_agent_now();
   int n = snprintf(tr->text + tr->at, sizeof tr->text - tr->at, "%s\n", line);
   if (n > 0 && tr->at + (size_t)n < sizeof tr->text) tr->at += (size_t)n;
   pthread_mutex_unlock(&tr->mu);
@@ -147,8 +152,8 @@ static void test_go_and_position(cf_test *t) {
   const char *o = run(u, &tr, "go nodes 5");
   CHECK(bestmove_legal(o, CF_FEN_STARTPOS, "", mv));
   CHECK_STR_CONTAINS(o, "info depth 1 seldepth 1 time ");
-  CHECK_STR_CONTAINS(o, " nodes 5 nps ");
-  CHECK_STR_CONTAINS(o, " score cp ");
+  CHECK_STR_CONTAINS(o, " nodes 5 score cp "); /* the search's field order */
+  CHECK_STR_CONTAINS(o, " nps ");
   CHECK_STR_CONTAINS(o, " pv ");
   CHECK(!strstr(o, " wdl "));
   CHECK_INT_EQ(count(o, "bestmove"), 1);
@@ -188,7 +193,8 @@ static void test_go_and_position(cf_test *t) {
   CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_AGENT), "policy");
   /* A mate in one is found and reported as such by the value agent. */
   o = run(u, &tr, "setoption name Agent value value\nposition fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo nodes 1000");
-  CHECK_STR_CONTAINS(o, "score mate 1 wdl 1000 0 0 pv a1a8\n");
+  CHECK_STR_CONTAINS(o, "score mate 1 wdl 1000 0 0 nps ");
+  CHECK_STR_CONTAINS(o, " pv a1a8\n");
   CHECK_STR_CONTAINS(o, "bestmove a1a8\n");
   /* Checkmated or stalemated: nothing to play. */
   o = run(u, &tr, "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 moves a1a8\ngo");
@@ -298,7 +304,10 @@ static void test_bad_input(cf_test *t) {
   CHECK_STR_CONTAINS(o, "bad value 'sometimes'");
   o = run(u, &tr, "setoption name Backend value warp");
   CHECK_STR_CONTAINS(o, "option Backend: bad value 'warp'");
-  CHECK_STR_EQ(run(u, &tr, "setoption name threads value 7\nsetoption name PolicyTemperature value 2.5"), "");
+  /* (More threads than cores: accepted with a warning, test_threads_warning.) */
+  o = run(u, &tr, "setoption name threads value 7\nsetoption name PolicyTemperature value 2.5");
+  CHECK(sysconf(_SC_NPROCESSORS_ONLN) < 7 ? strstr(o, "info string warning: Threads 7 ") != NULL
+                                          : strcmp(o, "") == 0);
   CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_THREADS), "7");
   CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_POLICY_TEMPERATURE), "2.5");
   /* Backend options the backend does not know: an error at load time. */
@@ -510,16 +519,18 @@ static void test_score_and_time(cf_test *t) {
   cf_uci_go go;
   char warn[256];
   cf_uci_go_parse("movetime 1000", &pos, &go, warn, sizeof warn);
-  CHECK_NEAR(cf_uci_go_budget_ms(&go, true), 950, 1e-9);
+  CHECK_INT_EQ(go.movetime, 1000);
   cf_uci_go_parse("wtime 30000 btime 60000 winc 1000 binc 0", &pos, &go, warn, sizeof warn);
-  CHECK_NEAR(cf_uci_go_budget_ms(&go, true), 1000 + 750, 1e-9);
-  CHECK_NEAR(cf_uci_go_budget_ms(&go, false), 2000, 1e-9);
-  cf_uci_go_parse("wtime 100 btime 100 movestogo 1", &pos, &go, warn, sizeof warn);
-  CHECK_NEAR(cf_uci_go_budget_ms(&go, true), 50, 1e-9);
+  CHECK(go.wtime == 30000 && go.btime == 60000 && go.winc == 1000 && go.binc == 0);
+  CHECK(go.movestogo == -1 && go.movetime == -1 && go.nodes == -1);
+  /* A clock below zero is no time left: 0, move now. */
+  cf_uci_go_parse("wtime -50 btime -1 movestogo 1", &pos, &go, warn, sizeof warn);
+  CHECK(go.wtime == 0 && go.btime == 0 && go.movestogo == 1);
+  CHECK_STR_EQ(warn, "");
   cf_uci_go_parse("infinite wtime 100", &pos, &go, warn, sizeof warn);
-  CHECK(cf_uci_go_budget_ms(&go, true) < 0);
+  CHECK(go.infinite && !go.ponder && go.wtime == 100);
   cf_uci_go_parse("", &pos, &go, warn, sizeof warn);
-  CHECK(cf_uci_go_budget_ms(&go, true) < 0);
+  CHECK(!go.infinite && go.wtime == -1 && go.movetime == -1);
   CHECK_STR_EQ(warn, "");
   cf_uci_go_parse("searchmoves e2e4 d2d4 depth 2 mate 3", &pos, &go, warn, sizeof warn);
   CHECK_INT_EQ(go.n_searchmoves, 2);
@@ -743,6 +754,534 @@ static void test_score_types(cf_test *t) {
   CHECK(w[0] == 475 && w[1] == 300 && w[2] == 225);
 }
 
+/* The n-th line of out that starts with prefix (0-based), or NULL. */
+static const char *nth_line(const char *out, const char *prefix, int n) {
+  size_t len = strlen(prefix);
+  for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+    if (strncmp(l, prefix, len) == 0 && n-- == 0) return l;
+  return NULL;
+}
+
+/* MultiPV and VerboseMoveStats for the one-ply agents: one info line per
+ * MultiPV line in the agent's ranking (the first is the bestmove with its
+ * ponder reply), one stats line per legal move, best last. */
+static void test_one_ply_multipv_and_stats(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  const char *agents[] = {"value", "policy"};
+  for (int a = 0; a < 2; a++) {
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "setoption name Agent value %s\nsetoption name MultiPV value 3\n"
+             "setoption name VerboseMoveStats value true\nsetoption name ScoreType value centipawn\n"
+             "position startpos moves e2e4\ngo nodes 100",
+             agents[a]);
+    const char *o = run(u, &tr, cmd);
+    char best[8] = "";
+    CHECK(bestmove_legal(o, CF_FEN_STARTPOS, "e2e4", best));
+    CHECK_INT_EQ(count(o, "info depth 1 "), 3);
+    CHECK_INT_EQ(count(o, ") N: "), 20);
+    int last_cp = 100000;
+    char seen[3][8] = {{0}};
+    for (int k = 0; k < 3; k++) {
+      const char *l = nth_line(o, "info depth 1 ", k);
+      if (!CHECK(l != NULL)) break;
+      char want[24];
+      snprintf(want, sizeof want, " multipv %d ", k + 1);
+      CHECK(strstr(l, want) != NULL && strstr(l, want) < strchr(l, '\n'));
+      int cp = 0;
+      const char *sc = strstr(l, " score cp ");
+      if (CHECK(sc != NULL)) cp = atoi(sc + 10);
+      const char *pv = strstr(l, " pv ");
+      if (CHECK(pv != NULL)) sscanf(pv + 4, "%7s", seen[k]);
+      for (int j = 0; j < k; j++) CHECK(strcmp(seen[j], seen[k]) != 0);
+      if (a == 0) CHECK(cp <= last_cp); /* the value agent ranks by value */
+      else CHECK(k == 0 || cp == last_cp); /* the policy agent: the root's value */
+      last_cp = cp;
+    }
+    CHECK_STR_EQ(seen[0], best);
+    /* the stats: the last line is the bestmove; N is 1 for moves the value
+     * agent evaluated, 0 under the policy agent */
+    const char *last = nth_line(o, "info string ", count(o, "info string ") - 1);
+    char stat_move[8] = "";
+    if (CHECK(last != NULL)) sscanf(last + 12, "%7s", stat_move);
+    CHECK_STR_EQ(stat_move, best);
+    CHECK_INT_EQ(count(o, "N:       1 "), a == 0 ? 20 : 0);
+  }
+  /* searchmoves narrows the lines; a mate in one is reported as a mate. */
+  const char *o = run(u, &tr, "setoption name Agent value value\nposition startpos\n"
+                              "go searchmoves a2a3 h2h3");
+  CHECK_INT_EQ(count(o, "info depth 1 "), 2);
+  CHECK_INT_EQ(count(o, ") N: "), 2);
+  o = run(u, &tr, "position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo");
+  CHECK_STR_CONTAINS(o, "multipv 1 score mate 1 ");
+  CHECK_STR_CONTAINS(o, "bestmove a1a8");
+  CHECK_STR_CONTAINS(o, "(V:  -.----) (W)\nbestmove a1a8");
+  /* MultiPV 1 (the default) prints no multipv field */
+  o = run(u, &tr, "setoption name MultiPV value 1\nposition startpos\ngo");
+  CHECK_INT_EQ(count(o, "multipv"), 0);
+  CHECK_INT_EQ(count(o, "info depth 1 "), 1);
+  cf_uci_free(u);
+}
+
+/* A network that fails part way (the reference backend's fail_after
+ * option): an error line, then the best move so far for every agent that
+ * got past the root's evaluation; the engine stays up, and a working
+ * network plays again. */
+static void test_net_failure_mid_search(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  char mv[8];
+  const char *o = run(u, &tr, "setoption name Backend value ref\n"
+                              "setoption name BackendOptions value fail_after=3\n"
+                              "setoption name MinibatchSize value 8\n"
+                              "setoption name SmartPruningFactor value 0\n"
+                              "position startpos moves e2e4\ngo nodes 300");
+  CHECK_INT_EQ(count(o, "info string error: "), 1);
+  CHECK_STR_CONTAINS(o, "injected failure after 3");
+  CHECK(bestmove_legal(o, CF_FEN_STARTPOS, "e2e4", mv));
+  CHECK_STR_CONTAINS(run(u, &tr, "isready"), "readyok");
+  /* the value agent: the root's policy move (its children's batch failed) */
+  o = run(u, &tr, "setoption name BackendOptions value fail_after=1\n"
+                  "setoption name Agent value value\ngo");
+  CHECK_INT_EQ(count(o, "info string error: "), 1);
+  CHECK(bestmove_legal(o, CF_FEN_STARTPOS, "e2e4", mv));
+  /* failing at the root: no move to play */
+  o = run(u, &tr, "setoption name BackendOptions value fail_after=0\n"
+                  "setoption name Agent value search\ngo nodes 10");
+  CHECK_INT_EQ(count(o, "info string error: "), 1);
+  CHECK_STR_CONTAINS(o, "bestmove 0000");
+  o = run(u, &tr, "setoption name BackendOptions value\ngo nodes 50");
+  CHECK_INT_EQ(count(o, "info string error"), 0);
+  CHECK_STR_CONTAINS(o, " nodes 50 ");
+  CHECK(bestmove_legal(o, CF_FEN_STARTPOS, "e2e4", mv));
+  cf_uci_free(u);
+}
+
+
+
+/* ---- clean output, NUL, held info, isready, clocks, Threads ------------ */
+
+/* Whether every line of out is clean protocol text, checked independently
+ * of cf_uci_text: no byte below 0x20 but the newline ending each line, no
+ * DEL, and valid UTF-8 (shortest forms, no surrogates, at most U+10FFFF)
+ * with no C1 control. */
+static bool lines_clean(const char *out) {
+  const unsigned char *p = (const unsigned char *)out;
+  while (*p) {
+    if (*p == '\n') {
+      p++;
+      continue;
+    }
+    if (*p < 0x20 || *p == 0x7f) return false;
+    if (*p < 0x80) {
+      p++;
+      continue;
+    }
+    int n = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc0 ? 2 : 0;
+    if (n == 0 || *p > 0xf4) return false;
+    unsigned long cp = *p & (0x7f >> n);
+    for (int i = 1; i < n; i++) {
+      if ((p[i] & 0xc0) != 0x80) return false;
+      cp = cp << 6 | (p[i] & 0x3f);
+    }
+    const unsigned long least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+    if (cp >= 0x80 && cp <= 0x9f) return false;
+    p += n;
+  }
+  return true;
+}
+
+static void test_text_clean(cf_test *t) {
+  char out[256];
+  struct {
+    const char *in, *want;
+  } cases[] = {
+      {"plain text, é and 日本 and \xf0\x9f\x98\x80", "plain text, é and 日本 and \xf0\x9f\x98\x80"},
+      {"bell\a tab\t nl\n cr\r esc\x1b[31m del\x7f", "bell\\x07 tab\\x09 nl\\x0a cr\\x0d esc\\x1b[31m del\\x7f"},
+      {"c1 \xc2\x9b \xc2\x80 nbsp \xc2\xa0", "c1 \\xc2\\x9b \\xc2\\x80 nbsp \xc2\xa0"},
+      {"stray \x80\xbf lead \xc3( \xff\xfe", "stray \\x80\\xbf lead \\xc3( \\xff\\xfe"},
+      {"overlong \xc0\xaf \xe0\x80\xaf \xf0\x80\x80\xaf", "overlong \\xc0\\xaf \\xe0\\x80\\xaf \\xf0\\x80\\x80\\xaf"},
+      {"surrogate \xed\xa0\x80 big \xf4\x90\x80\x80", "surrogate \\xed\\xa0\\x80 big \\xf4\\x90\\x80\\x80"},
+      {"cut \xe2\x82", "cut \\xe2\\x82"},
+      {"back\\slash", "back\\slash"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    size_t n = cf_uci_text_clean(cases[i].in, out, sizeof out);
+    CHECK_STR_EQ(out, cases[i].want);
+    CHECK_INT_EQ(n, strlen(cases[i].want));
+    CHECK(cf_uci_text_is_clean(out) && lines_clean(out));
+    CHECK(cf_uci_text_is_clean(cases[i].in) == (strcmp(cases[i].in, cases[i].want) == 0));
+  }
+  /* What does not fit is left out whole. */
+  cf_uci_text_clean("ab\x01", out, 6);
+  CHECK_STR_EQ(out, "ab");
+  cf_uci_text_clean("a\xc3\xa9", out, 3);
+  CHECK_STR_EQ(out, "a");
+  cf_uci_text_clean("\x01", out, 1);
+  CHECK_STR_EQ(out, "");
+  CHECK(cf_uci_text_is_clean("") && cf_uci_text_is_clean(NULL));
+}
+
+/* Control characters and invalid UTF-8 in the input come out escaped, in
+ * every message that quotes input, and in text read from a network file. */
+static void test_clean_output(cf_test *t) {
+  char dir[] = "/tmp/cf_test_uci_clean_XXXXXX";
+  if (!CHECK(mkdtemp(dir))) return;
+  char net[1100];
+  snprintf(net, sizeof net, "%s/n.pb.gz", dir);
+  CHECK(save_net_with_license(net, "untrained \x1b[2J\x07 \xff license"));
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) goto done;
+  const char *o = run(u, &tr, "xy\x07z\x1b[31m\xff\xfe\xc3(\xc2\x9b 1 2");
+  CHECK_STR_EQ(o, "info string error: unknown command 'xy\\x07z\\x1b[31m\\xff\\xfe\\xc3(\\xc2\\x9b'\n");
+  o = run(u, &tr, "\xc3\xa9" "chec");
+  CHECK_STR_EQ(o, "info string error: unknown command '\xc3\xa9" "chec'\n"); /* valid UTF-8 stays */
+  o = run(u, &tr, "setoption name Agent value po\tli\x7f" "cy\xed\xa0\x80");
+  CHECK_STR_CONTAINS(o, "option Agent: bad value 'po\\x09li\\x7f" "cy\\xed\\xa0\\x80'");
+  o = run(u, &tr, "setoption name Thr\x01" "eads value 2");
+  CHECK_STR_EQ(o, "info string error: unknown option 'Thr\\x01" "eads'\n");
+  o = run(u, &tr, "setoption name Threads value 2\x1b");
+  CHECK_STR_CONTAINS(o, "bad value '2\\x1b'");
+  o = run(u, &tr, "position fen 8/8/8/8/8/8/8/8\x08 w - - 0 1");
+  CHECK_STR_CONTAINS(o, "invalid FEN '8/8/8/8/8/8/8/8\\x08 w - - 0 1'");
+  o = run(u, &tr, "position startpos moves e2e4 e7\x9b" "e5");
+  CHECK_STR_CONTAINS(o, "'e7\\x9b" "e5' rejected");
+  o = run(u, &tr, "setoption name Agent value policy\ngo nodes 1 \x02\xfe");
+  CHECK_STR_CONTAINS(o, "unknown word '\\x02\\xfe' ignored");
+  CHECK_INT_EQ(count(o, "bestmove "), 1);
+  o = run(u, &tr, "setoption name WeightsFile value /nonexistent/\x1b" "net\xff.pb.gz\nisready");
+  CHECK_STR_CONTAINS(o, "/nonexistent/\\x1b" "net\\xff.pb.gz");
+  /* A network file's license field. */
+  char cmd[1300];
+  snprintf(cmd, sizeof cmd, "setoption name WeightsFile value %s\nisready", net);
+  o = run(u, &tr, cmd);
+  CHECK_STR_CONTAINS(o, "untrained \\x1b[2J\\x07 \\xff license");
+  /* Long runs of bad bytes: cut, but clean. */
+  char big[4000] = "setoption name WeightsFile value ";
+  size_t at = strlen(big);
+  memset(big + at, '\x01', 900);
+  big[at + 900] = 0;
+  run(u, &tr, big);
+  memset(big, '\xff', 3000);
+  big[3000] = 0;
+  o = run(u, &tr, big);
+  CHECK_STR_CONTAINS(o, "unknown command '\\xff\\xff");
+  snprintf(big, sizeof big, "position fen ");
+  at = strlen(big);
+  memset(big + at, '\x05', 1000);
+  big[at + 1000] = 0;
+  run(u, &tr, big);
+  /* Everything said in this session. */
+  pthread_mutex_lock(&tr.mu);
+  CHECK(lines_clean(tr.text));
+  pthread_mutex_unlock(&tr.mu);
+  cf_uci_free(u);
+done:
+  unlink(net);
+  rmdir(dir);
+}
+
+/* A NUL byte inside a line makes that line an error; the rest of the line
+ * is not silently dropped (nor run). */
+static void test_nul_line(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  run(u, &tr, "setoption name Agent value policy\nposition startpos moves e2e4");
+  size_t from = tr.at;
+  static const char line[] = "position startpos\0 moves d2d4\n";
+  CHECK(cf_uci_feed_n(u, line, sizeof line - 1));
+  pthread_mutex_lock(&tr.mu);
+  CHECK_STR_EQ(tr.text + from,
+               "info string error: input line has a NUL byte (byte 18 of 30); line ignored\n");
+  pthread_mutex_unlock(&tr.mu);
+  /* The position is still the one after 1. e4: black's e7e5 is legal. */
+  const char *o = run(u, &tr, "go searchmoves e7e5");
+  CHECK_STR_CONTAINS(o, "bestmove e7e5");
+  /* quit with a NUL is not quit; a NUL first or last is the same error. */
+  from = tr.at;
+  CHECK(cf_uci_feed_n(u, "quit\0", 5));
+  CHECK(cf_uci_feed_n(u, "\0isready\n", 9));
+  CHECK(cf_uci_feed_n(u, "isready\n\0", 9));
+  pthread_mutex_lock(&tr.mu);
+  o = tr.text + from;
+  pthread_mutex_unlock(&tr.mu);
+  CHECK_INT_EQ(count(o, "info string error: input line has a NUL byte"), 3);
+  CHECK(!strstr(o, "readyok"));
+  /* Without a NUL, a line with its length is a line. */
+  from = tr.at;
+  CHECK(cf_uci_feed_n(u, "isready\r\n", 9));
+  CHECK(cf_uci_feed_n(u, "", 0));
+  CHECK(cf_uci_feed_n(u, NULL, 0));
+  pthread_mutex_lock(&tr.mu);
+  CHECK_STR_CONTAINS(tr.text + from, "readyok\n");
+  CHECK(!strstr(tr.text + from, "error"));
+  pthread_mutex_unlock(&tr.mu);
+  CHECK(!cf_uci_feed_n(u, "quit\n", 5));
+  cf_uci_free(u);
+}
+
+/* go infinite and go ponder: a one-ply agent's info line comes as soon as
+ * it is done; bestmove only on stop / ponderhit. */
+static void test_held_info_early(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  const char *agents[] = {"value", "policy"};
+  for (size_t a = 0; a < 2; a++) {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "setoption name Agent value %s\nposition startpos\nisready", agents[a]);
+    run(u, &tr, cmd);
+    const char *held[][2] = {{"go infinite", "stop"}, {"go ponder wtime 60000 btime 60000", "ponderhit"}};
+    for (size_t h = 0; h < 2; h++) {
+      size_t from = tr.at;
+      cf_uci_feed(u, held[h][0]);
+      CHECK(wait_for(&tr, from, "info depth 1 seldepth 1 ", (long)(5000 * SLACK)));
+      sleep_ms(50);
+      pthread_mutex_lock(&tr.mu);
+      CHECK(!strstr(tr.text + from, "bestmove"));
+      pthread_mutex_unlock(&tr.mu);
+      const char *o = run(u, &tr, held[h][1]);
+      CHECK_INT_EQ(count(o, "bestmove "), 1);
+      CHECK(!strstr(o, "info depth")); /* the info line came before */
+    }
+  }
+  cf_uci_free(u);
+}
+
+/* The reply to isready is readyok, with only info lines before it. */
+static bool only_info_then(const char *out, const char *last) {
+  const size_t n = strlen(out), m = strlen(last);
+  if (n < m || strcmp(out + n - m, last) != 0) return false;
+  if (n > m && out[n - m - 1] != '\n') return false;
+  for (const char *l = out; l < out + n - m; l = strchr(l, '\n') + 1)
+    if (strncmp(l, "info string ", 12) != 0) return false;
+  return true;
+}
+
+static void test_isready_replies(cf_test *t) {
+  char dir[] = "/tmp/cf_test_uci_ready_XXXXXX";
+  if (!CHECK(mkdtemp(dir))) return;
+  char good[1100], untrained[1100], bad[1100];
+  snprintf(good, sizeof good, "%s/good.pb.gz", dir);
+  snprintf(untrained, sizeof untrained, "%s/untrained.pb.gz", dir);
+  snprintf(bad, sizeof bad, "%s/bad.pb.gz", dir);
+  CHECK(save_net_with_license(good, "GPL-3.0-or-later"));
+  CHECK(save_net_with_license(untrained, "untrained"));
+  CHECK(write_file(bad, "\x1f\x8b garbage", 10));
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) goto done;
+  /* The first isready loads the default net. */
+  const char *o = run(u, &tr, "isready");
+  CHECK(only_info_then(o, "readyok\n"));
+  CHECK_STR_CONTAINS(o, "info string loaded network");
+  CHECK_STR_EQ(run(u, &tr, "isready"), "readyok\n");
+  /* Right after each WeightsFile (or Backend) change: loaded, warned,
+   * failed: all of it before readyok. */
+  const char *files[] = {good, untrained, bad, "/nonexistent/x.pb.gz", CF_WEIGHTS_BUILT_IN, good};
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    char cmd[1300];
+    snprintf(cmd, sizeof cmd, "setoption name WeightsFile value %s\nisready", files[i]);
+    o = run(u, &tr, cmd);
+    CHECK(only_info_then(o, "readyok\n"));
+    CHECK(strstr(o, "info string ") != NULL);
+  }
+  o = run(u, &tr, "setoption name Backend value ref\nisready\nisready");
+  CHECK(only_info_then(o, "readyok\nreadyok\n"));
+  o = run(u, &tr, "setoption name HistoryFill value always\nisready");
+  CHECK(only_info_then(o, "readyok\n"));
+  CHECK_STR_CONTAINS(o, "loaded network");
+  /* isready during a held search: readyok, nothing else for it. */
+  run(u, &tr, "setoption name Agent value policy");
+  size_t from = tr.at;
+  cf_uci_feed(u, "go infinite");
+  CHECK(wait_for(&tr, from, "info depth", (long)(5000 * SLACK)));
+  from = tr.at;
+  cf_uci_feed(u, "isready");
+  pthread_mutex_lock(&tr.mu);
+  CHECK_STR_EQ(tr.text + from, "readyok\n");
+  pthread_mutex_unlock(&tr.mu);
+  run(u, &tr, "stop");
+  cf_uci_free(u);
+done:
+  unlink(good);
+  unlink(untrained);
+  unlink(bad);
+  rmdir(dir);
+}
+
+/* A bigger random net than the built-in one, so that a value agent's full
+ * one-ply search takes long enough to be cut by a deadline. */
+static bool save_slow_net(const char *path) {
+  cf_test_shape s = {.layers = 6, .d = 256, .heads = 8, .dff = 512, .rpe = true, .rms = true,
+                     .input_format = 4, .cv = 8, .cm = 2, .seed = 91};
+  cf_error err;
+  cf_weights *w = cf_test_random_net(&s, &err);
+  if (!w) return false;
+  w->license = strdup("GPL-3.0-or-later");
+  bool ok = cf_weights_save_file(w, path, CF_ENC_FLOAT16, true, &err) == CF_OK;
+  cf_weights_free(w);
+  return ok;
+}
+
+/* " nodes N " of the last info line in out; -1 if none. */
+static long last_nodes(const char *out) {
+  const char *last = NULL;
+  for (const char *p = strstr(out, " nodes "); p; p = strstr(p + 1, " nodes ")) last = p;
+  return last ? atol(last + 7) : -1;
+}
+
+/* Every agent: a clock at 0 or below means move now (after the first
+ * evaluation); MoveOverheadMs is kept back from every budget; the time a
+ * network load takes counts against the move. */
+static void test_clocks_every_agent(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  const char *agents[] = {"policy", "value", "search"};
+  const char *gos[] = {
+      "position startpos\ngo wtime -50 btime -50",
+      "position startpos\ngo wtime 0 btime 0",
+      "position startpos\ngo wtime 0",
+      "position startpos\ngo wtime 0 winc 2000 btime 60000 binc 2000",
+      "position startpos\ngo wtime -1 btime 60000 movestogo 10",
+      "position startpos moves e2e4\ngo btime 0 wtime 60000",
+      "position startpos\ngo movetime 150", /* less than MoveOverheadMs 200 */
+      "position startpos\ngo wtime 150 btime 150",
+  };
+  for (size_t a = 0; a < 3; a++) {
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "setoption name Agent value %s\nucinewgame\nisready\ngo nodes 1",
+             agents[a]);
+    run(u, &tr, cmd); /* loaded and warm */
+    for (size_t g = 0; g < sizeof gos / sizeof gos[0]; g++) {
+      double t0 = cf_agent_now();
+      const char *o = run(u, &tr, gos[g]);
+      double took = ms_since(t0);
+      if (!CHECK(took < 250 * SLACK)) fprintf(stderr, "  %s: '%s' took %.0f ms\n", agents[a], gos[g], took);
+      CHECK_INT_EQ(count(o, "bestmove "), 1);
+      CHECK(!strstr(o, "bestmove 0000"));
+      /* Only the root was evaluated; the search, whose root may come from
+       * the NN cache, then evaluates one position of the tree at most. */
+      const long nodes = last_nodes(o);
+      if (!CHECK(a == 2 ? nodes >= 1 && nodes <= 2 : nodes == 1))
+        fprintf(stderr, "  %s: '%s'\n%s", agents[a], gos[g], o);
+    }
+  }
+  cf_uci_free(u);
+
+  /* MoveOverheadMs and the value agent, on a net slow enough that its
+   * full one-ply search (1 + 41 evaluations here: 42 legal moves, one of
+   * them mate) takes far longer than the 20 ms that movetime 3000 less 2980
+   * leaves. */
+  char dir[] = "/tmp/cf_test_uci_clock_XXXXXX";
+  if (!CHECK(mkdtemp(dir))) return;
+  char slow[1100];
+  snprintf(slow, sizeof slow, "%s/slow.pb.gz", dir);
+  if (!CHECK(save_slow_net(slow))) goto done;
+  u = engine(t, &tr, NULL);
+  if (!u) goto done;
+  char cmd[1300];
+  snprintf(cmd, sizeof cmd, "setoption name WeightsFile value %s\nsetoption name Agent value value\n"
+                            "position fen r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3\n"
+                            "isready\ngo nodes 2", slow);
+  run(u, &tr, cmd);
+  {
+    const char *o = run(u, &tr, "setoption name MoveOverheadMs value 2980");
+    CHECK_STR_EQ(o, "");
+    double t0 = cf_agent_now();
+    o = run(u, &tr, "go movetime 3000");
+    double took = ms_since(t0);
+    const long nodes = last_nodes(o);
+    fprintf(stderr, "  value agent, movetime 3000 less 2980: %.0f ms, %ld nodes\n", took, nodes);
+    CHECK(took < 1500);
+    CHECK(nodes >= 1 && nodes < 42);
+    CHECK_INT_EQ(count(o, "bestmove "), 1);
+    /* The full search, for scale: it must be cut above. */
+    t0 = cf_agent_now();
+    o = run(u, &tr, "go");
+    fprintf(stderr, "  value agent, full: %.0f ms, %ld nodes\n", ms_since(t0), last_nodes(o));
+    CHECK_INT_EQ(last_nodes(o), 42);
+    /* ponderhit gives a pondering value agent the clock's deadline (a few
+     * ms of 250 less the 200 overhead), or stops it when go ponder had no
+     * clock. */
+    run(u, &tr, "setoption name MoveOverheadMs value 200");
+    const char *ponders[] = {"go ponder wtime 250 btime 250\nponderhit", "go ponder\nponderhit"};
+    for (int i = 0; i < 2; i++) {
+      t0 = cf_agent_now();
+      o = run(u, &tr, ponders[i]);
+      fprintf(stderr, "  value agent, '%s': %.0f ms, %ld nodes\n", ponders[i], ms_since(t0),
+              last_nodes(o));
+      CHECK(last_nodes(o) >= 1 && last_nodes(o) < 42);
+      CHECK_INT_EQ(count(o, "bestmove "), 1);
+    }
+  }
+  /* The first go after a load: the clock started when go was read. When
+   * loading took longer than the budget (30 ms), the deadline has passed
+   * once the net is there: the root's evaluation only. */
+  {
+    run(u, &tr, "setoption name WeightsFile value <built in>\nisready\n"
+                "setoption name MoveOverheadMs value 200");
+    snprintf(cmd, sizeof cmd, "setoption name WeightsFile value %s", slow);
+    run(u, &tr, cmd);
+    pthread_mutex_lock(&tr.mu);
+    tr.watch = "info string loaded network";
+    tr.watch_at = 0;
+    pthread_mutex_unlock(&tr.mu);
+    double t0 = cf_agent_now();
+    const char *o = run(u, &tr, "go movetime 230");
+    const double took = ms_since(t0), load = (tr.watch_at - t0) * 1000.0;
+    fprintf(stderr, "  value agent, load + movetime 230: load %.0f ms, %.0f ms in all, %ld nodes\n",
+            load, took, last_nodes(o));
+    CHECK_STR_CONTAINS(o, "info string loaded network");
+    if (load > 30 + 10) CHECK_INT_EQ(last_nodes(o), 1);
+    tr.watch = NULL;
+  }
+  cf_uci_free(u);
+done:
+  unlink(slow);
+  rmdir(dir);
+}
+
+/* More threads than cores: accepted, with a warning naming the count. */
+static void test_threads_warning(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  CHECK(cores > 0);
+  char cmd[128], want[160];
+  if (cores < 128) {
+    snprintf(cmd, sizeof cmd, "setoption name Threads value %ld", cores + 1);
+    snprintf(want, sizeof want, "info string warning: Threads %ld is more than the %ld CPU cores online",
+             cores + 1, cores);
+    const char *o = run(u, &tr, cmd);
+    CHECK_STR_CONTAINS(o, want);
+    CHECK_INT_EQ(count(o, "\n"), 1);
+    CHECK_INT_EQ(atol(cf_uci_get_option(u, CF_OPT_THREADS)), cores + 1);
+    /* The command-line flags go through the same call. */
+    size_t from = tr.at;
+    cf_error err = {0};
+    CHECK(cf_uci_set_option(u, CF_OPT_THREADS, "128", &err) == CF_OK);
+    pthread_mutex_lock(&tr.mu);
+    CHECK_STR_CONTAINS(tr.text + from, "info string warning: Threads 128 is more than the ");
+    pthread_mutex_unlock(&tr.mu);
+  }
+  snprintf(cmd, sizeof cmd, "setoption name Threads value %ld", cores < 128 ? cores : 128);
+  CHECK_STR_EQ(run(u, &tr, cmd), "");
+  CHECK_STR_EQ(run(u, &tr, "setoption name Threads value 1"), "");
+  cf_uci_free(u);
+}
+
 CF_TEST_MAIN(test_handshake, test_go_and_position, test_infinite_ponder_stop_quit, test_bad_input,
-             test_weights, test_weights_retry_and_hostile_files, test_options_table, test_score_and_time, test_search_go,
-             test_search_time_and_stop, test_search_options, test_score_types)
+             test_weights, test_weights_retry_and_hostile_files, test_options_table,
+             test_score_and_time, test_search_go, test_search_time_and_stop, test_search_options,
+             test_score_types, test_one_ply_multipv_and_stats, test_net_failure_mid_search,
+             test_text_clean, test_clean_output, test_nul_line, test_held_info_early,
+             test_isready_replies, test_clocks_every_agent, test_threads_warning)

@@ -127,9 +127,10 @@ static void test_eval_bad_lines(cf_test *t) {
     CHECK_STR_EQ(got[2].id, "error");
   }
   free(got);
+  /* a network that cannot be read is a failure (1), not a usage error */
   snprintf(cmd, sizeof cmd, "'%s' eval --weights /no/such/net.pb.gz < /dev/null 2>/dev/null",
            cformer);
-  CHECK_INT_EQ(run(cmd, &got, &n), 2);
+  CHECK_INT_EQ(run(cmd, &got, &n), 1);
   free(got);
   snprintf(cmd, sizeof cmd, "'%s' eval --batch 0 2>/dev/null", cformer);
   CHECK_INT_EQ(run(cmd, &got, &n), 2);
@@ -149,7 +150,8 @@ static int shell(const char *line, char *out, size_t size) {
 
 /* Weights that are not a regular file are refused at once (`timeout`
  * makes a hang exit 124, a failure), /dev/stdin among them without eating
- * the cases; --weights-max-mb decides and is named. */
+ * the cases: a file failure, exit status 1; --weights-max-mb decides and is
+ * named; a bad value of it is a usage error (2), in the parser's words. */
 static void test_eval_hostile_weights(cf_test *t) {
   enum { OUT_SIZE = 8192 };
   char dir[] = "/tmp/cf_test_eval_XXXXXX", cmd[4096];
@@ -163,17 +165,17 @@ static void test_eval_hostile_weights(cf_test *t) {
   snprintf(cmd, sizeof cmd, "mkfifo '%s'", fifo);
   if (CHECK(system(cmd) == 0)) {
     snprintf(cmd, sizeof cmd, "timeout 20 '%s' eval --weights '%s' < /dev/null 2>&1", cformer, fifo);
-    CHECK_INT_EQ(shell(cmd, out, OUT_SIZE), 2);
+    CHECK_INT_EQ(shell(cmd, out, OUT_SIZE), 1);
     CHECK_STR_CONTAINS(out, "net.pb.gz: is a FIFO, not a regular file");
   }
   snprintf(cmd, sizeof cmd, "echo '{}' | timeout 20 '%s' eval --weights /dev/stdin 2>&1", cformer);
-  CHECK_INT_EQ(shell(cmd, out, OUT_SIZE), 2);
+  CHECK_INT_EQ(shell(cmd, out, OUT_SIZE), 1);
   CHECK_STR_CONTAINS(out, "/dev/stdin: is a FIFO, not a regular file");
   /* lc0-smolgen-relu2-f32 inflates to ~1.5 MB. */
   snprintf(cmd, sizeof cmd,
            "echo '{}' | '%s' eval --weights '%s/lc0-smolgen-relu2-f32.pb.gz' --weights-max-mb 1 2>&1",
            cformer, cf_parity_dir());
-  CHECK_INT_EQ(shell(cmd, out, OUT_SIZE), 2);
+  CHECK_INT_EQ(shell(cmd, out, OUT_SIZE), 1);
   CHECK_STR_CONTAINS(out, "exceeds the limit of 1048576 bytes (as set); raise the limit with "
                           "--weights-max-mb to load it");
   snprintf(cmd, sizeof cmd,
@@ -181,16 +183,43 @@ static void test_eval_hostile_weights(cf_test *t) {
            cformer, cf_parity_dir());
   CHECK_INT_EQ(shell(cmd, out, OUT_SIZE), 0);
   CHECK_STR_CONTAINS(out, "\"policy\"");
+  static const char *const bad[] = {"lots", "-1", "+2", "1048577", ""};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    snprintf(cmd, sizeof cmd, "'%s' eval --weights '<built in>' --weights-max-mb='%s' < /dev/null 2>&1",
+             cformer, bad[i]);
+    CHECK_INT_EQ(shell(cmd, out, OUT_SIZE), 2);
+    char want[160];
+    snprintf(want, sizeof want,
+             "cformer eval: bad value '%s' for --weights-max-mb: expected a whole number from 0 to "
+             "1048576 (cformer eval --help)\n",
+             bad[i]);
+    CHECK_STR_EQ(out, want);
+  }
   unlink(fifo);
   rmdir(dir);
   free(out);
 }
 
+/* --weights '<built in>' (the embedded net) and --flag=value, as in every tool. */
+static void test_eval_built_in(cf_test *t) {
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd,
+           "printf '%%s\\n' '{\"id\":\"a\",\"moves\":[\"e2e4\"]}' | '%s' eval "
+           "--weights='<built in>' --batch=2 -t 1",
+           cformer);
+  cf_parity_case *got;
+  int n;
+  CHECK_INT_EQ(run(cmd, &got, &n), 0);
+  CHECK_INT_EQ(n, 1);
+  if (n == 1) CHECK_INT_EQ(got[0].n_legal, 20);
+  free(got);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1) cformer = argv[1];
   static const cf_test_fn fns[] = {test_eval_cases_file, test_eval_stdin, test_eval_bad_lines,
-                                   test_eval_hostile_weights};
+                                   test_eval_hostile_weights, test_eval_built_in};
   static const char *names[] = {"test_eval_cases_file", "test_eval_stdin", "test_eval_bad_lines",
-                                "test_eval_hostile_weights"};
-  return cf_test_run(names, fns, 4, 1, argv);
+                                "test_eval_hostile_weights", "test_eval_built_in"};
+  return cf_test_run(names, fns, 5, 1, argv);
 }

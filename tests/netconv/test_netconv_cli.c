@@ -39,8 +39,13 @@ static void test_help(cf_test *t) {
   CHECK_STR_CONTAINS(out, "commands:");
   CHECK_INT_EQ(run(out, OUT_SIZE, "frobnicate"), 2);
   CHECK_STR_CONTAINS(out, "unknown command 'frobnicate'");
-  CHECK(run(out, OUT_SIZE, "describe --bogus") != 0);
-  CHECK_STR_CONTAINS(out, "unknown option '--bogus'");
+  CHECK_INT_EQ(run(out, OUT_SIZE, "describe --bogus"), 2);
+  CHECK_STR_CONTAINS(out, "unknown flag '--bogus'");
+  CHECK_INT_EQ(run(out, OUT_SIZE, ""), 2); /* no command: the list, on stderr */
+  CHECK_STR_CONTAINS(out, "commands:");
+  /* the built-in network is a NET like any file */
+  CHECK_INT_EQ(run(out, OUT_SIZE, "describe --json '<built in>'"), 0);
+  CHECK_STR_CONTAINS(out, "\"layers\":\t4");
 }
 
 static void test_random_describe(cf_test *t) {
@@ -95,31 +100,37 @@ static void test_random_describe(cf_test *t) {
   CHECK_STR_CONTAINS(out, "--seed is required");
 }
 
-/* Usage errors of each command: a message, exit 1, no output file. */
+/* Errors of each command: a message, exit 1 for a file that cannot be read
+ * and 2 for a bad command line, and no output file either way. */
 static void test_usage_errors(cf_test *t) {
   char args[1400], missing[512], o[512];
   nc_test_path(missing, sizeof missing, dir, "missing.pb.gz");
   nc_test_path(o, sizeof o, dir, "o.out");
   const struct {
     const char *fmt;
+    int status;
     const char *want;
   } cases[] = {
-      {"describe '%s'", "cannot open"},
-      {"describe", "no network given"},
-      {"export '%s' -o '%s'", "cannot open"},
-      {"export '%s' -o '%s' --naming tensorflow", "'tensorflow' is not ours or chessformer"},
-      {"import '%s'", "need CKPT and -o NET"},
-      {"import '%s' -o '%s' --encoding int4", "'int4' is not linear16"},
-      {"convert '%s' -o", "-o needs a file"},
-      {"random --preset cf1b --seed 1 -o '%s'", "unknown preset 'cf1b'"},
-      {"random --layers x --embedding 8 --heads 2 --dff 8 --seed 1 -o '%s'", "--layers: bad number 'x'"},
+      {"describe '%s'", 1, "cannot open"},
+      {"describe", 2, "no network given"},
+      {"export '%s' -o '%s'", 1, "cannot open"},
+      {"export '%s' -o '%s' --naming tensorflow", 2,
+       "bad value 'tensorflow' for --naming: expected ours or chessformer"},
+      {"import '%s'", 2, "--output is required: --output NET"},
+      {"import '%s' -o '%s' --encoding int4", 2, "bad value 'int4' for --encoding: expected linear16"},
+      {"convert '%s' -o", 2, "-o needs a value: -o OUT"},
+      {"convert '%s' -o '%s' --quiet=sometimes", 2, "bad value 'sometimes' for --quiet"},
+      {"random --preset cf1b --seed 1 -o '%s'", 2, "bad value 'cf1b' for --preset: expected cf6m or cf240m"},
+      {"random --layers x --embedding 8 --heads 2 --dff 8 --seed 1 -o '%s'", 2,
+       "bad value 'x' for --layers: expected a whole number"},
       {"random --layers 1 --embedding 8 --heads 2 --dff 8 --seed 1 --policy-heads vanilla,sharp -o '%s'",
-       "unknown head in 'sharp'"},
+       2, "unknown head in 'sharp'"},
+      {"random --layers 1 --embedding 8 --heads 2 --seed 1 -o '%s'", 2, "--dff is required"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     const char *first = strncmp(cases[i].fmt, "random", 6) == 0 ? o : missing;
     snprintf(args, sizeof args, cases[i].fmt, first, o);
-    CHECK_INT_EQ(run(out, OUT_SIZE, args), 1);
+    CHECK_INT_EQ(run(out, OUT_SIZE, args), cases[i].status);
     CHECK_STR_CONTAINS(out, cases[i].want);
     CHECK(!nc_test_file_exists(o));
   }
@@ -200,9 +211,19 @@ static void test_hostile_files(cf_test *t) {
   snprintf(args, sizeof args, "export '%s' --weights-max-mb 1 -o '%s.st'", net, net);
   CHECK_INT_EQ(run(out, OUT_SIZE, args), 1);
   CHECK_STR_CONTAINS(out, "(as set); raise the limit with --weights-max-mb");
+  /* A bad value is a usage error (2), in the parser's words. */
   snprintf(args, sizeof args, "describe '%s' --weights-max-mb lots", net);
-  CHECK_INT_EQ(run(out, OUT_SIZE, args), 1);
-  CHECK_STR_CONTAINS(out, "--weights-max-mb: bad value 'lots'");
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 2);
+  CHECK_STR_CONTAINS(out, "netconv describe: bad value 'lots' for --weights-max-mb: expected a "
+                          "whole number from 0 to 1048576 (netconv describe --help)");
+  snprintf(args, sizeof args, "convert '%s' -o '%s.out' --weights-max-mb=-1", net, net);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 2);
+  CHECK_STR_CONTAINS(out, "netconv convert: bad value '-1' for --weights-max-mb");
+  snprintf(args, sizeof args, "export '%s' -o '%s.st' --weights-max-mb", net, net);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 2);
+  CHECK_STR_CONTAINS(out, "--weights-max-mb needs a value: --weights-max-mb MB");
+  /* <built in> with a limit: the embedded net is no file to distrust. */
+  CHECK_INT_EQ(run(out, OUT_SIZE, "describe '<built in>' --weights-max-mb 1"), 0);
 }
 
 /* A single-head network 6 file becomes the multi-head layout (format 7)

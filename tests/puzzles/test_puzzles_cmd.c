@@ -59,7 +59,16 @@ static void test_mates_json(cf_test *t) {
   has(t, out, "1 malformed puzzle(s) skipped");
   CHECK(strstr(out, "\"policy\"") == NULL);
 
-  snprintf(cmd, sizeof cmd, "%s puzzles --csv %s --limit 1", cformer, csv);
+  /* the search agent, with a visit budget: solves both, within the budget */
+  snprintf(cmd, sizeof cmd, "%s puzzles --csv %s --agent search --nodes 50 --json --quiet", cformer, csv);
+  CHECK_INT_EQ(run(cmd, out, sizeof out), 0);
+  has(t, out, "\"search\": {\"evals_per_move\": ");
+  const char *e = strstr(out, "\"evals_per_move\": ");
+  CHECK(e && atof(e + 18) >= 1 && atof(e + 18) <= 50);
+  has(t, out, "{\"band\": \"<1000\", \"solved\": 1, \"total\": 1}");
+
+  /* --limit given twice: the last one counts */
+  snprintf(cmd, sizeof cmd, "%s puzzles --csv=%s --limit 2 --limit=1", cformer, csv);
   rc = run(cmd, out, sizeof out);
   CHECK_INT_EQ(rc, 0);
   has(t, out, "policy");
@@ -72,7 +81,7 @@ static void test_errors(cf_test *t) {
   char cmd[2048], out[8192];
   snprintf(cmd, sizeof cmd, "%s puzzles --agent nosuch", cformer);
   CHECK_INT_EQ(run(cmd, out, sizeof out), 2);
-  has(t, out, "unknown agent 'nosuch'");
+  has(t, out, "bad value 'nosuch' for --agent: expected all, ");
   snprintf(cmd, sizeof cmd, "%s puzzles --csv %s/missing.csv", cformer, dir);
   CHECK_INT_EQ(run(cmd, out, sizeof out), 1);
   has(t, out, "cannot open");
@@ -90,16 +99,23 @@ static void test_errors(cf_test *t) {
   has(t, out, "(as set); raise the limit with --weights-max-mb to load it");
   snprintf(cmd, sizeof cmd, "%s puzzles --weights-max-mb -1", cformer);
   CHECK_INT_EQ(run(cmd, out, sizeof out), 2);
-  has(t, out, "--weights-max-mb: bad value '-1'");
+  has(t, out, "bad value '-1' for --weights-max-mb: expected a whole number from 0 to 1048576");
   snprintf(cmd, sizeof cmd, "%s puzzles --limit -3", cformer);
   CHECK_INT_EQ(run(cmd, out, sizeof out), 2);
   has(t, out, "--limit");
+  snprintf(cmd, sizeof cmd, "%s puzzles --nodes 0", cformer);
+  CHECK_INT_EQ(run(cmd, out, sizeof out), 2);
+  has(t, out, "--nodes");
   snprintf(cmd, sizeof cmd, "%s puzzles --bogus 1", cformer);
   CHECK_INT_EQ(run(cmd, out, sizeof out), 2);
   has(t, out, "unknown flag '--bogus'");
   snprintf(cmd, sizeof cmd, "%s puzzles --help", cformer);
   CHECK_INT_EQ(run(cmd, out, sizeof out), 0);
   has(t, out, "rating band");
+  has(t, out, "-w, --weights NET"); /* the short flags are documented */
+  snprintf(cmd, sizeof cmd, "%s puzzles --limit=0", cformer);
+  CHECK_INT_EQ(run(cmd, out, sizeof out), 2);
+  has(t, out, "bad value '0' for --limit: expected a whole number, at least 1");
 }
 
 static void cleanup(void) {

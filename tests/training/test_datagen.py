@@ -30,7 +30,7 @@ def run_datagen(out, child_rate, agent_child_rate=0.0):
     cmd = [sys.executable, DATAGEN, "--out", out, "--games", "4", "--workers", "2",
            "--label-nodes", "200", "--play-nodes", "50", "--max-plies", "60",
            "--sample-rate", "0.5", "--child-rate", str(child_rate), "--progress-every", "1",
-           "--agent-child-rate", str(agent_child_rate), "--agent", CFORMER]
+           "--agent-child-rate", str(agent_child_rate), "--cformer", CFORMER, "--agent", "value"]
     subprocess.run(cmd, check=True, timeout=240)
 
 

@@ -269,10 +269,13 @@ static void test_usage_errors(cf_test *t) {
   CHECK_INT_EQ(run_pack(t, "--help"), 0);
   CHECK(log_contains("--val-fraction"));
   CHECK_INT_EQ(run_pack(t, "x.tsv"), 2);
-  CHECK(log_contains("--out DIR is required"));
+  CHECK(log_contains("--out is required: --out DIR"));
   CHECK_INT_EQ(run_pack(t, "--out /tmp/x --input-format 9 x.tsv"), 2);
-  CHECK(log_contains("unsupported input format"));
+  CHECK(log_contains("bad value '9' for --input-format: expected a supported input format"));
   CHECK_INT_EQ(run_pack(t, "--out /tmp/x --val-fraction 2 x.tsv"), 2);
+  CHECK_INT_EQ(run_pack(t, "-h"), 0);
+  CHECK_INT_EQ(run_pack(t, "--out /tmp/x"), 2);
+  CHECK(log_contains("no input shards given"));
   char args[512];
   make_tmp();
   snprintf(args, sizeof args, "--out '%s/m' /nonexistent/shard.tsv", tmp_dir);

@@ -2,7 +2,7 @@
  * runs it (issue 8; docs/BENCH.md).
  *
  *     cformer bench (--weights NET | --arch cf-6m|cf-240m|LxD[xH[xF]])
- *                   [--backend NAME|all] [--backend-opts OPTS] [--batches LIST]
+ *                   [--backend NAME|all] [--backend-opts OPTS] [--threads N] [--batches LIST]
  *                   [--agents LIST] [--search-nodes N] [--minibatch N]
  *                   [--positions N] [--suite FILE] [--min-time S] [--min-calls N]
  *                   [--seed N] [--json] [--svg FILE] [--cost-only] [--no-sgemm] [--quiet]
@@ -12,7 +12,9 @@
  * search agent also nodes/s, cache hits, batch sizes, tree memory), then
  * the batch sweep (with the search's minibatch size in it), then the
  * search's efficiency against that sweep. Progress goes to stderr, the
- * report to stdout. */
+ * report to stdout. Flags: tools/cli/cf_cli.h; exit status 2 for a bad
+ * command line (a backend refusing --backend-opts included), 1 when the
+ * network, the suite, a backend or the output fails. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -34,6 +36,8 @@
 #include "tools/bench/bench_table.h"
 #include "tools/bench/bench_throughput.h"
 #include "tools/cf_commands.h"
+#include "tools/cli/cf_cli.h"
+#include "tools/cli/cf_cli_net.h"
 #include "tools/data/cf_data_path.h"
 #include "weights/cf_cost.h"
 #include "weights/cf_weights_random.h"
@@ -55,6 +59,8 @@
 
 typedef struct bench_args {
   const char *weights, *arch, *backend, *backend_opts, *suite, *svg;
+  char options[sizeof ((bench_report *)0)->backend_options]; /* --backend-opts with --threads */
+  int threads;
   int batches[BENCH_MAX_BATCHES], n_batches;
   const cf_agent_desc *agents[MAX_AGENTS];
   int n_agents;
@@ -62,61 +68,12 @@ typedef struct bench_args {
   int search_nodes; /* the search agent's visits per move */
   int minibatch;    /* its MinibatchSize; 0 = the backend's default */
   double min_time;
-  unsigned long long seed;
+  uint64_t seed;
   bool json, cost_only, no_sgemm, quiet;
   cf_weights_load_options load; /* --weights-max-mb */
 } bench_args;
 
-static void usage(FILE *out) {
-  fprintf(out,
-          "usage: cformer bench (--weights NET | --arch cf-6m|cf-240m|LxD[xH[xF]]) [options]\n\n"
-          "Measures a network's cost and speed as the Chessformer paper compares agents:\n"
-          "FLOPs per evaluation (paper rule and full count); evaluations, FLOPs and time per\n"
-          "move for each agent over a fixed suite of real-game positions; evaluations/s and\n"
-          "GFLOP/s per backend and batch size next to this machine's sgemm peak. Prints a\n"
-          "table (or JSON), a bench signature that changes when behaviour changes, and\n"
-          "optionally an SVG chart of time per move against FLOPs per move. docs/BENCH.md.\n\n"
-          "  --weights NET     network file (.pb.gz)\n"
-          "  --weights-max-mb MB  largest network the file may inflate to, in MiB (default\n"
-          "                    0 = automatic: 16 times the file, 64 to 4096 MiB)\n"
-          "  --arch SPEC       random weights of a shape instead (deterministic): cf-6m,\n"
-          "                    cf-240m, or LxD[xH[xF]] = layers x width [x heads (D/32)\n"
-          "                    [x FFN width (D)]] in the CF-6M style, e.g. 4x128\n"
-          "  --backend NAME    a backend, or 'all' for every available one (default: the\n"
-          "                    best available); registered:");
-  for (int i = 0; i < cf_backend_count(); i++)
-    if (cf_backend_at(i)->priority >= 0) fprintf(out, " %s", cf_backend_at(i)->name);
-  fprintf(out,
-          "\n"
-          "  --backend-opts OPTS  backend options for every backend run, key=value,...\n"
-          "                    (e.g. threads=2; default: none, the backends' defaults)\n"
-          "  --batches LIST    batch sizes to sweep, comma separated (default %s);\n"
-          "                    the search agent's minibatch size is added when missing;\n"
-          "                    the largest is the net's batch limit (the value agent's)\n"
-          "  --agents LIST     agents to time, comma separated (default: all of",
-          DEFAULT_BATCHES);
-  for (int i = 0; i < cf_agent_count(); i++) fprintf(out, " %s", cf_agent_at(i)->name);
-  fprintf(out,
-          ")\n"
-          "  --search-nodes N  the search agent's visits per move, %d to %d (default %d);\n"
-          "                    smart pruning off, a fresh tree per position\n"
-          "  --minibatch N     the search agent's MinibatchSize, 1 to %d (default: the\n"
-          "                    backend's, e.g. %d on CPU backends)\n"
-          "  --positions N     use the first N suite positions (default: all)\n"
-          "  --suite FILE      position suite, lines id|fen|moves (default: the shipped one)\n"
-          "  --min-time S      seconds per batch size measurement (default 0.5)\n"
-          "  --min-calls N     calls per batch size measurement, at least (default 3)\n"
-          "  --seed N          seed of --arch random weights (default 1)\n"
-          "  --json            print the report as JSON (schema: docs/BENCH.md)\n"
-          "  --svg FILE        also write the chart to FILE\n"
-          "  --cost-only       print the cost model alone, at once (no timing)\n"
-          "  --no-sgemm        skip measuring the sgemm peak\n"
-          "  --quiet           no progress output on stderr\n"
-          "  --help            this text\n",
-          MIN_SEARCH_NODES, MAX_SEARCH_NODES, DEFAULT_SEARCH_NODES, MAX_MINIBATCH,
-          cf_search_default_minibatch("onednn"));
-}
-
+/* A failure after the arguments were accepted: message, exit status 1. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 1, 2)))
 #endif
@@ -128,7 +85,7 @@ fail(const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   fprintf(stderr, "\n");
   va_end(ap);
-  return 2;
+  return 1;
 }
 
 static bool parse_int(const char *text, int lo, int hi, int *out) {
@@ -140,130 +97,172 @@ static bool parse_int(const char *text, int lo, int hi, int *out) {
   return true;
 }
 
-static int parse_batches(const char *text, bench_args *a) {
+/* --batches LIST (ctx: the bench_args). */
+static bool set_batches(void *ctx, const char *text, char *why, size_t why_size) {
+  bench_args *a = ctx;
   char copy[256], *save = NULL;
-  if (strlen(text) >= sizeof copy) return fail("--batches list too long");
+  if (strlen(text) >= sizeof copy) return snprintf(why, why_size, "list too long"), false;
   snprintf(copy, sizeof copy, "%s", text);
   a->n_batches = 0;
   for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     if (a->n_batches == BENCH_MAX_BATCHES)
-      return fail("at most %d batch sizes in --batches", BENCH_MAX_BATCHES);
+      return snprintf(why, why_size, "at most %d batch sizes", BENCH_MAX_BATCHES), false;
     if (!parse_int(tok, 1, MAX_BATCH, &a->batches[a->n_batches]))
-      return fail("bad batch size '%s' in --batches (expected 1 to %d)", tok, MAX_BATCH);
+      return snprintf(why, why_size, "bad batch size '%s' (expected 1 to %d)", tok, MAX_BATCH),
+             false;
     a->n_batches++;
   }
-  if (a->n_batches == 0) return fail("--batches needs at least one batch size");
-  return -1;
+  if (a->n_batches == 0) return snprintf(why, why_size, "expected at least one batch size"), false;
+  return true;
 }
 
-static int parse_agents(const char *text, bench_args *a) {
+/* --agents LIST (ctx: the bench_args). */
+static bool set_agents(void *ctx, const char *text, char *why, size_t why_size) {
+  bench_args *a = ctx;
   char copy[256], *save = NULL;
-  if (strlen(text) >= sizeof copy) return fail("--agents list too long");
+  if (strlen(text) >= sizeof copy) return snprintf(why, why_size, "list too long"), false;
   snprintf(copy, sizeof copy, "%s", text);
   a->n_agents = 0;
   for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     const cf_agent_desc *d = cf_agent_find(tok);
-    if (!d) return fail("unknown agent '%s' in --agents (cformer bench --help lists them)", tok);
+    if (!d) {
+      size_t at = (size_t)snprintf(why, why_size, "unknown agent '%s' (expected", tok);
+      for (int i = 0; i < cf_agent_count() && at < why_size; i++)
+        at += (size_t)snprintf(why + at, why_size - at, " %s", cf_agent_at(i)->name);
+      if (at < why_size) snprintf(why + at, why_size - at, ")");
+      return false;
+    }
     for (int i = 0; i < a->n_agents; i++)
-      if (a->agents[i] == d) return fail("agent '%s' given twice in --agents", tok);
-    if (a->n_agents == MAX_AGENTS) return fail("at most %d agents", MAX_AGENTS);
+      if (a->agents[i] == d) return snprintf(why, why_size, "agent '%s' given twice", tok), false;
+    if (a->n_agents == MAX_AGENTS) return snprintf(why, why_size, "at most %d agents", MAX_AGENTS), false;
     a->agents[a->n_agents++] = d;
   }
-  if (a->n_agents == 0) return fail("--agents needs at least one agent");
-  return -1;
+  if (a->n_agents == 0) return snprintf(why, why_size, "expected at least one agent"), false;
+  return true;
 }
+
+/* --arch SPEC: the shape must build (without building any weights). */
+static bool check_arch(void *ctx, const char *text, char *why, size_t why_size) {
+  (void)ctx;
+  cf_random_spec spec;
+  cf_net_arch arch;
+  size_t params;
+  cf_error err = {0};
+  if (bench_arch_parse(text, 1, &spec, &err) == CF_OK &&
+      cf_random_spec_arch(&spec, &arch, &params, &err) == CF_OK)
+    return true;
+  /* bench_arch_parse says "bad --arch 'TEXT': why"; the parser names both */
+  const char *msg = err.msg, *colon = strstr(msg, "': ");
+  if (strncmp(msg, "bad --arch '", 12) == 0 && colon) msg = colon + 3;
+  snprintf(why, why_size, "%s", msg);
+  return false;
+}
+
+#define USAGE_TEXT                                                                            \
+  "usage: cformer bench (--weights NET | --arch cf-6m|cf-240m|LxD[xH[xF]]) [options]\n\n"     \
+  "Measures a network's cost and speed as the Chessformer paper compares agents:\n"          \
+  "FLOPs per evaluation (paper rule and full count); evaluations, FLOPs and time per\n"      \
+  "move for each agent over a fixed suite of real-game positions; evaluations/s and\n"      \
+  "GFLOP/s per backend and batch size next to this machine's sgemm peak. Prints a\n"        \
+  "table (or JSON), a bench signature that changes when behaviour changes, and\n"           \
+  "optionally an SVG chart of time per move against FLOPs per move. docs/BENCH.md.\n\n"
 
 /* Returns -1 when the arguments are fine, else the exit status. */
 static int parse_args(int argc, char **argv, bench_args *a) {
   *a = (bench_args){.suite = NULL, .min_time = 0.5, .min_calls = 3, .seed = 1,
-                    .search_nodes = DEFAULT_SEARCH_NODES,
-                    .load = {.limit_name = "--weights-max-mb"}};
-  int st = parse_batches(DEFAULT_BATCHES, a);
-  if (st >= 0) return st;
+                    .search_nodes = DEFAULT_SEARCH_NODES, .load = CF_CLI_WEIGHTS_LOAD};
+  char why[128];
+  set_batches(a, DEFAULT_BATCHES, why, sizeof why);
   for (int i = 0; i < cf_agent_count() && i < MAX_AGENTS; i++)
     a->agents[a->n_agents++] = cf_agent_at(i);
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i];
-    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-      usage(stdout);
-      return 0;
-    }
-    if (strcmp(arg, "--json") == 0) {
-      a->json = true;
-      continue;
-    }
-    if (strcmp(arg, "--cost-only") == 0) {
-      a->cost_only = true;
-      continue;
-    }
-    if (strcmp(arg, "--no-sgemm") == 0) {
-      a->no_sgemm = true;
-      continue;
-    }
-    if (strcmp(arg, "--quiet") == 0) {
-      a->quiet = true;
-      continue;
-    }
-    const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strncmp(arg, "--", 2) != 0)
-      return fail("unexpected argument '%s' (cformer bench --help for usage)", arg);
-    if (!val) return fail("%s needs a value (cformer bench --help for usage)", arg);
-    i++;
-    if (strcmp(arg, "--weights") == 0) {
-      a->weights = val;
-    } else if (strcmp(arg, "--weights-max-mb") == 0) {
-      cf_error err;
-      if (cf_weights_parse_max_mb(val, "--weights-max-mb", &a->load, &err) != CF_OK)
-        return fail("%s", err.msg);
-    } else if (strcmp(arg, "--arch") == 0) {
-      a->arch = val;
-    } else if (strcmp(arg, "--backend") == 0) {
-      a->backend = val;
-    } else if (strcmp(arg, "--backend-opts") == 0) {
-      if (strlen(val) >= sizeof ((bench_report *)0)->backend_options)
-        return fail("--backend-opts too long");
-      a->backend_opts = val;
-    } else if (strcmp(arg, "--search-nodes") == 0) {
-      if (!parse_int(val, MIN_SEARCH_NODES, MAX_SEARCH_NODES, &a->search_nodes))
-        return fail("bad --search-nodes '%s' (expected visits per move, %d to %d)", val,
-                    MIN_SEARCH_NODES, MAX_SEARCH_NODES);
-    } else if (strcmp(arg, "--minibatch") == 0) {
-      if (!parse_int(val, 1, MAX_MINIBATCH, &a->minibatch))
-        return fail("bad --minibatch '%s' (expected a batch size, 1 to %d)", val, MAX_MINIBATCH);
-    } else if (strcmp(arg, "--suite") == 0) {
-      a->suite = val;
-    } else if (strcmp(arg, "--svg") == 0) {
-      a->svg = val;
-    } else if (strcmp(arg, "--batches") == 0) {
-      if ((st = parse_batches(val, a)) >= 0) return st;
-    } else if (strcmp(arg, "--agents") == 0) {
-      if ((st = parse_agents(val, a)) >= 0) return st;
-    } else if (strcmp(arg, "--positions") == 0) {
-      if (!parse_int(val, 1, 1000000, &a->positions))
-        return fail("bad --positions '%s' (expected a positive count)", val);
-    } else if (strcmp(arg, "--min-calls") == 0) {
-      if (!parse_int(val, 1, 1000000, &a->min_calls))
-        return fail("bad --min-calls '%s' (expected a positive count)", val);
-    } else if (strcmp(arg, "--min-time") == 0) {
-      char *end;
-      a->min_time = strtod(val, &end);
-      if (!*val || *end || !(a->min_time >= 0 && a->min_time <= 3600))
-        return fail("bad --min-time '%s' (expected seconds, 0 to 3600)", val);
-    } else if (strcmp(arg, "--seed") == 0) {
-      char *end;
-      errno = 0;
-      a->seed = strtoull(val, &end, 10);
-      if (!*val || *end || errno || *val == '-') return fail("bad --seed '%s'", val);
-    } else {
-      return fail("unknown option '%s' (cformer bench --help for usage)", arg);
-    }
-  }
+  char backend_help[256], batches_help[256], agents_help[256], nodes_help[160], mb_help[200];
+  size_t at = (size_t)snprintf(backend_help, sizeof backend_help,
+                               "a backend, or 'all' for every available one (default: the\n"
+                               "best available); registered:");
+  for (int i = 0; i < cf_backend_count() && at < sizeof backend_help; i++)
+    if (cf_backend_at(i)->priority >= 0)
+      at += (size_t)snprintf(backend_help + at, sizeof backend_help - at, " %s",
+                             cf_backend_at(i)->name);
+  snprintf(batches_help, sizeof batches_help,
+           "batch sizes to sweep, comma separated (default %s);\n"
+           "the search agent's minibatch size is added when missing;\n"
+           "the largest is the net's batch limit (the value agent's)",
+           DEFAULT_BATCHES);
+  at = (size_t)snprintf(agents_help, sizeof agents_help,
+                        "agents to time, comma separated (default: all of");
+  for (int i = 0; i < cf_agent_count() && at < sizeof agents_help; i++)
+    at += (size_t)snprintf(agents_help + at, sizeof agents_help - at, " %s", cf_agent_at(i)->name);
+  if (at < sizeof agents_help) snprintf(agents_help + at, sizeof agents_help - at, ")");
+  snprintf(nodes_help, sizeof nodes_help,
+           "the search agent's visits per move, %d to %d (default %d);\n"
+           "smart pruning off, a fresh tree per position",
+           MIN_SEARCH_NODES, MAX_SEARCH_NODES, DEFAULT_SEARCH_NODES);
+  snprintf(mb_help, sizeof mb_help,
+           "the search agent's MinibatchSize, 1 to %d (default: the\n"
+           "backend's, e.g. %d on CPU backends)",
+           MAX_MINIBATCH, cf_search_default_minibatch("onednn"));
+  cf_cli_flag flags[] = {
+      {.name = "weights", .letter = 'w', .kind = CF_CLI_STRING, .dest = &a->weights, .arg = "NET",
+       .help = "network file (.pb.gz), or <built in>"},
+      CF_CLI_WEIGHTS_MAX_MB_FLAG(&a->load),
+      {.name = "arch", .kind = CF_CLI_STRING, .dest = &a->arch, .arg = "SPEC", .set = check_arch,
+       .help = "random weights of a shape instead (deterministic): cf-6m,\n"
+               "cf-240m, or LxD[xH[xF]] = layers x width [x heads (D/32)\n"
+               "[x FFN width (D)]] in the CF-6M style, e.g. 4x128"},
+      {.name = "backend", .letter = 'b', .kind = CF_CLI_STRING, .dest = &a->backend, .arg = "NAME",
+       .set = cf_cli_check_backend, .ctx = a, .help = backend_help},
+      {.name = "backend-opts", .letter = 'o', .kind = CF_CLI_STRING, .dest = &a->backend_opts,
+       .arg = "OPTS",
+       .help = "backend options for every backend run, key=value,...\n"
+               "(e.g. threads=2; default: none, the backends' defaults)"},
+      {.name = "threads", .letter = 't', .kind = CF_CLI_INT, .dest = &a->threads, .imin = 1,
+       .imax = 128,
+       .help = "the backends' threads: threads=N unless --backend-opts\nsets threads"},
+      {.name = "batches", .kind = CF_CLI_STRING, .arg = "LIST", .set = set_batches, .ctx = a,
+       .help = batches_help},
+      {.name = "agents", .kind = CF_CLI_STRING, .arg = "LIST", .set = set_agents, .ctx = a,
+       .help = agents_help},
+      {.name = "search-nodes", .kind = CF_CLI_INT, .dest = &a->search_nodes,
+       .imin = MIN_SEARCH_NODES, .imax = MAX_SEARCH_NODES, .help = nodes_help},
+      {.name = "minibatch", .kind = CF_CLI_INT, .dest = &a->minibatch, .imin = 1,
+       .imax = MAX_MINIBATCH, .help = mb_help},
+      {.name = "positions", .kind = CF_CLI_INT, .dest = &a->positions, .imin = 1, .imax = 1000000,
+       .help = "use the first N suite positions (default: all)"},
+      {.name = "suite", .kind = CF_CLI_STRING, .dest = &a->suite, .arg = "FILE",
+       .help = "position suite, lines id|fen|moves (default: the shipped one)"},
+      {.name = "min-time", .kind = CF_CLI_DOUBLE, .dest = &a->min_time, .arg = "S", .dmin = 0,
+       .dmax = 3600, .help = "seconds per batch size measurement, 0 to 3600 (default 0.5)"},
+      {.name = "min-calls", .kind = CF_CLI_INT, .dest = &a->min_calls, .imin = 1, .imax = 1000000,
+       .help = "calls per batch size measurement, at least (default 3)"},
+      {.name = "seed", .kind = CF_CLI_U64, .dest = &a->seed,
+       .help = "seed of --arch random weights (default 1)"},
+      {.name = "json", .kind = CF_CLI_BOOL, .dest = &a->json,
+       .help = "print the report as JSON (schema: docs/BENCH.md)"},
+      {.name = "svg", .kind = CF_CLI_STRING, .dest = &a->svg, .arg = "FILE",
+       .help = "also write the chart to FILE"},
+      {.name = "cost-only", .kind = CF_CLI_BOOL, .dest = &a->cost_only,
+       .help = "print the cost model alone, at once (no timing)"},
+      {.name = "no-sgemm", .kind = CF_CLI_BOOL, .dest = &a->no_sgemm,
+       .help = "skip measuring the sgemm peak"},
+      {.name = "quiet", .kind = CF_CLI_BOOL, .dest = &a->quiet,
+       .help = "no progress output on stderr"},
+  };
+  cf_cli_spec spec = {.prog = "cformer bench", .version = "cformer " CF_VERSION,
+                      .usage = USAGE_TEXT, .flags = flags,
+                      .n_flags = (int)(sizeof flags / sizeof flags[0])};
+  int rc = cf_cli_parse(&spec, argc, argv);
+  if (rc != CF_CLI_CONTINUE) return rc;
+  cf_cli_free(&spec);
   if (!a->weights == !a->arch)
-    return fail("give exactly one of --weights NET and --arch SPEC (cformer bench --help)");
+    return cf_cli_usage_error(&spec, "give exactly one of --weights NET and --arch SPEC");
   if (a->cost_only && a->svg)
-    return fail("--svg charts measured times; it does not go with --cost-only");
-  if (a->backend && strcmp(a->backend, "all") != 0 && !cf_backend_find(a->backend))
-    return fail("unknown backend '%s' (cformer bench --help lists them)", a->backend);
+    return cf_cli_usage_error(&spec, "--svg charts measured times; it does not go with --cost-only");
+  if (a->backend && strcmp(a->backend, "auto") == 0) a->backend = NULL;
+  if (!cf_cli_backend_options(a->backend_opts, a->threads, a->options, sizeof a->options))
+    return cf_cli_usage_error(&spec, "--backend-opts too long (at most %zu characters)",
+                              sizeof a->options - 1);
+  if (!a->options[0]) a->backend_opts = NULL; /* none: the backends' defaults */
+  else a->backend_opts = a->options;
   return -1;
 }
 
@@ -314,11 +313,12 @@ static cf_status make_weights(const bench_args *a, bench_progress *progress, cf_
                               cf_error *err) {
   if (a->weights) {
     bench_progress_stage(progress, "loading %s", a->weights);
-    return cf_weights_load_file(a->weights, &a->load, w, err);
+    return cf_cli_load_weights(a->weights, &a->load, w, err);
   }
   cf_random_spec spec;
   CF_TRY(bench_arch_parse(a->arch, a->seed, &spec, err));
-  bench_progress_stage(progress, "building random weights for %s (seed %llu)", a->arch, a->seed);
+  bench_progress_stage(progress, "building random weights for %s (seed %llu)", a->arch,
+                       (unsigned long long)a->seed);
   return cf_weights_random(&spec, w, err);
 }
 
@@ -522,7 +522,10 @@ int cf_cmd_bench(int argc, char **argv) {
   bench_progress_done(&progress);
   bench_suite_free(&suite);
   cf_weights_free(w);
-  if (rs != CF_OK) return fail("%s", err.msg);
+  if (rs != CF_OK) {
+    fail("%s", err.msg);
+    return cf_cli_net_failure_status(err.status);
+  }
   /* the table ends with it; with --json, show it to the person too */
   if (a.json && !a.quiet) fprintf(stderr, "bench signature: %s\n", r.signature);
   return write_report(&a, &r);

@@ -7,9 +7,11 @@
  * default) are played in order, each
  * twice with colours swapped. Games are adjudicated by the rules; an
  * illegal move, a crash or a timeout loses. --concurrency N plays N games
- * at once, each worker with its own pair of engine processes. Exit status:
- * 0 done, 2 bad arguments or engines that do not start, 3 when cformer
- * lost a game by a fault (illegal move, crash, timeout). */
+ * at once, each worker with its own pair of engine processes. Flags:
+ * tools/cli/cf_cli.h. Exit status: 0 done, 1 the openings, the PGN file or
+ * an engine that does not start, 2 bad arguments (nothing started or
+ * written), 3 when cformer lost a game by a fault (illegal move, crash,
+ * timeout). */
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
@@ -25,6 +27,7 @@
 #include "tools/match/cf_elo.h"
 #include "tools/match/cf_engine_proc.h"
 #include "tools/match/cf_match_game.h"
+#include "tools/cli/cf_cli.h"
 #include "tools/data/cf_data_path.h"
 #include "tools/match/cf_openings.h"
 #include "tools/match/cf_san.h"
@@ -57,52 +60,6 @@ typedef struct match_state {
   char start_error[CF_ERROR_MSG_MAX];
 } match_state;
 
-static void usage(FILE *out) {
-  char search[1024];
-  cf_data_search_path(search, sizeof search);
-  fprintf(out,
-          "usage: cformer-match [options]\n\n"
-          "Plays cformer against a UCI engine from a set of openings (each twice, colours\n"
-          "swapped) and prints W/D/L from cformer's side with the Elo difference and its 95%%\n"
-          "interval.\n\n"
-          "  --cformer CMD        cformer command (default: the cformer binary built beside\n"
-          "                       this one)\n"
-          "  --copt NAME=VALUE    UCI option for cformer (repeatable), e.g. Agent=policy\n"
-          "  --opponent CMD       opponent command (default /usr/games/stockfish)\n"
-          "  --oopt NAME=VALUE    UCI option for the opponent (repeatable)\n"
-          "  --opponent-elo N     shorthand for --oopt UCI_LimitStrength=true --oopt UCI_Elo=N\n"
-          "                       (Stockfish 15.1: 1350 to 2850)\n"
-          "  --games N            games to play (default 20)\n"
-          "  --movetime MS        time per move (default 100)\n"
-          "  --nodes N            cformer plays `go nodes N` instead of a movetime\n"
-          "  --opponent-nodes N   the opponent plays `go nodes N` instead of a movetime\n"
-          "  --margin MS          extra time before a move is a timeout loss (default 2000)\n"
-          "  --max-plies N        adjudicate a draw after N plies (default 1000)\n"
-          "  --openings FILE      openings file (default: the shipped %s, in\n"
-          "                       %s)\n"
-          "  --pgn FILE           write the games as PGN\n"
-          "  --concurrency N      games played at once (default 1)\n"
-          "  --quiet              no per-game progress lines\n"
-          "  --help               this text\n",
-          CF_DATA_OPENINGS, search);
-}
-
-static bool parse_int(const char *s, int lo, int hi, int *out) {
-  char *end;
-  long v = s ? strtol(s, &end, 10) : 0;
-  if (!s || !*s || *end || v < lo || v > hi) return false;
-  *out = (int)v;
-  return true;
-}
-
-static bool parse_long(const char *s, long lo, long hi, long *out) {
-  char *end;
-  long v = s ? strtol(s, &end, 10) : 0;
-  if (!s || !*s || *end || v < lo || v > hi) return false;
-  *out = v;
-  return true;
-}
-
 /* "100 ms/move" or "400 nodes/move", for one side. */
 static const char *limit_text(const match_args *a, long nodes, char *buf, size_t cap) {
   if (nodes > 0) snprintf(buf, cap, "%ld nodes/move", nodes);
@@ -111,9 +68,17 @@ static const char *limit_text(const match_args *a, long nodes, char *buf, size_t
 }
 
 static bool add_option(cf_engine_spec *s, const char *opt) {
-  if (s->n_options >= CF_PROC_OPTIONS_MAX || !strchr(opt, '=')) return false;
+  if (s->n_options >= CF_PROC_OPTIONS_MAX) return false;
   s->options[s->n_options++] = opt;
   return true;
+}
+
+/* --copt / --oopt: NAME=VALUE. */
+static bool check_option(void *ctx, const char *value, char *why, size_t why_size) {
+  (void)ctx;
+  if (strchr(value, '=') && value[0] != '=') return true;
+  snprintf(why, why_size, "expected NAME=VALUE, e.g. Threads=2");
+  return false;
 }
 
 /* Returns -1 to go on, else an exit status. */
@@ -140,51 +105,68 @@ static int parse_args(int argc, char **argv, match_args *a) {
   a->games = 20;
   a->concurrency = 1;
   a->limits = (cf_match_limits){.movetime_ms = 100, .margin_ms = 2000, .max_plies = 1000};
-  for (int i = 1; i < argc; i++) {
-    const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(k, "--help") == 0 || strcmp(k, "-h") == 0) {
-      usage(stdout);
-      return 0;
-    }
-    if (strcmp(k, "--quiet") == 0) {
-      a->quiet = true;
-      continue;
-    }
-    if (!v) {
-      fprintf(stderr, "cformer-match: %s needs a value (cformer-match --help)\n", k);
-      return 2;
-    }
-    i++;
-    bool ok = true;
-    if (strcmp(k, "--cformer") == 0) a->cformer.command = v;
-    else if (strcmp(k, "--opponent") == 0) a->opponent.command = v;
-    else if (strcmp(k, "--copt") == 0) ok = add_option(&a->cformer, v);
-    else if (strcmp(k, "--oopt") == 0) ok = add_option(&a->opponent, v);
-    else if (strcmp(k, "--opponent-elo") == 0) {
-      int elo;
-      ok = parse_int(v, 0, 10000, &elo);
-      snprintf(a->elo_opts[0], sizeof a->elo_opts[0], "UCI_LimitStrength=true");
-      snprintf(a->elo_opts[1], sizeof a->elo_opts[1], "UCI_Elo=%d", elo);
-      ok = ok && add_option(&a->opponent, a->elo_opts[0]) && add_option(&a->opponent, a->elo_opts[1]);
-    } else if (strcmp(k, "--games") == 0) ok = parse_int(v, 1, 1000000, &a->games);
-    else if (strcmp(k, "--movetime") == 0) ok = parse_int(v, 1, 3600000, &a->limits.movetime_ms);
-    else if (strcmp(k, "--nodes") == 0) ok = parse_long(v, 1, 1000000000L, &a->cformer_nodes);
-    else if (strcmp(k, "--opponent-nodes") == 0)
-      ok = parse_long(v, 1, 1000000000L, &a->opponent_nodes);
-    else if (strcmp(k, "--margin") == 0) ok = parse_int(v, 0, 3600000, &a->limits.margin_ms);
-    else if (strcmp(k, "--max-plies") == 0) ok = parse_int(v, 1, 100000, &a->limits.max_plies);
-    else if (strcmp(k, "--openings") == 0) a->openings = v;
-    else if (strcmp(k, "--pgn") == 0) a->pgn = v;
-    else if (strcmp(k, "--concurrency") == 0) ok = parse_int(v, 1, MAX_CONCURRENCY, &a->concurrency);
-    else {
-      fprintf(stderr, "cformer-match: unknown option '%s' (cformer-match --help)\n", k);
-      return 2;
-    }
-    if (!ok) {
-      fprintf(stderr, "cformer-match: bad value '%s' for %s\n", v, k);
-      return 2;
-    }
+  char search[1024], openings_help[1400], concurrency_help[64];
+  cf_data_search_path(search, sizeof search);
+  snprintf(openings_help, sizeof openings_help, "openings file (default: the shipped %s, in\n%s)",
+           CF_DATA_OPENINGS, search);
+  snprintf(concurrency_help, sizeof concurrency_help, "games played at once, 1 to %d (default 1)",
+           MAX_CONCURRENCY);
+  cf_cli_list copts = {0}, oopts = {0};
+  int elo = 0;
+  cf_cli_flag flags[] = {
+      {.name = "cformer", .kind = CF_CLI_STRING, .dest = &a->cformer.command, .arg = "CMD",
+       .help = "cformer command (default: the cformer binary built beside\nthis one)"},
+      {.name = "copt", .kind = CF_CLI_STRINGS, .dest = &copts, .arg = "NAME=VALUE",
+       .set = check_option, .help = "UCI option for cformer (repeatable), e.g. Agent=policy"},
+      {.name = "opponent", .kind = CF_CLI_STRING, .dest = &a->opponent.command, .arg = "CMD",
+       .help = "opponent command (default /usr/games/stockfish)"},
+      {.name = "oopt", .kind = CF_CLI_STRINGS, .dest = &oopts, .arg = "NAME=VALUE",
+       .set = check_option, .help = "UCI option for the opponent (repeatable)"},
+      {.name = "opponent-elo", .kind = CF_CLI_INT, .dest = &elo, .imin = 0, .imax = 10000,
+       .help = "shorthand for --oopt UCI_LimitStrength=true --oopt UCI_Elo=N\n"
+               "(Stockfish 15.1: 1350 to 2850)"},
+      {.name = "games", .kind = CF_CLI_INT, .dest = &a->games, .imin = 1, .imax = 1000000,
+       .help = "games to play (default 20)"},
+      {.name = "movetime", .kind = CF_CLI_INT, .dest = &a->limits.movetime_ms, .imin = 1,
+       .imax = 3600000, .arg = "MS", .help = "time per move (default 100)"},
+      {.name = "nodes", .kind = CF_CLI_LONG, .dest = &a->cformer_nodes, .imin = 1,
+       .imax = 1000000000L, .help = "cformer plays `go nodes N` instead of a movetime"},
+      {.name = "opponent-nodes", .kind = CF_CLI_LONG, .dest = &a->opponent_nodes, .imin = 1,
+       .imax = 1000000000L, .help = "the opponent plays `go nodes N` instead of a movetime"},
+      {.name = "margin", .kind = CF_CLI_INT, .dest = &a->limits.margin_ms, .imin = 0,
+       .imax = 3600000, .arg = "MS",
+       .help = "extra time before a move is a timeout loss (default 2000)"},
+      {.name = "max-plies", .kind = CF_CLI_INT, .dest = &a->limits.max_plies, .imin = 1,
+       .imax = 100000, .help = "adjudicate a draw after N plies (default 1000)"},
+      {.name = "openings", .kind = CF_CLI_STRING, .dest = &a->openings, .arg = "FILE",
+       .help = openings_help},
+      {.name = "pgn", .kind = CF_CLI_STRING, .dest = &a->pgn, .arg = "FILE",
+       .help = "write the games as PGN"},
+      {.name = "concurrency", .kind = CF_CLI_INT, .dest = &a->concurrency, .imin = 1,
+       .imax = MAX_CONCURRENCY, .help = concurrency_help},
+      {.name = "quiet", .kind = CF_CLI_BOOL, .dest = &a->quiet, .help = "no per-game progress lines"},
+  };
+  cf_cli_spec spec = {
+      .prog = "cformer-match", .version = "cformer-match " CF_VERSION,
+      .usage = "usage: cformer-match [options]\n\n"
+               "Plays cformer against a UCI engine from a set of openings (each twice, colours\n"
+               "swapped) and prints W/D/L from cformer's side with the Elo difference and its 95%\n"
+               "interval.\n\n",
+      .flags = flags, .n_flags = (int)(sizeof flags / sizeof flags[0])};
+  int rc = cf_cli_parse(&spec, argc, argv);
+  if (rc != CF_CLI_CONTINUE) return rc;
+  bool ok = true;
+  for (int i = 0; i < copts.count; i++) ok = ok && add_option(&a->cformer, copts.items[i]);
+  for (int i = 0; i < oopts.count; i++) ok = ok && add_option(&a->opponent, oopts.items[i]);
+  if (cf_cli_given(&spec, "opponent-elo")) {
+    snprintf(a->elo_opts[0], sizeof a->elo_opts[0], "UCI_LimitStrength=true");
+    snprintf(a->elo_opts[1], sizeof a->elo_opts[1], "UCI_Elo=%d", elo);
+    ok = ok && add_option(&a->opponent, a->elo_opts[0]) && add_option(&a->opponent, a->elo_opts[1]);
   }
+  cf_cli_free(&spec);
+  if (!ok)
+    return cf_cli_usage_error(&spec, "too many UCI options (at most %d per engine, "
+                              "--opponent-elo counting 2)", CF_PROC_OPTIONS_MAX);
   return -1;
 }
 
@@ -335,24 +317,24 @@ int main(int argc, char **argv) {
   if (!a.openings) {
     if (cf_data_find(CF_DATA_OPENINGS, shipped_openings, sizeof shipped_openings, &err) != CF_OK) {
       fprintf(stderr, "cformer-match: %s (or pass --openings FILE)\n", err.msg);
-      return 2;
+      return 1;
     }
     a.openings = shipped_openings;
   }
   if (cf_openings_load(a.openings, &s.openings, &err) != CF_OK) {
     fprintf(stderr, "cformer-match: %s\n", err.msg);
-    return 2;
+    return 1;
   }
   if (a.pgn && !(s.pgn = fopen(a.pgn, "w"))) {
     fprintf(stderr, "cformer-match: cannot write %s\n", a.pgn);
     cf_openings_free(&s.openings);
-    return 2;
+    return 1;
   }
   if (!(s.game_keys = calloc((size_t)a.games, sizeof *s.game_keys))) {
     fprintf(stderr, "cformer-match: out of memory\n");
     if (s.pgn) fclose(s.pgn);
     cf_openings_free(&s.openings);
-    return 2;
+    return 1;
   }
   pthread_mutex_init(&s.mu, NULL);
   int n = a.concurrency < a.games ? a.concurrency : a.games;
@@ -382,7 +364,7 @@ int main(int argc, char **argv) {
   free(s.game_keys);
   if (s.start_failed) {
     fprintf(stderr, "cformer-match: %s\n", s.start_error);
-    return 2;
+    return 1;
   }
   printf("%s vs %s: %d games: ", s.cformer_name, s.opponent_name, s.finished);
   print_standing(&s, stdout);

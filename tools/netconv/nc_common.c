@@ -1,6 +1,8 @@
 /* nc_common.c: shared netconv helpers (nc_common.h). */
 #include "tools/netconv/nc_common.h"
 
+#include "tools/cli/cf_cli_net.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -31,6 +33,14 @@ bool nc_parse_encoding(const char *text, cf_encoding *out) {
       *out = names[i].enc;
       return true;
     }
+  return false;
+}
+
+const char *const nc_encoding_names[] = {"linear16", "float16", "bfloat16", "float32", NULL};
+
+bool nc_set_encoding(void *ctx, const char *value, char *why, size_t why_size) {
+  if (nc_parse_encoding(value, ctx)) return true;
+  snprintf(why, why_size, "expected linear16, float16, bfloat16 or float32");
   return false;
 }
 
@@ -119,25 +129,13 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-int nc_parse_weights_max_mb(const char *cmd, int argc, char **argv, int *i,
-                            cf_weights_load_options *opts) {
-  if (strcmp(argv[*i], "--weights-max-mb") != 0) return -1;
-  if (++*i >= argc) return nc_fail(cmd, "--weights-max-mb needs a value");
-  cf_error err;
-  if (cf_weights_parse_max_mb(argv[*i], "--weights-max-mb", opts, &err) != CF_OK)
-    return nc_fail(cmd, "%s", err.msg);
-  return 0;
-}
-
 cf_status nc_load_net(const char *path, const cf_weights_load_options *opts, cf_weights **out,
                       cf_error *err) {
-  struct stat st;
+  struct stat st; /* <built in> is no file: no progress line */
   bool big = stat(path, &st) == 0 && (uint64_t)st.st_size >= NC_PROGRESS_MIN_BYTES;
   double t0 = now_s();
   if (big) fprintf(stderr, "loading %s (%.0f MB)...", path, (double)st.st_size / 1e6);
-  cf_weights_load_options o = {.limit_name = "--weights-max-mb"};
-  if (opts) o = *opts;
-  cf_status s = cf_weights_load_file(path, &o, out, err);
+  cf_status s = cf_cli_load_weights(path, opts, out, err);
   if (big) fprintf(stderr, s == CF_OK ? " done (%.1f s)\n" : " failed\n", now_s() - t0);
   return s;
 }

@@ -27,6 +27,11 @@ int nc_fail(const char *cmd, const char *fmt, ...)
 /* "linear16", "float16", "bfloat16", "float32" (any case). */
 bool nc_parse_encoding(const char *text, cf_encoding *out);
 
+/* --encoding for the table of a subcommand (tools/cli/cf_cli.h): the
+ * choices, and a cf_cli_set_fn whose ctx is a cf_encoding *. */
+extern const char *const nc_encoding_names[];
+bool nc_set_encoding(void *ctx, const char *value, char *why, size_t why_size);
+
 /* A whole decimal int in [lo, hi]. */
 bool nc_parse_int(const char *text, long lo, long hi, long *out);
 
@@ -42,21 +47,12 @@ void nc_progress_start(nc_progress *p, const char *label, uint64_t total);
 void nc_progress_update(nc_progress *p, uint64_t done);
 void nc_progress_end(nc_progress *p);
 
-/* Loads a network within opts' payload limit (--weights-max-mb; NULL:
- * automatic), saying so on stderr first when the file is large (the loader
- * itself reports no progress). */
+/* Loads a network (a file, or <built in>: the network embedded in cformer)
+ * with cf_cli_load_weights, within opts' payload limit (--weights-max-mb;
+ * NULL: automatic), saying so on stderr first when the file is large (the
+ * loader itself reports no progress). */
 cf_status nc_load_net(const char *path, const cf_weights_load_options *opts, cf_weights **out,
                       cf_error *err);
-
-/* --weights-max-mb MB, the flag of every subcommand that reads a network:
- * if argv[*i] is it, parses its value into opts (advancing *i) and returns
- * 0, or 1 after an error message for cmd; -1 if argv[*i] is another
- * argument. */
-#define NC_WEIGHTS_MAX_MB_HELP                                                      \
-  "  --weights-max-mb MB  largest network the file may inflate to, in MiB\n"        \
-  "                       (default 0 = automatic: 16 times the file, 64 to 4096 MiB)\n"
-int nc_parse_weights_max_mb(const char *cmd, int argc, char **argv, int *i,
-                            cf_weights_load_options *opts);
 
 /* Saves a network (cf_weights_save_file), saying so first when it is large. */
 cf_status nc_save_net(const cf_weights *w, const char *path, cf_encoding enc, bool gzip,

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/cli/cf_cli.h"
+#include "tools/cli/cf_cli_net.h"
 #include "tools/netconv/nc_common.h"
 
 static const char usage[] =
@@ -14,11 +16,8 @@ static const char usage[] =
     "                       [--no-gzip] [--quiet] [--weights-max-mb MB]\n\n"
     "Re-encodes a network. Older layouts are normalised on the way (network format\n"
     "134 -> 7, single policy/value heads -> multi-head layout). Prints the largest\n"
-    "absolute error the new encoding introduced in each tensor.\n\n"
-    "  --encoding E   tensor encoding of OUT (default: each tensor keeps its own)\n"
-    "  --no-gzip      write the bare protobuf\n"
-    "  --quiet        only the summary line, not one line per tensor\n"
-    NC_WEIGHTS_MAX_MB_HELP;
+    "absolute error the new encoding introduced in each tensor. IN may be <built in>,\n"
+    "the network embedded in cformer.\n\n";
 
 typedef struct tensor_list {
   cf_tensor **t;
@@ -72,41 +71,30 @@ static double compare(cf_weights *a, cf_weights *b, bool quiet) {
 }
 
 int nc_cmd_convert(int argc, char **argv) {
-  const char *in = NULL, *out = NULL;
+  const char *out = NULL;
   cf_encoding enc = CF_ENC_UNKNOWN;
-  bool gzip = true, quiet = false;
-  cf_weights_load_options load = {.limit_name = "--weights-max-mb"};
-  for (int i = 1; i < argc; i++) {
-    int rc = nc_parse_weights_max_mb("convert", argc, argv, &i, &load);
-    if (rc >= 0) {
-      if (rc) return rc;
-      continue;
-    }
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      fputs(usage, stdout);
-      return 0;
-    } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-      if (++i >= argc) return nc_fail("convert", "%s needs a file", a);
-      out = argv[i];
-    } else if (strcmp(a, "--encoding") == 0) {
-      if (++i >= argc) return nc_fail("convert", "--encoding needs a value");
-      if (!nc_parse_encoding(argv[i], &enc))
-        return nc_fail("convert", "--encoding: '%s' is not linear16, float16, bfloat16 or float32",
-                       argv[i]);
-    } else if (strcmp(a, "--no-gzip") == 0) {
-      gzip = false;
-    } else if (strcmp(a, "--quiet") == 0) {
-      quiet = true;
-    } else if (a[0] == '-') {
-      return nc_fail("convert", "unknown option '%s' (netconv convert --help)", a);
-    } else if (in) {
-      return nc_fail("convert", "one input at a time ('%s' and '%s')", in, a);
-    } else {
-      in = a;
-    }
-  }
-  if (!in || !out) return nc_fail("convert", "need IN and -o OUT (netconv convert --help)");
+  bool no_gzip = false, quiet = false;
+  cf_weights_load_options load = CF_CLI_WEIGHTS_LOAD;
+  cf_cli_flag flags[] = {
+      {.name = "output", .letter = 'o', .kind = CF_CLI_STRING, .dest = &out, .arg = "OUT",
+       .attrs = CF_CLI_REQUIRED, .help = "the network file to write"},
+      {.name = "encoding", .kind = CF_CLI_CHOICE, .choices = nc_encoding_names, .arg = "E",
+       .set = nc_set_encoding, .ctx = &enc,
+       .help = "tensor encoding of OUT (default: each tensor keeps its own)"},
+      {.name = "no-gzip", .kind = CF_CLI_BOOL, .dest = &no_gzip, .help = "write the bare protobuf"},
+      {.name = "quiet", .kind = CF_CLI_BOOL, .dest = &quiet,
+       .help = "only the summary line, not one line per tensor"},
+      CF_CLI_WEIGHTS_MAX_MB_FLAG(&load),
+  };
+  cf_cli_spec spec = {.prog = "netconv convert", .version = "netconv " CF_VERSION, .usage = usage,
+                      .flags = flags, .n_flags = (int)(sizeof flags / sizeof flags[0]),
+                      .positional_name = "IN", .max_positional = 1};
+  int st = cf_cli_parse(&spec, argc, argv);
+  if (st != CF_CLI_CONTINUE) return st;
+  const char *in = spec.positional.count ? spec.positional.items[0] : NULL;
+  cf_cli_free(&spec);
+  if (!in) return cf_cli_usage_error(&spec, "no input network given: netconv convert IN -o OUT");
+  const bool gzip = !no_gzip;
   cf_weights *w = NULL, *back = NULL;
   cf_error err = {0};
   void *buf = NULL;

@@ -1,7 +1,10 @@
-/* nc_describe.c: `netconv describe NET [--json]`: what a network file holds. */
+/* nc_describe.c: `netconv describe NET [--json] [--weights-max-mb MB]`: what
+ * a network file holds. */
 #include <cJSON.h>
 #include <string.h>
 
+#include "tools/cli/cf_cli.h"
+#include "tools/cli/cf_cli_net.h"
 #include "tools/netconv/nc_common.h"
 #include "weights/cf_cost.h"
 
@@ -10,9 +13,8 @@ static const char usage[] =
     "Prints the architecture (layers, d, heads, dff, RPE q/k/v, norm, embedding style,\n"
     "smolgen, heads present), the parameter count, the tensor encodings, the input\n"
     "format, version and license, and the cost of one evaluation: the Chessformer\n"
-    "paper's MAC count and the full FLOP count (docs/NETCONV.md).\n\n"
-    "  --json               one JSON object instead of text\n"
-    NC_WEIGHTS_MAX_MB_HELP;
+    "paper's MAC count and the full FLOP count (docs/NETCONV.md). NET may be\n"
+    "<built in>, the network embedded in cformer.\n\n";
 
 typedef struct enc_count {
   size_t tensors[CF_ENC_FLOAT32 + 1];
@@ -133,29 +135,20 @@ static void print_text(const char *path, const cf_weights *w, const enc_count *e
 }
 
 int nc_cmd_describe(int argc, char **argv) {
-  const char *path = NULL;
   bool json = false;
-  cf_weights_load_options load = {.limit_name = "--weights-max-mb"};
-  for (int i = 1; i < argc; i++) {
-    int rc = nc_parse_weights_max_mb("describe", argc, argv, &i, &load);
-    if (rc >= 0) {
-      if (rc) return rc;
-      continue;
-    }
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(usage, stdout);
-      return 0;
-    } else if (strcmp(argv[i], "--json") == 0) {
-      json = true;
-    } else if (argv[i][0] == '-') {
-      return nc_fail("describe", "unknown option '%s' (netconv describe --help)", argv[i]);
-    } else if (path) {
-      return nc_fail("describe", "one network at a time ('%s' and '%s')", path, argv[i]);
-    } else {
-      path = argv[i];
-    }
-  }
-  if (!path) return nc_fail("describe", "no network given (netconv describe --help)");
+  cf_weights_load_options load = CF_CLI_WEIGHTS_LOAD;
+  cf_cli_flag flags[] = {
+      {.name = "json", .kind = CF_CLI_BOOL, .dest = &json, .help = "one JSON object instead of text"},
+      CF_CLI_WEIGHTS_MAX_MB_FLAG(&load),
+  };
+  cf_cli_spec spec = {.prog = "netconv describe", .version = "netconv " CF_VERSION, .usage = usage,
+                      .flags = flags, .n_flags = (int)(sizeof flags / sizeof flags[0]),
+                      .positional_name = "NET", .max_positional = 1};
+  int rc = cf_cli_parse(&spec, argc, argv);
+  if (rc != CF_CLI_CONTINUE) return rc;
+  const char *path = spec.positional.count ? spec.positional.items[0] : NULL;
+  cf_cli_free(&spec);
+  if (!path) return cf_cli_usage_error(&spec, "no network given: netconv describe NET");
   cf_weights *w = NULL;
   cf_error err = {0};
   if (nc_load_net(path, &load, &w, &err) != CF_OK) return nc_fail("describe", "%s", err.msg);

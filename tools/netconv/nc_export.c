@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/cli/cf_cli.h"
+#include "tools/cli/cf_cli_net.h"
 #include "tools/netconv/nc_common.h"
 #include "tools/netconv/nc_config.h"
 #include "tools/netconv/nc_names.h"
@@ -19,8 +21,8 @@ static const char usage[] =
     "([in][out] kernels, rule-50 column times 99 for input formats 1-3). The\n"
     "configuration `netconv import` needs (input format, heads, activations) goes into\n"
     "the file's __metadata__, so `netconv import OUT.safetensors -o NET2` needs no\n"
-    "--config. Importing an export gives back NET's values exactly (float32).\n\n"
-    NC_WEIGHTS_MAX_MB_HELP;
+    "--config. Importing an export gives back NET's values exactly (float32). NET may\n"
+    "be <built in>, the network embedded in cformer.\n\n";
 
 static void fill_config(const cf_weights *w, nc_naming naming, nc_config *c) {
   nc_config_init(c);
@@ -37,36 +39,26 @@ static void fill_config(const cf_weights *w, nc_naming naming, nc_config *c) {
 }
 
 int nc_cmd_export(int argc, char **argv) {
-  const char *in = NULL, *out = NULL;
-  nc_naming naming = NC_NAMING_OURS;
-  cf_weights_load_options load = {.limit_name = "--weights-max-mb"};
-  for (int i = 1; i < argc; i++) {
-    int rc = nc_parse_weights_max_mb("export", argc, argv, &i, &load);
-    if (rc >= 0) {
-      if (rc) return rc;
-      continue;
-    }
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      fputs(usage, stdout);
-      return 0;
-    } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-      if (++i >= argc) return nc_fail("export", "%s needs a file", a);
-      out = argv[i];
-    } else if (strcmp(a, "--naming") == 0) {
-      if (++i >= argc) return nc_fail("export", "--naming needs a value");
-      if (strcmp(argv[i], "ours") == 0) naming = NC_NAMING_OURS;
-      else if (strcmp(argv[i], "chessformer") == 0) naming = NC_NAMING_CHESSFORMER;
-      else return nc_fail("export", "--naming: '%s' is not ours or chessformer", argv[i]);
-    } else if (a[0] == '-') {
-      return nc_fail("export", "unknown option '%s' (netconv export --help)", a);
-    } else if (in) {
-      return nc_fail("export", "one network at a time ('%s' and '%s')", in, a);
-    } else {
-      in = a;
-    }
-  }
-  if (!in || !out) return nc_fail("export", "need NET and -o OUT (netconv export --help)");
+  static const char *const namings[] = {"ours", "chessformer", NULL};
+  const char *out = NULL;
+  int naming_index = 0;
+  cf_weights_load_options load = CF_CLI_WEIGHTS_LOAD;
+  cf_cli_flag flags[] = {
+      {.name = "output", .letter = 'o', .kind = CF_CLI_STRING, .dest = &out,
+       .arg = "OUT.safetensors", .attrs = CF_CLI_REQUIRED, .help = "the file to write"},
+      {.name = "naming", .kind = CF_CLI_CHOICE, .dest = &naming_index, .choices = namings,
+       .arg = "N", .help = "ours (default) or chessformer: whose tensor names and layouts"},
+      CF_CLI_WEIGHTS_MAX_MB_FLAG(&load),
+  };
+  cf_cli_spec spec = {.prog = "netconv export", .version = "netconv " CF_VERSION, .usage = usage,
+                      .flags = flags, .n_flags = (int)(sizeof flags / sizeof flags[0]),
+                      .positional_name = "NET", .max_positional = 1};
+  int st = cf_cli_parse(&spec, argc, argv);
+  if (st != CF_CLI_CONTINUE) return st;
+  const char *in = spec.positional.count ? spec.positional.items[0] : NULL;
+  cf_cli_free(&spec);
+  if (!in) return cf_cli_usage_error(&spec, "no network given: netconv export NET -o OUT");
+  const nc_naming naming = naming_index == 0 ? NC_NAMING_OURS : NC_NAMING_CHESSFORMER;
   cf_weights *w = NULL;
   cf_error err = {0};
   if (nc_load_net(in, &load, &w, &err) != CF_OK) return nc_fail("export", "%s", err.msg);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/cli/cf_cli.h"
 #include "tools/netconv/nc_common.h"
 #include "tools/netconv/nc_config.h"
 #include "tools/netconv/nc_import.h"
@@ -25,10 +26,7 @@ static const char usage[] =
     "input formats 1-3 the rule-50 column of the embedding is divided by 99);\n"
     "docs/TRAINER_NAMES.md lists both. CONFIG (JSON or YAML) gives what weights\n"
     "cannot: input_format, heads, activations (docs/NETCONV.md); a file written by\n"
-    "`netconv export` carries its own.\n\n"
-    "  --config FILE   import configuration (overrides the file's own)\n"
-    "  --encoding E    float32 (default), float16, bfloat16, linear16\n"
-    "  --no-gzip       write the bare protobuf\n";
+    "`netconv export` carries its own.\n\n";
 
 /* Where each safetensors tensor went, for the shape check after inference. */
 typedef struct placed {
@@ -233,34 +231,28 @@ fail:
 }
 
 int nc_cmd_import(int argc, char **argv) {
-  const char *in = NULL, *out = NULL, *config = NULL;
+  const char *out = NULL, *config = NULL;
   cf_encoding enc = CF_ENC_FLOAT32;
-  bool gzip = true;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-      fputs(usage, stdout);
-      return 0;
-    } else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 || strcmp(a, "--config") == 0) {
-      if (++i >= argc) return nc_fail("import", "%s needs a file", a);
-      if (a[1] == 'o' || a[2] == 'o') out = argv[i];
-      else config = argv[i];
-    } else if (strcmp(a, "--encoding") == 0) {
-      if (++i >= argc) return nc_fail("import", "--encoding needs a value");
-      if (!nc_parse_encoding(argv[i], &enc))
-        return nc_fail("import", "--encoding: '%s' is not linear16, float16, bfloat16 or float32",
-                       argv[i]);
-    } else if (strcmp(a, "--no-gzip") == 0) {
-      gzip = false;
-    } else if (a[0] == '-') {
-      return nc_fail("import", "unknown option '%s' (netconv import --help)", a);
-    } else if (in) {
-      return nc_fail("import", "one checkpoint at a time ('%s' and '%s')", in, a);
-    } else {
-      in = a;
-    }
-  }
-  if (!in || !out) return nc_fail("import", "need CKPT and -o NET (netconv import --help)");
+  bool no_gzip = false;
+  cf_cli_flag flags[] = {
+      {.name = "output", .letter = 'o', .kind = CF_CLI_STRING, .dest = &out, .arg = "NET",
+       .attrs = CF_CLI_REQUIRED, .help = "the network file to write"},
+      {.name = "config", .kind = CF_CLI_STRING, .dest = &config, .arg = "FILE",
+       .help = "import configuration (overrides the file's own)"},
+      {.name = "encoding", .kind = CF_CLI_CHOICE, .choices = nc_encoding_names, .arg = "E",
+       .set = nc_set_encoding, .ctx = &enc,
+       .help = "float32 (default), float16, bfloat16, linear16"},
+      {.name = "no-gzip", .kind = CF_CLI_BOOL, .dest = &no_gzip, .help = "write the bare protobuf"},
+  };
+  cf_cli_spec spec = {.prog = "netconv import", .version = "netconv " CF_VERSION, .usage = usage,
+                      .flags = flags, .n_flags = (int)(sizeof flags / sizeof flags[0]),
+                      .positional_name = "CKPT", .max_positional = 1};
+  int st = cf_cli_parse(&spec, argc, argv);
+  if (st != CF_CLI_CONTINUE) return st;
+  const char *in = spec.positional.count ? spec.positional.items[0] : NULL;
+  cf_cli_free(&spec);
+  if (!in) return cf_cli_usage_error(&spec, "no checkpoint given: netconv import CKPT -o NET");
+  const bool gzip = !no_gzip;
   nc_st_file f;
   nc_config cfg;
   nc_config_init(&cfg);

@@ -1,5 +1,7 @@
 /* netconv: network file tools. `netconv <command> [args]`; each command
- * lives in its own file (nc_<command>.c) and is listed once below. */
+ * lives in its own file (nc_<command>.c) and is listed once below; each
+ * parses its flags with tools/cli/cf_cli.h. Exit status: 0 done, 1 a file or
+ * the network failed, 2 a bad command line (nothing written). */
 #include <stdio.h>
 #include <string.h>
 
@@ -28,10 +30,13 @@ static void usage(FILE *out) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-      strcmp(argv[1], "help") == 0) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
     usage(stdout);
-    return argc < 2 ? 2 : 0;
+    return 0;
   }
   if (strcmp(argv[1], "--version") == 0) {
     printf("netconv %s\n", CF_VERSION);
@@ -39,7 +44,8 @@ int main(int argc, char **argv) {
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
-  fprintf(stderr, "netconv: unknown command '%s'\n\n", argv[1]);
-  usage(stderr);
+  /* The same one line as every flag error (tools/cli/cf_cli.h). */
+  fprintf(stderr, "netconv: unknown %s '%s' (netconv --help)\n",
+          argv[1][0] == '-' ? "flag" : "command", argv[1]);
   return 2;
 }

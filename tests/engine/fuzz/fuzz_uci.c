@@ -5,8 +5,8 @@
  * network: low bits 111 = the built-in net (searches really run, cut short
  * with the policy agent unless the input sets another; loading the net is
  * slow, hence one input in eight),
- * anything else = a missing weights file (fast; the no-network paths). The output callback checks every line is non-empty text
- * without a newline.
+ * anything else = a missing weights file (fast; the no-network paths). The output callback checks every line is non-empty,
+ * clean text (valid UTF-8, no control character, so no newline either).
  *
  * Build and run (clang):
  *   CC=clang meson setup build-fuzz -Dfuzz=true && ninja -C build-fuzz
@@ -22,10 +22,11 @@
 #include <sys/stat.h>
 
 #include "engine/cf_uci.h"
+#include "engine/cf_uci_text.h"
 
 static void check_line(void *user, const char *line) {
   (void)user;
-  if (!line[0] || strchr(line, '\n')) abort();
+  if (!line[0] || !cf_uci_text_is_clean(line)) abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -36,20 +37,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (cf_uci_create(&cfg, check_line, NULL, &u, NULL) != CF_OK) abort();
   if ((data[0] & 7) != 7) cf_uci_set_option(u, CF_OPT_WEIGHTS_FILE, "/nonexistent/fuzz.pb.gz", NULL);
   else cf_uci_set_option(u, CF_OPT_AGENT, "policy", NULL); /* one evaluation per go */
-  char *text = malloc(size);
-  if (!text) abort();
-  memcpy(text, data + 1, size - 1);
-  text[size - 1] = 0;
-  /* Lines end at '\n' (embedded NULs end a line's text early, as a C
-   * reader would see it). */
-  char *p = text, *end = text + size - 1;
+  /* Lines end at '\n' and are fed with their length, as the engine's
+   * reader does (a line with a NUL byte is refused). */
+  const char *p = (const char *)data + 1, *end = (const char *)data + size;
   while (p < end) {
-    char *nl = memchr(p, '\n', (size_t)(end - p));
-    if (nl) *nl = 0;
-    if (!cf_uci_feed(u, p)) break;
-    p = nl ? nl + 1 : end;
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *stop = nl ? nl + 1 : end;
+    if (!cf_uci_feed_n(u, p, (size_t)(stop - p))) break;
+    p = stop;
   }
-  free(text);
   cf_uci_free(u);
   return 0;
 }

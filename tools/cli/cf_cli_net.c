@@ -1,0 +1,40 @@
+/* cf_cli_net.c: --backend, --backend-opts with --threads, --history-fill
+ * for the tools (cf_cli_net.h); --weights is cf_cli_weights.c, apart, so a
+ * tool that only reads networks (netconv) links no backend. */
+#include "tools/cli/cf_cli_net.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "backends/cf_backend.h"
+#include "net/cf_net_planes.h"
+
+const char *cf_cli_backend_options(const char *opts, int threads, char *out, size_t size) {
+  if (!opts) opts = "";
+  bool has_threads = strncmp(opts, "threads=", 8) == 0 || strstr(opts, ",threads=") != NULL;
+  int n = threads > 0 && !has_threads
+              ? snprintf(out, size, "threads=%d%s%s", threads, opts[0] ? "," : "", opts)
+              : snprintf(out, size, "%s", opts);
+  return n >= 0 && (size_t)n < size ? out : NULL;
+}
+
+bool cf_cli_check_backend(void *ctx, const char *value, char *why, size_t why_size) {
+  if (strcmp(value, "auto") == 0 || (ctx && strcmp(value, "all") == 0)) return true;
+  const cf_backend_desc *d = cf_backend_find(value);
+  if (d && d->priority >= 0) return true;
+  size_t at = (size_t)snprintf(why, why_size, "expected auto%s", ctx ? ", all" : "");
+  for (int i = 0; i < cf_backend_count() && at < why_size; i++)
+    if (cf_backend_at(i)->priority >= 0)
+      at += (size_t)snprintf(why + at, why_size - at, ", %s", cf_backend_at(i)->name);
+  return false;
+}
+
+bool cf_cli_set_history_fill(void *ctx, const char *value, char *why, size_t why_size) {
+  cf_error err = {0};
+  if (cf_history_fill_parse(value, ctx, &err) == CF_OK) return true;
+  snprintf(why, why_size, "%s", err.msg);
+  return false;
+}
+
+int cf_cli_net_failure_status(cf_status status) { return status == CF_ERR_ARG ? 2 : 1; }
