@@ -70,7 +70,7 @@ static cf_status load_built_in(const cf_engine_weights_spec *spec, cf_net **out,
 static cf_status load_path(const char *path, const cf_engine_weights_spec *spec, cf_net **out,
                            cf_engine_weights_info *info, cf_error *err) {
   cf_weights *w;
-  CF_TRY(cf_weights_load_file(path, NULL, &w, err));
+  CF_TRY(cf_weights_load_file(path, &spec->load, &w, err));
   return create(w, path, spec, out, info, err);
 }
 

@@ -20,6 +20,7 @@ typedef struct cf_engine_weights_spec {
   const char *weights;            /* path, CF_WEIGHTS_AUTODISCOVER or CF_WEIGHTS_BUILT_IN */
   const char *const *search_dirs; /* autodiscover folders, NULL-terminated (NULL: none) */
   cf_net_options net;             /* backend ("auto" = default), options, batch, history fill */
+  cf_weights_load_options load;   /* payload limit (0 = automatic) and how a user raises it */
 } cf_engine_weights_spec;
 
 typedef struct cf_engine_weights_info {

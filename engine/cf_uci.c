@@ -364,8 +364,20 @@ static void net_key(const cf_uci *u, char *key, size_t size) {
            u->value[CF_OPT_BACKEND], opts, u->value[CF_OPT_HISTORY_FILL], net_batch(u));
 }
 
-/* Makes sure the net matches the options; reports load errors once per
- * setting. Returns whether a net is ready. */
+/* WeightsMaxMb as the loader's limit; a refused file's message names the
+ * option and its flag (name is the storage). */
+static cf_weights_load_options weights_limit(const cf_uci *u, char *name, size_t size) {
+  const cf_uci_option_desc *o = cf_uci_option_at(CF_OPT_WEIGHTS_MAX_MB);
+  snprintf(name, size, "%s (--%s)", o->name, o->flag);
+  return (cf_weights_load_options){
+      .max_decompressed_bytes = (uint64_t)atol(u->value[CF_OPT_WEIGHTS_MAX_MB]) << 20,
+      .limit_name = name};
+}
+
+/* Makes sure the net matches the options; reports a load error once per
+ * setting (isready may come often), until setoption WeightsFile or
+ * WeightsMaxMb, or a go, clears failed_key to try again. Returns whether a
+ * net is ready. */
 static bool ensure_net(cf_uci *u) {
   char key[sizeof u->net_key];
   net_key(u, key, sizeof key);
@@ -375,12 +387,14 @@ static bool ensure_net(cf_uci *u) {
   u->net = NULL;
   char opts[CF_UCI_VALUE_MAX + 32];
   backend_options(u, opts, sizeof opts);
+  char limit_name[128];
   cf_engine_weights_spec spec = {
       .weights = u->value[CF_OPT_WEIGHTS_FILE],
       .search_dirs = (const char *const *)u->search_dirs,
       .net = {.backend = u->value[CF_OPT_BACKEND],
               .backend_options = opts,
               .max_batch = net_batch(u)},
+      .load = weights_limit(u, limit_name, sizeof limit_name),
   };
   /* A new network makes the tree and the cached outputs meaningless. */
   cf_search_reset(u->search);
@@ -582,6 +596,7 @@ static void cmd_go(cf_uci *u, char *args) {
     emit(u, "bestmove 0000");
     return;
   }
+  u->failed_key[0] = 0; /* a failed file is tried again: it may be there now */
   if (!ensure_net(u)) {
     emit(u, "info string error: go: no network loaded: %s", u->failed_msg);
     emit(u, "bestmove 0000");
@@ -746,6 +761,9 @@ cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, c
     return st;
   }
   u->tm.move_overhead_ms = atol(u->value[CF_OPT_MOVE_OVERHEAD]);
+  /* Setting WeightsFile (even to the same value: the file may have
+   * appeared or been fixed) or the limit tries a failed load again. */
+  if (id == CF_OPT_WEIGHTS_FILE || id == CF_OPT_WEIGHTS_MAX_MB) u->failed_key[0] = 0;
   if (id == CF_OPT_THREADS) warn_threads(u);
   return CF_OK;
 }

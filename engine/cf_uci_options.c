@@ -9,6 +9,7 @@
 #include "backends/cf_backend.h"
 #include "engine/cf_agent.h"
 #include "engine/cf_uci_options.h"
+#include "weights/cf_weights.h"
 
 /* Backend's vars are "auto" plus the registry's names, filled on first use
  * (the registry is a table of constants, so this is idempotent). */
@@ -17,6 +18,11 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                              CF_WEIGHTS_AUTODISCOVER, 0, 0, {NULL},
                              "network file (.pb.gz); <autodiscover> looks beside the binary "
                              "and in the data folders, <built in> is the embedded net"},
+    [CF_OPT_WEIGHTS_MAX_MB] = {"WeightsMaxMb", "weights-max-mb", NULL, 0, CF_OPT_TYPE_SPIN, "0", 0,
+                               CF_WEIGHTS_MAX_MB_LIMIT, {NULL},
+                               "largest network in MiB a weights file may inflate to; 0 = "
+                               "automatic: 16 times the file's size, at least 64 MiB, at most "
+                               "4096 MiB (more is taken for a decompression bomb)"},
     [CF_OPT_BACKEND] = {"Backend", "backend", NULL, 'b', CF_OPT_TYPE_COMBO, "auto", 0, 0, {NULL},
                         "compute backend; auto = the best available"},
     [CF_OPT_BACKEND_OPTIONS] = {"BackendOptions", "backend-opts", NULL, 'o', CF_OPT_TYPE_STRING,

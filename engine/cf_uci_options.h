@@ -13,6 +13,7 @@
 
 typedef enum cf_uci_option_id {
   CF_OPT_WEIGHTS_FILE = 0,
+  CF_OPT_WEIGHTS_MAX_MB,
   CF_OPT_BACKEND,
   CF_OPT_BACKEND_OPTIONS,
   CF_OPT_THREADS,

@@ -95,7 +95,10 @@ typedef struct cformer_options {
   const char *history_fill;    /* Lc0's HistoryFill: "fen_only" (NULL = this), "no", "always" */
 } cformer_options;
 
-/* A .pb.gz or .pb file (Lc0's format, docs/NETWORK.md). opts may be NULL. */
+/* A .pb.gz or .pb file (Lc0's format, docs/NETWORK.md). opts may be NULL.
+ * Only a regular file is read (a FIFO, device, socket or directory is
+ * CFORMER_ERR_IO at once); a payload over 16 times the file's size (at least
+ * 64 MiB, at most 4 GiB) is refused as a decompression bomb. */
 CFORMER_API cformer_status cformer_open_file(const char *path, const cformer_options *opts,
                                              cformer_net **out, cformer_error *err);
 

@@ -2,7 +2,7 @@
  * JSON lines, in the parity case schema (data/parity/README.md).
  *
  *     cformer eval --weights NET [--cases FILE] [--backend NAME] [--batch N]
- *                  [--backend-opts OPTS] [--threads N]
+ *                  [--backend-opts OPTS] [--threads N] [--weights-max-mb MB]
  *                  [--history-fill fen_only|no|always] [--bench RUNS]
  *
  * Each input line is an object with "id", "fen" (default: the start
@@ -42,6 +42,7 @@ typedef struct eval_args {
   int batch, bench, threads;
   char options[1024]; /* --backend-opts with --threads */
   cf_history_fill fill;
+  cf_weights_load_options load; /* --weights-max-mb */
 } eval_args;
 
 /* One input line and everything computed for it. */
@@ -62,7 +63,7 @@ typedef struct eval_case {
 #define USAGE                                                                                 \
   "usage: cformer eval --weights NET [--cases FILE] [--backend NAME] [--batch N]\n"            \
   "                    [--backend-opts K=V,...] [--threads N] [--history-fill fen_only|no|always]\n" \
-  "                    [--bench RUNS]\n\n"                                                     \
+  "                    [--bench RUNS] [--weights-max-mb MB]\n\n"                                \
   "Evaluates positions given as JSON lines ({\"id\", \"fen\", \"moves\"}; a parity case\n"      \
   "file works as is) and writes one JSON line per position: input planes, transform,\n"       \
   "W/D/L, Q, moves left, extra value heads and the raw policy logits of every legal\n"        \
@@ -91,7 +92,8 @@ static double seconds(clockid_t clock) {
 
 /* Returns -1 when the arguments are fine, else the exit status. */
 static int parse_args(int argc, char **argv, eval_args *a) {
-  *a = (eval_args){.batch = DEFAULT_BATCH, .fill = CF_HISTORY_FILL_FEN_ONLY};
+  *a = (eval_args){
+      .batch = DEFAULT_BATCH, .fill = CF_HISTORY_FILL_FEN_ONLY, .load = CF_CLI_WEIGHTS_LOAD};
   static const char *const fills[] = {"fen_only", "no", "always", NULL};
   char batch_help[80];
   snprintf(batch_help, sizeof batch_help, "positions per network pass, 1-%d (default %d)",
@@ -99,6 +101,7 @@ static int parse_args(int argc, char **argv, eval_args *a) {
   cf_cli_flag flags[] = {
       {.name = "weights", .letter = 'w', .kind = CF_CLI_STRING, .dest = &a->weights, .arg = "NET",
        .attrs = CF_CLI_REQUIRED, .help = "network file (.pb.gz), or <built in>"},
+      CF_CLI_WEIGHTS_MAX_MB_FLAG(&a->load),
       {.name = "cases", .kind = CF_CLI_STRING, .dest = &a->cases, .arg = "FILE",
        .help = "read positions from FILE (default: standard input)"},
       {.name = "backend", .letter = 'b', .kind = CF_CLI_STRING, .dest = &a->backend, .arg = "NAME",
@@ -319,7 +322,7 @@ static cf_status evaluate(cf_net *net, eval_case *cases, const int *valid, int n
 
 static cf_net *open_net(const eval_args *a, cf_error *err) {
   cf_weights *w = NULL;
-  if (cf_cli_load_weights(a->weights, &w, err) != CF_OK) return NULL;
+  if (cf_cli_load_weights(a->weights, &a->load, &w, err) != CF_OK) return NULL;
   cf_net_options opts = {.backend = a->backend,
                          .backend_options = a->options,
                          .max_batch = a->batch,

@@ -3,7 +3,7 @@
  *
  *     cformer puzzles [--weights NET] [--agent NAME|all] [--backend NAME]
  *                     [--backend-opts OPTS] [--threads N] [--csv FILE]
- *                     [--limit N] [--json] [--quiet]
+ *                     [--limit N] [--json] [--quiet] [--weights-max-mb MB]
  *
  * Flags: tools/cli/cf_cli.h (exit status 2 for a bad command line, 1 when
  * the puzzle file or the network cannot be read).
@@ -33,6 +33,7 @@ typedef struct puzzles_args {
   int threads;
   bool json, quiet;
   char options[1024]; /* --backend-opts with --threads */
+  cf_weights_load_options load; /* --weights-max-mb */
 } puzzles_args;
 
 typedef struct band_score {
@@ -64,7 +65,7 @@ static bool check_agent(void *ctx, const char *value, char *why, size_t why_size
 
 static int parse_args(int argc, char **argv, puzzles_args *a) {
   *a = (puzzles_args){.weights = CF_WEIGHTS_BUILT_IN, .csv = NULL, .agent = "all",
-                      .nodes = CF_SEARCH_DEFAULT_VISITS};
+                      .nodes = CF_SEARCH_DEFAULT_VISITS, .load = CF_CLI_WEIGHTS_LOAD};
   char search[1024], csv_help[1400], agents[128] = "", agent_help[256];
   cf_data_search_path(search, sizeof search);
   snprintf(csv_help, sizeof csv_help, "puzzle file (default: the shipped public set, %s\nin %s)",
@@ -79,6 +80,7 @@ static int parse_args(int argc, char **argv, puzzles_args *a) {
   cf_cli_flag flags[] = {
       {.name = "weights", .letter = 'w', .kind = CF_CLI_STRING, .dest = &a->weights, .arg = "NET",
        .help = "network file (default: the built-in network, <built in>)"},
+      CF_CLI_WEIGHTS_MAX_MB_FLAG(&a->load),
       {.name = "agent", .kind = CF_CLI_STRING, .dest = &a->agent, .arg = "NAME",
        .set = check_agent, .help = agent_help},
       {.name = "nodes", .kind = CF_CLI_LONG, .dest = &a->nodes, .arg = "N", .imin = 1,
@@ -100,7 +102,7 @@ static int parse_args(int argc, char **argv, puzzles_args *a) {
       .prog = "cformer puzzles", .version = "cformer " CF_VERSION,
       .usage = "usage: cformer puzzles [--weights NET] [--agent NAME] [--nodes N]\n"
                "                       [--backend NAME] [--backend-opts OPTS] [--threads N] [--csv FILE]\n"
-               "                       [--limit N] [--json] [--quiet]\n\n"
+               "                       [--limit N] [--json] [--quiet] [--weights-max-mb MB]\n\n"
                "Plays Lichess puzzles (CSV: PuzzleId,FEN,Moves,Rating,...) with the agents and\n"
                "prints the share solved by rating band. A puzzle is solved when every one of the\n"
                "agent's moves matches the solution (any mating move also counts).\n\n",
@@ -193,6 +195,7 @@ int cf_cmd_puzzles(int argc, char **argv) {
   cf_engine_weights_spec spec = {
     .weights = a.weights,
     .net = {.backend = a.backend, .backend_options = a.options, .max_batch = 64},
+    .load = a.load,
   };
   cf_net *net = NULL;
   cf_engine_weights_info info;

@@ -205,16 +205,45 @@ typedef struct cf_weights {
 } cf_weights;
 
 typedef struct cf_weights_load_options {
-  /* Largest decompressed payload accepted, in bytes (0 = default 4 GiB):
-   * a gzip bomb fails with CF_ERR_NOMEM before it exhausts memory. */
+  /* Largest decompressed payload accepted, in bytes. 0 = automatic
+   * (cf_weights_max_payload): a network's weights are close to random and
+   * barely compress, so a file that inflates to many times its own size is
+   * a decompression bomb. Inflating stops, with CF_ERR_NOMEM, as soon as the
+   * payload passes the limit; buffers grow with what was inflated, never to
+   * the limit at once. A set value replaces the automatic rule. */
   uint64_t max_decompressed_bytes;
+  /* How a user raises the limit ("WeightsMaxMb (--weights-max-mb)"): named
+   * in the message when it is hit. NULL: the message names nothing. */
+  const char *limit_name;
 } cf_weights_load_options;
 
-#define CF_WEIGHTS_DEFAULT_MAX_DECOMPRESSED (4ull << 30)
+/* The automatic limit: CF_WEIGHTS_AUTO_RATIO times the file (or buffer)
+ * size, at least CF_WEIGHTS_AUTO_MIN, at most CF_WEIGHTS_AUTO_MAX. Real
+ * networks inflate to at most ~1.3 times their .pb.gz. */
+#define CF_WEIGHTS_AUTO_RATIO 16u
+#define CF_WEIGHTS_AUTO_MIN (64ull << 20)
+#define CF_WEIGHTS_AUTO_MAX (4ull << 30)
+
+/* The payload limit the loader applies to a source of source_size bytes
+ * (opts may be NULL). */
+uint64_t cf_weights_max_payload(const cf_weights_load_options *opts, uint64_t source_size);
+
+/* The largest limit a user may set, in MiB (1 TiB). */
+#define CF_WEIGHTS_MAX_MB_LIMIT 1048576
+
+/* A user's limit in MiB as text ("0" = automatic, up to
+ * CF_WEIGHTS_MAX_MB_LIMIT) into opts, with limit_name (the flag or option
+ * that was given, kept by pointer) for the message. CF_ERR_ARG naming
+ * limit_name otherwise; opts is then unchanged. */
+cf_status cf_weights_parse_max_mb(const char *text, const char *limit_name,
+                                  cf_weights_load_options *opts, cf_error *err);
 
 /* Loads a .pb.gz (or uncompressed .pb) file. opts may be NULL. On failure
  * *out is NULL and err says what is wrong, naming the file, the field path
- * and the sizes involved. The result is freed with cf_weights_free. */
+ * and the sizes involved. Only a regular file is read: a FIFO, a device, a
+ * socket or a directory is CF_ERR_IO at once ("is a FIFO, not a regular
+ * file"), without a read that could block. The result is freed with
+ * cf_weights_free. */
 cf_status cf_weights_load_file(const char *path, const cf_weights_load_options *opts,
                                cf_weights **out, cf_error *err);
 

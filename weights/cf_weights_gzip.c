@@ -1,8 +1,10 @@
 /* cf_weights_gzip.c: the gzip layer of the weight file, on zlib.
  *
- * Reading inflates into one buffer that grows geometrically but never past
- * the caller's limit + 1 bytes, so a decompression bomb costs at most the
- * limit. Writing streams through deflate into a file or a memory buffer. */
+ * Reading inflates into one buffer that grows geometrically (doubling) with
+ * what was inflated and never past the caller's limit + 1 bytes, so a
+ * decompression bomb is stopped as soon as it passes the limit and costs
+ * memory in proportion to what it really produced. Writing streams through
+ * deflate into a file or a memory buffer. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,56 +13,70 @@
 #include "weights/cf_weights_internal.h"
 
 #define CF_GZ_CHUNK ((size_t)1 << 20)
-/* deflate cannot expand data more than ~1032:1; a gzip ISIZE trailer above
- * that is a lie and is not used as a size hint. */
-#define CF_GZ_MAX_RATIO 1032u
+/* The gzip trailer's ISIZE is trusted as a size hint only up to this many
+ * times the compressed size: networks inflate to ~1.3x, and the trailer is
+ * simply the file's last 4 bytes, so appended bytes (or a lie) must not buy
+ * a large allocation. A larger payload grows the buffer instead. */
+#define CF_GZ_HINT_RATIO 4u
 
-/* Initial output capacity: the gzip trailer's ISIZE (uncompressed size mod
- * 2^32) when it is plausible, which makes the common single-member case
- * exactly one allocation. */
-static size_t initial_capacity(cf_byte_source *src, uint64_t max_out) {
+static uint64_t sat_mul(uint64_t a, uint64_t b) {
+  return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* The gzip trailer's ISIZE (uncompressed size mod 2^32), the last 4 bytes
+ * of the source; false when there is none. Leaves a file at its start. */
+static bool trailer_isize(cf_byte_source *src, uint64_t *isize) {
   uint8_t t[4];
-  uint64_t csize;
   bool have = false;
   if (src->file) {
-    csize = src->file_size;
-    if (csize >= 18 && fseek(src->file, -4, SEEK_END) == 0 && fread(t, 1, 4, src->file) == 4)
+    if (src->file_size >= 18 && fseek(src->file, -4, SEEK_END) == 0 &&
+        fread(t, 1, 4, src->file) == 4)
       have = true;
     if (fseek(src->file, 0, SEEK_SET) != 0) have = false;
-  } else {
-    csize = src->mem_size;
-    if (csize >= 18) {
-      memcpy(t, src->mem + csize - 4, 4);
-      have = true;
-    }
+  } else if (src->mem_size >= 18) {
+    memcpy(t, src->mem + src->mem_size - 4, 4);
+    have = true;
   }
-  uint64_t cap = csize * 4 < ((uint64_t)1 << 20) ? csize * 4 : ((uint64_t)1 << 20);
-  if (have) {
-    uint64_t isize = (uint64_t)t[0] | ((uint64_t)t[1] << 8) | ((uint64_t)t[2] << 16) |
-                     ((uint64_t)t[3] << 24);
-    if (isize > 0 && isize <= csize * CF_GZ_MAX_RATIO) cap = isize;
-  }
+  if (have)
+    *isize = (uint64_t)t[0] | ((uint64_t)t[1] << 8) | ((uint64_t)t[2] << 16) |
+             ((uint64_t)t[3] << 24);
+  return have;
+}
+
+/* Initial output capacity: the trailer's ISIZE when it is plausible, which
+ * makes the common single-member case exactly one allocation; else four
+ * times the compressed size, at most 1 MiB, grown as needed. */
+static size_t initial_capacity(cf_byte_source *src, uint64_t max_out) {
+  const uint64_t csize = src->file ? src->file_size : src->mem_size;
+  uint64_t cap = sat_mul(csize, 4) < ((uint64_t)1 << 20) ? csize * 4 : ((uint64_t)1 << 20);
+  uint64_t isize;
+  if (trailer_isize(src, &isize) && isize > 0 && isize <= sat_mul(csize, CF_GZ_HINT_RATIO))
+    cap = isize;
   if (cap < 64) cap = 64;
   if (cap > max_out + 1) cap = max_out + 1;
   return (size_t)cap;
 }
 
-/* Makes more compressed input available; false at the end of the source. */
+/* Makes more compressed input available after what zlib has not consumed
+ * yet (kept, so that a gzip magic split across two reads is still seen
+ * whole); *eof once the source has nothing more. */
 static cf_status refill(cf_byte_source *src, z_stream *zs, uint8_t *inbuf, uint64_t *pos,
                         bool *eof, cf_error *err) {
   if (src->file) {
-    size_t got = fread(inbuf, 1, CF_GZ_CHUNK, src->file);
+    if (zs->avail_in > 0) memmove(inbuf, zs->next_in, zs->avail_in);
+    size_t got = fread(inbuf + zs->avail_in, 1, CF_GZ_CHUNK - zs->avail_in, src->file);
     if (got == 0 && ferror(src->file))
       return cf_error_set(err, CF_ERR_IO, "read error after %llu bytes", (unsigned long long)*pos);
     zs->next_in = inbuf;
-    zs->avail_in = (uInt)got;
+    zs->avail_in += (uInt)got;
     *pos += got;
     *eof = got == 0;
   } else {
+    /* The unconsumed bytes end at mem + *pos: extend them in place. */
     size_t left = src->mem_size - (size_t)*pos;
     size_t take = left < (size_t)1 << 30 ? left : (size_t)1 << 30;
-    zs->next_in = (Bytef *)(uintptr_t)(src->mem + *pos);
-    zs->avail_in = (uInt)take;
+    zs->next_in = (Bytef *)(uintptr_t)(src->mem + *pos - zs->avail_in);
+    zs->avail_in += (uInt)take;
     *pos += take;
     *eof = take == 0;
   }
@@ -68,9 +84,10 @@ static cf_status refill(cf_byte_source *src, z_stream *zs, uint8_t *inbuf, uint6
 }
 
 cf_status cf_gunzip(cf_byte_source *src, uint64_t max_out, uint8_t **out, size_t *out_size,
-                    cf_error *err) {
+                    bool *over_limit, cf_error *err) {
   *out = NULL;
   *out_size = 0;
+  *over_limit = false;
   if (max_out >= SIZE_MAX) max_out = SIZE_MAX - 1;
   size_t cap = initial_capacity(src, max_out), len = 0;
   uint8_t *buf = malloc(cap);
@@ -116,11 +133,10 @@ cf_status cf_gunzip(cf_byte_source *src, uint64_t max_out, uint8_t **out, size_t
     len += before - zs.avail_out;
     if (len > max_out) goto bomb;
     if (ret == Z_STREAM_END) {
-      /* Another gzip member may follow; anything else is ignored. */
-      if (zs.avail_in == 0 && !eof) {
-        st = refill(src, &zs, inbuf, &pos, &eof, err);
-        if (st != CF_OK) break;
-      }
+      /* Another gzip member may follow; anything else is ignored. Its
+       * 2-byte magic may straddle the end of a read. */
+      while (zs.avail_in < 2 && !eof && st == CF_OK) st = refill(src, &zs, inbuf, &pos, &eof, err);
+      if (st != CF_OK) break;
       if (zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b) {
         inflateReset(&zs);
         continue;
@@ -158,12 +174,13 @@ cf_status cf_gunzip(cf_byte_source *src, uint64_t max_out, uint8_t **out, size_t
   return CF_OK;
 
 bomb:
+  /* The caller words the message: it knows how the limit was chosen. */
   inflateEnd(&zs);
   free(inbuf);
   free(buf);
+  *over_limit = true;
   return cf_error_set(err, CF_ERR_NOMEM,
-                      "decompressed size exceeds the limit of %llu bytes (a decompression "
-                      "bomb?); raise cf_weights_load_options.max_decompressed_bytes to load it",
+                      "decompressed size exceeds the limit of %llu bytes",
                       (unsigned long long)max_out);
 }
 

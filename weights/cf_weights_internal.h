@@ -50,9 +50,11 @@ typedef struct cf_byte_source {
 /* Inflates a gzip stream (one or more members; bytes after the last member
  * that are not a gzip member are ignored, as zlib's gzread does) into a new
  * malloc'd buffer. More than max_out decompressed bytes fail with
- * CF_ERR_NOMEM before the excess is allocated. */
+ * CF_ERR_NOMEM and *over_limit set, as soon as the excess is inflated and
+ * before it is allocated; the buffer never exceeds twice what was inflated
+ * (or the trailer's size hint, trusted up to 4x the compressed size). */
 cf_status cf_gunzip(cf_byte_source *src, uint64_t max_out, uint8_t **out, size_t *out_size,
-                    cf_error *err);
+                    bool *over_limit, cf_error *err);
 
 /* A sink the writer streams the packed message into: a growing memory
  * buffer or a file, optionally through gzip. */

@@ -505,6 +505,9 @@ static void test_help_and_bad_arguments(cf_test *t) {
       {"--arch 1x32 --arch 3x", "bad value '3x' for --arch", 2},
       {"--arch 1x32 --threads 0", "bad value '0' for --threads", 2},
       {"--weights /nonexistent/net.pb.gz --cost-only", "/nonexistent/net.pb.gz", 1},
+      {"--weights /dev/null --cost-only", "/dev/null: is a character device, not a regular file", 1},
+      {"--weights x.pb.gz --weights-max-mb lots",
+       "bad value 'lots' for --weights-max-mb: expected a whole number from 0 to 1048576", 2},
       {"--arch 1x32 --suite /nonexistent/suite.txt --no-sgemm", "/nonexistent/suite.txt", 1},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -87,6 +87,8 @@ static cf_cli_spec spec;
 
 /* Parses the NULL-terminated arguments (after the program name) with
  * stdout and stderr captured; returns cf_cli_parse's result. */
+static int parse_captured(cf_cli_spec *sp, int argc, const char **args);
+
 static int parse_with(int max_positional, const char *positional_name, const char *first, ...) {
   const char *args[64] = {"prog"};
   int argc = 1;
@@ -104,6 +106,13 @@ static int parse_with(int max_positional, const char *positional_name, const cha
                        .usage = "usage: tool sub [options]\n\n", .footer = "the end\n",
                        .flags = flags, .n_flags = (int)(sizeof flags / sizeof flags[0]),
                        .positional_name = positional_name, .max_positional = max_positional};
+  return parse_captured(&spec, argc, args);
+}
+
+/* cf_cli_parse of any spec with stdout and stderr captured. */
+static int parse_captured(cf_cli_spec *sp, int argc, const char **args) {
+  if (!out_text) out_text = calloc(TEXT_MAX, 1); /* reachable to the end: no leak */
+  if (!err_text) err_text = calloc(TEXT_MAX, 1);
   fflush(stdout);
   fflush(stderr);
   char out_path[] = "/tmp/cf_test_cli_out_XXXXXX", err_path[] = "/tmp/cf_test_cli_err_XXXXXX";
@@ -111,7 +120,7 @@ static int parse_with(int max_positional, const char *positional_name, const cha
   int saved_out = dup(1), saved_err = dup(2);
   dup2(out_fd, 1);
   dup2(err_fd, 2);
-  int rc = cf_cli_parse(&spec, argc, (char **)args);
+  int rc = cf_cli_parse(sp, argc, (char **)args);
   fflush(stdout);
   fflush(stderr);
   dup2(saved_out, 1);
@@ -360,14 +369,68 @@ static void test_backend_options(cf_test *t) {
 static void test_built_in_weights(cf_test *t) {
   cf_weights *w = NULL;
   cf_error err = {0};
-  CHECK_INT_EQ(cf_cli_load_weights(CF_CLI_WEIGHTS_BUILT_IN, &w, &err), CF_OK);
+  CHECK_INT_EQ(cf_cli_load_weights(CF_CLI_WEIGHTS_BUILT_IN, NULL, &w, &err), CF_OK);
   CHECK(w && w->arch.layers > 0);
   cf_weights_free(w);
   w = NULL;
-  CHECK(cf_cli_load_weights("/nonexistent/net.pb.gz", &w, &err) != CF_OK);
+  /* A user's limit is for files: the embedded net loads under any. */
+  cf_weights_load_options tiny = CF_CLI_WEIGHTS_LOAD;
+  tiny.max_decompressed_bytes = 1;
+  CHECK_INT_EQ(cf_cli_load_weights(CF_CLI_WEIGHTS_BUILT_IN, &tiny, &w, &err), CF_OK);
+  cf_weights_free(w);
+  w = NULL;
+  CHECK(cf_cli_load_weights("/nonexistent/net.pb.gz", NULL, &w, &err) != CF_OK);
   CHECK(w == NULL);
   CHECK_STR_CONTAINS(err.msg, "/nonexistent/net.pb.gz");
+  /* Only a regular file. */
+  CHECK_INT_EQ(cf_cli_load_weights("/dev/null", &tiny, &w, &err), CF_ERR_IO);
+  CHECK_STR_CONTAINS(err.msg, "/dev/null: is a character device, not a regular file");
+}
+
+/* --weights-max-mb in a table: cf_weights_parse_max_mb into the options,
+ * and the parser's wording for a bad value. */
+/* cf_cli_parse of sp with the NULL-terminated arguments, captured. */
+static int parse_spec(cf_cli_spec *sp, const char *first, ...) {
+  const char *args[16] = {"prog"};
+  int argc = 1;
+  va_list ap;
+  va_start(ap, first);
+  for (const char *a = first; a && argc < 15; a = va_arg(ap, const char *)) args[argc++] = a;
+  va_end(ap);
+  args[argc] = NULL;
+  return parse_captured(sp, argc, args);
+}
+
+static void test_weights_max_mb(cf_test *t) {
+  cf_weights_load_options load = CF_CLI_WEIGHTS_LOAD;
+  cf_cli_flag flags[] = {CF_CLI_WEIGHTS_MAX_MB_FLAG(&load)};
+  cf_cli_spec ws = {.prog = "tool", .usage = "usage: tool\n", .flags = flags, .n_flags = 1};
+  CHECK_INT_EQ(parse_spec(&ws, NULL), CF_CLI_CONTINUE);
+  CHECK(load.max_decompressed_bytes == 0);
+  CHECK_STR_EQ(load.limit_name, "--weights-max-mb");
+  CHECK_INT_EQ(parse_spec(&ws, "--weights-max-mb", "5", NULL), CF_CLI_CONTINUE);
+  CHECK(load.max_decompressed_bytes == 5ull << 20);
+  CHECK_STR_EQ(load.limit_name, "--weights-max-mb");
+  CHECK_INT_EQ(parse_spec(&ws, "--weights-max-mb=1048576", "--weights-max-mb=0", NULL), CF_CLI_CONTINUE);
+  CHECK(load.max_decompressed_bytes == 0);
+  static const char *const bad[] = {"x", "-1", "+2", "-0", "1048577", " 3", "3MB", ""};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char arg[64], want[200];
+    snprintf(arg, sizeof arg, "--weights-max-mb=%s", bad[i]);
+    CHECK_INT_EQ(parse_spec(&ws, arg, NULL), 2);
+    snprintf(want, sizeof want,
+             "tool: bad value '%s' for --weights-max-mb: expected a whole number from 0 to 1048576 "
+             "(tool --help)\n",
+             bad[i]);
+    CHECK_STR_EQ(err_text, want);
+  }
+  CHECK_INT_EQ(parse_spec(&ws, "--weights-max-mb", NULL), 2);
+  CHECK_STR_CONTAINS(err_text, "--weights-max-mb needs a value: --weights-max-mb MB");
+  CHECK_INT_EQ(parse_spec(&ws, "-h", NULL), 0);
+  CHECK_STR_CONTAINS(out_text, "--weights-max-mb MB");
+  CHECK_STR_CONTAINS(out_text, "largest network the file may inflate to");
 }
 
 CF_TEST_MAIN(test_value_forms, test_booleans, test_numbers, test_strings_choices_lists, test_errors,
-             test_positionals, test_help_and_version, test_backend_options, test_built_in_weights)
+             test_positionals, test_help_and_version, test_backend_options, test_built_in_weights,
+             test_weights_max_mb)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # run_uci_binary.sh CFORMER DEFAULT_NET: the real `cformer` binary over
-# pipes: UCI with no arguments, Lc0-style flags (and their errors),
-# WeightsFile autodiscovery beside the binary, isready's replies, NUL bytes
+# pipes: UCI with no arguments, Lc0-style flags (and their errors), weights
+# that are not a regular file, --weights-max-mb, WeightsFile autodiscovery
+# beside the binary, isready's replies, NUL bytes
 # and control bytes in the input, the Threads warning, stop/quit during go
 # infinite, end of input without quit.
 set -u
@@ -22,6 +23,24 @@ out=$(printf 'position startpos\ngo nodes 1\n' | "$cformer" uci --weights='<buil
 echo "$out" | grep -q 'untrained' && fail "flags: the built-in net warns untrained (the shipped default is trained)"
 echo "$out" | grep -q ' nodes 1 score .* wdl [0-9]* [0-9]* [0-9]* nps .* pv ' || fail "flags: --show-wdl/--agent not applied"
 echo "$out" | grep -q '^bestmove ' || fail "flags: no bestmove before end of input"
+
+# Weights that are not a regular file are refused at once: a FIFO nobody
+# writes to (a blocking open would hang: timeout fails it), and /dev/stdin,
+# which would swallow the GUI's next command (isready must be answered).
+mkfifo "$tmp/fifo.pb.gz" || fail "mkfifo"
+out=$(printf 'isready\nquit\n' | timeout 10 "$cformer" -w "$tmp/fifo.pb.gz") || fail "-w FIFO: exit status (hung?)"
+echo "$out" | grep -q 'fifo.pb.gz: is a FIFO, not a regular file' || fail "-w FIFO: not refused"
+echo "$out" | grep -q '^readyok$' || fail "-w FIFO: no readyok"
+out=$(printf 'setoption name WeightsFile value /dev/stdin\nisready\nquit\n' | timeout 10 "$cformer") \
+  || fail "WeightsFile /dev/stdin: exit status (hung?)"
+echo "$out" | grep -q '/dev/stdin: is a FIFO, not a regular file' || fail "/dev/stdin: not refused"
+echo "$out" | grep -q '^readyok$' || fail "/dev/stdin: the isready after it was swallowed"
+# --weights-max-mb: the default net inflates to ~2.4 MB.
+out=$(printf 'isready\nquit\n' | "$cformer" -w "$net" --weights-max-mb 1) || fail "--weights-max-mb: exit status"
+echo "$out" | grep -q 'exceeds the limit of 1048576 bytes (as set); raise the limit with WeightsMaxMb (--weights-max-mb)' \
+  || fail "--weights-max-mb 1: not refused with a message naming it"
+out=$(printf 'isready\nquit\n' | "$cformer" -w "$net" --weights-max-mb=3) || fail "--weights-max-mb=3: exit status"
+echo "$out" | grep -q '^info string loaded network ' || fail "--weights-max-mb 3: not loaded"
 
 # Lc0's spellings of booleans: bare, --no-..., =value.
 out=$(printf 'position startpos\ngo nodes 1\n' | "$cformer" -w '<built in>' --agent=policy --show-wdl) ||
@@ -46,6 +65,8 @@ grep -q "bad value 'mcts' for --agent: expected policy, value or search" "$tmp/e
 "$cformer" uci --bogus 1 < /dev/null 2> "$tmp/err"; [ $? -eq 2 ] || fail "unknown flag accepted"
 grep -q "unknown flag '--bogus'" "$tmp/err" || fail "unknown flag not named"
 "$cformer" uci --weights < /dev/null 2> /dev/null; [ $? -eq 2 ] || fail "flag without value accepted"
+"$cformer" --weights-max-mb lots < /dev/null 2> "$tmp/err"; [ $? -eq 2 ] || fail "bad --weights-max-mb accepted"
+grep -q "bad value 'lots' for --weights-max-mb" "$tmp/err" || fail "bad --weights-max-mb not explained"
 "$cformer" uci --help | grep -q -- '-w, --weights' || fail "--help lacks the flags"
 
 # Autodiscover: a network file beside the binary.

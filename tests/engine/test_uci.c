@@ -13,6 +13,7 @@
 #include "chess/cf_fen.h"
 #include "chess/cf_game.h"
 #include "chess/cf_move_uci.h"
+#include "engine/cf_engine_weights.h"
 #include "engine/cf_uci.h"
 #include "engine/cf_agent.h"
 #include "engine/cf_uci_go.h"
@@ -102,6 +103,7 @@ static void test_handshake(cf_test *t) {
   CHECK_STR_CONTAINS(o, "id name cformer");
   CHECK_STR_CONTAINS(o, "id author");
   CHECK_STR_CONTAINS(o, "option name WeightsFile type string default <autodiscover>\n");
+  CHECK_STR_CONTAINS(o, "option name WeightsMaxMb type spin default 0 min 0 max 1048576\n");
   /* Backend's choices are "auto" and every non-test backend compiled in. */
   char backend_line[512];
   size_t at = (size_t)snprintf(backend_line, sizeof backend_line,
@@ -413,6 +415,72 @@ done:
   unlink(bad);
   unlink(untrained);
   rmdir(untrained_dir);
+  rmdir(dir);
+}
+
+/* A WeightsFile that failed is tried again by the next setoption (same
+ * value) and by go; what is not a regular file is refused at once (a hang
+ * is killed by alarm() and fails); WeightsMaxMb decides what inflates too
+ * far and a change of it retries. */
+static void test_weights_retry_and_hostile_files(cf_test *t) {
+  char dir[] = "/tmp/cf_test_uci_XXXXXX";
+  if (!CHECK(mkdtemp(dir))) return;
+  char later[1100], later2[1100], fifo[1100], big[1100], cmd[1300];
+  snprintf(later, sizeof later, "%s/later.pb.gz", dir);
+  snprintf(later2, sizeof later2, "%s/later2.pb.gz", dir);
+  snprintf(fifo, sizeof fifo, "%s/fifo.pb.gz", dir);
+  snprintf(big, sizeof big, "%s/default.pb.gz", dir);
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) goto done;
+  alarm(60);
+  /* Not there yet: an error; then it appears and the same setoption loads it. */
+  snprintf(cmd, sizeof cmd, "setoption name WeightsFile value %s\nisready", later);
+  const char *o = run(u, &tr, cmd);
+  CHECK_STR_CONTAINS(o, "info string error: ");
+  CHECK_STR_CONTAINS(o, "later.pb.gz: cannot open: No such file or directory");
+  CHECK(save_net_with_license(later, "GPL-3.0-or-later"));
+  o = run(u, &tr, cmd);
+  CHECK_STR_CONTAINS(o, "info string loaded network ");
+  CHECK_STR_CONTAINS(o, "later.pb.gz (1 layers, d 8");
+  CHECK(!strstr(o, "error"));
+  /* The same with go instead of a second setoption. */
+  snprintf(cmd, sizeof cmd, "setoption name WeightsFile value %s\nisready", later2);
+  CHECK_STR_CONTAINS(run(u, &tr, cmd), "later2.pb.gz: cannot open");
+  CHECK(save_net_with_license(later2, "GPL-3.0-or-later"));
+  o = run(u, &tr, "position startpos\ngo nodes 3");
+  CHECK_STR_CONTAINS(o, "later2.pb.gz (1 layers, d 8");
+  CHECK(!strstr(o, "error"));
+  CHECK(bestmove_legal(o, CF_FEN_STARTPOS, "", (char[8]){0}));
+  /* A FIFO nobody writes to and a device: refused, the engine answers. */
+  if (CHECK(mkfifo(fifo, 0600) == 0)) {
+    snprintf(cmd, sizeof cmd, "setoption name WeightsFile value %s\nisready", fifo);
+    o = run(u, &tr, cmd);
+    CHECK_STR_CONTAINS(o, "fifo.pb.gz: is a FIFO, not a regular file");
+    CHECK_STR_CONTAINS(o, "readyok\n");
+  }
+  o = run(u, &tr, "setoption name WeightsFile value /dev/zero\nisready");
+  CHECK_STR_CONTAINS(o, "/dev/zero: is a character device, not a regular file");
+  CHECK_STR_CONTAINS(o, "readyok\n");
+  /* WeightsMaxMb: the built-in net inflates to ~2.4 MB. */
+  CHECK(write_file(big, cf_default_net_data, cf_default_net_size));
+  snprintf(cmd, sizeof cmd, "setoption name WeightsMaxMb value 1\nsetoption name WeightsFile value %s\nisready", big);
+  o = run(u, &tr, cmd);
+  CHECK_STR_CONTAINS(o, "default.pb.gz: decompressed size exceeds the limit of 1048576 bytes (as set)");
+  CHECK_STR_CONTAINS(o, "raise the limit with WeightsMaxMb (--weights-max-mb) to load it");
+  o = run(u, &tr, "setoption name WeightsMaxMb value 3\nisready");
+  CHECK_STR_CONTAINS(o, "info string loaded network ");
+  CHECK_STR_CONTAINS(o, "default.pb.gz (");
+  o = run(u, &tr, "setoption name WeightsMaxMb value -1");
+  CHECK_STR_CONTAINS(o, "option WeightsMaxMb: bad value '-1'");
+  CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_WEIGHTS_MAX_MB), "3");
+  alarm(0);
+  cf_uci_free(u);
+done:
+  unlink(later);
+  unlink(later2);
+  unlink(fifo);
+  unlink(big);
   rmdir(dir);
 }
 
@@ -1212,8 +1280,8 @@ static void test_threads_warning(cf_test *t) {
 }
 
 CF_TEST_MAIN(test_handshake, test_go_and_position, test_infinite_ponder_stop_quit, test_bad_input,
-             test_weights, test_options_table, test_score_and_time, test_search_go,
-             test_search_time_and_stop, test_search_options, test_score_types,
-             test_one_ply_multipv_and_stats, test_net_failure_mid_search, test_text_clean,
-             test_clean_output, test_nul_line, test_held_info_early, test_isready_replies,
-             test_clocks_every_agent, test_threads_warning)
+             test_weights, test_weights_retry_and_hostile_files, test_options_table,
+             test_score_and_time, test_search_go, test_search_time_and_stop, test_search_options,
+             test_score_types, test_one_ply_multipv_and_stats, test_net_failure_mid_search,
+             test_text_clean, test_clean_output, test_nul_line, test_held_info_early,
+             test_isready_replies, test_clocks_every_agent, test_threads_warning)

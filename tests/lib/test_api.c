@@ -107,6 +107,9 @@ static void test_errors(cf_test *t) {
              "/nonexistent/net.pb.gz");
   CHECK(bad == NULL);
   EXPECT_ERR(cformer_open_file(NULL, NULL, &bad, err), CFORMER_ERR_ARG, "no path");
+  /* Only regular files: a device is refused at once, without reading. */
+  EXPECT_ERR(cformer_open_file("/dev/zero", NULL, &bad, err), CFORMER_ERR_IO,
+             "/dev/zero: is a character device, not a regular file");
   static const char garbage[] = "this is not a network";
   EXPECT_ERR(cformer_open_bytes(garbage, sizeof garbage, "junk", NULL, &bad, err),
              CFORMER_ERR_FORMAT, "junk");

@@ -2,10 +2,13 @@
  * parity case files, reads its output lines back with the case reader (the
  * same schema) and compares them with the truth as the parity README says:
  * transform, planes, legal moves and policy indices exactly, every number
- * within 1e-4. Also: standard input, and a bad line giving an error line. */
+ * within 1e-4. Also: standard input, a bad line giving an error line, and
+ * weights that are not a regular file or inflate past --weights-max-mb. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tests/cf_test.h"
 #include "tests/net/cf_parity.h"
@@ -134,6 +137,69 @@ static void test_eval_bad_lines(cf_test *t) {
   free(got);
 }
 
+/* Runs a shell command line; stdout + stderr into out. Returns the exit
+ * status, -1 if it did not exit. */
+static int shell(const char *line, char *out, size_t size) {
+  FILE *p = popen(line, "r");
+  if (!p) return -1;
+  size_t n = fread(out, 1, size - 1, p);
+  out[n] = 0;
+  int st = pclose(p);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Weights that are not a regular file are refused at once (`timeout`
+ * makes a hang exit 124, a failure), /dev/stdin among them without eating
+ * the cases: a file failure, exit status 1; --weights-max-mb decides and is
+ * named; a bad value of it is a usage error (2), in the parser's words. */
+static void test_eval_hostile_weights(cf_test *t) {
+  enum { OUT_SIZE = 8192 };
+  char dir[] = "/tmp/cf_test_eval_XXXXXX", cmd[4096];
+  char *out = malloc(OUT_SIZE); /* heap: its size is no business of the checks */
+  if (!CHECK(out && mkdtemp(dir))) {
+    free(out);
+    return;
+  }
+  char fifo[256];
+  snprintf(fifo, sizeof fifo, "%s/net.pb.gz", dir);
+  snprintf(cmd, sizeof cmd, "mkfifo '%s'", fifo);
+  if (CHECK(system(cmd) == 0)) {
+    snprintf(cmd, sizeof cmd, "timeout 20 '%s' eval --weights '%s' < /dev/null 2>&1", cformer, fifo);
+    CHECK_INT_EQ(shell(cmd, out, OUT_SIZE), 1);
+    CHECK_STR_CONTAINS(out, "net.pb.gz: is a FIFO, not a regular file");
+  }
+  snprintf(cmd, sizeof cmd, "echo '{}' | timeout 20 '%s' eval --weights /dev/stdin 2>&1", cformer);
+  CHECK_INT_EQ(shell(cmd, out, OUT_SIZE), 1);
+  CHECK_STR_CONTAINS(out, "/dev/stdin: is a FIFO, not a regular file");
+  /* lc0-smolgen-relu2-f32 inflates to ~1.5 MB. */
+  snprintf(cmd, sizeof cmd,
+           "echo '{}' | '%s' eval --weights '%s/lc0-smolgen-relu2-f32.pb.gz' --weights-max-mb 1 2>&1",
+           cformer, cf_parity_dir());
+  CHECK_INT_EQ(shell(cmd, out, OUT_SIZE), 1);
+  CHECK_STR_CONTAINS(out, "exceeds the limit of 1048576 bytes (as set); raise the limit with "
+                          "--weights-max-mb to load it");
+  snprintf(cmd, sizeof cmd,
+           "echo '{}' | '%s' eval --weights '%s/lc0-smolgen-relu2-f32.pb.gz' --weights-max-mb 2 2>&1",
+           cformer, cf_parity_dir());
+  CHECK_INT_EQ(shell(cmd, out, OUT_SIZE), 0);
+  CHECK_STR_CONTAINS(out, "\"policy\"");
+  static const char *const bad[] = {"lots", "-1", "+2", "1048577", ""};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    snprintf(cmd, sizeof cmd, "'%s' eval --weights '<built in>' --weights-max-mb='%s' < /dev/null 2>&1",
+             cformer, bad[i]);
+    CHECK_INT_EQ(shell(cmd, out, OUT_SIZE), 2);
+    char want[160];
+    snprintf(want, sizeof want,
+             "cformer eval: bad value '%s' for --weights-max-mb: expected a whole number from 0 to "
+             "1048576 (cformer eval --help)\n",
+             bad[i]);
+    CHECK_STR_EQ(out, want);
+  }
+  unlink(fifo);
+  rmdir(dir);
+  free(out);
+}
+
 /* --weights '<built in>' (the embedded net) and --flag=value, as in every tool. */
 static void test_eval_built_in(cf_test *t) {
   char cmd[4096];
@@ -152,8 +218,8 @@ static void test_eval_built_in(cf_test *t) {
 int main(int argc, char **argv) {
   if (argc > 1) cformer = argv[1];
   static const cf_test_fn fns[] = {test_eval_cases_file, test_eval_stdin, test_eval_bad_lines,
-                                   test_eval_built_in};
+                                   test_eval_hostile_weights, test_eval_built_in};
   static const char *names[] = {"test_eval_cases_file", "test_eval_stdin", "test_eval_bad_lines",
-                                "test_eval_built_in"};
-  return cf_test_run(names, fns, 4, 1, argv);
+                                "test_eval_hostile_weights", "test_eval_built_in"};
+  return cf_test_run(names, fns, 5, 1, argv);
 }

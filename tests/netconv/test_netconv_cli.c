@@ -136,6 +136,96 @@ static void test_usage_errors(cf_test *t) {
   }
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define CF_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CF_TEST_ASAN 1
+#endif
+#endif
+
+/* Runs a shell command line; its output (stdout + stderr) into out.
+ * Returns the exit status, -1 if it did not exit. */
+static int shell(const char *line) {
+  FILE *p = popen(line, "r");
+  if (!p) return -1;
+  size_t n = fread(out, 1, OUT_SIZE - 1, p);
+  out[n] = 0;
+  int st = pclose(p);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* What is not a regular file is refused at once (`timeout` turns a hang
+ * into exit status 124: a failure); a gzip bomb stops at the automatic
+ * limit within 1 GB of address space (not checked under AddressSanitizer,
+ * which reserves far more); the limit flag decides and is named. */
+static void test_hostile_files(cf_test *t) {
+  char fifo[512], bomb[512], net[512], args[2400];
+  static char cmd[8192];
+  nc_test_path(fifo, sizeof fifo, dir, "fifo.pb.gz");
+  nc_test_path(bomb, sizeof bomb, dir, "bomb.pb.gz");
+  nc_test_path(net, sizeof net, dir, "f32.pb.gz");
+  snprintf(cmd, sizeof cmd, "mkfifo '%s'", fifo);
+  if (CHECK(system(cmd) == 0)) {
+    const char *fmts[] = {"describe '%s'", "convert '%s' -o '%s.out'", "export '%s' -o '%s.st'"};
+    for (int i = 0; i < 3; i++) {
+      snprintf(args, sizeof args, fmts[i], fifo, fifo);
+      snprintf(cmd, sizeof cmd, "timeout 20 '%s' %s 2>&1", exe, args);
+      CHECK_INT_EQ(shell(cmd), 1);
+      CHECK_STR_CONTAINS(out, "fifo.pb.gz: is a FIFO, not a regular file");
+    }
+  }
+  snprintf(args, sizeof args, "describe '%s'", dir);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 1);
+  CHECK_STR_CONTAINS(out, "is a directory, not a regular file");
+  /* 1 MiB of zeros gzip'd (~1 KB), doubled 12 times: ~4 MB of gzip members
+   * that inflate to 4 GiB. */
+  snprintf(cmd, sizeof cmd,
+           "f='%s'; head -c 1048576 /dev/zero | gzip -9 > \"$f\" && for i in 1 2 3 4 5 6 7 8 9 "
+           "10 11 12; do cat \"$f\" \"$f\" > \"$f.2\" && mv \"$f.2\" \"$f\" || exit 1; done",
+           bomb);
+  if (CHECK(system(cmd) == 0)) {
+#ifdef CF_TEST_ASAN
+    const char *limit = "";
+#else
+    const char *limit = "ulimit -v 1000000; ";
+#endif
+    snprintf(cmd, sizeof cmd, "%stimeout 60 '%s' describe '%s' 2>&1", limit, exe, bomb);
+    CHECK_INT_EQ(shell(cmd), 1);
+    CHECK_STR_CONTAINS(out, "bomb.pb.gz: decompressed size exceeds the limit of ");
+    CHECK_STR_CONTAINS(out, "(automatic: 16 times the ");
+    CHECK_STR_CONTAINS(out, "a decompression bomb? Raise the limit with --weights-max-mb");
+  }
+  /* ~2.4 MB of float32 weights: over a 2 MiB limit, under 3. */
+  snprintf(args, sizeof args,
+           "random --layers 2 --embedding 128 --heads 4 --dff 256 --encoding float32 --seed 1 "
+           "-o '%s'",
+           net);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  snprintf(args, sizeof args, "describe '%s' --weights-max-mb 2", net);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 1);
+  CHECK_STR_CONTAINS(out, "exceeds the limit of 2097152 bytes (as set); raise the limit with "
+                          "--weights-max-mb to load it");
+  snprintf(args, sizeof args, "describe --weights-max-mb 3 '%s'", net);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  snprintf(args, sizeof args, "export '%s' --weights-max-mb 1 -o '%s.st'", net, net);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 1);
+  CHECK_STR_CONTAINS(out, "(as set); raise the limit with --weights-max-mb");
+  /* A bad value is a usage error (2), in the parser's words. */
+  snprintf(args, sizeof args, "describe '%s' --weights-max-mb lots", net);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 2);
+  CHECK_STR_CONTAINS(out, "netconv describe: bad value 'lots' for --weights-max-mb: expected a "
+                          "whole number from 0 to 1048576 (netconv describe --help)");
+  snprintf(args, sizeof args, "convert '%s' -o '%s.out' --weights-max-mb=-1", net, net);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 2);
+  CHECK_STR_CONTAINS(out, "netconv convert: bad value '-1' for --weights-max-mb");
+  snprintf(args, sizeof args, "export '%s' -o '%s.st' --weights-max-mb", net, net);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 2);
+  CHECK_STR_CONTAINS(out, "--weights-max-mb needs a value: --weights-max-mb MB");
+  /* <built in> with a limit: the embedded net is no file to distrust. */
+  CHECK_INT_EQ(run(out, OUT_SIZE, "describe '<built in>' --weights-max-mb 1"), 0);
+}
+
 /* A single-head network 6 file becomes the multi-head layout (format 7)
  * with the same values. */
 static void test_convert_legacy_layout(cf_test *t) {
@@ -174,10 +264,10 @@ int main(int argc, char **argv) {
   out = malloc(OUT_SIZE);
   if (!out || !nc_test_tmpdir(dir, sizeof dir)) return 1;
   static const cf_test_fn fns[] = {test_help, test_random_describe, test_usage_errors,
-                                   test_convert_legacy_layout};
+                                   test_hostile_files, test_convert_legacy_layout};
   static const char *names[] = {"test_help", "test_random_describe", "test_usage_errors",
-                                "test_convert_legacy_layout"};
-  int rc = cf_test_run(names, fns, 4, argc - 2, argv + 2);
+                                "test_hostile_files", "test_convert_legacy_layout"};
+  int rc = cf_test_run(names, fns, 5, argc - 2, argv + 2);
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);

@@ -88,6 +88,18 @@ static void test_errors(cf_test *t) {
   snprintf(cmd, sizeof cmd, "%s puzzles --weights %s/missing.pb.gz", cformer, dir);
   CHECK_INT_EQ(run(cmd, out, sizeof out), 1);
   has(t, out, "missing.pb.gz");
+  snprintf(cmd, sizeof cmd, "%s puzzles --weights /dev/null", cformer);
+  CHECK_INT_EQ(run(cmd, out, sizeof out), 1);
+  has(t, out, "/dev/null: is a character device, not a regular file");
+  /* lc0-smolgen-relu2-f32 inflates to ~1.5 MB. */
+  snprintf(cmd, sizeof cmd,
+           "%s puzzles --weights '%s/parity/lc0-smolgen-relu2-f32.pb.gz' --weights-max-mb 1",
+           cformer, cf_test_data_dir());
+  CHECK_INT_EQ(run(cmd, out, sizeof out), 1);
+  has(t, out, "(as set); raise the limit with --weights-max-mb to load it");
+  snprintf(cmd, sizeof cmd, "%s puzzles --weights-max-mb -1", cformer);
+  CHECK_INT_EQ(run(cmd, out, sizeof out), 2);
+  has(t, out, "bad value '-1' for --weights-max-mb: expected a whole number from 0 to 1048576");
   snprintf(cmd, sizeof cmd, "%s puzzles --limit -3", cformer);
   CHECK_INT_EQ(run(cmd, out, sizeof out), 2);
   has(t, out, "--limit");

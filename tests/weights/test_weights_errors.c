@@ -175,7 +175,11 @@ static void test_decompression_bomb(cf_test *t) {
   CHECK(cf_test_write_file(path, gz, n));
   CHECK_INT_EQ(cf_weights_load_file(path, &opts, &got, &err), CF_ERR_NOMEM);
   CHECK_STR_CONTAINS(err.msg, "bomb.pb.gz: decompressed size exceeds the limit");
-  CHECK(CF_WEIGHTS_DEFAULT_MAX_DECOMPRESSED == 4ull << 30);
+  /* The automatic limit: 16 times the source, at least 64 MiB, at most 4 GiB. */
+  CHECK(cf_weights_max_payload(NULL, 1000) == 64ull << 20);
+  CHECK(cf_weights_max_payload(NULL, 100ull << 20) == 1600ull << 20);
+  CHECK(cf_weights_max_payload(NULL, 1ull << 40) == 4ull << 30);
+  CHECK(cf_weights_max_payload(&opts, 1ull << 40) == rn - 1);
   free(gz);
   free(raw);
 }

@@ -1,7 +1,7 @@
 /* test_weights_fuzz_regress.c: replays the fuzz seed corpus and every input
  * the fuzzer ever crashed on (tests/weights/fuzz/regressions/) through the
- * loader, with the fuzz target's invariants, in the normal test suite (and
- * so under ASan/UBSan in a sanitizer build). */
+ * loader, from memory and from the file, with the fuzz target's invariants,
+ * in the normal test suite (and so under ASan/UBSan in a sanitizer build). */
 #include <dirent.h>
 
 #include "tests/cf_test.h"
@@ -11,15 +11,39 @@
 #error "CF_WEIGHTS_FUZZ_DIR must name tests/weights/fuzz"
 #endif
 
+/* The fuzz target's file and trailing-bytes invariants: the file reader
+ * comes to the same status and network as memory; a loaded gzip input with
+ * 4 bytes appended (a fake size hint) loads the same network. */
+static void check_file_and_trailing(cf_test *t, const char *path, const uint8_t *buf, size_t n,
+                                    const cf_weights_load_options *opts, cf_status want,
+                                    const cf_weights *w) {
+  cf_weights *f = NULL;
+  cf_error err = {CF_OK, ""};
+  CHECK_INT_EQ(cf_weights_load_file(path, opts, &f, &err), want);
+  CHECK((f != NULL) == (want == CF_OK));
+  if (f && w) CHECK_INT_EQ(f->param_count, w->param_count);
+  cf_weights_free(f);
+  if (want != CF_OK || n < 2 || buf[0] != 0x1f || buf[1] != 0x8b) return;
+  uint8_t *more = malloc(n + 4);
+  if (!CHECK(more != NULL)) return;
+  memcpy(more, buf, n);
+  memcpy(more + n, "\x00\xff\xff\xff", 4);
+  CHECK_INT_EQ(cf_weights_load_memory(more, n + 4, "trailing", opts, &f, &err), CF_OK);
+  if (f && w) CHECK_INT_EQ(f->param_count, w->param_count);
+  cf_weights_free(f);
+  free(more);
+}
+
 /* Loads one input; returns its status. */
 static cf_status replay(cf_test *t, const char *path) {
   size_t n;
   uint8_t *buf = cf_test_read_file(path, &n);
   if (!CHECK(buf != NULL)) return CF_ERR_IO;
-  cf_weights_load_options opts = {.max_decompressed_bytes = 64u << 20};
+  cf_weights_load_options opts = {.max_decompressed_bytes = 0}; /* automatic, as the fuzzer */
   cf_weights *w = NULL;
   cf_error err = {CF_OK, ""};
   cf_status st = cf_weights_load_memory(buf, n, path, &opts, &w, &err);
+  check_file_and_trailing(t, path, buf, n, &opts, st, w);
   free(buf);
   if (st != CF_OK) {
     CHECK(w == NULL);

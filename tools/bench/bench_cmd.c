@@ -70,6 +70,7 @@ typedef struct bench_args {
   double min_time;
   uint64_t seed;
   bool json, cost_only, no_sgemm, quiet;
+  cf_weights_load_options load; /* --weights-max-mb */
 } bench_args;
 
 /* A failure after the arguments were accepted: message, exit status 1. */
@@ -169,7 +170,7 @@ static bool check_arch(void *ctx, const char *text, char *why, size_t why_size) 
 /* Returns -1 when the arguments are fine, else the exit status. */
 static int parse_args(int argc, char **argv, bench_args *a) {
   *a = (bench_args){.suite = NULL, .min_time = 0.5, .min_calls = 3, .seed = 1,
-                    .search_nodes = DEFAULT_SEARCH_NODES};
+                    .search_nodes = DEFAULT_SEARCH_NODES, .load = CF_CLI_WEIGHTS_LOAD};
   char why[128];
   set_batches(a, DEFAULT_BATCHES, why, sizeof why);
   for (int i = 0; i < cf_agent_count() && i < MAX_AGENTS; i++)
@@ -203,6 +204,7 @@ static int parse_args(int argc, char **argv, bench_args *a) {
   cf_cli_flag flags[] = {
       {.name = "weights", .letter = 'w', .kind = CF_CLI_STRING, .dest = &a->weights, .arg = "NET",
        .help = "network file (.pb.gz), or <built in>"},
+      CF_CLI_WEIGHTS_MAX_MB_FLAG(&a->load),
       {.name = "arch", .kind = CF_CLI_STRING, .dest = &a->arch, .arg = "SPEC", .set = check_arch,
        .help = "random weights of a shape instead (deterministic): cf-6m,\n"
                "cf-240m, or LxD[xH[xF]] = layers x width [x heads (D/32)\n"
@@ -311,7 +313,7 @@ static cf_status make_weights(const bench_args *a, bench_progress *progress, cf_
                               cf_error *err) {
   if (a->weights) {
     bench_progress_stage(progress, "loading %s", a->weights);
-    return cf_cli_load_weights(a->weights, w, err);
+    return cf_cli_load_weights(a->weights, &a->load, w, err);
   }
   cf_random_spec spec;
   CF_TRY(bench_arch_parse(a->arch, a->seed, &spec, err));

@@ -1,7 +1,8 @@
 /* cf_cli_net.h: what the tools' network flags share. --weights takes a
  * file or "<built in>" (the network embedded in the binary) wherever a
- * network is read; --threads N goes to the backend as threads=N unless
- * --backend-opts sets threads itself (as the engine's Threads option). */
+ * network is read, within --weights-max-mb's payload limit; --threads N
+ * goes to the backend as threads=N unless --backend-opts sets threads
+ * itself (as the engine's Threads option). */
 #ifndef CF_CLI_NET_H
 #define CF_CLI_NET_H
 
@@ -14,8 +15,27 @@
 /* "<built in>" (engine/cf_uci_options.h's CF_WEIGHTS_BUILT_IN). */
 #define CF_CLI_WEIGHTS_BUILT_IN "<built in>"
 
-/* Loads a network file, or the embedded network for "<built in>". */
-cf_status cf_cli_load_weights(const char *weights, cf_weights **out, cf_error *err);
+/* Loads a network file within opts' payload limit (NULL: automatic, named
+ * as --weights-max-mb; only a regular file is read, cf_weights_load_file),
+ * or the embedded network for "<built in>" (with the automatic limit, as
+ * the engine loads it: the limit guards against files). */
+cf_status cf_cli_load_weights(const char *weights, const cf_weights_load_options *opts,
+                              cf_weights **out, cf_error *err);
+
+/* --weights-max-mb MB, the flag of every tool that reads a network: a
+ * whole number of MiB from 0 (automatic) to CF_WEIGHTS_MAX_MB_LIMIT, given
+ * to cf_weights_parse_max_mb by cf_cli_set_weights_max_mb (ctx: the
+ * tool's cf_weights_load_options, which starts as CF_CLI_WEIGHTS_LOAD). */
+#define CF_CLI_WEIGHTS_MAX_MB "--weights-max-mb"
+#define CF_CLI_WEIGHTS_LOAD ((cf_weights_load_options){.limit_name = CF_CLI_WEIGHTS_MAX_MB})
+#define CF_CLI_WEIGHTS_MAX_MB_HELP                                                 \
+  "largest network the file may inflate to, in MiB\n(default 0 = automatic: 16 " \
+  "times the file, 64 to 4096 MiB)"
+#define CF_CLI_WEIGHTS_MAX_MB_FLAG(load)                                                 \
+  {.name = "weights-max-mb", .kind = CF_CLI_LONG, .imin = 0,                             \
+   .imax = CF_WEIGHTS_MAX_MB_LIMIT, .arg = "MB", .set = cf_cli_set_weights_max_mb,        \
+   .ctx = (load), .help = CF_CLI_WEIGHTS_MAX_MB_HELP}
+bool cf_cli_set_weights_max_mb(void *ctx, const char *value, char *why, size_t why_size);
 
 /* opts (NULL: none) led by threads=N when threads > 0 and opts does not
  * set threads; into out. Returns out, or NULL when it does not fit. */

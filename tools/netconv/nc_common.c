@@ -129,13 +129,13 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-cf_status nc_load_net(const char *path, cf_weights **out, cf_error *err) {
-  if (strcmp(path, CF_CLI_WEIGHTS_BUILT_IN) == 0) return cf_cli_load_weights(path, out, err);
-  struct stat st;
+cf_status nc_load_net(const char *path, const cf_weights_load_options *opts, cf_weights **out,
+                      cf_error *err) {
+  struct stat st; /* <built in> is no file: no progress line */
   bool big = stat(path, &st) == 0 && (uint64_t)st.st_size >= NC_PROGRESS_MIN_BYTES;
   double t0 = now_s();
   if (big) fprintf(stderr, "loading %s (%.0f MB)...", path, (double)st.st_size / 1e6);
-  cf_status s = cf_weights_load_file(path, NULL, out, err);
+  cf_status s = cf_cli_load_weights(path, opts, out, err);
   if (big) fprintf(stderr, s == CF_OK ? " done (%.1f s)\n" : " failed\n", now_s() - t0);
   return s;
 }

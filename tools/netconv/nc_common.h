@@ -47,10 +47,12 @@ void nc_progress_start(nc_progress *p, const char *label, uint64_t total);
 void nc_progress_update(nc_progress *p, uint64_t done);
 void nc_progress_end(nc_progress *p);
 
-/* Loads a network (a file, or <built in>: the network embedded in cformer),
- * saying so on stderr first when the file is large (the loader itself
- * reports no progress). */
-cf_status nc_load_net(const char *path, cf_weights **out, cf_error *err);
+/* Loads a network (a file, or <built in>: the network embedded in cformer)
+ * with cf_cli_load_weights, within opts' payload limit (--weights-max-mb;
+ * NULL: automatic), saying so on stderr first when the file is large (the
+ * loader itself reports no progress). */
+cf_status nc_load_net(const char *path, const cf_weights_load_options *opts, cf_weights **out,
+                      cf_error *err);
 
 /* Saves a network (cf_weights_save_file), saying so first when it is large. */
 cf_status nc_save_net(const cf_weights *w, const char *path, cf_encoding enc, bool gzip,

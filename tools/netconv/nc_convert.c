@@ -8,11 +8,12 @@
 #include <string.h>
 
 #include "tools/cli/cf_cli.h"
+#include "tools/cli/cf_cli_net.h"
 #include "tools/netconv/nc_common.h"
 
 static const char usage[] =
     "usage: netconv convert IN -o OUT [--encoding linear16|float16|bfloat16|float32]\n"
-    "                       [--no-gzip] [--quiet]\n\n"
+    "                       [--no-gzip] [--quiet] [--weights-max-mb MB]\n\n"
     "Re-encodes a network. Older layouts are normalised on the way (network format\n"
     "134 -> 7, single policy/value heads -> multi-head layout). Prints the largest\n"
     "absolute error the new encoding introduced in each tensor. IN may be <built in>,\n"
@@ -73,6 +74,7 @@ int nc_cmd_convert(int argc, char **argv) {
   const char *out = NULL;
   cf_encoding enc = CF_ENC_UNKNOWN;
   bool no_gzip = false, quiet = false;
+  cf_weights_load_options load = CF_CLI_WEIGHTS_LOAD;
   cf_cli_flag flags[] = {
       {.name = "output", .letter = 'o', .kind = CF_CLI_STRING, .dest = &out, .arg = "OUT",
        .attrs = CF_CLI_REQUIRED, .help = "the network file to write"},
@@ -82,6 +84,7 @@ int nc_cmd_convert(int argc, char **argv) {
       {.name = "no-gzip", .kind = CF_CLI_BOOL, .dest = &no_gzip, .help = "write the bare protobuf"},
       {.name = "quiet", .kind = CF_CLI_BOOL, .dest = &quiet,
        .help = "only the summary line, not one line per tensor"},
+      CF_CLI_WEIGHTS_MAX_MB_FLAG(&load),
   };
   cf_cli_spec spec = {.prog = "netconv convert", .version = "netconv " CF_VERSION, .usage = usage,
                       .flags = flags, .n_flags = (int)(sizeof flags / sizeof flags[0]),
@@ -97,7 +100,7 @@ int nc_cmd_convert(int argc, char **argv) {
   void *buf = NULL;
   size_t size = 0;
   int rc = 1;
-  if (nc_load_net(in, &w, &err) != CF_OK) {
+  if (nc_load_net(in, &load, &w, &err) != CF_OK) {
     nc_fail("convert", "%s", err.msg);
     goto done;
   }
@@ -105,7 +108,7 @@ int nc_cmd_convert(int argc, char **argv) {
     fprintf(stderr, "encoding %zu parameters as %s and checking them...\n", w->param_count,
             enc == CF_ENC_UNKNOWN ? "before" : cf_encoding_name(enc));
   if (cf_weights_save_memory(w, enc, gzip, &buf, &size, &err) != CF_OK ||
-      cf_weights_load_memory(buf, size, out, NULL, &back, &err) != CF_OK) {
+      cf_weights_load_memory(buf, size, out, &load, &back, &err) != CF_OK) {
     nc_fail("convert", "%s", err.msg);
     goto done;
   }

@@ -1,13 +1,15 @@
-/* nc_describe.c: `netconv describe NET [--json]`: what a network file holds. */
+/* nc_describe.c: `netconv describe NET [--json] [--weights-max-mb MB]`: what
+ * a network file holds. */
 #include <cJSON.h>
 #include <string.h>
 
 #include "tools/cli/cf_cli.h"
+#include "tools/cli/cf_cli_net.h"
 #include "tools/netconv/nc_common.h"
 #include "weights/cf_cost.h"
 
 static const char usage[] =
-    "usage: netconv describe NET [--json]\n\n"
+    "usage: netconv describe NET [--json] [--weights-max-mb MB]\n\n"
     "Prints the architecture (layers, d, heads, dff, RPE q/k/v, norm, embedding style,\n"
     "smolgen, heads present), the parameter count, the tensor encodings, the input\n"
     "format, version and license, and the cost of one evaluation: the Chessformer\n"
@@ -134,12 +136,14 @@ static void print_text(const char *path, const cf_weights *w, const enc_count *e
 
 int nc_cmd_describe(int argc, char **argv) {
   bool json = false;
+  cf_weights_load_options load = CF_CLI_WEIGHTS_LOAD;
   cf_cli_flag flags[] = {
       {.name = "json", .kind = CF_CLI_BOOL, .dest = &json, .help = "one JSON object instead of text"},
+      CF_CLI_WEIGHTS_MAX_MB_FLAG(&load),
   };
   cf_cli_spec spec = {.prog = "netconv describe", .version = "netconv " CF_VERSION, .usage = usage,
-                      .flags = flags, .n_flags = 1, .positional_name = "NET",
-                      .max_positional = 1};
+                      .flags = flags, .n_flags = (int)(sizeof flags / sizeof flags[0]),
+                      .positional_name = "NET", .max_positional = 1};
   int rc = cf_cli_parse(&spec, argc, argv);
   if (rc != CF_CLI_CONTINUE) return rc;
   const char *path = spec.positional.count ? spec.positional.items[0] : NULL;
@@ -147,7 +151,7 @@ int nc_cmd_describe(int argc, char **argv) {
   if (!path) return cf_cli_usage_error(&spec, "no network given: netconv describe NET");
   cf_weights *w = NULL;
   cf_error err = {0};
-  if (nc_load_net(path, &w, &err) != CF_OK) return nc_fail("describe", "%s", err.msg);
+  if (nc_load_net(path, &load, &w, &err) != CF_OK) return nc_fail("describe", "%s", err.msg);
   enc_count ec = {0};
   cf_weights_visit(w, count_one, &ec);
   cf_cost cost;

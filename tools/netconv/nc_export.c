@@ -6,13 +6,15 @@
 #include <string.h>
 
 #include "tools/cli/cf_cli.h"
+#include "tools/cli/cf_cli_net.h"
 #include "tools/netconv/nc_common.h"
 #include "tools/netconv/nc_config.h"
 #include "tools/netconv/nc_names.h"
 #include "tools/netconv/nc_safetensors.h"
 
 static const char usage[] =
-    "usage: netconv export NET -o OUT.safetensors [--naming ours|chessformer]\n\n"
+    "usage: netconv export NET -o OUT.safetensors [--naming ours|chessformer]\n"
+    "                      [--weights-max-mb MB]\n\n"
     "Writes every tensor of NET as float32 safetensors. Names and layouts are our\n"
     "trainer's (training/model.py state_dict names, nn.Linear [out][in]; see\n"
     "docs/TRAINER_NAMES.md) or, with --naming chessformer, the Chessformer trainer's\n"
@@ -40,11 +42,13 @@ int nc_cmd_export(int argc, char **argv) {
   static const char *const namings[] = {"ours", "chessformer", NULL};
   const char *out = NULL;
   int naming_index = 0;
+  cf_weights_load_options load = CF_CLI_WEIGHTS_LOAD;
   cf_cli_flag flags[] = {
       {.name = "output", .letter = 'o', .kind = CF_CLI_STRING, .dest = &out,
        .arg = "OUT.safetensors", .attrs = CF_CLI_REQUIRED, .help = "the file to write"},
       {.name = "naming", .kind = CF_CLI_CHOICE, .dest = &naming_index, .choices = namings,
        .arg = "N", .help = "ours (default) or chessformer: whose tensor names and layouts"},
+      CF_CLI_WEIGHTS_MAX_MB_FLAG(&load),
   };
   cf_cli_spec spec = {.prog = "netconv export", .version = "netconv " CF_VERSION, .usage = usage,
                       .flags = flags, .n_flags = (int)(sizeof flags / sizeof flags[0]),
@@ -57,7 +61,7 @@ int nc_cmd_export(int argc, char **argv) {
   const nc_naming naming = naming_index == 0 ? NC_NAMING_OURS : NC_NAMING_CHESSFORMER;
   cf_weights *w = NULL;
   cf_error err = {0};
-  if (nc_load_net(in, &w, &err) != CF_OK) return nc_fail("export", "%s", err.msg);
+  if (nc_load_net(in, &load, &w, &err) != CF_OK) return nc_fail("export", "%s", err.msg);
   int n = 0, m = 0, rc = 1;
   nc_slot *slots = nc_slots(w, &n);
   nc_st_out *t = slots ? calloc((size_t)n, sizeof *t) : NULL;
