@@ -16,6 +16,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* CF_TEST_ASAN is 1 in a build with AddressSanitizer (gcc or clang), whose
+ * memory limits and speed some tests must allow for. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CF_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CF_TEST_ASAN 1
+#endif
+#endif
+
+/* CF_TEST_SANITIZED is 1 in a build with ASan or UBSan: every network call
+ * is several times slower, so latency bounds get CF_TEST_SLACK. */
+#if defined(CF_TEST_ASAN) || defined(__SANITIZE_UNDEFINED__)
+#define CF_TEST_SANITIZED 1
+#define CF_TEST_SLACK 5.0
+#else
+#define CF_TEST_SLACK 1.0
+#endif
+
 typedef struct cf_test {
   const char *name;
   int checks;

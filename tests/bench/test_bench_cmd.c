@@ -328,7 +328,7 @@ static void test_parity_net(cf_test *t) {
   free(out);
 }
 
-#if !defined(__SANITIZE_ADDRESS__)
+#ifndef CF_TEST_ASAN
 /* Runs argv with stdout and stderr discarded; the child's peak RSS in KiB,
  * or -1 when it could not run or failed. */
 static long child_maxrss_kb(const char *const *argv) {
@@ -371,7 +371,7 @@ static void test_cost_only_presets(cf_test *t) {
     cJSON_Delete(j);
     free(out);
   }
-#if !defined(__SANITIZE_ADDRESS__)
+#ifndef CF_TEST_ASAN
   /* No weights are built: CF-240M's ~1 GB of floats would show in the
    * child's peak RSS. Measured against `cformer --version`, since loading
    * the backends' shared libraries (oneDNN, OpenBLAS) costs RSS

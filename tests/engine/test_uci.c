@@ -545,16 +545,7 @@ static double ms_since(double t0) { return (cf_agent_now() - t0) * 1000.0; }
 
 /* Latency bounds hold for a release build; sanitizers slow every network
  * call several times over, so their builds get that much slack. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
-#define SLACK 5.0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SLACK 5.0
-#endif
-#endif
-#ifndef SLACK
-#define SLACK 1.0
-#endif
+#define SLACK CF_TEST_SLACK
 
 /* Waits up to ms for text to appear in the transcript after from. */
 static bool wait_for(transcript *tr, size_t from, const char *text, long ms) {

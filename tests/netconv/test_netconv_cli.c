@@ -136,13 +136,6 @@ static void test_usage_errors(cf_test *t) {
   }
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define CF_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CF_TEST_ASAN 1
-#endif
-#endif
 
 /* Runs a shell command line; its output (stdout + stderr) into out.
  * Returns the exit status, -1 if it did not exit. */

@@ -24,13 +24,6 @@
 #include "tests/cf_test.h"
 #include "tests/weights/weights_test_util.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define CF_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CF_TEST_ASAN 1
-#endif
-#endif
 
 /* AddressSanitizer keeps freed blocks resident for a while (its
  * quarantine), so peak RSS gets twice the room there. */
