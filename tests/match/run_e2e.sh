@@ -84,6 +84,27 @@ grep -q "option UCI_Elo: bad value '1000' (expected a whole number from 1350 to 
   fail "the engine's error line not shown once"
 grep -q "^game 1/2 .* ETA [0-9]*h[0-9][0-9]m[0-9][0-9]s$" "$tmp/msg.out" || fail "no ETA in the progress"
 
+# Clocks (--tc): real games on a 3 s + 0.1 s clock end by the rules, with the
+# time control in the PGN; an engine over its clock loses on time. (The
+# clock's mechanics are under test, not the search's time management, so
+# cformer plays its one-evaluation agent: other tests running beside this one
+# must not make a side lose on time.)
+"$match" --cformer "$tmp/cformer-e2e --agent policy" --opponent "$tmp/stockfish-e2e" \
+  --opponent-elo 1350 --tc 3+0.1 --games 2 --concurrency 1 --openings "$tmp/openings1.txt" \
+  --pgn "$tmp/tc.pgn" > "$tmp/tc.out" 2>&1
+rc=$?
+cat "$tmp/tc.out"
+[ $rc -eq 0 ] || fail "tc: exit status $rc"
+grep -q "^cformer-match: 2 games, clock 3+0.1 s," "$tmp/tc.out" || fail "tc: clock not announced"
+grep -q "faults (illegal move, crash, timeout): cformer 0, opponent 0; adjudicated draws 0" \
+  "$tmp/tc.out" || fail "tc: a game lost on time or by a fault"
+[ "$(grep -c '^\[TimeControl "3+0.1"\]' "$tmp/tc.pgn")" -eq 2 ] || fail "tc: PGN TimeControl"
+"$match" --cformer "$fake slow" --opponent "$tmp/stockfish-e2e" --tc 1+0 --games 1 \
+  --openings "$openings" > "$tmp/flag.out" 2>&1
+[ $? -eq 3 ] || fail "flag: exit status"
+grep -q "fake-slow lost on time (clock)" "$tmp/flag.out" || fail "flag: the slow side did not lose on time"
+"$match" --tc 0+1 > /dev/null 2>&1; [ $? -eq 2 ] || fail "--tc 0+1 accepted"
+
 # Faults are losses for the engine that commits them.
 for mode in illegal silent crash; do
   "$match" --cformer "$fake $mode" --opponent "$tmp/stockfish-e2e" --games 2 --movetime 20 \

@@ -3,9 +3,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "chess/cf_move_uci.h"
 #include "tools/match/cf_match_game.h"
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+}
 
 /* The position command for the game so far. */
 static char *position_command(const cf_game *g) {
@@ -44,6 +51,7 @@ cf_status cf_match_play(cf_engine_proc *white, cf_engine_proc *black, const char
   free(copy);
   out->opening_plies = out->game.count - 1;
   int max_plies = limits->max_plies > 0 ? limits->max_plies : 1000;
+  out->clock_left_ms[0] = out->clock_left_ms[1] = limits->tc_base_ms;
   cf_engine_proc *side[2] = {white, black};
   char line[CF_PROC_LINE_MAX], info[CF_PROC_LINE_MAX];
   cf_error e = {0};
@@ -69,17 +77,37 @@ cf_status cf_match_play(cf_engine_proc *white, cf_engine_proc *black, const char
     int us = cf_game_position(&out->game)->side == CF_WHITE ? 0 : 1;
     cf_engine_proc *p = side[us];
     char *pos = position_command(&out->game);
-    char go[64];
+    char go[160];
     long nodes = limits->nodes[us];
-    if (nodes > 0) snprintf(go, sizeof go, "go nodes %ld", nodes);
-    else snprintf(go, sizeof go, "go movetime %d", limits->movetime_ms);
-    int wait_ms = (nodes > 0 ? CF_MATCH_NODES_WAIT_MS : limits->movetime_ms) + limits->margin_ms;
+    const bool clocked = nodes <= 0 && limits->tc_base_ms > 0;
+    int wait_ms;
+    if (nodes > 0) {
+      snprintf(go, sizeof go, "go nodes %ld", nodes);
+      wait_ms = CF_MATCH_NODES_WAIT_MS + limits->margin_ms;
+    } else if (clocked) {
+      snprintf(go, sizeof go, "go wtime %.0f btime %.0f winc %.0f binc %.0f",
+               out->clock_left_ms[0], out->clock_left_ms[1], limits->tc_inc_ms, limits->tc_inc_ms);
+      wait_ms = (int)out->clock_left_ms[us] + limits->margin_ms;
+    } else {
+      snprintf(go, sizeof go, "go movetime %d", limits->movetime_ms);
+      wait_ms = limits->movetime_ms + limits->margin_ms;
+    }
     info[0] = 0;
     cf_status st = pos ? cf_engine_send(p, pos, &e) : CF_ERR_NOMEM;
     free(pos);
+    const double sent_at = now_ms();
     if (st == CF_OK) st = cf_engine_send(p, go, &e);
     if (st == CF_OK)
       st = cf_engine_expect(p, "bestmove", wait_ms, line, info, &e);
+    if (clocked && st == CF_OK) {
+      /* the whole round trip counts, as a GUI's clock counts it */
+      out->clock_left_ms[us] -= now_ms() - sent_at;
+      if (out->clock_left_ms[us] < 0) {
+        forfeit(out, us == 0, "%s lost on time%s", p->name, " (clock)");
+        return CF_OK;
+      }
+      out->clock_left_ms[us] += limits->tc_inc_ms;
+    }
     if (st != CF_OK) {
       forfeit(out, us == 0, st == CF_ERR_BACKEND ? "%s lost on time%s" : "%s crashed%s", p->name,
               "");

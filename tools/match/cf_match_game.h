@@ -15,7 +15,12 @@
  * margin before it is a timeout). */
 #define CF_MATCH_NODES_WAIT_MS 120000
 typedef struct cf_match_limits {
-  int movetime_ms;  /* go movetime, for a side without nodes */
+  /* A clock for both sides (`--tc BASE+INC`): each starts with base_ms, gains
+   * inc_ms after each of its moves, and is sent as go wtime/btime/winc/binc;
+   * the time from go to bestmove is taken off, and a side whose clock falls
+   * below zero loses on time. tc_base_ms 0 = no clock (movetime). */
+  double tc_base_ms, tc_inc_ms;
+  int movetime_ms;  /* go movetime, for a side without nodes or a clock */
   long nodes[2];    /* go nodes N for White [0] and Black [1]; 0 = movetime */
   int margin_ms;    /* extra time before a move counts as a timeout */
   int max_plies;    /* adjudicated a draw past this many plies (0 = 1000) */
@@ -29,6 +34,7 @@ typedef struct cf_match_game_result {
   int opening_plies;      /* plies that came from the opening */
   long evals_sum[2];      /* nodes reported by each engine's last info line, summed */
   int engine_moves[2];    /* moves made by each engine */
+  double clock_left_ms[2];/* with a clock: each side's time left at the end */
 } cf_match_game_result;
 
 /* Plays white vs black from the opening (UCI moves from the start

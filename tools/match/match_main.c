@@ -86,11 +86,34 @@ static void show_engine_message(void *user, const cf_engine_proc *p, const char 
   pthread_mutex_unlock(&s->mu);
 }
 
-/* "100 ms/move" or "400 nodes/move", for one side. */
+/* "100 ms/move", "400 nodes/move" or "clock 1+0.1 s", for one side. */
 static const char *limit_text(const match_args *a, long nodes, char *buf, size_t cap) {
   if (nodes > 0) snprintf(buf, cap, "%ld nodes/move", nodes);
+  else if (a->limits.tc_base_ms > 0)
+    snprintf(buf, cap, "clock %g+%g s", a->limits.tc_base_ms / 1000.0, a->limits.tc_inc_ms / 1000.0);
   else snprintf(buf, cap, "%d ms/move", a->limits.movetime_ms);
   return buf;
+}
+
+/* --tc BASE+INC in seconds ("1+0", "0.3+0", "60+0.6"): ctx is the limits. */
+static bool set_tc(void *ctx, const char *value, char *why, size_t why_size) {
+  cf_match_limits *l = ctx;
+  char *end;
+  double base = strtod(value, &end), inc = 0;
+  bool ok = end != value && base > 0 && base <= 86400;
+  if (ok && *end == '+') {
+    const char *at = end + 1;
+    inc = strtod(at, &end);
+    ok = end != at && inc >= 0 && inc <= 3600;
+  }
+  ok = ok && *end == 0;
+  if (!ok) {
+    snprintf(why, why_size, "BASE+INC in seconds, e.g. 1+0 or 60+0.6 (BASE above 0)");
+    return false;
+  }
+  l->tc_base_ms = base * 1000.0;
+  l->tc_inc_ms = inc * 1000.0;
+  return true;
 }
 
 static bool add_option(cf_engine_spec *s, const char *opt) {
@@ -155,6 +178,9 @@ static int parse_args(int argc, char **argv, match_args *a) {
        .help = "games to play (default 20)"},
       {.name = "movetime", .kind = CF_CLI_INT, .dest = &a->limits.movetime_ms, .imin = 1,
        .imax = 3600000, .arg = "MS", .help = "time per move (default 100)"},
+      {.name = "tc", .kind = CF_CLI_STRING, .arg = "BASE+INC", .set = set_tc, .ctx = &a->limits,
+       .help = "a clock for both sides instead of a movetime: BASE seconds plus INC a\n"
+               "move (go wtime/btime/winc/binc); a side whose clock runs out loses"},
       {.name = "nodes", .kind = CF_CLI_LONG, .dest = &a->cformer_nodes, .imin = 1,
        .imax = 1000000000L, .help = "cformer plays `go nodes N` instead of a movetime"},
       {.name = "opponent-nodes", .kind = CF_CLI_LONG, .dest = &a->opponent_nodes, .imin = 1,
@@ -208,7 +234,10 @@ static void write_pgn(match_state *s, int round, const cf_match_game_result *r, 
   /* PGN's TimeControl has no word for a movetime or a node count: "-" when the
    * two sides' limits differ, as when one of them counts nodes */
   char time_control[64] = "-";
-  if (s->a->cformer_nodes == 0 && s->a->opponent_nodes == 0)
+  if (s->a->cformer_nodes == 0 && s->a->opponent_nodes == 0 && s->a->limits.tc_base_ms > 0)
+    snprintf(time_control, sizeof time_control, "%g+%g", s->a->limits.tc_base_ms / 1000.0,
+             s->a->limits.tc_inc_ms / 1000.0); /* PGN's own form: seconds+increment */
+  else if (s->a->cformer_nodes == 0 && s->a->opponent_nodes == 0)
     snprintf(time_control, sizeof time_control, "movetime %d ms", s->a->limits.movetime_ms);
   else if (s->a->cformer_nodes == s->a->opponent_nodes)
     snprintf(time_control, sizeof time_control, "nodes %ld", s->a->cformer_nodes);
