@@ -13,8 +13,8 @@
 #                (default: all four)
 #   GAMES        games per match (default 100)
 #   CONCURRENCY  games played at once (default 2)
-#   NODES        ladder: the search's visits per move (default "1 32 100 400
-#                1600"; smart pruning off, so every move gets exactly that)
+#   NODES        ladder: the search's visits per move (default "1 32 100 400";
+#                smart pruning off, so every move gets exactly that)
 #   AGENTS       stockfish: cformer's agents (default "search")
 #   ELOS         stockfish: its UCI_Elo levels (default "1500 1800")
 #   MOVETIME     stockfish: milliseconds per move for both sides (default 1000)
@@ -34,7 +34,7 @@ out=${OUT:-strength-out}
 steps=${STEPS:-puzzles ladder stockfish bench}
 games=${GAMES:-100}
 concurrency=${CONCURRENCY:-2}
-nodes=${NODES:-1 32 100 400 1600}
+nodes=${NODES:-1 32 100 400}
 agents=${AGENTS:-search}
 elos=${ELOS:-1500 1800}
 movetime=${MOVETIME:-1000}
