@@ -104,22 +104,42 @@ static int scan(const char *dir, candidate *c, int max) {
   return n;
 }
 
+/* Records the files autodiscover passed over in the loaded net's info. */
+static void note_skipped(cf_engine_weights_info *info, const cf_engine_skipped *skipped, int n) {
+  info->n_skipped_total = n;
+  info->n_skipped = n < CF_ENGINE_SKIPPED_MAX ? n : CF_ENGINE_SKIPPED_MAX;
+  memcpy(info->skipped, skipped, (size_t)info->n_skipped * sizeof *skipped);
+}
+
 static cf_status autodiscover(const cf_engine_weights_spec *spec, cf_net **out,
                               cf_engine_weights_info *info, cf_error *err) {
   enum { MAX = 64 };
   candidate *c = malloc(MAX * sizeof *c);
   if (!c) return cf_error_set(err, CF_ERR_NOMEM, "autodiscover: out of memory");
+  /* Kept aside: load_path fills *info for the file it is given. */
+  cf_engine_skipped skipped[CF_ENGINE_SKIPPED_MAX];
+  int n_skipped = 0;
   for (int i = 0; spec->search_dirs && spec->search_dirs[i]; i++) {
     int n = scan(spec->search_dirs[i], c, MAX);
     for (int k = 0; k < n; k++) {
-      if (load_path(c[k].path, spec, out, info, NULL) == CF_OK) {
+      cf_error why = {0};
+      cf_status st = load_path(c[k].path, spec, out, info, &why);
+      if (st == CF_OK) {
         free(c);
+        note_skipped(info, skipped, n_skipped);
         return CF_OK;
       }
+      if (n_skipped < CF_ENGINE_SKIPPED_MAX) {
+        snprintf(skipped[n_skipped].path, sizeof skipped[n_skipped].path, "%s", c[k].path);
+        snprintf(skipped[n_skipped].why, sizeof skipped[n_skipped].why, "%s", why.msg);
+      }
+      n_skipped++;
     }
   }
   free(c);
-  return load_built_in(spec, out, info, err);
+  CF_TRY(load_built_in(spec, out, info, err));
+  note_skipped(info, skipped, n_skipped);
+  return CF_OK;
 }
 
 cf_status cf_engine_load_net(const cf_engine_weights_spec *spec, cf_net **out,

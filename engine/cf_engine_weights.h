@@ -23,7 +23,18 @@ typedef struct cf_engine_weights_spec {
   cf_weights_load_options load;   /* payload limit (0 = automatic) and how a user raises it */
 } cf_engine_weights_spec;
 
+/* Files autodiscover tried before the one it loaded, and why each failed,
+ * so the engine can say why a net beside it was not the one it plays. */
+#define CF_ENGINE_SKIPPED_MAX 8
+typedef struct cf_engine_skipped {
+  char path[512];
+  char why[CF_ERROR_MSG_MAX];
+} cf_engine_skipped;
+
 typedef struct cf_engine_weights_info {
+  cf_engine_skipped skipped[CF_ENGINE_SKIPPED_MAX];
+  int n_skipped;        /* listed in skipped (the first CF_ENGINE_SKIPPED_MAX) */
+  int n_skipped_total;  /* all the files skipped */
   char source[1024];  /* the file loaded, or "<built in>" */
   char license[256];  /* the file's license field ("" if none) */
   bool untrained;     /* the license field marks the net untrained */

@@ -413,6 +413,18 @@ static bool ensure_net(cf_uci *u) {
   emit(u, "info string loaded network %s (%d layers, d %d, %d heads, %zu parameters) on %s",
        info.source, info.layers, info.d, info.heads, info.params,
        cf_net_get_info(u->net)->backend);
+  /* Autodiscover's choice: say which newer files it passed over, and why,
+   * or a user wonders why the net beside the binary is not the one played. */
+  for (int i = 0; i < info.n_skipped; i++) {
+    const char *why = info.skipped[i].why;
+    if (strstr(why, info.skipped[i].path))
+      emit(u, "info string warning: autodiscover skipped %s", why);
+    else
+      emit(u, "info string warning: autodiscover skipped %s: %s", info.skipped[i].path, why);
+  }
+  if (info.n_skipped_total > info.n_skipped)
+    emit(u, "info string warning: autodiscover skipped %d more files",
+         info.n_skipped_total - info.n_skipped);
   if (info.untrained)
     emit(u, "info string warning: this network is untrained (random weights: \"%s\"); its moves "
             "are meaningless. Set WeightsFile (or --weights) to a trained network.",

@@ -1,6 +1,7 @@
 /* test_uci.c: UCI transcripts through the in-memory responder: every
  * command, the option table, weights loading (built in, autodiscover,
  * missing and corrupt files, recovery) and the error paths. */
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -366,6 +367,9 @@ static void test_weights(cf_test *t) {
   CHECK(mkdir(untrained_dir, 0700) == 0);
   CHECK(save_net_with_license(untrained, "cformer untrained placeholder: random weights"));
   CHECK(write_file(bad, "\x1f\x8b garbage", 10));
+  /* the corrupt file is the newer one, so autodiscover tries it first */
+  struct timespec later[2] = {{.tv_sec = time(NULL) + 60}, {.tv_sec = time(NULL) + 60}};
+  CHECK(utimensat(AT_FDCWD, bad, later, 0) == 0);
   /* Autodiscover: the corrupt file (newer) is skipped, the good one used,
    * and no untrained warning. */
   const char *dirs[] = {empty_dir, dir, NULL};
@@ -376,6 +380,11 @@ static void test_weights(cf_test *t) {
   CHECK_STR_CONTAINS(o, "loaded network ");
   CHECK_STR_CONTAINS(o, "a-good.pb.gz (1 layers, d 8, 2 heads");
   CHECK(!strstr(o, "untrained"));
+  /* ... and says which file it passed over, and why */
+  CHECK_INT_EQ(count(o, "info string warning: autodiscover skipped "), 1);
+  CHECK_STR_CONTAINS(o, "info string warning: autodiscover skipped ");
+  CHECK_STR_CONTAINS(o, "b-corrupt.pb.gz");
+  CHECK(strstr(o, "b-corrupt.pb.gz") < strstr(o, "readyok"));
   /* A missing file: error, engine up, go answers, a valid file recovers. */
   o = run(u, &tr, "setoption name WeightsFile value /nonexistent/net.pb.gz\nisready");
   CHECK_STR_CONTAINS(o, "info string error: ");
