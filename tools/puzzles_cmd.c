@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine/cf_agent.h"
 #include "engine/cf_engine_weights.h"
@@ -61,6 +62,12 @@ static bool check_agent(void *ctx, const char *value, char *why, size_t why_size
   for (int i = 0; i < cf_agent_count() && at < why_size; i++)
     at += (size_t)snprintf(why + at, why_size - at, ", %s", cf_agent_at(i)->name);
   return false;
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static int parse_args(int argc, char **argv, puzzles_args *a) {
@@ -211,6 +218,13 @@ int cf_cmd_puzzles(int argc, char **argv) {
             info.untrained ? "; this network is UNTRAINED" : "");
 
   char line[4096];
+  /* How many puzzles there are to play, for the progress lines' ETA: the
+   * lines after the header, capped by --limit. */
+  long expected = 0;
+  while (fgets(line, sizeof line, f)) expected += line[0] != '\n' && strncmp(line, "PuzzleId,", 9) != 0;
+  if (a.limit > 0 && a.limit < expected) expected = a.limit;
+  rewind(f);
+  const double t0 = now_s();
   int total = 0, bad = 0, lineno = 0;
   rc = 0;
   while (fgets(line, sizeof line, f) && (a.limit == 0 || total < a.limit)) {
@@ -246,7 +260,12 @@ int cf_cmd_puzzles(int argc, char **argv) {
       counted = true;
     }
     total += counted;
-    if (!a.quiet && total % 100 == 0) fprintf(stderr, "  %d puzzles...\n", total);
+    if (!a.quiet && counted && total % 100 == 0) {
+      const double spent = now_s() - t0, rate = total / (spent > 0 ? spent : 1e-9);
+      const double left = expected > total ? (double)(expected - total) / rate : 0;
+      fprintf(stderr, "  %d/%ld puzzles, %.1f puzzles/s, ETA %dm%02ds\n", total, expected, rate,
+              (int)(left / 60), (int)left % 60);
+    }
   }
   if (a.json) print_json(&a, scores, n_agents, total);
   else print_table(scores, n_agents, total);

@@ -77,6 +77,17 @@ static void test_mates_json(cf_test *t) {
   has(t, out, "<built in>");
 }
 
+/* Progress on stderr every 100 puzzles: done of all, rate and ETA. */
+static void test_progress(cf_test *t) {
+  char cmd[2048], out[8192];
+  snprintf(cmd, sizeof cmd, "%s puzzles --agent policy --limit 200", cformer);
+  CHECK_INT_EQ(run(cmd, out, sizeof out), 0);
+  has(t, out, "  100/200 puzzles, ");
+  has(t, out, "  200/200 puzzles, ");
+  has(t, out, " puzzles/s, ETA 0m00s\n");
+  has(t, out, "(200 puzzles)");
+}
+
 static void test_errors(cf_test *t) {
   char cmd[2048], out[8192];
   snprintf(cmd, sizeof cmd, "%s puzzles --agent nosuch", cformer);
@@ -125,7 +136,7 @@ static void cleanup(void) {
 }
 
 #define main test_main
-CF_TEST_MAIN(test_mates_json, test_errors)
+CF_TEST_MAIN(test_mates_json, test_errors, test_progress)
 #undef main
 
 int main(int argc, char **argv) {
