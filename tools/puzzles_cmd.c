@@ -64,12 +64,6 @@ static bool check_agent(void *ctx, const char *value, char *why, size_t why_size
   return false;
 }
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int parse_args(int argc, char **argv, puzzles_args *a) {
   *a = (puzzles_args){.weights = CF_WEIGHTS_BUILT_IN, .csv = NULL, .agent = "all",
                       .nodes = CF_SEARCH_DEFAULT_VISITS, .load = CF_CLI_WEIGHTS_LOAD};
@@ -224,7 +218,7 @@ int cf_cmd_puzzles(int argc, char **argv) {
   while (fgets(line, sizeof line, f)) expected += line[0] != '\n' && strncmp(line, "PuzzleId,", 9) != 0;
   if (a.limit > 0 && a.limit < expected) expected = a.limit;
   rewind(f);
-  const double t0 = now_s();
+  const double t0 = cf_agent_now();
   int total = 0, bad = 0, lineno = 0;
   rc = 0;
   while (fgets(line, sizeof line, f) && (a.limit == 0 || total < a.limit)) {
@@ -261,7 +255,7 @@ int cf_cmd_puzzles(int argc, char **argv) {
     }
     total += counted;
     if (!a.quiet && counted && total % 100 == 0) {
-      const double spent = now_s() - t0, rate = total / (spent > 0 ? spent : 1e-9);
+      const double spent = cf_agent_now() - t0, rate = total / (spent > 0 ? spent : 1e-9);
       const double left = expected > total ? (double)(expected - total) / rate : 0;
       fprintf(stderr, "  %d/%ld puzzles, %.1f puzzles/s, ETA %dm%02ds\n", total, expected, rate,
               (int)(left / 60), (int)left % 60);

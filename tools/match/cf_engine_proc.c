@@ -13,11 +13,13 @@
 
 #include "tools/match/cf_engine_proc.h"
 
-static long now_ms(void) {
+double cf_engine_now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+  return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
 }
+
+static long now_ms(void) { return (long)cf_engine_now_ms(); }
 
 #define MAX_ARGS 64
 #define MAX_DECLARED 256

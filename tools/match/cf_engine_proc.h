@@ -47,6 +47,10 @@ typedef struct cf_engine_spec {
 cf_status cf_engine_start(const cf_engine_spec *spec, int timeout_ms, cf_engine_proc *p,
                           cf_error *err);
 
+/* Monotonic milliseconds: the one clock of the match tool (timeouts, the
+ * game clocks of --tc, the ETA). */
+double cf_engine_now_ms(void);
+
 /* Sends one line (a newline is added). */
 cf_status cf_engine_send(cf_engine_proc *p, const char *line, cf_error *err);
 

@@ -8,12 +8,6 @@
 #include "chess/cf_move_uci.h"
 #include "tools/match/cf_match_game.h"
 
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
-}
-
 /* The position command for the game so far. */
 static char *position_command(const cf_game *g) {
   size_t cap = 32 + (size_t)g->count * 6;
@@ -95,13 +89,13 @@ cf_status cf_match_play(cf_engine_proc *white, cf_engine_proc *black, const char
     info[0] = 0;
     cf_status st = pos ? cf_engine_send(p, pos, &e) : CF_ERR_NOMEM;
     free(pos);
-    const double sent_at = now_ms();
+    const double sent_at = cf_engine_now_ms();
     if (st == CF_OK) st = cf_engine_send(p, go, &e);
     if (st == CF_OK)
       st = cf_engine_expect(p, "bestmove", wait_ms, line, info, &e);
     if (clocked && st == CF_OK) {
       /* the whole round trip counts, as a GUI's clock counts it */
-      out->clock_left_ms[us] -= now_ms() - sent_at;
+      out->clock_left_ms[us] -= cf_engine_now_ms() - sent_at;
       if (out->clock_left_ms[us] < 0) {
         forfeit(out, us == 0, "%s lost on time%s", p->name, " (clock)");
         return CF_OK;

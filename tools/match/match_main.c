@@ -64,12 +64,6 @@ typedef struct match_state {
   int n_seen;
 } match_state;
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* An engine's `info string error/warning` line, shown once on stderr with
  * the engine's side: a GUI would show it, and a match that loses every game
  * to an engine with no network should say why. */
@@ -352,7 +346,7 @@ static void *worker(void *arg) {
              cformer_white ? "white" : "black", cf_game_result_name(r.result), r.reason);
       print_standing(s, stdout);
       /* the rest at the pace so far (games run concurrency at a time) */
-      double left = (now_s() - s->started_at) / s->finished * (a->games - s->finished);
+      double left = (cf_engine_now_ms() / 1000.0 - s->started_at) / s->finished * (a->games - s->finished);
       if (s->finished < a->games)
         printf("  ETA %dh%02dm%02ds", (int)(left / 3600), (int)(left / 60) % 60, (int)left % 60);
       printf("\n");
@@ -397,7 +391,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   pthread_mutex_init(&s.mu, NULL);
-  s.started_at = now_s();
+  s.started_at = cf_engine_now_ms() / 1000.0;
   a.cformer.on_message = a.opponent.on_message = show_engine_message;
   a.cformer.message_user = a.opponent.message_user = &s;
   int n = a.concurrency < a.games ? a.concurrency : a.games;
