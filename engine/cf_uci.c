@@ -14,6 +14,7 @@
 #include "chess/cf_move_uci.h"
 #include "engine/cf_agent.h"
 #include "engine/cf_engine_weights.h"
+#include "engine/cf_instant_move.h"
 #include "engine/cf_uci.h"
 #include "engine/cf_uci_go.h"
 #include "engine/cf_uci_score.h"
@@ -63,6 +64,14 @@ struct cf_uci {
   double budget_ms;   /* the search's clock budget, whose unused part is saved; < 0: none */
   double clock_start; /* when this move's clock started (go was read, or ponderhit) */
   _Atomic double live_deadline; /* set by ponderhit: the pondering agent's deadline */
+
+  /* Time trouble: when the clock, less MoveOverheadMs, cannot pay for one
+   * more answer from the network, the move is made without it
+   * (cf_instant_move.h). answer_ms is the cost of a network answer as
+   * measured here (go to bestmove), a decaying maximum so that one slow
+   * answer is remembered for a few moves. */
+  bool instant;
+  double answer_ms;
 };
 
 #if defined(__GNUC__)
@@ -266,6 +275,21 @@ static void wait_release(cf_uci *u) {
   pthread_mutex_unlock(&u->mu);
 }
 
+/* The move of time trouble: no network, no tree; the clock's budget is
+ * not recorded, so nothing is saved or spent from it. */
+static void *instant_main(void *arg) {
+  cf_uci *u = arg;
+  const cf_position *pos = cf_game_position(&u->game);
+  cf_agent_result r = {.best = cf_instant_move(pos), .ponder = CF_MOVE_NONE};
+  char move[CF_UCI_MOVE_MAX];
+  cf_move_write_uci(r.best, pos->chess960, move);
+  emit(u, "info depth 0 seldepth 0 time %ld nodes 0 pv %s",
+       (long)((cf_agent_now() - u->clock_start) * 1000.0), move);
+  emit(u, "info string time trouble: %s played without the network", move);
+  emit_bestmove(u, &r);
+  return NULL;
+}
+
 static void *search_main(void *arg) {
   cf_uci *u = arg;
   const bool tree = u->agent == &cf_agent_search_desc;
@@ -305,6 +329,10 @@ static void *search_main(void *arg) {
    * bestmove waits for stop or ponderhit. */
   if (st != CF_OK) emit(u, "info string error: %s", err.msg);
   if (answer) emit_final_info(u, &r, elapsed);
+  if (!u->hold) {
+    const double answer_ms = (cf_agent_now() - u->clock_start) * 1000.0;
+    u->answer_ms = answer_ms > 0.75 * u->answer_ms ? answer_ms : 0.75 * u->answer_ms;
+  }
   wait_release(u);
   if (answer) emit_bestmove(u, &r);
   else emit(u, "bestmove 0000");
@@ -622,7 +650,11 @@ static void cmd_go(cf_uci *u, char *args) {
   u->budget_ms = -1;
   const double budget = u->hold ? -1 : move_budget(u);
   u->deadline = budget >= 0 ? go_at + budget / 1000.0 : 0;
-  if (pthread_create(&u->thread, NULL, search_main, u) != 0) {
+  const cf_clock clock = go_clock(u);
+  u->instant = !u->hold && clock.time_ms >= 0 &&
+               (double)(clock.time_ms - u->tm.move_overhead_ms) < u->answer_ms;
+  if (u->instant) u->budget_ms = -1;
+  if (pthread_create(&u->thread, NULL, u->instant ? instant_main : search_main, u) != 0) {
     emit(u, "info string error: go: cannot start the search thread");
     emit(u, "bestmove 0000");
     return;

@@ -14,7 +14,8 @@
  *
  * movetime gives movetime - MoveOverheadMs (with a clock as well, the
  * smaller of the two). A zero or negative result means: make the move at
- * once (after the first evaluation). game_ply counts from the FEN's move
+ * once (after the first evaluation; the UCI engine moves without the network
+ * when the clock cannot pay for one answer: engine/cf_instant_move.h). game_ply counts from the FEN's move
  * number, as Lc0's does. */
 #ifndef CF_TIME_MANAGER_H
 #define CF_TIME_MANAGER_H

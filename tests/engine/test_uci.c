@@ -1137,8 +1137,8 @@ static long last_nodes(const char *out) {
   return last ? atol(last + 7) : -1;
 }
 
-/* Every agent: a clock at 0 or below means move now (after the first
- * evaluation); MoveOverheadMs is kept back from every budget; the time a
+/* Every agent: a clock at 0 or below means move now (without the network:
+ * time trouble); MoveOverheadMs is kept back from every budget; the time a
  * network load takes counts against the move. */
 static void test_clocks_every_agent(cf_test *t) {
   transcript tr;
@@ -1167,11 +1167,16 @@ static void test_clocks_every_agent(cf_test *t) {
       if (!CHECK(took < 250 * SLACK)) fprintf(stderr, "  %s: '%s' took %.0f ms\n", agents[a], gos[g], took);
       CHECK_INT_EQ(count(o, "bestmove "), 1);
       CHECK(!strstr(o, "bestmove 0000"));
-      /* Only the root was evaluated; the search, whose root may come from
-       * the NN cache, then evaluates one position of the tree at most. */
+      /* A clock at or below MoveOverheadMs cannot pay for a network
+       * answer: the move is made without the network (time trouble).
+       * movetime has no clock to lose on: only the root was evaluated; the
+       * search, whose root may come from the NN cache, then evaluates one
+       * position of the tree at most. */
+      const bool instant = !strstr(gos[g], "movetime");
       const long nodes = last_nodes(o);
-      if (!CHECK(a == 2 ? nodes >= 1 && nodes <= 2 : nodes == 1))
+      if (!CHECK(instant ? nodes == 0 : a == 2 ? nodes >= 1 && nodes <= 2 : nodes == 1))
         fprintf(stderr, "  %s: '%s'\n%s", agents[a], gos[g], o);
+      CHECK(instant == (strstr(o, "info string time trouble: ") != NULL));
     }
   }
   cf_uci_free(u);
@@ -1203,6 +1208,23 @@ static void test_clocks_every_agent(cf_test *t) {
     CHECK(took < 1500);
     CHECK(nodes >= 1 && nodes < 42);
     CHECK_INT_EQ(count(o, "bestmove "), 1);
+    /* Time trouble follows the measured cost of an answer: with no
+     * overhead, a clock of a quarter of what the full value search just
+     * took is played without the network; a clock of ten times it is not. */
+    run(u, &tr, "setoption name MoveOverheadMs value 0");
+    t0 = cf_agent_now();
+    o = run(u, &tr, "go wtime 600000 btime 600000");
+    const double full = ms_since(t0);
+    CHECK(strstr(o, "time trouble") == NULL);
+    char clock[128];
+    snprintf(clock, sizeof clock, "go wtime %.0f btime %.0f", full / 4, full / 4);
+    o = run(u, &tr, clock);
+    if (!CHECK(strstr(o, "info string time trouble: ") && last_nodes(o) == 0))
+      fprintf(stderr, "  after %.0f ms, '%s':\n%s", full, clock, o);
+    snprintf(clock, sizeof clock, "go wtime %.0f btime %.0f movestogo 1", full * 10, full * 10);
+    o = run(u, &tr, clock);
+    CHECK(strstr(o, "time trouble") == NULL && last_nodes(o) >= 1);
+    run(u, &tr, "setoption name MoveOverheadMs value 2980");
     /* The full search, for scale: it must be cut above. */
     t0 = cf_agent_now();
     o = run(u, &tr, "go");
