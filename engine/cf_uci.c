@@ -21,6 +21,7 @@
 #include "engine/cf_uci_text.h"
 #include "engine/search/cf_search.h"
 #include "engine/search/cf_time_manager.h"
+#include "net/cf_net_options.h"
 #include "policy_head/cf_policy_map.h"
 #include "engine/cf_net_input.h"
 
@@ -363,17 +364,15 @@ void cf_uci_wait(cf_uci *u) {
 /* ---- network ----------------------------------------------------------- */
 
 /* The backend options the net is created with: BackendOptions, led by
- * threads=Threads when Threads is above 1 and BackendOptions does not set
- * threads itself (Threads is how Lc0 users ask for more cores; here it is
- * the backend's thread count, since the agents have no parallel search). */
+ * lanes=Threads when Threads is above 1 and BackendOptions sets neither
+ * lanes nor the backend's own threads (Threads is how Lc0 users ask for
+ * more cores; here the network splits each batch across that many
+ * sleeping threads, since the agents have no parallel search:
+ * net/cf_net_lanes.h). */
 static void backend_options(const cf_uci *u, char *out, size_t size) {
-  const char *opts = u->value[CF_OPT_BACKEND_OPTIONS];
-  const char *threads = u->value[CF_OPT_THREADS];
-  bool has_threads = strncmp(opts, "threads=", 8) == 0 || strstr(opts, ",threads=") != NULL;
-  if (has_threads || strcmp(threads, "1") == 0)
-    snprintf(out, size, "%s", opts);
-  else
-    snprintf(out, size, "threads=%.8s%s%.1023s", threads, opts[0] ? "," : "", opts);
+  if (!cf_net_options_for_threads(u->value[CF_OPT_BACKEND_OPTIONS], atoi(u->value[CF_OPT_THREADS]),
+                                  out, size))
+    snprintf(out, size, "%s", u->value[CF_OPT_BACKEND_OPTIONS]);
 }
 
 /* Positions per network pass: the search's MinibatchSize when set, else

@@ -9,6 +9,7 @@
 #include "engine/cf_engine_weights.h"
 #include "engine/cf_uci_options.h"
 #include "lib/cf_api_internal.h"
+#include "net/cf_net_options.h"
 #include "weights/cf_weights.h"
 
 /* The public status values are the internal ones, number for number. */
@@ -68,8 +69,8 @@ cformer_status cf_api_arg(cformer_error *out, const char *what) {
 }
 
 /* The network options of opts: backend "auto" is the default, threads
- * becomes threads=N unless backend_options sets it (as the engine's Threads
- * option does). */
+ * becomes lanes=N unless backend_options sets lanes or threads (as the
+ * engine's Threads option does: net/cf_net_options.h). */
 static cf_status net_options(const cformer_options *opts, char *backend_opts, size_t cap,
                              cf_net_options *o, cf_error *err) {
   *o = (cf_net_options){.max_batch = DEFAULT_MAX_BATCH, .history_fill = CF_HISTORY_FILL_FEN_ONLY};
@@ -84,12 +85,8 @@ static cf_status net_options(const cformer_options *opts, char *backend_opts, si
   if (opts->threads < 0) return cf_error_set(err, CF_ERR_ARG, "threads %d is negative", opts->threads);
   if (opts->history_fill)
     CF_TRY(cf_history_fill_parse(opts->history_fill, &o->history_fill, err));
-  const char *given = opts->backend_options ? opts->backend_options : "";
-  bool has_threads = strncmp(given, "threads=", 8) == 0 || strstr(given, ",threads=") != NULL;
-  int w = opts->threads > 0 && !has_threads
-              ? snprintf(backend_opts, cap, "threads=%d%s%s", opts->threads, *given ? "," : "", given)
-              : snprintf(backend_opts, cap, "%s", given);
-  if (w < 0 || (size_t)w >= cap) return cf_error_set(err, CF_ERR_ARG, "backend options too long");
+  if (!cf_net_options_for_threads(opts->backend_options, opts->threads, backend_opts, cap))
+    return cf_error_set(err, CF_ERR_ARG, "backend options too long");
   o->backend_options = backend_opts[0] ? backend_opts : NULL;
   return CF_OK;
 }

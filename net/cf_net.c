@@ -8,17 +8,36 @@
 
 #include "backends/cf_backend.h"
 #include "encoder/cf_encoder.h"
+#include "net/cf_net_lanes.h"
 #include "net/cf_net_options.h"
 
-struct cf_net {
-  cf_net_info info;
-  cf_history_fill fill;
+/* Everything one pass needs: a lane evaluates its share of a batch
+ * (cf_net_lanes.h). */
+typedef struct cf_net_lane {
   cf_backend *be;
   cf_encoder *encoder;
   cf_policy *policy;
   cf_values *values;
   cf_planes *planes; /* [max_batch] host staging */
   int *transforms;   /* [max_batch] */
+  /* The current pass's share and its outcome. */
+  int n;
+  const cf_net_request *req;
+  cf_net_output *out;
+  cf_status st;
+  cf_error err;
+} cf_net_lane;
+
+/* A lane takes at least this many positions of a pass: below it, the
+ * backend's per-call cost outweighs what a second core brings. */
+#define MIN_POSITIONS_PER_LANE 4
+
+struct cf_net {
+  cf_net_info info;
+  cf_history_fill fill;
+  int n_lanes;
+  cf_net_lane *lanes;  /* [n_lanes] */
+  cf_lane_pool *pool;  /* n_lanes - 1 sleeping threads */
 };
 
 static cf_status check_arch(const cf_net_arch *a, cf_error *err) {
@@ -49,6 +68,27 @@ static cf_status check_options(const cf_net_options *o, cf_error *err) {
   return CF_OK;
 }
 
+/* One lane's backend instance and the heads' state on it. */
+static cf_status create_lane(cf_net *net, cf_net_lane *lane, const cf_weights *w,
+                             const cf_net_options *o, cf_error *err) {
+  const cf_net_arch *a = &w->arch;
+  cf_backend_config cfg = {.max_batch = net->info.max_batch, .options = o->backend_options};
+  CF_TRY(cf_backend_create(o->backend, &cfg, &lane->be, err));
+  unsigned features, acts;
+  cf_encoder_requirements(a, &features, &acts);
+  acts |= cf_policy_requirements(a) | cf_values_requirements(a);
+  CF_TRY(cf_backend_check(lane->be, features, acts, err));
+
+  const int B = net->info.max_batch;
+  CF_TRY(cf_encoder_create(w, lane->be, B, &lane->encoder, err));
+  CF_TRY(cf_policy_create(w, lane->be, B, net->info.policy_heads, &lane->policy, err));
+  CF_TRY(cf_values_create(w, lane->be, B, net->info.value_heads, &lane->values, err));
+  lane->planes = malloc((size_t)B * sizeof *lane->planes);
+  lane->transforms = malloc((size_t)B * sizeof *lane->transforms);
+  if (!lane->planes || !lane->transforms) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+  return CF_OK;
+}
+
 static cf_status create(cf_net *net, const cf_weights *w, const cf_net_options *given,
                         cf_error *err) {
   const cf_net_arch *a = &w->arch;
@@ -70,22 +110,19 @@ static cf_status create(cf_net *net, const cf_weights *w, const cf_net_options *
   for (int h = 0; h < CF_VALUE_HEAD_COUNT; h++)
     net->info.value_cat[h] = (net->info.value_heads >> h & 1) ? a->value_cat[h] : 0;
 
-  cf_backend_config cfg = {.max_batch = net->info.max_batch, .options = o->backend_options};
-  CF_TRY(cf_backend_create(o->backend, &cfg, &net->be, err));
-  net->info.backend = net->be->desc->name;
-  unsigned features, acts;
-  cf_encoder_requirements(a, &features, &acts);
-  acts |= cf_policy_requirements(a) | cf_values_requirements(a);
-  CF_TRY(cf_backend_check(net->be, features, acts, err));
-
-  const int B = net->info.max_batch;
-  CF_TRY(cf_encoder_create(w, net->be, B, &net->encoder, err));
-  CF_TRY(cf_policy_create(w, net->be, B, net->info.policy_heads, &net->policy, err));
-  CF_TRY(cf_values_create(w, net->be, B, net->info.value_heads, &net->values, err));
-  net->planes = malloc((size_t)B * sizeof *net->planes);
-  net->transforms = malloc((size_t)B * sizeof *net->transforms);
-  if (!net->planes || !net->transforms) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
-  return CF_OK;
+  net->n_lanes = o->lanes > 0 ? o->lanes : 1;
+  net->info.lanes = net->n_lanes;
+  net->lanes = calloc((size_t)net->n_lanes, sizeof *net->lanes);
+  if (!net->lanes) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+  for (int i = 0; i < net->n_lanes; i++) {
+    cf_status st = create_lane(net, &net->lanes[i], w, o, err);
+    if (st != CF_OK) {
+      if (net->n_lanes > 1) cf_error_prefix(err, "lane %d of %d", i + 1, net->n_lanes);
+      return st;
+    }
+  }
+  net->info.backend = net->lanes[0].be->desc->name;
+  return cf_lane_pool_create(net->n_lanes - 1, &net->pool, err);
 }
 
 cf_status cf_net_create(const cf_weights *w, const cf_net_options *opts, cf_net **out,
@@ -105,12 +142,17 @@ cf_status cf_net_create(const cf_weights *w, const cf_net_options *opts, cf_net 
 
 void cf_net_free(cf_net *net) {
   if (!net) return;
-  cf_values_free(net->values);
-  cf_policy_free(net->policy);
-  cf_encoder_free(net->encoder);
-  cf_backend_free(net->be);
-  free(net->planes);
-  free(net->transforms);
+  cf_lane_pool_free(net->pool);
+  for (int i = 0; net->lanes && i < net->n_lanes; i++) {
+    cf_net_lane *lane = &net->lanes[i];
+    cf_values_free(lane->values);
+    cf_policy_free(lane->policy);
+    cf_encoder_free(lane->encoder);
+    cf_backend_free(lane->be);
+    free(lane->planes);
+    free(lane->transforms);
+  }
+  free(net->lanes);
   free(net);
 }
 
@@ -136,12 +178,13 @@ static cf_status check_request(const cf_net *net, int i, const cf_net_request *r
   return CF_OK;
 }
 
-/* Writes position b's results from the heads' host-side outputs. */
-static void read_outputs(cf_net *net, int b, const cf_net_request *r, cf_net_output *o) {
-  o->transform = net->transforms[b];
+/* Writes position b's results from the lane's host-side outputs. */
+static void read_outputs(const cf_net *net, const cf_net_lane *lane, int b, const cf_net_request *r,
+                         cf_net_output *o) {
+  o->transform = lane->transforms[b];
   for (int h = 0; h < CF_VALUE_HEAD_COUNT; h++)
     if (net->info.value_heads >> h & 1)
-      cf_values_read(net->values, (cf_value_head_id)h, b, &o->value[h], o->value_cat[h]);
+      cf_values_read(lane->values, (cf_value_head_id)h, b, &o->value[h], o->value_cat[h]);
   const cf_value_result *win = &o->value[CF_VALUE_WINNER];
   o->q = win->q;
   if (win->outputs == 3) {
@@ -153,30 +196,66 @@ static void read_outputs(cf_net *net, int b, const cf_net_request *r, cf_net_out
     o->wdl[1] = 0.0f;
     o->wdl[2] = (1.0f - win->q) / 2.0f;
   }
-  o->moves_left = cf_values_moves_left(net->values, b);
+  o->moves_left = cf_values_moves_left(lane->values, b);
   for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++)
     if (o->policy[h])
-      cf_policy_gather(net->policy, (cf_policy_head_id)h, b, r->moves, r->n_moves,
+      cf_policy_gather(lane->policy, (cf_policy_head_id)h, b, r->moves, r->n_moves,
                        r->position ? r->position->boards[0].black_to_move : r->black_to_move,
-                       net->transforms[b], o->policy[h]);
+                       lane->transforms[b], o->policy[h]);
 }
 
-/* One backend pass over n <= max_batch positions. */
-static cf_status eval_pass(cf_net *net, int n, const cf_net_request *req, cf_net_output *out,
-                           cf_error *err) {
+/* One backend pass of a lane over its lane->n <= max_batch positions. */
+static cf_status lane_pass(const cf_net *net, cf_net_lane *lane, cf_error *err) {
+  const int n = lane->n;
+  const cf_net_request *req = lane->req;
   for (int b = 0; b < n; b++) {
     if (req[b].position) {
-      net->transforms[b] = cf_net_encode_planes(req[b].position, net->fill, &net->planes[b]);
+      lane->transforms[b] = cf_net_encode_planes(req[b].position, net->fill, &lane->planes[b]);
     } else {
-      net->planes[b] = *req[b].planes;
-      net->transforms[b] = req[b].transform;
+      lane->planes[b] = *req[b].planes;
+      lane->transforms[b] = req[b].transform;
     }
   }
-  const float *tokens = cf_encoder_forward(net->encoder, n, net->planes); /* [n*64][d] */
-  cf_policy_forward(net->policy, n, tokens);
-  cf_values_forward(net->values, n, tokens);
-  CF_TRY(cf_op_sync(net->be, err));
-  for (int b = 0; b < n; b++) read_outputs(net, b, &req[b], &out[b]);
+  const float *tokens = cf_encoder_forward(lane->encoder, n, lane->planes); /* [n*64][d] */
+  cf_policy_forward(lane->policy, n, tokens);
+  cf_values_forward(lane->values, n, tokens);
+  CF_TRY(cf_op_sync(lane->be, err));
+  for (int b = 0; b < n; b++) read_outputs(net, lane, b, &req[b], &lane->out[b]);
+  return CF_OK;
+}
+
+typedef struct pass_job {
+  const cf_net *net;
+} pass_job;
+
+static void run_lane(void *arg, int job) {
+  const cf_net *net = ((pass_job *)arg)->net;
+  cf_net_lane *lane = &net->lanes[job];
+  lane->err = (cf_error){0};
+  lane->st = lane_pass(net, lane, &lane->err);
+}
+
+/* One pass over n <= max_batch positions, split across the lanes that
+ * get at least MIN_POSITIONS_PER_LANE each. */
+static cf_status eval_pass(cf_net *net, int n, const cf_net_request *req, cf_net_output *out,
+                           cf_error *err) {
+  int used = n / MIN_POSITIONS_PER_LANE;
+  if (used > net->n_lanes) used = net->n_lanes;
+  if (used < 1) used = 1;
+  const int share = (n + used - 1) / used;
+  for (int i = 0; i < used; i++) {
+    const int from = i * share, to = from + share < n ? from + share : n;
+    net->lanes[i].n = to > from ? to - from : 0;
+    net->lanes[i].req = req + from;
+    net->lanes[i].out = out + from;
+  }
+  pass_job job = {.net = net};
+  cf_lane_pool_run(net->pool, used, run_lane, &job);
+  for (int i = 0; i < used; i++)
+    if (net->lanes[i].st != CF_OK) {
+      if (err) *err = net->lanes[i].err;
+      return net->lanes[i].st;
+    }
   return CF_OK;
 }
 

@@ -38,6 +38,9 @@ typedef struct cf_net_options {
   unsigned value_heads;         /* extra value heads (bits 1u << CF_VALUE_Q, CF_VALUE_ST);
                                    the winner head is always computed */
   cf_history_fill history_fill; /* default fen_only */
+  int lanes;                    /* threads evaluating parts of a pass side by side, each
+                                   with its own copy of the backend state (net/cf_net_lanes.h);
+                                   0 = 1 */
 } cf_net_options;
 
 /* What a created net computes. */
@@ -50,6 +53,7 @@ typedef struct cf_net_info {
   int value_cat[CF_VALUE_HEAD_COUNT]; /* categorical logits per value head (0 = none) */
   bool has_moves_left;
   cf_history_fill history_fill; /* how requests given as positions are encoded */
+  int lanes;                    /* evaluation lanes (cf_net_options.lanes) */
 } cf_net_info;
 
 /* One position to evaluate and the legal moves whose logits are wanted. */

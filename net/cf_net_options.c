@@ -3,8 +3,11 @@
 #include "net/cf_net_options.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "net/cf_net_lanes.h"
 
 /* Mask of head names "a+b+c" (names[i] for bit i). */
 static cf_status parse_heads(const char *key, const char *val, size_t len,
@@ -35,6 +38,24 @@ static cf_status parse_heads(const char *key, const char *val, size_t len,
 static const char *policy_name(int h) { return cf_policy_head_name((cf_policy_head_id)h); }
 static const char *value_name(int h) { return cf_value_head_name((cf_value_head_id)h); }
 
+/* An integer in [1, max]. */
+static cf_status parse_int(const char *key, const char *val, size_t vlen, int max, int *out,
+                           cf_error *err) {
+  char text[32];
+  if (vlen == 0 || vlen >= sizeof text)
+    return cf_error_set(err, CF_ERR_ARG, "option %s needs an integer value", key);
+  memcpy(text, val, vlen);
+  text[vlen] = '\0';
+  char *end;
+  errno = 0;
+  long v = strtol(text, &end, 10);
+  if (*end || errno || v < 1 || v > max)
+    return cf_error_set(err, CF_ERR_ARG, "option %s=%s is not an integer in [1, %d]", key, text,
+                        max);
+  *out = (int)v;
+  return CF_OK;
+}
+
 static bool key_is(const char *item, size_t klen, const char *key) {
   return strlen(key) == klen && strncmp(item, key, klen) == 0;
 }
@@ -49,18 +70,9 @@ static cf_status apply(const char *item, size_t len, cf_net_options *o, bool *ta
   size_t klen = (size_t)(eq - item), vlen = len - klen - 1;
   const char *val = eq + 1;
   if (key_is(item, klen, "batch_size")) {
-    char text[32];
-    if (vlen == 0 || vlen >= sizeof text)
-      return cf_error_set(err, CF_ERR_ARG, "option batch_size needs an integer value");
-    memcpy(text, val, vlen);
-    text[vlen] = '\0';
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (*end || errno || v < 1 || v > CF_NET_MAX_BATCH_OPTION)
-      return cf_error_set(err, CF_ERR_ARG, "option batch_size=%s is not an integer in [1, %d]",
-                          text, CF_NET_MAX_BATCH_OPTION);
-    o->max_batch = (int)v;
+    CF_TRY(parse_int("batch_size", val, vlen, CF_NET_MAX_BATCH_OPTION, &o->max_batch, err));
+  } else if (key_is(item, klen, "lanes")) {
+    CF_TRY(parse_int("lanes", val, vlen, CF_NET_MAX_LANES, &o->lanes, err));
   } else if (key_is(item, klen, "policy_head")) {
     CF_TRY(parse_heads("policy_head", val, vlen, policy_name, CF_POLICY_HEAD_COUNT,
                        &o->policy_heads, err));
@@ -99,4 +111,24 @@ cf_status cf_net_options_resolve(const cf_net_options *in, cf_net_options *out, 
   }
   if (used) out->backend_options = rest;
   return CF_OK;
+}
+
+/* Whether the comma-separated opts has an item "key=...". */
+static bool has_key(const char *opts, const char *key) {
+  const size_t klen = strlen(key);
+  for (const char *p = opts; p && *p;) {
+    if (strncmp(p, key, klen) == 0 && p[klen] == '=') return true;
+    p = strchr(p, ',');
+    if (p) p++;
+  }
+  return false;
+}
+
+const char *cf_net_options_for_threads(const char *opts, int threads, char *out, size_t size) {
+  if (!opts) opts = "";
+  const bool explicit = has_key(opts, "lanes") || has_key(opts, "threads");
+  const int n = threads > 1 && !explicit
+                    ? snprintf(out, size, "lanes=%d%s%s", threads, opts[0] ? "," : "", opts)
+                    : snprintf(out, size, "%s", opts);
+  return n >= 0 && (size_t)n < size ? out : NULL;
 }

@@ -280,13 +280,13 @@ static void test_backend_opts(cf_test *t) {
   CHECK_INT_EQ(run("--arch 1x32 --positions 2 --no-sgemm --backend-opts nosuch=1", true, &out), 2);
   CHECK_STR_CONTAINS(out, "nosuch");
   free(out);
-  /* --threads N is threads=N in front of --backend-opts, unless they set threads */
+  /* --threads N is lanes=N in front of --backend-opts, unless they set lanes or threads */
   CHECK_INT_EQ(run("--arch=1x32 --positions=2 --batches=1 --min-time=0 --min-calls=1 --no-sgemm "
                    "--agents=policy --threads=2 --backend-opts=batch_size=4 --json --quiet",
                    false, &out),
                0);
   j = cJSON_Parse(out);
-  CHECK(j && strcmp(str(j, "backend_options"), "threads=2,batch_size=4") == 0);
+  CHECK(j && strcmp(str(j, "backend_options"), "lanes=2,batch_size=4") == 0);
   cJSON_Delete(j);
   free(out);
   CHECK_INT_EQ(run("--arch 1x32 --positions 2 --batches 1 --min-time 0 --min-calls 1 --no-sgemm "

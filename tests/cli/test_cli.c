@@ -350,10 +350,15 @@ static void test_backend_options(cf_test *t) {
   char buf[64];
   CHECK_STR_EQ(cf_cli_backend_options(NULL, 0, buf, sizeof buf), "");
   CHECK_STR_EQ(cf_cli_backend_options("a=1", 0, buf, sizeof buf), "a=1");
-  CHECK_STR_EQ(cf_cli_backend_options(NULL, 4, buf, sizeof buf), "threads=4");
-  CHECK_STR_EQ(cf_cli_backend_options("a=1", 4, buf, sizeof buf), "threads=4,a=1");
+  /* --threads N becomes lanes=N (net/cf_net_lanes.h) unless the options
+   * name lanes or the backend's own threads; 1 adds nothing. */
+  CHECK_STR_EQ(cf_cli_backend_options(NULL, 1, buf, sizeof buf), "");
+  CHECK_STR_EQ(cf_cli_backend_options(NULL, 4, buf, sizeof buf), "lanes=4");
+  CHECK_STR_EQ(cf_cli_backend_options("a=1", 4, buf, sizeof buf), "lanes=4,a=1");
   CHECK_STR_EQ(cf_cli_backend_options("threads=2", 4, buf, sizeof buf), "threads=2");
   CHECK_STR_EQ(cf_cli_backend_options("a=1,threads=2", 4, buf, sizeof buf), "a=1,threads=2");
+  CHECK_STR_EQ(cf_cli_backend_options("a=1,lanes=3", 4, buf, sizeof buf), "a=1,lanes=3");
+  CHECK_STR_EQ(cf_cli_backend_options("xlanes=3", 4, buf, sizeof buf), "lanes=4,xlanes=3");
   char tiny[8];
   CHECK(cf_cli_backend_options("a=1", 4, tiny, sizeof tiny) == NULL);
   char why[128];

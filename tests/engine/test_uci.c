@@ -317,9 +317,14 @@ static void test_bad_input(cf_test *t) {
   CHECK_STR_CONTAINS(o, "readyok");
   o = run(u, &tr, "setoption name BackendOptions value\nisready");
   CHECK_STR_CONTAINS(o, "loaded network");
-  /* Threads reaches the backend as threads=N: the reference backend runs on
-   * one thread and says so; BackendOptions' own threads= wins. */
+  /* Threads reaches the network as lanes=N, which every backend runs (the
+   * reference backend too); BackendOptions' own threads= goes to the
+   * backend instead, and the reference backend runs on one thread and says
+   * so. */
   o = run(u, &tr, "setoption name Backend value ref\nsetoption name Threads value 2\nisready");
+  CHECK_STR_CONTAINS(o, "loaded network");
+  CHECK(!strstr(o, "info string error: "));
+  o = run(u, &tr, "setoption name BackendOptions value threads=2\nisready");
   CHECK_STR_CONTAINS(o, "info string error: ");
   CHECK_STR_CONTAINS(o, "threads");
   o = run(u, &tr, "setoption name BackendOptions value threads=1\nisready");

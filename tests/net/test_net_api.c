@@ -45,6 +45,30 @@ static void test_create_errors(cf_test *t) {
   o = (cf_net_options){.history_fill = (cf_history_fill)9};
   CHECK_INT_EQ(cf_net_create(w, &o, &net, &err), CF_ERR_ARG);
   CHECK_STR_CONTAINS(err.msg, "history fill");
+  const char *bad_lanes[] = {"lanes=0", "lanes=65", "lanes=x", "lanes="};
+  for (int i = 0; i < 4; i++) {
+    o = (cf_net_options){.backend_options = bad_lanes[i]};
+    CHECK_INT_EQ(cf_net_create(w, &o, &net, &err), CF_ERR_ARG);
+    CHECK_STR_CONTAINS(err.msg, "lanes");
+  }
+  /* A lane whose backend fails reports its error (the reference backend's
+   * fault injection: every sync fails). */
+  o = (cf_net_options){.backend = "ref", .max_batch = 8, .backend_options = "lanes=2,fail_after=0"};
+  CHECK(cf_net_create(w, &o, &net, &err) == CF_OK);
+  if (net) {
+    CHECK_INT_EQ(cf_net_get_info(net)->lanes, 2);
+    cf_net_board start;
+    cf_net_board_startpos(&start);
+    cf_net_position pos;
+    cf_net_position_init(&pos, w->arch.input_format, &start);
+    cf_net_request req[8];
+    cf_net_output outs[8];
+    memset(outs, 0, sizeof outs);
+    for (int i = 0; i < 8; i++) req[i] = (cf_net_request){.position = &pos};
+    CHECK(cf_net_eval(net, 8, req, outs, &err) != CF_OK);
+    CHECK(err.msg[0] != 0);
+    cf_net_free(net);
+  }
   w->arch.input_format = 6;
   CHECK_INT_EQ(cf_net_create(w, NULL, &net, &err), CF_ERR_UNSUPPORTED);
   CHECK_STR_CONTAINS(err.msg, "input format 6");
@@ -110,8 +134,9 @@ static void test_batch_independence(cf_test *t) {
   if (n > 12) n = 12;
   cf_parity_game *games = calloc((size_t)n, sizeof *games);
   cf_net_request *req = calloc((size_t)n, sizeof *req);
-  cf_net_output *out[3];
+  cf_net_output *out[7] = {NULL};
   float(*logits)[3][CF_PARITY_MAX_MOVES] = calloc((size_t)n, sizeof *logits);
+  float(*lane_logits)[4][CF_PARITY_MAX_MOVES] = calloc((size_t)n, sizeof *lane_logits);
   for (int k = 0; k < 3; k++) out[k] = calloc((size_t)n, sizeof *out[k]);
   for (int i = 0; i < n; i++) {
     CHECK(cf_parity_game_build(&cases[i], 4, &games[i], msg, sizeof msg));
@@ -119,13 +144,22 @@ static void test_batch_independence(cf_test *t) {
         .position = &games[i].position, .moves = games[i].moves, .n_moves = games[i].n_moves};
     for (int k = 0; k < 3; k++) out[k][i].policy[CF_POLICY_VANILLA] = logits[i][k];
   }
-  const int batches[3] = {1, 5, 64};
-  for (int k = 0; k < 3; k++) {
+  /* The same through evaluation lanes (net/cf_net_lanes.h): 12 positions
+   * split 6 + 6, 4 + 4 + 4 (five lanes, but at least 4 positions each), and
+   * passes of 8 (4 + 4) and 4 (one lane). */
+  enum { CONFIGS = 7 };
+  const int batches[CONFIGS] = {1, 5, 64, 64, 12, 12, 8};
+  const char *lanes[CONFIGS] = {NULL, NULL, NULL, "lanes=2", "lanes=3", "lanes=5", "lanes=2"};
+  for (int k = 3; k < CONFIGS; k++) {
+    out[k] = calloc((size_t)n, sizeof *out[k]);
+    for (int i = 0; i < n; i++) out[k][i].policy[CF_POLICY_VANILLA] = lane_logits[i][k - 3];
+  }
+  for (int k = 0; k < CONFIGS; k++) {
     cf_weights *w = load(t, name);
     if (!w) break;
     /* Bitwise equality across batch sizes is a property of the reference
      * backend (BLAS kernels may block sums differently per matrix size). */
-    cf_net_options o = {.backend = "ref", .max_batch = batches[k]};
+    cf_net_options o = {.backend = "ref", .max_batch = batches[k], .backend_options = lanes[k]};
     cf_net *net = NULL;
     cf_error err = {0};
     CHECK(cf_net_create(w, &o, &net, &err) == CF_OK);
@@ -139,15 +173,17 @@ static void test_batch_independence(cf_test *t) {
   }
   int identical = 0;
   for (int i = 0; i < n; i++)
-    for (int k = 1; k < 3; k++) {
+    for (int k = 1; k < CONFIGS; k++) {
+      const float *pk = out[k][i].policy[CF_POLICY_VANILLA];
       bool same = memcmp(out[0][i].wdl, out[k][i].wdl, sizeof out[0][i].wdl) == 0 &&
                   out[0][i].moves_left == out[k][i].moves_left &&
-                  memcmp(logits[i][0], logits[i][k], sizeof(float) * (size_t)games[i].n_moves) == 0;
+                  memcmp(logits[i][0], pk, sizeof(float) * (size_t)games[i].n_moves) == 0;
       identical += same;
     }
-  CHECK_INT_EQ(identical, 2 * n);
-  for (int k = 0; k < 3; k++) free(out[k]);
+  CHECK_INT_EQ(identical, (CONFIGS - 1) * n);
+  for (int k = 0; k < CONFIGS; k++) free(out[k]);
   free(logits);
+  free(lane_logits);
   free(req);
   free(games);
   free(cases);

@@ -8,15 +8,11 @@
 #include <string.h>
 
 #include "backends/cf_backend.h"
+#include "net/cf_net_options.h"
 #include "net/cf_net_planes.h"
 
 const char *cf_cli_backend_options(const char *opts, int threads, char *out, size_t size) {
-  if (!opts) opts = "";
-  bool has_threads = strncmp(opts, "threads=", 8) == 0 || strstr(opts, ",threads=") != NULL;
-  int n = threads > 0 && !has_threads
-              ? snprintf(out, size, "threads=%d%s%s", threads, opts[0] ? "," : "", opts)
-              : snprintf(out, size, "%s", opts);
-  return n >= 0 && (size_t)n < size ? out : NULL;
+  return cf_net_options_for_threads(opts, threads, out, size);
 }
 
 bool cf_cli_check_backend(void *ctx, const char *value, char *why, size_t why_size) {
