@@ -127,6 +127,22 @@ static cf_status parse_side(cf_position *pos, field f, cf_error *err) {
   return cf_error_set(err, CF_ERR_ARG, "bad side to move '%s' in FEN (expected w or b)", quote(q, f.text, f.len));
 }
 
+/* X-FEN's K or Q: the outermost rook of `color` on its back rank on that
+ * side of the king (scanning in from the h- or a-file), or CF_NO_SQUARE. */
+static int outermost_rook(const cf_position *pos, cf_color color, int king, int queenside) {
+  int back = cf_square_rank(king), step = queenside ? 1 : -1;
+  for (int file = queenside ? 0 : 7; file != cf_square_file(king); file += step)
+    if (cf_bb_has(pos->pieces[color][CF_ROOK], cf_square(file, back))) return cf_square(file, back);
+  return CF_NO_SQUARE;
+}
+
+/* Castling letters, in either notation Chess960 uses:
+ *   X-FEN: K/Q (k/q) name the outermost rook on that side of the king,
+ *     which in standard chess is the h/a rook; an inner rook that holds a
+ *     right while an outer one stands beside it is named by its file;
+ *   Shredder-FEN: a file letter for every right (HAha).
+ * Both read the same way here: a file letter names its rook, K/Q the
+ * outermost one. Any right needs the king on its back rank. */
 static cf_status parse_castling(cf_position *pos, field f, cf_error *err) {
   char q[QUOTE_MAX], cq[QUOTE_MAX];
   if (f.len == 1 && f.text[0] == '-') return CF_OK;
@@ -135,31 +151,29 @@ static cf_status parse_castling(cf_position *pos, field f, cf_error *err) {
     cf_color color = isupper((unsigned char)c) ? CF_WHITE : CF_BLACK;
     int back = color == CF_WHITE ? 0 : 7;
     int king = cf_bb_first(pos->pieces[color][CF_KING]);
-    cf_bb rooks = pos->pieces[color][CF_ROOK];
     int queenside, rook;
-    if (lower == 'k' || lower == 'q') {
-      queenside = lower == 'q';
-      rook = cf_square(queenside ? 0 : 7, back);
-      if (king != cf_square(4, back) || !cf_bb_has(rooks, rook))
-        return cf_error_set(err, CF_ERR_ARG,
-                            "bad castling field '%s': right '%c' needs the %s king on e%d and a %s rook on %c%d",
-                            quote(q, f.text, f.len), c, color_name(color), back + 1, color_name(color),
-                            queenside ? 'a' : 'h', back + 1);
-    } else if (lower >= 'a' && lower <= 'h') {
-      /* Shredder-FEN: the letter names the rook's file. */
-      rook = cf_square(lower - 'a', back);
-      if (cf_square_rank(king) != back)
-        return cf_error_set(err, CF_ERR_ARG, "bad castling field '%s': right '%c' needs the %s king on rank %d",
-                            quote(q, f.text, f.len), c, color_name(color), back + 1);
-      if (!cf_bb_has(rooks, rook))
-        return cf_error_set(err, CF_ERR_ARG, "bad castling field '%s': right '%c' needs a %s rook on %c%d",
-                            quote(q, f.text, f.len), c, color_name(color), lower, back + 1);
-      queenside = rook < king;
-    } else {
+    if (lower != 'k' && lower != 'q' && (lower < 'a' || lower > 'h'))
       return cf_error_set(err, CF_ERR_ARG,
                           "bad castling field '%s': unexpected '%s' (expected letters from KQkq, "
                           "Shredder file letters, or -)",
                           quote(q, f.text, f.len), quote(cq, &f.text[i], 1));
+    if (cf_square_rank(king) != back)
+      return cf_error_set(err, CF_ERR_ARG, "bad castling field '%s': right '%c' needs the %s king on rank %d",
+                          quote(q, f.text, f.len), c, color_name(color), back + 1);
+    if (lower == 'k' || lower == 'q') {
+      queenside = lower == 'q';
+      rook = outermost_rook(pos, color, king, queenside);
+      if (rook == CF_NO_SQUARE)
+        return cf_error_set(err, CF_ERR_ARG,
+                            "bad castling field '%s': right '%c' needs a %s rook on rank %d on the king's %s",
+                            quote(q, f.text, f.len), c, color_name(color), back + 1,
+                            queenside ? "queenside (towards the a-file)" : "kingside (towards the h-file)");
+    } else {
+      rook = cf_square(lower - 'a', back);
+      if (!cf_bb_has(pos->pieces[color][CF_ROOK], rook))
+        return cf_error_set(err, CF_ERR_ARG, "bad castling field '%s': right '%c' needs a %s rook on %c%d",
+                            quote(q, f.text, f.len), c, color_name(color), lower, back + 1);
+      queenside = rook < king;
     }
     int index = cf_castle_index(color, queenside);
     if (pos->castling >> index & 1)

@@ -2,8 +2,10 @@
  *
  * The parser accepts the six standard fields, or the first four (Lc0 and
  * many UCI front ends send those; the counters then default to "0 1").
- * Castling is KQkq (the king on e1/e8, the rooks in the corners) or
- * Shredder-FEN file letters (HAha, for Chess960). It rejects, with
+ * Castling is X-FEN (KQkq, where K/Q name the outermost rook on that
+ * side of the king, so standard FENs read as always and Chess960 ones
+ * too; a file letter names an inner rook) or Shredder-FEN (file letters
+ * only, HAha); the king must stand on its back rank. It rejects, with
  * CF_ERR_ARG and a message naming the problem, anything that is not a
  * position a game could have: wrong field count, bad piece letters or
  * rank lengths, missing or extra kings, pawns on the first or last rank,
@@ -38,7 +40,9 @@
  * as 1. */
 cf_status cf_position_from_fen(cf_position *pos, const char *fen, cf_error *err);
 
-/* Writes pos as a six-field FEN into out (always NUL-terminated). The
+/* Writes pos as a six-field FEN into out (always NUL-terminated). Castling
+ * is KQkq when every right is standard (king on e, rooks on a/h), else
+ * Shredder-FEN letters (pos->chess960), which no reader can misread. The
  * en-passant field is ep_square: present only when the capture is legal
  * (the X-FEN convention), so equal FENs mean equal positions. */
 void cf_position_to_fen(const cf_position *pos, char out[CF_FEN_MAX]);

@@ -99,6 +99,12 @@ static bool option_on(const cf_uci *u, cf_uci_option_id id) {
   return strcmp(u->value[id], "true") == 0;
 }
 
+/* Castling notation of the current game's moves: king takes rook under
+ * UCI_Chess960 or in a Chess960 position (cf_move_uci_king_takes_rook). */
+static int king_takes_rook(const cf_uci *u) {
+  return cf_move_uci_king_takes_rook(cf_game_position(&u->game), option_on(u, CF_OPT_UCI_CHESS960));
+}
+
 /* " wdl W D L" when UCI_ShowWDL is on. */
 static void wdl_text(const cf_uci *u, float wl, float d, char *out, size_t size) {
   out[0] = 0;
@@ -114,7 +120,7 @@ static void moves_text(const cf_uci *u, const cf_move *moves, int n, char *out, 
   out[0] = 0;
   for (int i = 0; i < n && at + CF_UCI_MOVE_MAX + 1 < size; i++) {
     char m[CF_UCI_MOVE_MAX];
-    cf_move_write_uci(moves[i], cf_game_position(&u->game)->chess960, m);
+    cf_move_write_uci(moves[i], king_takes_rook(u), m);
     at += (size_t)snprintf(out + at, size - at, " %s", m);
   }
 }
@@ -172,7 +178,7 @@ static void emit_move_stats(cf_uci *u) {
   for (int k = n - 1; k >= 0; k--) {
     const cf_search_move_stats *m = &stats[k];
     char move[CF_UCI_MOVE_MAX], wl[16] = "  -.-----", d[16] = "-.---", ml[16] = " -.-", v[16] = " -.----";
-    cf_move_write_uci(m->move, pos->chess960, move);
+    cf_move_write_uci(m->move, king_takes_rook(u), move);
     int index = cf_policy_move_index(cf_engine_policy_move(m->move), pos->side == CF_BLACK, 0);
     if (m->n > 0) {
       snprintf(wl, sizeof wl, "%8.5f", m->wl);
@@ -224,7 +230,7 @@ static void emit_one_ply_move_stats(cf_uci *u, const cf_agent_result *r) {
     const cf_agent_move_stats *m = &r->moves[k];
     char move[CF_UCI_MOVE_MAX], wl[16] = "  -.-----", d[16] = "-.---", ml[16] = " -.-",
                                 q[16] = " -.-----", v[16] = " -.----";
-    cf_move_write_uci(m->move, pos->chess960, move);
+    cf_move_write_uci(m->move, king_takes_rook(u), move);
     int index = cf_policy_move_index(cf_engine_policy_move(m->move), pos->side == CF_BLACK, 0);
     if (m->scored) {
       snprintf(wl, sizeof wl, "%8.5f", m->wdl[0] - m->wdl[2]);
@@ -258,7 +264,7 @@ static void emit_final_info(cf_uci *u, const cf_agent_result *r, double elapsed)
 }
 
 static void emit_bestmove(cf_uci *u, const cf_agent_result *r) {
-  const bool chess960 = cf_game_position(&u->game)->chess960;
+  const int chess960 = king_takes_rook(u);
   char move[CF_UCI_MOVE_MAX], ponder[CF_UCI_MOVE_MAX + 8] = "";
   cf_move_write_uci(r->best, chess960, move);
   if (r->ponder != CF_MOVE_NONE) {

@@ -43,6 +43,10 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                              "fill missing history planes by repeating the first position"},
     [CF_OPT_SHOW_WDL] = {"UCI_ShowWDL", "show-wdl", NULL, 0, CF_OPT_TYPE_CHECK, "false", 0, 0,
                          {NULL}, "add win/draw/loss per mille to the info lines"},
+    [CF_OPT_UCI_CHESS960] = {"UCI_Chess960", "chess960", "uci-chess960", 0, CF_OPT_TYPE_CHECK,
+                             "false", 0, 0, {NULL},
+                             "write castling king takes rook (e1h1) in every position, as "
+                             "Chess960 GUIs expect (Chess960 positions are written so anyway)"},
     [CF_OPT_CPUCT] = {"CPuct", "cpuct", NULL, 0, CF_OPT_TYPE_FLOAT, "1.745", 0, 100, {NULL},
                       "search: exploration constant of PUCT (higher explores more)"},
     [CF_OPT_CPUCT_FACTOR] = {"CPuctFactor", "cpuct-factor", NULL, 0, CF_OPT_TYPE_FLOAT, "3.894",

@@ -154,9 +154,13 @@ static void test_fen_bad_castling(cf_test *t) {
   CHECK_BAD_FEN("r3k2r/8/8/8/8/8/8/R3K2R w KK - 0 1", "white kingside right given twice");
   CHECK_BAD_FEN("r3k2r/8/8/8/8/8/8/R3K2R w KH - 0 1", "given twice");
   /* Rights the placement cannot support. */
-  CHECK_BAD_FEN("r3k2r/8/8/8/8/8/8/R3K1R1 w K - 0 1", "right 'K' needs the white king on e1 and a white rook on h1");
-  CHECK_BAD_FEN("r3k2r/8/8/8/8/8/8/R2K3R w Q - 0 1", "right 'Q' needs the white king on e1");
-  CHECK_BAD_FEN("1r2k2r/8/8/8/8/8/8/R3K2R w q - 0 1", "black rook on a8");
+  CHECK_BAD_FEN("r3k2r/8/8/8/8/8/8/R3K3 w K - 0 1",
+                "right 'K' needs a white rook on rank 1 on the king's kingside (towards the h-file)");
+  CHECK_BAD_FEN("r3k2r/8/8/8/8/8/3K4/R6R w Q - 0 1", "right 'Q' needs the white king on rank 1");
+  CHECK_BAD_FEN("4k2r/8/8/8/8/8/8/R3K2R w q - 0 1", "right 'q' needs a black rook on rank 8 on the king's queenside");
+  /* A rook beyond the king does not count for that side's K/Q. */
+  CHECK_BAD_FEN("4k3/8/8/8/8/8/8/RK6 w K - 0 1", "right 'K' needs a white rook on rank 1");
+  CHECK_BAD_FEN("4k3/8/8/8/8/8/8/RK6 w B - 0 1", "right 'B' needs a white rook on b1");
   CHECK_BAD_FEN("r3k2r/8/8/8/8/8/8/R3K2R w G - 0 1", "right 'G' needs a white rook on g1");
   CHECK_BAD_FEN("r3k2r/8/8/8/8/8/4K3/R6R w H - 0 1", "right 'H' needs the white king on rank 1");
 }
@@ -182,6 +186,62 @@ static void test_fen_bad_counters(cf_test *t) {
   CHECK_BAD_FEN("8/8/8/8/8/8/8/K6k w - - 0 99999999999999999999999", "fullmove number '99999999999999999999999' is absurd");
 }
 
+/* Parses fen (expected fine) and checks its castling rights: rights is the
+ * CF_CASTLE_* mask, rooks[i] the rook square of right i when held. */
+static void check_rights(cf_test *t, const char *fen, int rights, const char *rooks[4], int chess960) {
+  cf_position pos;
+  cf_error err;
+  if (!CHECK_INT_EQ(cf_position_from_fen(&pos, fen, &err), CF_OK)) {
+    fprintf(stderr, "  %s: %s\n", fen, err.msg);
+    return;
+  }
+  if (!CHECK_INT_EQ(pos.castling, rights)) fprintf(stderr, "  %s\n", fen);
+  for (int i = 0; i < 4; i++) {
+    int want = rooks[i] ? cf_square(rooks[i][0] - 'a', rooks[i][1] - '1') : CF_NO_SQUARE;
+    if (!CHECK_INT_EQ(pos.castle_rook[i], want)) fprintf(stderr, "  %s right %d\n", fen, i);
+  }
+  CHECK_INT_EQ(pos.chess960, chess960);
+}
+
+/* X-FEN: K/Q name the outermost rook on that side of the king; a file letter
+ * names an inner rook. Shredder letters give the same position, and the FEN
+ * is written back in Shredder-FEN whenever castling is not standard. */
+static void test_fen_x_fen(cf_test *t) {
+  /* Right order: white kingside, white queenside, black kingside, black queenside. */
+  /* Chess960 start 'nrkbbqrn': kings on c, rooks on b and g. */
+  check_rights(t, "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w KQkq - 0 1", 15,
+               (const char *[4]){"g1", "b1", "g8", "b8"}, 1);
+  check_rights(t, "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1", 15,
+               (const char *[4]){"g1", "b1", "g8", "b8"}, 1);
+  /* King on e1 but the kingside rook on g1 (h1 empty): K is that rook. */
+  check_rights(t, "4k3/8/8/8/8/8/8/R3K1R1 w KQ - 0 1", 3, (const char *[4]){"g1", "a1", NULL, NULL}, 1);
+  /* Two rooks on the kingside: K is the outer one (g1 here, h1 below), G
+   * names the inner one when h1 holds the other. */
+  check_rights(t, "4k3/8/8/8/8/8/8/4KRR1 w K - 0 1", 1, (const char *[4]){"g1", NULL, NULL, NULL}, 1);
+  check_rights(t, "4k3/8/8/8/8/8/8/4K1RR w K - 0 1", 1, (const char *[4]){"h1", NULL, NULL, NULL}, 0);
+  check_rights(t, "4k3/8/8/8/8/8/8/4K1RR w G - 0 1", 1, (const char *[4]){"g1", NULL, NULL, NULL}, 1);
+  /* King on b8 with the rook on a8 beside it, X-FEN q. */
+  check_rights(t, "rk6/8/8/8/8/8/8/4K3 w q - 0 1", 8, (const char *[4]){NULL, NULL, NULL, "a8"}, 1);
+  /* Standard placements stay standard (written KQkq). */
+  check_rights(t, "r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", 15, (const char *[4]){"h1", "a1", "h8", "a8"}, 0);
+
+  static const struct {
+    const char *in, *out;
+  } writes[] = {
+      {"nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w KQkq - 0 1",
+       "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w GBgb - 0 1"},
+      {"4k3/8/8/8/8/8/8/4K1RR w G - 0 1", "4k3/8/8/8/8/8/8/4K1RR w G - 0 1"},
+      {"r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"},
+  };
+  for (size_t i = 0; i < sizeof writes / sizeof writes[0]; i++) {
+    cf_position pos;
+    char out[CF_FEN_MAX];
+    if (!CHECK_INT_EQ(cf_position_from_fen(&pos, writes[i].in, NULL), CF_OK)) continue;
+    cf_position_to_fen(&pos, out);
+    CHECK_STR_EQ(out, writes[i].out);
+  }
+}
+
 static void test_fen_error_leaves_position(cf_test *t) {
   cf_position pos, before;
   cf_position_startpos(&pos);
@@ -204,5 +264,5 @@ static void test_fen_garbage_is_quoted_printably(cf_test *t) {
 
 CF_TEST_MAIN(test_fen_startpos, test_fen_round_trip, test_fen_four_fields_and_whitespace, test_fen_ep_normalised,
              test_fen_bad_structure, test_fen_bad_board, test_fen_bad_kings_and_pawns, test_fen_bad_side_and_check,
-             test_fen_bad_castling, test_fen_bad_en_passant, test_fen_bad_counters, test_fen_error_leaves_position,
+             test_fen_bad_castling, test_fen_x_fen, test_fen_bad_en_passant, test_fen_bad_counters, test_fen_error_leaves_position,
              test_fen_garbage_is_quoted_printably)

@@ -81,6 +81,35 @@ static void test_uci_castling_both_forms(cf_test *t) {
   CHECK_INT_EQ(cf_castling_king_to(a), cf_square(6, 0));
 }
 
+/* The notation rule: king takes rook under UCI_Chess960, and in a Chess960
+ * position either way; the standard form only for standard castling with
+ * the option off. */
+static void test_uci_castling_notation_rule(cf_test *t) {
+  cf_position pos;
+  char text[CF_UCI_MOVE_MAX];
+  cf_move m;
+  if (!CHECK_INT_EQ(cf_position_from_fen(&pos, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", NULL), CF_OK)) return;
+  CHECK_INT_EQ(cf_move_uci_king_takes_rook(&pos, 0), 0);
+  CHECK_INT_EQ(cf_move_uci_king_takes_rook(&pos, 1), 1);
+  if (!CHECK_INT_EQ(cf_move_parse_uci(&pos, "e1a1", &m, NULL), CF_OK)) return;
+  cf_move_write_uci(m, cf_move_uci_king_takes_rook(&pos, 0), text);
+  CHECK_STR_EQ(text, "e1c1");
+  cf_move_write_uci(m, cf_move_uci_king_takes_rook(&pos, 1), text);
+  CHECK_STR_EQ(text, "e1a1");
+  /* X-FEN Chess960 start (king c1, rooks b1 and g1). */
+  if (!CHECK_INT_EQ(cf_position_from_fen(&pos, "nrk3rn/pppppppp/8/8/8/8/PPPPPPPP/NRK3RN w KQkq - 0 1", NULL),
+                    CF_OK))
+    return;
+  CHECK_INT_EQ(cf_move_uci_king_takes_rook(&pos, 0), 1);
+  CHECK_INT_EQ(cf_move_uci_king_takes_rook(&pos, 1), 1);
+  /* Queenside: the king stays on c1, the rook goes b1 -> d1; c1b1 is the
+   * only text for it (c1c1 is no move). */
+  if (!CHECK_INT_EQ(cf_move_parse_uci(&pos, "c1b1", &m, NULL), CF_OK)) return;
+  CHECK_INT_EQ(cf_move_kind_of(m), CF_MOVE_CASTLING);
+  cf_move_write_uci(m, cf_move_uci_king_takes_rook(&pos, 0), text);
+  CHECK_STR_EQ(text, "c1b1");
+}
+
 static void test_uci_malformed(cf_test *t) {
   cf_position pos;
   cf_error err;
@@ -123,5 +152,5 @@ static void test_uci_illegal(cf_test *t) {
   CHECK_INT_EQ(cf_move_promotion(m), CF_QUEEN);
 }
 
-CF_TEST_MAIN(test_uci_write, test_uci_round_trip_all_moves, test_uci_castling_both_forms, test_uci_malformed,
-             test_uci_illegal)
+CF_TEST_MAIN(test_uci_write, test_uci_round_trip_all_moves, test_uci_castling_both_forms,
+             test_uci_castling_notation_rule, test_uci_malformed, test_uci_illegal)
