@@ -52,6 +52,8 @@ static cf_status create(cf_weights *w, const char *source, const cf_engine_weigh
     info->d = w->arch.d;
     info->heads = w->arch.heads;
     info->params = w->param_count;
+    info->n_notes = w->n_notes;
+    memcpy(info->notes, w->notes, sizeof info->notes);
   } else {
     cf_error_prefix(err, "%s", source);
   }

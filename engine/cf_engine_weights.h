@@ -40,6 +40,10 @@ typedef struct cf_engine_weights_info {
   bool untrained;     /* the license field marks the net untrained */
   int layers, d, heads;
   size_t params;
+  /* What the file holds that was read but is not run (cf_weights.notes),
+   * for the engine to show as warnings. */
+  int n_notes;
+  char notes[CF_WEIGHTS_NOTES_MAX][CF_WEIGHTS_NOTE_LEN];
 } cf_engine_weights_info;
 
 /* Networks whose license field contains this word are untrained

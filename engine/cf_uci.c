@@ -446,6 +446,8 @@ static bool ensure_net(cf_uci *u) {
   emit(u, "info string loaded network %s (%d layers, d %d, %d heads, %zu parameters) on %s",
        info.source, info.layers, info.d, info.heads, info.params,
        cf_net_get_info(u->net)->backend);
+  /* Fields of the file that were read but are not run (weights/). */
+  for (int i = 0; i < info.n_notes; i++) emit(u, "info string warning: %s", info.notes[i]);
   /* Autodiscover's choice: say which newer files it passed over, and why,
    * or a user wonders why the net beside the binary is not the one played. */
   for (int i = 0; i < info.n_skipped; i++) {

@@ -172,11 +172,29 @@ typedef struct cf_version {
   uint32_t major, minor, patch;
 } cf_version;
 
+/* Most notes a cf_weights keeps, and their longest text (cf_weights.notes). */
+#define CF_WEIGHTS_NOTES_MAX 16
+#define CF_WEIGHTS_NOTE_LEN 256
+
 typedef struct cf_weights {
   cf_net_arch arch;
   char *license;            /* NUL-terminated, or NULL */
   cf_version min_version;
   int raw_network_format;   /* as written in the file (134, 6, 7) */
+  /* The network format cf_weights_save_* writes: 0 or 7 (Lc0's
+   * ATTENTIONBODY_WITH_MULTIHEADFORMAT), or 134, the number the Chessformer
+   * trainer (lczero-training) gives the same layout and the only one its
+   * tools read. The loader leaves it 0; `netconv convert --network-format`
+   * sets it. */
+  int save_network_format;
+  /* What the file holds that cformer read but does not run, one line per
+   * kind (NETWORK.md section 1, "Fields cformer ignores"): the Chessformer
+   * trainer's quantisation scales, its `next` policy head and future_head, a
+   * placeholder opponent head, fields no schema here declares. Loading
+   * succeeds; tools print each as a warning, the engine as `info string
+   * warning: ...`. */
+  int n_notes;
+  char notes[CF_WEIGHTS_NOTES_MAX][CF_WEIGHTS_NOTE_LEN];
   unsigned encodings_used;  /* bit (1 << cf_encoding) for each encoding seen */
   size_t param_count;       /* total floats over all tensors */
 
@@ -253,6 +271,15 @@ cf_status cf_weights_load_memory(const void *data, size_t size, const char *name
                                  const cf_weights_load_options *opts, cf_weights **out,
                                  cf_error *err);
 
+/* Appends a printf-style note to w->notes (see there). When the list is
+ * full the last slot says that more were left out, so none is lost without
+ * a word. */
+void cf_weights_add_note(cf_weights *w, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /* Accepts NULL. Frees w, w->layers, w->license and every tensor's data with
  * free(): a cf_weights built by hand (tests, `netconv random`) allocates them
  * with malloc/calloc and is released the same way. */
@@ -283,7 +310,8 @@ cf_status cf_weights_infer_arch(cf_weights *w, cf_error *err);
 typedef bool (*cf_tensor_visit_fn)(void *user, const char *path, cf_tensor *t);
 void cf_weights_visit(cf_weights *w, cf_tensor_visit_fn fn, void *user);
 
-/* Writes w as a pblczero.Net: network format 7 (multi-head layout), magic
+/* Writes w as a pblczero.Net: network format 7 (multi-head layout; 134 when
+ * w->save_network_format says so, any other value but 0 is CF_ERR_ARG), magic
  * 0x1c0, every tensor in encoding enc (CF_ENC_UNKNOWN: each tensor keeps
  * its own cf_tensor.encoding), Layer.encoding set unless LINEAR16,
  * min_version at least 0.31.0 (0.33.0 when any tensor is not LINEAR16).

@@ -66,6 +66,14 @@ void cf_sink_write(cf_byte_sink *s, const uint8_t *data, size_t len);
  * receive the malloc'd bytes. */
 cf_status cf_sink_close(cf_byte_sink *s, uint8_t **out, size_t *out_size, cf_error *err);
 
+/* ---- notes (cf_weights_notes.c) ---- */
+
+/* Adds one note per message type that holds fields cformer's schema does
+ * not declare (protobuf-c keeps them as unknown fields), with their count
+ * and field numbers. root is the unpacked pblczero.Net. */
+struct ProtobufCMessage;
+void cf_weights_note_unknown_fields(cf_weights *w, const struct ProtobufCMessage *root);
+
 /* ---- field lists: protobuf field names == cf_weights member names ---- */
 
 #define CF_FFN_FIELDS(X) X(dense1_w) X(dense1_b) X(dense2_w) X(dense2_b)

@@ -195,10 +195,49 @@ static cf_status scan_message(scan_ctx *s, const uint8_t *p, size_t len,
 
 /* ---- protobuf -> cf_weights ---- */
 
+/* The Chessformer trainer's quantisation scales (cf_net.proto): read, then
+ * reported in one note and not run. */
+#define CF_MHA_SCALE_FIELDS(X) X(s1) X(q_s) X(k_s) X(v_s) X(s2) X(dense_s)
+#define CF_FFN_SCALE_FIELDS(X) X(s1) X(dense1_s) X(s2) X(dense2_s)
+
+/* Their names as the note lists them, in file order. */
+static const char *const scale_kinds[] = {
+#define KIND(f) "mha." #f,
+  CF_MHA_SCALE_FIELDS(KIND)
+#undef KIND
+#define KIND(f) "ffn." #f,
+  CF_FFN_SCALE_FIELDS(KIND)
+#undef KIND
+};
+#define N_SCALE_KINDS (sizeof scale_kinds / sizeof scale_kinds[0])
+
 typedef struct take_ctx {
   cf_weights *w;
   cf_error *err;
+  size_t scales;        /* quantisation scale tensors seen */
+  unsigned scale_seen;  /* bit i: scale_kinds[i] seen */
 } take_ctx;
+
+/* Counts one quantisation scale field (kind "mha.q_s") if the file holds it. */
+static void saw_scale(take_ctx *c, const char *kind, const Pblczero__Weights__Layer *l) {
+  if (!l) return;
+  c->scales++;
+  for (size_t i = 0; i < N_SCALE_KINDS; i++)
+    if (strcmp(scale_kinds[i], kind) == 0) c->scale_seen |= 1u << i;
+}
+
+/* The note on the scales: how many, and which fields. */
+static void note_scales(take_ctx *c) {
+  if (!c->scales) return;
+  char kinds[160] = "";
+  size_t n = 0;
+  for (size_t i = 0; i < N_SCALE_KINDS && n < sizeof kinds; i++)
+    if (c->scale_seen & (1u << i))
+      n += (size_t)snprintf(kinds + n, sizeof kinds - n, "%s%s", n ? ", " : "", scale_kinds[i]);
+  cf_weights_add_note(c->w, "ignored %zu quantisation scale%s (%s): the Chessformer trainer's "
+                            "quantisation-aware training; cformer runs the weights unquantised",
+                      c->scales, c->scales == 1 ? "" : "s", kinds);
+}
 
 /* Decodes one Layer into t and frees the protobuf-c copy of its bytes at
  * once (the memory plan above). */
@@ -249,6 +288,9 @@ static cf_status take_ffn(take_ctx *c, const char *prefix, Pblczero__Weights__FF
                           cf_ffn_weights *dst) {
   if (!pb) return CF_OK;
   CF_FFN_FIELDS(TAKE)
+#define SCALE(f) saw_scale(c, "ffn." #f, pb->f);
+  CF_FFN_SCALE_FIELDS(SCALE)
+#undef SCALE
   return CF_OK;
 }
 
@@ -280,6 +322,9 @@ static cf_status take_layer(take_ctx *c, int i, Pblczero__Weights__EncoderLayer 
     Pblczero__Weights__MHA *pb = el->mha;
     cf_mha_weights *dst = &l->mha;
     CF_MHA_FIELDS(TAKE)
+#define SCALE(f) saw_scale(c, "mha." #f, pb->f);
+    CF_MHA_SCALE_FIELDS(SCALE)
+#undef SCALE
     if (el->mha->smolgen) {
       snprintf(prefix, sizeof prefix, "weights.encoder[%d].mha.smolgen", i);
       Pblczero__Weights__Smolgen *pb = el->mha->smolgen;
@@ -322,12 +367,27 @@ static cf_status take_weights(take_ctx *c, Pblczero__Weights *pw) {
       [CF_POLICY_SOFT] = ph->soft,
       [CF_POLICY_OPPONENT] = ph->opponent,
     };
+    /* The Chessformer trainer writes its opponent head as a placeholder: a
+     * 2-wide wq and nothing else, not an attention policy head. */
+    const Pblczero__Weights__PolicyHead *opp = ph->opponent;
+    if (opp && opp->ip2_pol_w && !opp->ip3_pol_w && !opp->ip4_pol_w) {
+      heads[CF_POLICY_OPPONENT] = NULL;
+      cf_weights_add_note(w, "ignored weights.policy_heads.opponent: it holds only wq, the "
+                             "Chessformer trainer's placeholder, not an attention policy head");
+    }
+    if (ph->next)
+      cf_weights_add_note(w, "ignored weights.policy_heads.next: the Chessformer trainer's "
+                             "next-move head, which cformer does not use");
     for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++) {
       char prefix[CF_WEIGHTS_PATH_MAX];
       snprintf(prefix, sizeof prefix, "weights.policy_heads.%s", cf_policy_head_field[h]);
       CF_TRY(take_policy_head(c, prefix, heads[h], &w->policy[h]));
     }
   }
+  if (pw->future_head)
+    cf_weights_add_note(w, "ignored weights.future_head: the Chessformer trainer's future-move "
+                           "head, which cformer does not use");
+  note_scales(c);
   if (pw->value_heads) {
     Pblczero__Weights__ValueHeads *vh = pw->value_heads;
     Pblczero__Weights__ValueHead *heads[CF_VALUE_HEAD_COUNT] = {
@@ -590,6 +650,7 @@ static cf_status load_payload(uint8_t *payload, size_t len, bool owned, bool was
   take_ctx tc = {.w = w, .err = err};
   st = take_weights(&tc, pw);
   if (st != CF_OK) goto done;
+  cf_weights_note_unknown_fields(w, &net->base);
   protobuf_c_message_free_unpacked(&net->base, &pb_allocator);
   net = NULL;
   st = cf_weights_infer_arch(w, err);

@@ -1,4 +1,4 @@
-/* cf_weights_save.c: cf_weights -> pblczero.Net (network format 7,
+/* cf_weights_save.c: cf_weights -> pblczero.Net (network format 7 or 134,
  * multi-head layout), gzip'd or bare, to a file (atomically) or memory.
  *
  * The message is built from encoded copies of the tensors and streamed by
@@ -203,6 +203,14 @@ static cf_status write_net(const cf_weights *w, cf_encoding enc, bool gzip, FILE
   if (!w) return cf_error_set(err, CF_ERR_ARG, "weights is NULL");
   if (enc != CF_ENC_UNKNOWN && cf_encoding_elem_size(enc) == 0)
     return cf_error_set(err, CF_ERR_ARG, "unknown encoding %d", (int)enc);
+  /* 7 and 134 name the same layout: Lc0's number and the Chessformer
+   * trainer's (whose tools know no other). */
+  const int network = w->save_network_format ? w->save_network_format : 7;
+  if (network != 7 && network != 134)
+    return cf_error_set(err, CF_ERR_ARG,
+                        "network format %d cannot be written (7 or 134, the same multi-head "
+                        "layout)",
+                        w->save_network_format);
   /* Validate on a shallow copy: infer only writes arch and param_count. */
   cf_weights v = *w;
   cf_status st = cf_weights_infer_arch(&v, err);
@@ -249,7 +257,7 @@ static cf_status write_net(const cf_weights *w, cf_encoding enc, bool gzip, FILE
     nf.has_ffn_activation = nf.has_input_embedding = 1;
     nf.input = (Pblczero__NetworkFormat__InputFormat)a->input_format;
     nf.output = (Pblczero__NetworkFormat__OutputFormat)a->output_format;
-    nf.network = (Pblczero__NetworkFormat__NetworkStructure)7; /* multi-head attention body */
+    nf.network = (Pblczero__NetworkFormat__NetworkStructure)network; /* multi-head body */
     nf.policy = (Pblczero__NetworkFormat__PolicyFormat)a->policy_format;
     nf.value = (Pblczero__NetworkFormat__ValueFormat)a->value_format;
     nf.moves_left = (Pblczero__NetworkFormat__MovesLeftFormat)a->moves_left_format;

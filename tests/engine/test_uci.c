@@ -432,6 +432,47 @@ done:
   rmdir(dir);
 }
 
+/* What a network file holds that the loader read but does not run (here a
+ * field no schema declares, appended to the bare message) is an info string
+ * warning before readyok; the net is loaded and plays. */
+static void test_weights_notes_warned(cf_test *t) {
+  char dir[] = "/tmp/cf_test_uci_XXXXXX";
+  if (!CHECK(mkdtemp(dir))) return;
+  char path[1100], cmd[1300];
+  snprintf(path, sizeof path, "%s/extra.pb", dir);
+  cf_test_shape s = {.layers = 1, .d = 8, .heads = 2, .dff = 8, .rpe = true, .rms = true,
+                     .input_format = 4, .cv = 2, .cm = 2, .seed = 78};
+  cf_weights *w = cf_test_random_net(&s, NULL);
+  void *buf = NULL;
+  size_t n = 0;
+  bool ok = w && cf_weights_save_memory(w, CF_ENC_FLOAT32, false, &buf, &n, NULL) == CF_OK;
+  cf_weights_free(w);
+  uint8_t *file = ok ? malloc(n + 3) : NULL;
+  if (!CHECK(file != NULL)) {
+    free(buf);
+    rmdir(dir);
+    return;
+  }
+  memcpy(file, buf, n);
+  memcpy(file + n, "\xc8\x02\x01", 3); /* Net field 41, varint 1 */
+  free(buf);
+  CHECK(write_file(path, file, n + 3));
+  free(file);
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (u) {
+    snprintf(cmd, sizeof cmd, "setoption name WeightsFile value %s\nisready", path);
+    const char *o = run(u, &tr, cmd);
+    CHECK_STR_CONTAINS(o, "loaded network ");
+    CHECK_STR_CONTAINS(o, "info string warning: ignored 1 unknown field in Net (field number 41)");
+    CHECK(strstr(o, "field number 41") && strstr(o, "field number 41") < strstr(o, "readyok"));
+    CHECK(bestmove_legal(run(u, &tr, "go nodes 3"), CF_FEN_STARTPOS, "", (char[8]){0}));
+    cf_uci_free(u);
+  }
+  unlink(path);
+  rmdir(dir);
+}
+
 /* A WeightsFile that failed is tried again by the next setoption (same
  * value) and by go; what is not a regular file is refused at once (a hang
  * is killed by alarm() and fails); WeightsMaxMb decides what inflates too
@@ -1307,7 +1348,8 @@ static void test_threads_warning(cf_test *t) {
 }
 
 CF_TEST_MAIN(test_handshake, test_go_and_position, test_infinite_ponder_stop_quit, test_bad_input,
-             test_weights, test_weights_retry_and_hostile_files, test_options_table,
+             test_weights, test_weights_notes_warned, test_weights_retry_and_hostile_files,
+             test_options_table,
              test_score_and_time, test_search_go, test_search_time_and_stop, test_search_options,
              test_score_types, test_one_ply_multipv_and_stats, test_net_failure_mid_search,
              test_text_clean, test_clean_output, test_nul_line, test_held_info_early,

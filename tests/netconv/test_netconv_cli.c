@@ -247,6 +247,102 @@ static void test_convert_legacy_layout(cf_test *t) {
   CHECK(nc_test_same_bytes(st1, st2));
 }
 
+/* --network-format 134 writes the Chessformer trainer's number for the
+ * multi-head layout, in LINEAR16 (the only encoding its tools read), with the
+ * tensors of a LINEAR16 format-7 conversion; converting back gives 7 and the
+ * same tensors again. Other values, and 134 with another encoding, are a bad
+ * command line (exit 2) and write nothing. */
+static void test_convert_network_format(cf_test *t) {
+  char net[512], n134[512], n7[512], back[512], bad[512], s134[512], s7[512], sback[512];
+  char args[2400];
+  nc_test_path(net, sizeof net, dir, "nf.pb.gz");
+  nc_test_path(n134, sizeof n134, dir, "nf134.pb.gz");
+  nc_test_path(n7, sizeof n7, dir, "nf7.pb.gz");
+  nc_test_path(back, sizeof back, dir, "nfback.pb.gz");
+  nc_test_path(bad, sizeof bad, dir, "nfbad.pb.gz");
+  nc_test_path(s134, sizeof s134, dir, "nf134.safetensors");
+  nc_test_path(s7, sizeof s7, dir, "nf7.safetensors");
+  nc_test_path(sback, sizeof sback, dir, "nfback.safetensors");
+  snprintf(args, sizeof args,
+           "random --layers 2 --embedding 16 --heads 2 --dff 24 --rpe --smolgen "
+           "--policy-heads vanilla,soft --value-heads winner,q --moves-left --encoding float32 "
+           "--seed 5 -o '%s'", net);
+  if (!CHECK_INT_EQ(run(out, OUT_SIZE, args), 0)) return;
+  snprintf(args, sizeof args, "convert '%s' -o '%s' --network-format 134 --quiet", net, n134);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "network format 134, LINEAR16");
+  snprintf(args, sizeof args, "describe --json '%s'", n134);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "\"network_format\":\t134");
+  CHECK_STR_CONTAINS(out, "\"encodings\":\t{\n\t\t\"LINEAR16\":");
+  CHECK(!strstr(out, "FLOAT32"));
+  CHECK_STR_CONTAINS(out, "\"warnings\":\t[]");
+  /* The same tensors as format 7 in LINEAR16. */
+  snprintf(args, sizeof args, "convert '%s' -o '%s' --network-format 7 --encoding linear16 --quiet",
+           net, n7);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "network format 7, LINEAR16");
+  snprintf(args, sizeof args, "export '%s' -o '%s'", n134, s134);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  snprintf(args, sizeof args, "export '%s' -o '%s'", n7, s7);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK(nc_test_same_bytes(s134, s7));
+  /* Back to 7 (the default), tensors kept exactly. */
+  snprintf(args, sizeof args, "convert '%s' -o '%s'", n134, back);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "network format 7, encodings kept");
+  CHECK_STR_CONTAINS(out, "largest absolute error 0");
+  snprintf(args, sizeof args, "export '%s' -o '%s'", back, sback);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK(nc_test_same_bytes(s134, sback));
+  const struct {
+    const char *flags, *want;
+  } refused[] = {
+      {"--network-format 6", "bad value '6' for --network-format: expected 7 or 134"},
+      {"--network-format 135", "bad value '135' for --network-format"},
+      {"--network-format=", "--network-format"},
+      {"--network-format 134 --encoding float32",
+       "--network-format 134 writes LINEAR16 only (the Chessformer trainer's tools read no other "
+       "encoding), not --encoding FLOAT32"},
+      {"--encoding bfloat16 --network-format 134", "not --encoding BFLOAT16"},
+  };
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    snprintf(args, sizeof args, "convert '%s' -o '%s' %s", net, bad, refused[i].flags);
+    CHECK_INT_EQ(run(out, OUT_SIZE, args), 2);
+    CHECK_STR_CONTAINS(out, refused[i].want);
+    CHECK(!nc_test_file_exists(bad));
+  }
+}
+
+/* A field no schema declares (appended to the bare message: Net field 41)
+ * is a warning of describe, in text and JSON, and of convert, which drops it. */
+static void test_describe_warnings(cf_test *t) {
+  char net[512], conv[512], args[2400];
+  nc_test_path(net, sizeof net, dir, "extra.pb");
+  nc_test_path(conv, sizeof conv, dir, "extra-conv.pb.gz");
+  snprintf(args, sizeof args,
+           "random --layers 1 --embedding 8 --heads 2 --dff 8 --no-gzip --seed 9 -o '%s'", net);
+  if (!CHECK_INT_EQ(run(out, OUT_SIZE, args), 0)) return;
+  FILE *f = fopen(net, "ab");
+  if (!CHECK(f != NULL)) return;
+  CHECK(fwrite("\xc8\x02\x01", 1, 3, f) == 3);
+  fclose(f);
+  const char *want = "ignored 1 unknown field in Net (field number 41)";
+  snprintf(args, sizeof args, "describe '%s'", net);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "  warning     ignored 1 unknown field in Net (field number 41)");
+  snprintf(args, sizeof args, "describe --json '%s'", net);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "\"warnings\":\t[\"ignored 1 unknown field in Net");
+  snprintf(args, sizeof args, "convert '%s' -o '%s' --quiet", net, conv);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "netconv convert: warning: ");
+  CHECK_STR_CONTAINS(out, want);
+  snprintf(args, sizeof args, "describe '%s'", conv);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK(!strstr(out, "warning"));
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: test_netconv_cli NETCONV GEN_RANDOM_NET [tests]\n");
@@ -257,10 +353,12 @@ int main(int argc, char **argv) {
   out = malloc(OUT_SIZE);
   if (!out || !nc_test_tmpdir(dir, sizeof dir)) return 1;
   static const cf_test_fn fns[] = {test_help, test_random_describe, test_usage_errors,
-                                   test_hostile_files, test_convert_legacy_layout};
+                                   test_hostile_files, test_convert_legacy_layout,
+                                   test_convert_network_format, test_describe_warnings};
   static const char *names[] = {"test_help", "test_random_describe", "test_usage_errors",
-                                "test_hostile_files", "test_convert_legacy_layout"};
-  int rc = cf_test_run(names, fns, 5, argc - 2, argv + 2);
+                                "test_hostile_files", "test_convert_legacy_layout",
+                                "test_convert_network_format", "test_describe_warnings"};
+  int rc = cf_test_run(names, fns, 7, argc - 2, argv + 2);
   char cmd[400];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);

@@ -107,6 +107,143 @@ static void test_rule50_fold(cf_test *t) {
   cf_weights_free(w);
 }
 
+/* Rewrites the safetensors file src as dst: every name passed through
+ * rename(), then the extra tensors (1-D or [rows][2], zeros). */
+typedef struct extra_tensor {
+  const char *name;
+  int ndim;
+  uint64_t rows, cols;
+} extra_tensor;
+
+static bool rewrite(cf_test *t, const char *src, const char *dst,
+                    void (*rename)(const char *in, char *out, size_t size),
+                    const extra_tensor *extra, int n_extra) {
+  nc_st_file f;
+  cf_error err = {0};
+  if (!CHECK(nc_st_read(src, &f, &err) == CF_OK)) {
+    nc_st_free(&f);
+    return false;
+  }
+  nc_st_out *o = calloc((size_t)(f.count + n_extra), sizeof *o);
+  float **data = calloc((size_t)(f.count + n_extra), sizeof *data);
+  int m = 0;
+  for (int i = 0; i < f.count; i++, m++) {
+    rename(f.tensors[i].name, o[m].name, sizeof o[m].name);
+    o[m].ndim = f.tensors[i].ndim;
+    o[m].shape[0] = f.tensors[i].shape[0];
+    o[m].shape[1] = f.tensors[i].ndim == 2 ? f.tensors[i].shape[1] : 0;
+    data[m] = malloc(f.tensors[i].numel * sizeof(float));
+    nc_st_decode(&f.tensors[i], data[m]);
+    o[m].data = data[m];
+  }
+  for (int i = 0; i < n_extra; i++, m++) {
+    snprintf(o[m].name, sizeof o[m].name, "%s", extra[i].name);
+    o[m].ndim = extra[i].ndim;
+    o[m].shape[0] = extra[i].rows;
+    o[m].shape[1] = extra[i].cols;
+    data[m] = calloc(extra[i].rows * (extra[i].ndim == 2 ? extra[i].cols : 1), sizeof(float));
+    o[m].data = data[m];
+  }
+  bool ok = CHECK(nc_st_write(dst, o, m, f.metadata_config, &err) == CF_OK);
+  for (int i = 0; i < m; i++) free(data[i]);
+  free(data);
+  free(o);
+  nc_st_free(&f);
+  return ok;
+}
+
+/* TensorFlow's variable names: "name:0". */
+static void add_output_suffix(const char *in, char *out, size_t size) {
+  snprintf(out, size, "%s:0", in);
+}
+
+/* cformer's earlier name of the global smolgen tensor. */
+static void old_smolgen_name(const char *in, char *out, size_t size) {
+  if (strncmp(in, "smol_weight_gen/", 16) == 0) snprintf(out, size, "smolgen_weights/%s", in + 16);
+  else snprintf(out, size, "%s", in);
+}
+
+/* The weights of a Chessformer-trainer model as TensorFlow names them
+ * (model.weights: "encoder_1/mha/wq/kernel:0", the global smolgen
+ * "smol_weight_gen/kernel:0"), with what that trainer has beyond the
+ * network: quantisation step sizes (".../s:0"), the policy/next head and a
+ * placeholder policy/opponent head (a 2-wide wq alone). The import keeps the
+ * network's outputs and warns once per kind; the older cformer smolgen name
+ * still reads. */
+static void test_tf_variable_names(cf_test *t) {
+  const char *net = "lc0-smolgen-relu2";
+  const char *st = tmp("tf.safetensors"), *tf = tmp("tf-names.safetensors");
+  if (!CHECK_INT_EQ(nc_test_run(nc_cmd_export, "export", parity(net), "-o", st, "--naming",
+                                "chessformer", NULL), 0))
+    return;
+  nc_st_file f;
+  cf_error err = {0};
+  if (CHECK(nc_st_read(st, &f, &err) == CF_OK)) {
+    bool trainer_name = false, old_name = false;
+    for (int i = 0; i < f.count; i++) {
+      trainer_name |= strcmp(f.tensors[i].name, "smol_weight_gen/kernel") == 0;
+      old_name |= strncmp(f.tensors[i].name, "smolgen_weights/", 16) == 0;
+    }
+    CHECK(trainer_name && !old_name);
+  }
+  nc_st_free(&f);
+  static const extra_tensor extra[] = {
+      {"encoder_1/mha/quantize_1/s:0", 1, 1, 0},
+      {"encoder_1/mha/wq/quantizer/s:0", 1, 64, 0},
+      {"encoder_1/mha/quantize_2/s:0", 1, 1, 0},
+      {"encoder_1/mha/dense/quantizer/s:0", 1, 64, 0},
+      {"encoder_2/ffn/quantize_1/s:0", 1, 1, 0},
+      {"encoder_2/ffn/dense1/quantizer/s:0", 1, 128, 0},
+      {"policy/next/attention/wq/kernel:0", 2, 64, 2},
+      {"policy/next/attention/wq/bias:0", 1, 2, 0},
+      {"policy/opponent/attention/wq/kernel:0", 2, 64, 2},
+      {"policy/opponent/attention/wq/bias:0", 1, 2, 0},
+  };
+  if (!rewrite(t, st, tf, add_output_suffix, extra, (int)(sizeof extra / sizeof extra[0]))) return;
+  cf_weights *w = NULL;
+  if (!CHECK(import_file(tf, NULL, true, &w, &err) == CF_OK)) {
+    fprintf(stderr, "%s\n", err.msg);
+    return;
+  }
+  double d = nc_test_parity_error(t, net, w, 4);
+  printf("  %s via TensorFlow names: max |out - truth| %.3g\n", net, d);
+  CHECK(d >= 0 && d <= 1e-4);
+  CHECK(!w->arch.has_policy[CF_POLICY_OPPONENT]);
+  if (CHECK_INT_EQ(w->n_notes, 3)) {
+    CHECK_STR_CONTAINS(w->notes[0], "ignored 6 quantisation scales (.../s)");
+    CHECK_STR_CONTAINS(w->notes[1], "ignored policy/next (2 tensors)");
+    CHECK_STR_CONTAINS(w->notes[2], "ignored policy/opponent (2 tensors): it holds only wq");
+  }
+  cf_weights_free(w);
+  /* The command says so on stderr and writes the net. */
+  CHECK_INT_EQ(nc_test_run(nc_cmd_import, "import", tf, "-o", tmp("tf.pb.gz"), NULL), 0);
+  CHECK(nc_test_file_exists(tmp("tf.pb.gz")));
+  /* "smolgen_weights/kernel" (cformer's earlier export) still imports. */
+  const char *old = tmp("old-names.safetensors");
+  if (!rewrite(t, st, old, old_smolgen_name, NULL, 0)) return;
+  w = NULL;
+  if (CHECK(import_file(old, NULL, true, &w, &err) == CF_OK)) {
+    d = nc_test_parity_error(t, net, w, 4);
+    CHECK(d >= 0 && d <= 1e-4);
+    CHECK_INT_EQ(w->n_notes, 0);
+  } else {
+    fprintf(stderr, "%s\n", err.msg);
+  }
+  cf_weights_free(w);
+  /* A real opponent head (wk, ppo too) is not the placeholder: without its
+   * ppo it is an error, as before. */
+  static const extra_tensor half[] = {
+      {"policy/opponent/attention/wq/kernel", 2, 64, 64},
+      {"policy/opponent/attention/wk/kernel", 2, 64, 64},
+  };
+  const char *bad = tmp("half-opponent.safetensors");
+  if (!rewrite(t, st, bad, old_smolgen_name, half, 2)) return;
+  w = NULL;
+  CHECK(import_file(bad, NULL, true, &w, &err) != CF_OK);
+  CHECK_STR_CONTAINS(err.msg, "policy_heads.opponent.ip4_pol_w");
+  CHECK(w == NULL);
+}
+
 /* F16 and BF16 payloads decode exactly; a header lying about sizes fails. */
 static void test_safetensors_dtypes(cf_test *t) {
   const char header[] =
@@ -411,13 +548,14 @@ int main(int argc, char **argv) {
   static const cf_test_fn fns[] = {test_our_naming_reproduces_parity,
                                    test_chessformer_naming_reproduces_parity, test_rule50_fold,
                                    test_safetensors_dtypes, test_config_syntaxes, test_import_errors,
-                                   test_import_config_errors, test_mutated_checkpoints};
+                                   test_import_config_errors, test_mutated_checkpoints,
+                                   test_tf_variable_names};
   static const char *names[] = {"test_our_naming_reproduces_parity",
                                 "test_chessformer_naming_reproduces_parity", "test_rule50_fold",
                                 "test_safetensors_dtypes", "test_config_syntaxes",
                                 "test_import_errors", "test_import_config_errors",
-                                "test_mutated_checkpoints"};
-  int rc = cf_test_run(names, fns, 8, argc, argv);
+                                "test_mutated_checkpoints", "test_tf_variable_names"};
+  int rc = cf_test_run(names, fns, 9, argc, argv);
   for (int i = 0; base_data && i < base.count; i++) free(base_data[i]);
   nc_st_free(&base);
   free(base_data);

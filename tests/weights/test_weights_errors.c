@@ -429,6 +429,13 @@ static void test_unknown_fields_skipped(cf_test *t) {
   cf_weights *w = NULL;
   CHECK_INT_EQ(load_mutated(t, CF_ENC_BFLOAT16, add_unknown, &w, &err), CF_OK);
   CHECK(w && w->layers[0].mha.q_w.n == 256);
+  /* Skipped, but not silently: one note per message type. */
+  if (w && CHECK_INT_EQ(w->n_notes, 2)) {
+    CHECK_STR_CONTAINS(w->notes[0], "ignored 4 unknown fields in Weights (field numbers 1000, "
+                                    "1001, 1002, 1003)");
+    CHECK_STR_CONTAINS(w->notes[1], "ignored 4 unknown fields in Weights.Layer (field numbers "
+                                    "1000, 1001, 1002, 1003)");
+  }
   cf_weights_free(w);
 }
 

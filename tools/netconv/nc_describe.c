@@ -13,8 +13,9 @@ static const char usage[] =
     "Prints the architecture (layers, d, heads, dff, RPE q/k/v, norm, embedding style,\n"
     "smolgen, heads present), the parameter count, the tensor encodings, the input\n"
     "format, version and license, and the cost of one evaluation: the Chessformer\n"
-    "paper's MAC count and the full FLOP count (docs/NETCONV.md). NET may be\n"
-    "<built in>, the network embedded in cformer.\n\n";
+    "paper's MAC count and the full FLOP count (docs/NETCONV.md), and a warning for\n"
+    "each kind of field the file holds that cformer reads but does not run. NET may\n"
+    "be <built in>, the network embedded in cformer.\n\n";
 
 typedef struct enc_count {
   size_t tensors[CF_ENC_FLOAT32 + 1];
@@ -87,6 +88,8 @@ static void print_json(const char *path, const cf_weights *w, const enc_count *e
   cJSON_AddNumberToObject(o, "paper_macs", (double)c->paper_macs);
   cJSON_AddNumberToObject(o, "full_flops", (double)c->full_flops);
   cJSON_AddNumberToObject(o, "all_heads_flops", (double)c->all_heads_flops);
+  cJSON *warn = cJSON_AddArrayToObject(o, "warnings");
+  for (int i = 0; i < w->n_notes; i++) cJSON_AddItemToArray(warn, cJSON_CreateString(w->notes[i]));
   char *s = cJSON_Print(o);
   if (s) puts(s);
   cJSON_free(s);
@@ -132,6 +135,7 @@ static void print_text(const char *path, const cf_weights *w, const enc_count *e
   printf("  cost        %s paper MACs (%llu), %sFLOPs full (%sFLOPs with every head)\n",
          nc_si(p, sizeof p, (double)c->paper_macs), (unsigned long long)c->paper_macs,
          nc_si(f, sizeof f, (double)c->full_flops), nc_si(h, sizeof h, (double)c->all_heads_flops));
+  for (int i = 0; i < w->n_notes; i++) printf("  warning     %s\n", w->notes[i]);
 }
 
 int nc_cmd_describe(int argc, char **argv) {

@@ -22,17 +22,49 @@ static const char usage[] =
     "                      [--encoding E] [--no-gzip]\n\n"
     "Builds a network from trainer weights in safetensors (F32, F16 or BF16).\n"
     "Names: our trainer's (training/model.py state_dict, nn.Linear [out][in]) or\n"
-    "the Chessformer trainer's (encoder_N/mha/wq/kernel, [in][out] kernels; for\n"
-    "input formats 1-3 the rule-50 column of the embedding is divided by 99);\n"
-    "docs/TRAINER_NAMES.md lists both. CONFIG (JSON or YAML) gives what weights\n"
+    "the Chessformer trainer's (encoder_N/mha/wq/kernel, TensorFlow's ':0' suffix\n"
+    "optional, [in][out] kernels; for input formats 1-3 the rule-50 column of the\n"
+    "embedding is divided by 99; quantisation scales and the policy/next head are\n"
+    "skipped with a warning); docs/TRAINER_NAMES.md lists both. CONFIG (JSON or YAML) gives what weights\n"
     "cannot: input_format, heads, activations (docs/NETCONV.md); a file written by\n"
     "`netconv export` carries its own.\n\n";
 
 /* Where each safetensors tensor went, for the shape check after inference. */
 typedef struct placed {
-  const nc_st_tensor *st;
-  nc_slot *slot;
+  const nc_st_tensor *st; /* NULL: an ignored tensor */
+  const char *name;       /* its name as the tables spell it */
 } placed;
+
+/* Whether f holds the tensor named name (canonical). */
+static bool has_name(char (*names)[NC_NAME_MAX], int count, const char *name) {
+  for (int i = 0; i < count; i++)
+    if (strcmp(names[i], name) == 0) return true;
+  return false;
+}
+
+/* The Chessformer trainer writes its opponent head as a placeholder, a
+ * 2-wide wq with nothing else; it is no attention policy head. */
+static bool opponent_is_placeholder(char (*names)[NC_NAME_MAX], int count) {
+  return has_name(names, count, "policy/opponent/attention/wq/kernel") &&
+         !has_name(names, count, "policy/opponent/attention/wk/kernel") &&
+         !has_name(names, count, "policy/opponent/attention/ppo/kernel");
+}
+
+/* Notes on what the checkpoint holds that the network will not. */
+static void note_ignored(cf_weights *w, int scales, int next, int opponent) {
+  if (scales)
+    cf_weights_add_note(w, "ignored %d quantisation scale%s (.../s): the Chessformer trainer's "
+                           "quantisation-aware training; the network runs the weights unquantised",
+                        scales, scales == 1 ? "" : "s");
+  if (next)
+    cf_weights_add_note(w, "ignored policy/next (%d tensor%s): the Chessformer trainer's next-move "
+                           "head, which cformer does not use",
+                        next, next == 1 ? "" : "s");
+  if (opponent)
+    cf_weights_add_note(w, "ignored policy/opponent (%d tensor%s): it holds only wq, the "
+                           "Chessformer trainer's placeholder, not an attention policy head",
+                        opponent, opponent == 1 ? "" : "s");
+}
 
 static cf_status detect_naming(const nc_st_file *f, const nc_config *c, nc_naming *out) {
   if (c->naming >= 0) {
@@ -101,21 +133,35 @@ cf_status nc_import_weights(const nc_st_file *f, const nc_config *cfg, cf_weight
   nc_naming naming;
   CF_TRY(detect_naming(f, cfg, &naming));
   CF_TRY(check_config(cfg, err));
+  char(*names)[NC_NAME_MAX] = malloc((size_t)(f->count ? f->count : 1) * sizeof *names);
+  if (!names) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+  for (int i = 0; i < f->count; i++)
+    nc_name_canonical(naming, f->tensors[i].name, names[i], NC_NAME_MAX);
   int layers = 0;
   for (int i = 0; i < f->count; i++) {
-    int l = nc_name_layer(naming, f->tensors[i].name);
+    int l = nc_name_layer(naming, names[i]);
     if (l + 1 > layers) layers = l + 1;
   }
-  if (layers == 0)
+  if (layers == 0) {
+    free(names);
     return cf_error_set(err, CF_ERR_FORMAT,
                         "no encoder layers: no tensor is named like '%s' (%s naming)",
                         naming == NC_NAMING_OURS ? "encoder.0.mha.wq.weight" : "encoder_1/mha/wq/kernel",
                         nc_naming_name(naming));
-  if (cfg->layers && cfg->layers != layers)
+  }
+  if (cfg->layers && cfg->layers != layers) {
+    free(names);
     return cf_error_set(err, CF_ERR_ARG, "config says layers %d but the tensors have %d layers",
                         cfg->layers, layers);
+  }
+  const bool opponent_placeholder =
+      naming == NC_NAMING_CHESSFORMER && opponent_is_placeholder(names, f->count);
+  int ignored_scales = 0, ignored_next = 0, ignored_opponent = 0;
   cf_weights *w = calloc(1, sizeof *w);
-  if (!w) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+  if (!w) {
+    free(names);
+    return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+  }
   w->layers = calloc((size_t)layers, sizeof *w->layers);
   placed *pl = calloc((size_t)(f->count ? f->count : 1), sizeof *pl);
   nc_slot *slots = NULL;
@@ -127,8 +173,8 @@ cf_status nc_import_weights(const nc_st_file *f, const nc_config *cfg, cf_weight
   }
   w->arch.layers = layers;
   for (int i = 0; i < f->count; i++) {
-    int l = nc_name_layer(naming, f->tensors[i].name);
-    if (l >= 0 && nc_name_is_smolgen(naming, f->tensors[i].name)) w->layers[l].mha.has_smolgen = true;
+    int l = nc_name_layer(naming, names[i]);
+    if (l >= 0 && nc_name_is_smolgen(naming, names[i])) w->layers[l].mha.has_smolgen = true;
   }
   slots = nc_slots(w, &n);
   if (!slots) {
@@ -137,7 +183,16 @@ cf_status nc_import_weights(const nc_st_file *f, const nc_config *cfg, cf_weight
   }
   for (int i = 0; i < f->count; i++) {
     const nc_st_tensor *t = &f->tensors[i];
-    nc_slot *s = nc_slot_find(slots, n, naming, t->name);
+    const nc_ignored ig = nc_name_ignored(naming, names[i]);
+    if (ig == NC_IGNORED_SCALE || ig == NC_IGNORED_NEXT) {
+      ++*(ig == NC_IGNORED_SCALE ? &ignored_scales : &ignored_next);
+      continue;
+    }
+    if (opponent_placeholder && strncmp(names[i], "policy/opponent/", 16) == 0) {
+      ignored_opponent++;
+      continue;
+    }
+    nc_slot *s = nc_slot_find(slots, n, naming, names[i]);
     if (!s) {
       st = cf_error_set(err, CF_ERR_FORMAT,
                         "unknown tensor name '%s' (not in the %s trainer's naming, see "
@@ -151,8 +206,9 @@ cf_status nc_import_weights(const nc_st_file *f, const nc_config *cfg, cf_weight
     }
     st = place(t, s, naming, err);
     if (st != CF_OK) goto fail;
-    pl[i] = (placed){t, s};
+    pl[i] = (placed){t, names[i]};
   }
+  note_ignored(w, ignored_scales, ignored_next, ignored_opponent);
   for (int i = 0; i < n; i++)
     if (slots[i].required && !cf_tensor_present(slots[i].t)) {
       st = cf_error_set(err, CF_ERR_FORMAT, "missing tensor '%s'", slots[i].name[naming]);
@@ -202,7 +258,8 @@ cf_status nc_import_weights(const nc_st_file *f, const nc_config *cfg, cf_weight
     goto fail;
   }
   for (int i = 0; i < f->count; i++) {
-    nc_slot *s = nc_slot_find(slots, n, naming, pl[i].st->name);
+    if (!pl[i].st) continue;
+    nc_slot *s = nc_slot_find(slots, n, naming, pl[i].name);
     if (!s || !s->matrix || s->rows <= 0) continue;
     uint64_t rows = given_rows(pl[i].st, naming), want = (uint64_t)s->rows;
     if (rows != want) {
@@ -221,11 +278,13 @@ cf_status nc_import_weights(const nc_st_file *f, const nc_config *cfg, cf_weight
       w->ip_emb_w.data[(size_t)o * (size_t)a->emb_inputs + NC_RULE50_COLUMN] /= NC_RULE50_SCALE;
   free(slots);
   free(pl);
+  free(names);
   *out = w;
   return CF_OK;
 fail:
   free(slots);
   free(pl);
+  free(names);
   cf_weights_free(w);
   return st;
 }
@@ -276,6 +335,7 @@ int nc_cmd_import(int argc, char **argv) {
     nc_fail("import", "%s: %s", in, err.msg);
     goto done;
   }
+  for (int i = 0; i < w->n_notes; i++) fprintf(stderr, "netconv import: warning: %s\n", w->notes[i]);
   if (nc_save_net(w, out, enc, gzip, &err) != CF_OK) {
     nc_fail("import", "%s", err.msg);
     goto done;

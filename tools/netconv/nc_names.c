@@ -173,8 +173,9 @@ nc_slot *nc_slots(cf_weights *w, int *count) {
   VEC(w->ip_emb_ffn_ln_gammas, false, "embedding_ffn_ln.weight", "ffn_ln/gamma");
   VEC(w->ip_emb_ffn_ln_betas, false, "embedding_ffn_ln.bias", "ffn_ln/beta");
   pc = "";
-  MAT(w->smolgen_w, 4096, false, "smolgen_w", "smolgen_weights/kernel");
-  VEC(w->smolgen_b, false, "smolgen_b", "smolgen_weights/bias");
+  /* The trainer's Dense "smol_weight_gen" (it has no bias; Lc0's field does). */
+  MAT(w->smolgen_w, 4096, false, "smolgen_w", "smol_weight_gen/kernel");
+  VEC(w->smolgen_b, false, "smolgen_b", "smol_weight_gen/bias");
   for (int i = 0; w->layers && i < a->layers; i++) layer(b, w, i);
   heads(b, w);
   if (!bb.ok) {
@@ -209,3 +210,30 @@ bool nc_name_is_smolgen(nc_naming n, const char *name) {
 }
 
 const char *nc_naming_name(nc_naming n) { return n == NC_NAMING_OURS ? "ours" : "chessformer"; }
+
+const char *nc_name_canonical(nc_naming n, const char *name, char *buf, size_t size) {
+  static const char old_sg[] = "smolgen_weights/", new_sg[] = "smol_weight_gen/";
+  if (n != NC_NAMING_CHESSFORMER) {
+    snprintf(buf, size, "%s", name);
+    return buf;
+  }
+  if (strncmp(name, old_sg, sizeof old_sg - 1) == 0)
+    snprintf(buf, size, "%s%s", new_sg, name + sizeof old_sg - 1);
+  else
+    snprintf(buf, size, "%s", name);
+  size_t len = strlen(buf);
+  if (len > 2 && strcmp(buf + len - 2, ":0") == 0) buf[len - 2] = '\0';
+  return buf;
+}
+
+nc_ignored nc_name_ignored(nc_naming n, const char *name) {
+  if (n != NC_NAMING_CHESSFORMER) return NC_USED;
+  if (strncmp(name, "policy/next/", 12) == 0) return NC_IGNORED_NEXT;
+  /* The trainer's quantisers hold one weight "s": encoder_N/mha/quantize_1/s,
+   * encoder_N/mha/wq/.../s, encoder_N/ffn/dense1/.../s, embedding/ffn/... */
+  const char *last = strrchr(name, '/');
+  if (last && strcmp(last, "/s") == 0 && (strstr(name, "/mha/") || strstr(name, "/ffn/")) &&
+      (nc_name_layer(n, name) >= 0 || strncmp(name, "embedding/", 10) == 0))
+    return NC_IGNORED_SCALE;
+  return NC_USED;
+}

@@ -3,7 +3,8 @@
  * Every tensor slot of a cf_weights has two names: our trainer's (exactly
  * the PyTorch state_dict names of training/model.py where the model has the
  * tensor, the same style beyond it; docs/TRAINER_NAMES.md) and the
- * Chessformer trainer's (NETWORK.md section 9). In our naming a 2-D tensor
+ * Chessformer trainer's (lczero-training's TensorFlow variable names,
+ * NETWORK.md section 9). In our naming a 2-D tensor
  * is [out][in] (nn.Linear), as in cf_weights; in the Chessformer naming
  * every 2-D tensor is transposed ([in][out], TensorFlow's Dense). */
 #ifndef NC_NAMES_H
@@ -40,6 +41,26 @@ int nc_name_layer(nc_naming n, const char *name);
 bool nc_name_is_smolgen(nc_naming n, const char *name);
 
 const char *nc_naming_name(nc_naming n); /* "ours", "chessformer" */
+
+/* Longest tensor name the tables and the importer handle. */
+#define NC_NAME_MAX 128
+
+/* A name as the tables spell it, into buf. In the Chessformer naming a
+ * TensorFlow variable name's output suffix ":0" is dropped
+ * ("encoder_1/mha/wq/kernel:0"), and "smolgen_weights/" (what cformer wrote
+ * before it used the trainer's own name) is read as "smol_weight_gen/".
+ * Our naming is returned as is. */
+const char *nc_name_canonical(nc_naming n, const char *name, char *buf, size_t size);
+
+/* Chessformer-trainer tensors that cformer reads but does not run. */
+typedef enum nc_ignored {
+  NC_USED = 0,
+  NC_IGNORED_SCALE, /* a quantisation step size: .../mha/.../s, .../ffn/.../s */
+  NC_IGNORED_NEXT,  /* the `next` policy head: policy/next/... */
+} nc_ignored;
+
+/* What a (canonical) name is; NC_USED for our naming and every other name. */
+nc_ignored nc_name_ignored(nc_naming n, const char *name);
 
 /* The Chessformer trainer feeds rule50/99 for input formats 1-3 where
  * engines feed the raw count (NETWORK.md section 9), so its embedding
