@@ -289,7 +289,7 @@ static void *instant_main(void *arg) {
   const cf_position *pos = cf_game_position(&u->game);
   cf_agent_result r = {.best = cf_instant_move(pos), .ponder = CF_MOVE_NONE};
   char move[CF_UCI_MOVE_MAX];
-  cf_move_write_uci(r.best, pos->chess960, move);
+  cf_move_write_uci(r.best, king_takes_rook(u), move);
   emit(u, "info depth 0 seldepth 0 time %ld nodes 0 pv %s",
        (long)((cf_agent_now() - u->clock_start) * 1000.0), move);
   emit(u, "info string time trouble: %s played without the network", move);
