@@ -13,8 +13,10 @@ kernels=$2
 
 qemu=$(command -v qemu-x86_64) || { echo "qemu-x86_64 not found (qemu-user): skipped"; exit 77; }
 
-# Whatever the caller forces would defeat the point: the CPU picks.
-unset CFORMER_CPU_KERNELS
+# Whatever the caller forces would defeat the point: the CPU picks. That
+# holds for OpenBLAS too: OPENBLAS_CORETYPE=Haswell (set on some hosts)
+# makes it run AVX2 code on the emulated Nehalem.
+unset CFORMER_CPU_KERNELS OPENBLAS_CORETYPE
 
 status=0
 "$qemu" -cpu Nehalem "$kernels" || status=1
