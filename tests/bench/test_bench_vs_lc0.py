@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""scripts/bench_vs_lc0.py against the real cformer and a fake Lc0.
+
+The fake prints `lc0 backendbench`'s CSV (header, then one row per batch
+size) with a known median, so the test can check that the script finds the
+median column, pairs the rounds, computes ratio = cformer / Lc0 from the
+medians, alternates the engines' order between rounds, sizes Lc0's runs, and
+reports failures and usage errors with the documented exit statuses.
+
+usage: test_bench_vs_lc0.py CFORMER SOURCE_ROOT
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+cformer, root = sys.argv[1], sys.argv[2]
+script = os.path.join(root, "scripts", "bench_vs_lc0.py")
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures += 1
+
+
+FAKE = r'''#!/usr/bin/env python3
+import os, sys
+args = dict(a[2:].split("=", 1) for a in sys.argv[2:])
+with open(os.environ["FAKE_LC0_LOG"], "a") as log:
+    log.write(" ".join(sys.argv[1:]) + "\n")
+if sys.argv[1] != "backendbench" or not os.path.isfile(args["weights"]):
+    print("bad call", sys.argv, file=sys.stderr); sys.exit(3)
+if os.environ.get("FAKE_LC0_FAIL"):
+    print("RPE weights file not supported.", file=sys.stderr); sys.exit(1)
+b = int(args["start-batch-size"])
+assert b == int(args["max-batch-size"]) and int(args["batches"]) >= 5
+print("Loading weights file from: " + args["weights"])
+print("size, mean nps, mean ms,   sdev,     cv, max nps,  median, min nps, first max, first mean")
+print(f"{b:4d},      999,  1.0000, 0.0100, 0.0100,    1500, {40 + b:7d},     500,    1.0000,    1.0000")
+'''
+
+with tempfile.TemporaryDirectory() as tmp:
+    fake = os.path.join(tmp, "lc0")
+    with open(fake, "w") as f:
+        f.write(FAKE)
+    os.chmod(fake, 0o755)
+    log = os.path.join(tmp, "calls.log")
+    env = dict(os.environ, FAKE_LC0_LOG=log)
+    out_json = os.path.join(tmp, "out.json")
+    base = [sys.executable, script, "--cformer", cformer, "--backend", "ref", "--shapes", "2x32",
+            "--batches", "1,4", "--rounds", "2", "--seconds", "0.05"]
+
+    p = subprocess.run(base + ["--lc0", "fake=" + fake, "--json", out_json], env=env,
+                       capture_output=True, text=True)
+    print(p.stdout)
+    print(p.stderr[-2000:], file=sys.stderr)
+    check(p.returncode == 0, "a run with a working Lc0 exits 0")
+    if p.returncode == 0:
+        data = json.load(open(out_json))
+        lc0 = [m for m in data["measurements"] if m["engine"] == "lc0 fake"]
+        mine = [m for m in data["measurements"] if m["engine"] == "cformer ref"]
+        check(len(lc0) == 4 and len(mine) == 4, "2 rounds x 2 batches for each engine")
+        check(all(m["evals_per_second"] == 40 + m["batch"] for m in lc0),
+              "Lc0's rate is backendbench's median column")
+        for s in data["summary"]:
+            expect = statistics.median([m["evals_per_second"] for m in mine if m["batch"] == s["batch"]])
+            check(abs(s["cformer_evals_per_second"] - expect) < 1e-9 and
+                  abs(s["ratio"] - expect / (40 + s["batch"])) < 1e-9,
+                  f"batch {s['batch']}: ratio = median cformer / median Lc0")
+            check(f"{s['ratio']:.2f}x" in p.stdout, f"batch {s['batch']}: the ratio is printed")
+        order = [c.split()[1] if c.startswith(fake) else "cformer" for c in data["commands"]]
+        first_engines = [order[0], order[3]]  # round 1: cformer then 2 lc0 calls; round 2 reversed
+        check(first_engines == ["cformer", "backendbench"], f"the order alternates by round: {order}")
+        check("load average before:" in p.stdout and "after:" in p.stdout, "the load average is printed")
+        calls = open(log).read().splitlines()
+        check(len(calls) == 4 and all("--backend=blas" in c and "threads=1" in c for c in calls),
+              "Lc0 gets its backend and threads=1")
+
+    p = subprocess.run(base + ["--lc0", fake], env=dict(env, FAKE_LC0_FAIL="1"),
+                       capture_output=True, text=True)
+    check(p.returncode == 1 and "RPE weights file not supported" in p.stderr,
+          "a failing Lc0 exits 1 and shows its message")
+
+    for bad, what in [([], "no --lc0"), (["--lc0", os.path.join(tmp, "nope")], "a missing Lc0"),
+                      (["--lc0", fake, "--shapes", "8by256"], "a bad shape"),
+                      (["--lc0", fake, "--batches", "0"], "a bad batch size"),
+                      (["--lc0", fake, "--rounds", "0"], "zero rounds"),
+                      (["--lc0", fake, "--bogus"], "an unknown flag")]:
+        p = subprocess.run(base + bad, env=env, capture_output=True, text=True)
+        check(p.returncode == 2 and p.stderr.strip(), f"{what}: exit 2 with a message")
+    p = subprocess.run([sys.executable, script, "--help"], capture_output=True, text=True)
+    check(p.returncode == 0 and "Lc0 is not part of cformer" in p.stdout,
+          "--help says where Lc0 comes from")
+
+print(f"{'FAILED' if failures else 'passed'}: {failures} failure(s)")
+sys.exit(1 if failures else 0)
