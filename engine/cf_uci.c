@@ -71,7 +71,6 @@ struct cf_uci {
    * (cf_instant_move.h). answer_ms is the cost of a network answer as
    * measured here (go to bestmove), a decaying maximum so that one slow
    * answer is remembered for a few moves. */
-  bool instant;
   double answer_ms;
 };
 
@@ -658,10 +657,17 @@ static void cmd_go(cf_uci *u, char *args) {
   const double budget = u->hold ? -1 : move_budget(u);
   u->deadline = budget >= 0 ? go_at + budget / 1000.0 : 0;
   const cf_clock clock = go_clock(u);
-  u->instant = !u->hold && clock.time_ms >= 0 &&
-               (double)(clock.time_ms - u->tm.move_overhead_ms) < u->answer_ms;
-  if (u->instant) u->budget_ms = -1;
-  if (pthread_create(&u->thread, NULL, u->instant ? instant_main : search_main, u) != 0) {
+  const bool instant = !u->hold && clock.time_ms >= 0 &&
+                       (double)(clock.time_ms - u->tm.move_overhead_ms) < u->answer_ms;
+  if (instant) {
+    /* Answered here, on the input thread: the move costs microseconds, while
+     * waking a new thread can cost a scheduler slice on a busy machine, and
+     * in time trouble every millisecond of the round trip is off the clock. */
+    u->budget_ms = -1;
+    instant_main(u);
+    return;
+  }
+  if (pthread_create(&u->thread, NULL, search_main, u) != 0) {
     emit(u, "info string error: go: cannot start the search thread");
     emit(u, "bestmove 0000");
     return;
