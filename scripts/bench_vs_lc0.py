@@ -2,7 +2,8 @@
 """Side by side: cformer's backends against Lc0's CPU backend on the same nets.
 
 Lc0 runs no RPE network, so the comparison uses random networks without RPE
-(`netconv random --no-rpe`, deterministic) in the shapes given by --shapes,
+and with LayerNorm (`netconv random --preset cf6m --no-rpe --layernorm`,
+deterministic; Lc0's blas backend crashes on RMSNorm) in the shapes given by --shapes,
 or network files given by --net. For every round, net, thread count and
 batch size it runs `cformer bench` and `lc0 backendbench` one after the
 other (the order alternates between rounds so neither always runs on a
@@ -118,7 +119,9 @@ def run(cmd, what):
 def make_net(netconv, shape, folder, log):
     layers, width, heads, dff = shape
     path = os.path.join(folder, f"{layers}x{width}x{heads}x{dff}-norpe.pb.gz")
-    cmd = [netconv, "random", "--preset", "cf6m", "--no-rpe", "--layers", str(layers),
+    # LayerNorm, not CF-6M's RMSNorm: Lc0's blas backend (v0.33-dev) crashes
+    # on a net with RMSNorm, reading the LayerNorm betas such a net lacks.
+    cmd = [netconv, "random", "--preset", "cf6m", "--no-rpe", "--layernorm", "--layers", str(layers),
            "--embedding", str(width), "--heads", str(heads), "--dff", str(dff),
            "--seed", "1", "-o", path]
     log(f"net: {' '.join(cmd)}")
@@ -248,7 +251,7 @@ def main(argv):
             nets = [(os.path.basename(n), n) for n in args.net]
             for shape in shapes:
                 path = make_net(netconv, shape, folder, log)
-                nets.append(("x".join(map(str, shape)) + " (L x D x H x F, no RPE)", path))
+                nets.append(("x".join(map(str, shape)) + " (L x D x H x F, no RPE, LayerNorm)", path))
             last_rate = {}
             engines = [("cformer " + args.backend, None)] + [("lc0 " + label, path) for label, path in builds]
             for rnd in range(args.rounds):
