@@ -229,14 +229,13 @@ def load_existing(path):
 
 
 def format_duration(seconds):
-    """A duration as a person reads an ETA: "42 s", "3 min 20 s", "2 h 05 min"."""
+    """A duration in the form of the other tools' ETAs (train.py, cformer
+    puzzles): "0m42s", "3m20s", "2h05m"."""
     s = max(1, round(seconds))
-    if s < 60:
-        return f"{s} s"
     if s < 3600:
-        return f"{s // 60} min {s % 60:02d} s"
+        return f"{s // 60}m{s % 60:02d}s"
     m = round(seconds / 60)
-    return f"{m // 60} h {m % 60:02d} min"
+    return f"{m // 60}h{m % 60:02d}m"
 
 
 def progress_line(index, done, total, played, written, elapsed):

@@ -551,16 +551,13 @@ static void test_warmup(cf_test *t) {
   free(out);
 }
 
-/* Seconds in an estimate's text ("4 s", "3 min 20 s", "2 h 05 min"); -1
- * when it reads otherwise. */
+/* Seconds in an estimate's text ("0m04s", "3m20s", "2h05m"); -1 when it
+ * reads otherwise. */
 static double estimate_seconds(const char *text) {
   long a = 0, b = 0;
-  int n = 0;
-  if (sscanf(text, "%ld h %ld min%n", &a, &b, &n) == 2 && n > 0) return a * 3600.0 + b * 60.0;
-  n = 0;
-  if (sscanf(text, "%ld min %ld s%n", &a, &b, &n) == 2 && n > 0) return a * 60.0 + b;
-  n = 0;
-  if (sscanf(text, "%ld s%n", &a, &n) == 1 && n > 0) return (double)a;
+  char unit = 0;
+  if (sscanf(text, "%ldh%ld%c", &a, &b, &unit) == 3 && unit == 'm') return a * 3600.0 + b * 60.0;
+  if (sscanf(text, "%ldm%ld%c", &a, &b, &unit) == 3 && unit == 's') return a * 60.0 + b;
   return -1;
 }
 

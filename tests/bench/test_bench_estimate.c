@@ -40,15 +40,15 @@ static void test_stages(cf_test *t) {
 static void test_text(cf_test *t) {
   char s[32];
   bench_estimate_text(0.2, s, sizeof s);
-  CHECK_STR_EQ(s, "1 s");
+  CHECK_STR_EQ(s, "0m01s");
   bench_estimate_text(42.4, s, sizeof s);
-  CHECK_STR_EQ(s, "42 s");
+  CHECK_STR_EQ(s, "0m42s");
   bench_estimate_text(200, s, sizeof s);
-  CHECK_STR_EQ(s, "3 min 20 s");
+  CHECK_STR_EQ(s, "3m20s");
   bench_estimate_text(7170, s, sizeof s);
-  CHECK_STR_EQ(s, "2 h 00 min");
+  CHECK_STR_EQ(s, "2h00m");
   bench_estimate_text(3600 + 5 * 60, s, sizeof s);
-  CHECK_STR_EQ(s, "1 h 05 min");
+  CHECK_STR_EQ(s, "1h05m");
 }
 
 CF_TEST_MAIN(test_call_line, test_stages, test_text)

@@ -14,6 +14,7 @@ usage: test_datagen.py CFORMER SOURCE_ROOT   (exit 77: no Stockfish)
 """
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -45,7 +46,7 @@ def check_progress(output):
         assert lines[0].startswith(f"worker {w}: game 1/2, "), lines[0]
         assert " positions/hour, " in lines[0] and " games/hour, elapsed " in lines[0], lines[0]
         eta = lines[0].rsplit(", ETA ", 1)[-1]
-        assert eta.endswith(" s") or eta.endswith(" min"), lines[0]
+        assert re.fullmatch(r"\d+m\d\ds|\d+h\d\dm", eta), lines[0]
         assert lines[1].startswith(f"worker {w}: game 2/2, ") and lines[1].endswith(", done"), lines[1]
 
 

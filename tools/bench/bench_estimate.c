@@ -80,13 +80,13 @@ cf_status bench_estimate_probe(const cf_weights *w, const char *name, const char
 }
 
 void bench_estimate_text(double seconds, char *out, size_t n) {
+  /* the form of the other progress lines' ETAs (puzzles, train.py) */
   if (!(seconds >= 0)) seconds = 0;
   long s = lround(seconds);
   if (s < 1) s = 1;
-  if (s < 60) snprintf(out, n, "%ld s", s);
-  else if (s < 3600) snprintf(out, n, "%ld min %02ld s", s / 60, s % 60);
+  if (s < 3600) snprintf(out, n, "%ldm%02lds", s / 60, s % 60);
   else {
     long m = lround(seconds / 60);
-    snprintf(out, n, "%ld h %02ld min", m / 60, m % 60);
+    snprintf(out, n, "%ldh%02ldm", m / 60, m % 60);
   }
 }

@@ -62,8 +62,8 @@ cf_status bench_estimate_probe(const cf_weights *w, const char *name, const char
                                const bench_suite *suite, int max_batch, bench_probe *out,
                                cf_error *err);
 
-/* A duration as a person reads an estimate: "40 s", "3 min 20 s",
- * "2 h 05 min". */
+/* A duration as the progress lines' ETAs write it: "0m40s", "3m20s",
+ * "2h05m". */
 void bench_estimate_text(double seconds, char *out, size_t n);
 
 #endif /* BENCH_ESTIMATE_H */
