@@ -17,6 +17,7 @@
 #include "engine/cf_instant_move.h"
 #include "engine/cf_uci.h"
 #include "engine/cf_uci_go.h"
+#include "engine/cf_uci_log.h"
 #include "engine/cf_uci_score.h"
 #include "engine/cf_uci_text.h"
 #include "engine/search/cf_search.h"
@@ -72,6 +73,8 @@ struct cf_uci {
    * measured here (go to bestmove), a decaying maximum so that one slow
    * answer is remembered for a few moves. */
   double answer_ms;
+
+  cf_uci_log *log; /* LogFile: every line in and out (cf_uci_log.h) */
 };
 
 #if defined(__GNUC__)
@@ -89,6 +92,7 @@ static void emit(cf_uci *u, const char *fmt, ...) {
   cf_uci_text_clean(line, clean, sizeof clean);
   pthread_mutex_lock(&u->out_mu);
   u->write(u->user, clean);
+  cf_uci_log_line(u->log, CF_UCI_LOG_OUT, clean, strlen(clean)); /* under out_mu: in order */
   pthread_mutex_unlock(&u->out_mu);
 }
 
@@ -731,6 +735,7 @@ static const command commands[] = {
 
 bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len) {
   if (!line) len = 0;
+  cf_uci_log_line(u->log, CF_UCI_LOG_IN, line, len); /* before its replies */
   const char *nul = len ? memchr(line, 0, len) : NULL;
   if (nul) {
     /* Read as a C string the line would end at the NUL and the rest would
@@ -803,6 +808,16 @@ static void warn_threads(cf_uci *u) {
             "backend's threads will compete for them", threads, cores);
 }
 
+/* LogFile was set: the log switches to it. A file that cannot be opened
+ * is not a bad option value (the engine goes on, unlogged): an error line,
+ * and the option reads empty, as logging is off. */
+static void switch_log(cf_uci *u) {
+  cf_error err = {0};
+  if (cf_uci_log_open(u->log, u->value[CF_OPT_LOG_FILE], &err) == CF_OK) return;
+  u->value[CF_OPT_LOG_FILE][0] = 0;
+  emit(u, "info string error: %s; logging is off", err.msg);
+}
+
 cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, cf_error *err) {
   const cf_uci_option_desc *o = cf_uci_option_at(id);
   if (!o) return cf_error_set(err, CF_ERR_ARG, "no option %d", (int)id);
@@ -822,6 +837,7 @@ cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, c
    * appeared or been fixed) or the limit tries a failed load again. */
   if (id == CF_OPT_WEIGHTS_FILE || id == CF_OPT_WEIGHTS_MAX_MB) u->failed_key[0] = 0;
   if (id == CF_OPT_THREADS) warn_threads(u);
+  if (id == CF_OPT_LOG_FILE) switch_log(u);
   return CF_OK;
 }
 
@@ -850,6 +866,10 @@ cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *u
   pthread_mutex_init(&u->mu, NULL);
   pthread_cond_init(&u->cv, NULL);
   atomic_init(&u->stop, false);
+  if (cf_uci_log_create(&u->log, err) != CF_OK) {
+    cf_uci_free(u);
+    return err ? err->status : CF_ERR_NOMEM;
+  }
   cf_search_params p;
   search_params(u, &p);
   cf_status st = cf_search_create(&p, &u->search, err);
@@ -873,6 +893,7 @@ void cf_uci_free(cf_uci *u) {
   cf_net_free(u->net);
   cf_search_free(u->search);
   cf_game_free(&u->game);
+  cf_uci_log_free(u->log);
   for (int i = 0; i < MAX_SEARCH_DIRS; i++) free(u->search_dirs[i]);
   pthread_mutex_destroy(&u->out_mu);
   pthread_mutex_destroy(&u->mu);

@@ -96,6 +96,9 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                            "what `score cp` shows (docs/engine.md): Lc0's choices"},
     [CF_OPT_PONDER] = {"Ponder", "ponder", NULL, 0, CF_OPT_TYPE_CHECK, "false", 0, 0, {NULL},
                        "the GUI may send go ponder (the engine ponders only when told)"},
+    [CF_OPT_LOG_FILE] = {"LogFile", "logfile", NULL, 'l', CF_OPT_TYPE_STRING, "", 0, 0, {NULL},
+                         "append every line read and written, timestamped, to this file; "
+                         "<stderr> = standard error; empty = no log"},
 };
 
 static void fill_vars(void) {

@@ -40,6 +40,7 @@ typedef enum cf_uci_option_id {
   CF_OPT_VERBOSE_MOVE_STATS,
   CF_OPT_SCORE_TYPE,
   CF_OPT_PONDER,
+  CF_OPT_LOG_FILE,
   CF_OPT_COUNT
 } cf_uci_option_id;
 

@@ -3,26 +3,37 @@
  *
  *     cformer eval --weights NET [--cases FILE] [--backend NAME] [--batch N]
  *                  [--backend-opts OPTS] [--threads N] [--weights-max-mb MB]
- *                  [--history-fill fen_only|no|always] [--bench RUNS]
+ *                  [--history-fill fen_only|no|always] [--no-planes]
+ *                  [--policy logits|softmax] [--policy-softmax-temp T] [--bench RUNS]
  *
  * Each input line is an object with "id", "fen" (default: the start
  * position) and "moves" (UCI, played from fen); other keys are ignored, so a
  * parity case file can be fed as it is. Each output line has "id", "fen",
- * "moves", "input_format", "transform", "planes", "wdl", "q", "moves_left",
- * "value_heads", "policy" (every policy head of the net: raw logits of the
- * legal moves keyed by UCI text) and "policy_index", with numbers to 9
- * significant digits, so a script can compare any two implementations. A
- * line that cannot be evaluated gives {"id": ..., "error": "..."} and exit
- * status 1 (as does a network or cases file that cannot be read; 2 is a
- * bad command line, tools/cli/cf_cli.h). --bench RUNS then evaluates the whole set RUNS more times and
- * reports evaluations per second on stderr. */
+ * "moves", "input_format", "transform", "planes" (unless --no-planes),
+ * "wdl", "q", "moves_left", "value_heads", "policy" (every policy head of
+ * the net: raw logits of the legal moves keyed by UCI text, or with
+ * --policy softmax their probabilities, and "policy_softmax_temp") and
+ * "policy_index", with numbers to 9 significant digits, so a script can
+ * compare any two implementations (schema: docs/CLI.md). A line that
+ * cannot be evaluated gives {"id": ..., "error": "..."} and exit status 1
+ * (as does a network or cases file that cannot be read; 2 is a bad command
+ * line, tools/cli/cf_cli.h).
+ *
+ * Streaming: each answer is written and flushed as soon as it is computed;
+ * lines are batched (up to --batch) only while more input is ready at
+ * once, so a program may write a line and wait for its answer
+ * (tools/line_reader.h). --bench RUNS then evaluates the whole set RUNS
+ * more times and reports evaluations per second on stderr. */
 #include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "chess/cf_fen.h"
 #include "chess/cf_game.h"
@@ -32,6 +43,7 @@
 #include "tools/cf_commands.h"
 #include "tools/cli/cf_cli.h"
 #include "tools/cli/cf_cli_net.h"
+#include "tools/line_reader.h"
 #include "weights/cf_weights.h"
 
 #define DEFAULT_BATCH 16
@@ -43,7 +55,13 @@ typedef struct eval_args {
   char options[1024]; /* --backend-opts with --threads */
   cf_history_fill fill;
   cf_weights_load_options load; /* --weights-max-mb */
+  bool planes;       /* --planes (default) / --no-planes: the input planes in the output */
+  int policy;        /* --policy: POLICY_LOGITS or POLICY_SOFTMAX */
+  double policy_temp; /* --policy-softmax-temp, with --policy softmax */
 } eval_args;
+
+enum { POLICY_LOGITS, POLICY_SOFTMAX };
+#define DEFAULT_POLICY_TEMP 1.0
 
 /* One input line and everything computed for it. */
 typedef struct eval_case {
@@ -63,11 +81,14 @@ typedef struct eval_case {
 #define USAGE                                                                                 \
   "usage: cformer eval --weights NET [--cases FILE] [--backend NAME] [--batch N]\n"            \
   "                    [--backend-opts K=V,...] [--threads N] [--history-fill fen_only|no|always]\n" \
+  "                    [--no-planes] [--policy logits|softmax] [--policy-softmax-temp T]\n"   \
   "                    [--bench RUNS] [--weights-max-mb MB]\n\n"                                \
   "Evaluates positions given as JSON lines ({\"id\", \"fen\", \"moves\"}; a parity case\n"      \
   "file works as is) and writes one JSON line per position: input planes, transform,\n"       \
-  "W/D/L, Q, moves left, extra value heads and the raw policy logits of every legal\n"        \
-  "move for each policy head, in the parity case schema.\n\n"
+  "W/D/L, Q, moves left, extra value heads and the policy of every legal move for\n"         \
+  "each policy head (raw logits, or probabilities with --policy softmax), in the\n"          \
+  "parity case schema (docs/CLI.md). Each answer is written as soon as it is computed:\n"    \
+  "a program may write a line and wait for its answer.\n\n"
 
 /* A failure after the arguments were accepted: message, exit status 1. */
 #if defined(__GNUC__)
@@ -93,8 +114,10 @@ static double seconds(clockid_t clock) {
 /* Returns -1 when the arguments are fine, else the exit status. */
 static int parse_args(int argc, char **argv, eval_args *a) {
   *a = (eval_args){
-      .batch = DEFAULT_BATCH, .fill = CF_HISTORY_FILL_FEN_ONLY, .load = CF_CLI_WEIGHTS_LOAD};
+      .batch = DEFAULT_BATCH, .fill = CF_HISTORY_FILL_FEN_ONLY, .load = CF_CLI_WEIGHTS_LOAD,
+      .planes = true, .policy = POLICY_LOGITS, .policy_temp = DEFAULT_POLICY_TEMP};
   static const char *const fills[] = {"fen_only", "no", "always", NULL};
+  static const char *const policies[] = {"logits", "softmax", NULL};
   char batch_help[80];
   snprintf(batch_help, sizeof batch_help, "positions per network pass, 1-%d (default %d)",
            MAX_BATCH, DEFAULT_BATCH);
@@ -117,6 +140,16 @@ static int parse_args(int argc, char **argv, eval_args *a) {
        .help = "Lc0's HistoryFill: fen_only (default), no, always"},
       {.name = "bench", .kind = CF_CLI_INT, .dest = &a->bench, .imin = 0, .imax = 1000000,
        .arg = "RUNS", .help = "then evaluate everything RUNS more times and report evals/s"},
+      {.name = "planes", .kind = CF_CLI_BOOL, .dest = &a->planes,
+       .help = "write the 112 input planes (default); --no-planes leaves them out"},
+      {.name = "policy", .kind = CF_CLI_CHOICE, .choices = policies, .dest = &a->policy,
+       .arg = "KIND",
+       .help = "logits (default: the raw logits) or softmax (probabilities over\n"
+               "the legal moves, at --policy-softmax-temp)"},
+      {.name = "policy-softmax-temp", .alias = "policy-temperature", .kind = CF_CLI_DOUBLE,
+       .dest = &a->policy_temp, .arg = "T", .dmin = 0.1, .dmax = 10,
+       .help = "softmax temperature of --policy softmax, 0.1 to 10 (default 1:\n"
+               "the network's own distribution; the engine's priors use 1.359)"},
   };
   cf_cli_spec spec = {.prog = "cformer eval", .version = "cformer " CF_VERSION, .usage = USAGE,
                       .flags = flags, .n_flags = (int)(sizeof flags / sizeof flags[0])};
@@ -126,6 +159,8 @@ static int parse_args(int argc, char **argv, eval_args *a) {
   if (a->backend && strcmp(a->backend, "auto") == 0) a->backend = NULL;
   if (!cf_cli_backend_options(a->backend_opts, a->threads, a->options, sizeof a->options))
     return cf_cli_usage_error(&spec, "--backend-opts is too long");
+  if (a->policy != POLICY_SOFTMAX && cf_cli_given(&spec, "policy-softmax-temp"))
+    return cf_cli_usage_error(&spec, "--policy-softmax-temp needs --policy softmax");
   return -1;
 }
 
@@ -211,7 +246,18 @@ static void echo(cJSON *out, const cJSON *in, const char *key) {
   if (v) cJSON_AddItemToObject(out, key, cJSON_Duplicate(v, 1));
 }
 
-static cJSON *case_json(const eval_case *c, const cf_net *net) {
+/* The head's policy over the legal moves as probabilities:
+ * softmax(logit / T), computed from the largest logit down so that no
+ * exp() overflows. */
+static void softmax(const float *logits, int n, double temp, double *p) {
+  double top = -INFINITY, sum = 0;
+  for (int i = 0; i < n; i++)
+    if (logits[i] > top) top = logits[i];
+  for (int i = 0; i < n; i++) sum += p[i] = exp((logits[i] - top) / temp);
+  for (int i = 0; i < n && sum > 0; i++) p[i] /= sum;
+}
+
+static cJSON *case_json(const eval_case *c, const cf_net *net, const eval_args *a) {
   const cf_net_info *info = cf_net_get_info(net);
   const cf_net_output *o = &c->out;
   cJSON *j = cJSON_CreateObject();
@@ -230,8 +276,8 @@ static cJSON *case_json(const eval_case *c, const cf_net *net) {
     cJSON_AddArrayToObject(j, "moves");
   cJSON_AddNumberToObject(j, "input_format", info->input_format);
   cJSON_AddNumberToObject(j, "transform", o->transform);
-  cJSON *planes = cJSON_AddArrayToObject(j, "planes");
-  for (int p = 0; p < CF_PLANE_COUNT; p++) {
+  cJSON *planes = a->planes ? cJSON_AddArrayToObject(j, "planes") : NULL;
+  for (int p = 0; planes && p < CF_PLANE_COUNT; p++) {
     char mask[24];
     snprintf(mask, sizeof mask, "0x%016llx", (unsigned long long)c->planes.mask[p]);
     cJSON *pl = cJSON_CreateObject();
@@ -259,11 +305,15 @@ static cJSON *case_json(const eval_case *c, const cf_net *net) {
       for (int i = 0; i < r->n_cat; i++) push_number(cat, o->value_cat[h][i]);
     }
   }
+  if (a->policy == POLICY_SOFTMAX) add_number(j, "policy_softmax_temp", a->policy_temp);
   cJSON *policy = cJSON_AddObjectToObject(j, "policy");
   for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++) {
     if (!o->policy[h]) continue;
     cJSON *head = cJSON_AddObjectToObject(policy, cf_policy_head_name((cf_policy_head_id)h));
-    for (int i = 0; i < c->n_moves; i++) add_number(head, c->uci[i], o->policy[h][i]);
+    double p[CF_MAX_MOVES];
+    if (a->policy == POLICY_SOFTMAX) softmax(o->policy[h], c->n_moves, a->policy_temp, p);
+    for (int i = 0; i < c->n_moves; i++)
+      add_number(head, c->uci[i], a->policy == POLICY_SOFTMAX ? p[i] : o->policy[h][i]);
   }
   cJSON *index = cJSON_AddObjectToObject(j, "policy_index");
   for (int i = 0; i < c->n_moves; i++)
@@ -275,48 +325,41 @@ static cJSON *case_json(const eval_case *c, const cf_net *net) {
   return j;
 }
 
-/* Reads every line of in; each becomes a case (a line that is not a JSON
- * object becomes a case with an error). */
-static eval_case *read_cases(FILE *in, int *count) {
-  eval_case *cases = NULL;
-  int n = 0, cap = 0;
-  char *line = NULL;
-  size_t line_cap = 0;
-  ssize_t len;
-  while ((len = getline(&line, &line_cap, in)) > 0) {
-    bool blank = true;
-    for (ssize_t i = 0; i < len; i++) blank &= strchr(" \t\r\n", line[i]) != NULL;
-    if (blank) continue;
-    if (n == cap) {
-      cap = cap ? 2 * cap : 64;
-      eval_case *grown = realloc(cases, (size_t)cap * sizeof *cases);
-      if (!grown) break;
-      cases = grown;
-    }
-    eval_case *c = &cases[n++];
-    memset(c, 0, sizeof *c);
-    c->input = cJSON_Parse(line);
-    if (!cJSON_IsObject(c->input)) {
-      cJSON_Delete(c->input);
-      c->input = cJSON_CreateObject();
-      snprintf(c->error, sizeof c->error, "line %d is not a JSON object", n);
-    }
+/* A case for one input line (a line that is not a JSON object becomes a
+ * case with an error); NULL when out of memory. */
+static eval_case *new_case(const char *line, long number) {
+  eval_case *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->input = cJSON_Parse(line);
+  if (!cJSON_IsObject(c->input)) {
+    cJSON_Delete(c->input);
+    c->input = cJSON_CreateObject();
+    snprintf(c->error, sizeof c->error, "line %ld is not a JSON object", number);
   }
-  free(line);
-  *count = n;
-  return cases;
+  return c;
 }
 
-/* Evaluates the prepared cases in passes of the net's max batch. */
-static cf_status evaluate(cf_net *net, eval_case *cases, const int *valid, int n_valid,
-                          cf_net_request *req, cf_net_output *out, cf_error *err) {
-  for (int k = 0; k < n_valid; k++) {
-    eval_case *c = &cases[valid[k]];
+static void free_case(eval_case *c) {
+  if (!c) return;
+  cJSON_Delete(c->input);
+  free(c->cat);
+  free(c);
+}
+
+/* Evaluates the cases that have no error, in passes of the net's batch. */
+static cf_status evaluate(cf_net *net, eval_case **cases, int n, cf_net_request *req,
+                          cf_net_output *out, cf_error *err) {
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    eval_case *c = cases[i];
+    if (c->error[0]) continue;
     req[k] = (cf_net_request){.position = &c->position, .moves = c->moves, .n_moves = c->n_moves};
-    out[k] = c->out;
+    out[k++] = c->out;
   }
-  CF_TRY(cf_net_eval(net, n_valid, req, out, err));
-  for (int k = 0; k < n_valid; k++) cases[valid[k]].out = out[k];
+  if (k == 0) return CF_OK;
+  CF_TRY(cf_net_eval(net, k, req, out, err));
+  for (int i = 0, j = 0; i < n; i++)
+    if (!cases[i]->error[0]) cases[i]->out = out[j++];
   return CF_OK;
 }
 
@@ -337,6 +380,86 @@ static cf_net *open_net(const eval_args *a, cf_error *err) {
   return net;
 }
 
+/* The cases read but not answered yet, and with --bench every valid case
+ * (kept for the timing runs). */
+typedef struct case_list {
+  eval_case **items;
+  int count, cap;
+} case_list;
+
+static bool push_case(case_list *l, eval_case *c) {
+  if (l->count == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 64;
+    eval_case **grown = realloc(l->items, (size_t)cap * sizeof *grown);
+    if (!grown) return false;
+    l->items = grown;
+    l->cap = cap;
+  }
+  l->items[l->count++] = c;
+  return true;
+}
+
+/* Answers the pending cases: one network pass over the valid ones, a line
+ * each, in input order, flushed at once. Each answered case is freed or,
+ * with --bench, moved to kept. Returns false when the network failed
+ * (then nothing is printed for them). */
+static bool answer(const eval_args *a, cf_net *net, case_list *pending, case_list *kept,
+                   cf_net_request *req, cf_net_output *out, bool *line_failed) {
+  cf_error err = {0};
+  if (evaluate(net, pending->items, pending->count, req, out, &err) != CF_OK) {
+    fail("%s", err.msg);
+    return false;
+  }
+  for (int i = 0; i < pending->count; i++) {
+    eval_case *c = pending->items[i];
+    cJSON *j = case_json(c, net, a);
+    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+    if (text) puts(text);
+    else *line_failed = true;
+    free(text);
+    cJSON_Delete(j);
+    if (c->error[0]) *line_failed = true;
+    if (a->bench > 0 && !c->error[0] && push_case(kept, c)) continue;
+    free_case(c);
+  }
+  pending->count = 0;
+  fflush(stdout);
+  return true;
+}
+
+/* --bench RUNS: every valid case RUNS more times, timed; on stderr. */
+static int bench_runs(const eval_args *a, cf_net *net, case_list *kept) {
+  if (kept->count == 0) return 0;
+  cf_net_request *req = malloc((size_t)kept->count * sizeof *req);
+  cf_net_output *out = malloc((size_t)kept->count * sizeof *out);
+  if (!req || !out) {
+    free(req);
+    free(out);
+    return fail("out of memory");
+  }
+  int rc = 0;
+  cf_error err = {0};
+  /* Wall time, and process CPU time (what a loaded machine does not skew,
+   * as long as the backend runs on one thread). */
+  double t0 = seconds(CLOCK_MONOTONIC), c0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
+  for (int r = 0; r < a->bench; r++)
+    if (evaluate(net, kept->items, kept->count, req, out, &err) != CF_OK) {
+      rc = fail("%s", err.msg);
+      break;
+    }
+  double dt = seconds(CLOCK_MONOTONIC) - t0, dc = seconds(CLOCK_PROCESS_CPUTIME_ID) - c0;
+  double evals = (double)kept->count * a->bench;
+  if (rc == 0)
+    fprintf(stderr,
+            "cformer eval: %d positions x %d runs in %.3f s: %.1f evals/s (%.1f per CPU second; "
+            "backend %s, batch %d)\n",
+            kept->count, a->bench, dt, dt > 0 ? evals / dt : 0.0, dc > 0 ? evals / dc : 0.0,
+            cf_net_get_info(net)->backend, a->batch);
+  free(req);
+  free(out);
+  return rc;
+}
+
 int cf_cmd_eval(int argc, char **argv) {
   eval_args a;
   int rc = parse_args(argc, argv, &a);
@@ -347,66 +470,56 @@ int cf_cmd_eval(int argc, char **argv) {
     fail("%s", err.msg);
     return cf_cli_net_failure_status(err.status);
   }
-  FILE *in = a.cases ? fopen(a.cases, "r") : stdin;
-  if (!in) {
+  int fd = STDIN_FILENO;
+  if (a.cases && (fd = open(a.cases, O_RDONLY | O_CLOEXEC)) < 0) {
     cf_net_free(net);
-    return fail("cannot open %s", a.cases);
+    return fail("cannot open %s: %s", a.cases, strerror(errno));
   }
-  int n = 0;
-  eval_case *cases = read_cases(in, &n);
-  if (in != stdin) fclose(in);
-
-  int *valid = malloc((size_t)(n ? n : 1) * sizeof *valid), n_valid = 0;
-  cf_net_request *req = malloc((size_t)(n ? n : 1) * sizeof *req);
-  cf_net_output *out = malloc((size_t)(n ? n : 1) * sizeof *out);
-  bool broken = !(valid && req && out) && fail("out of memory"); /* no results at all */
-  for (int i = 0; !broken && i < n; i++) {
-    if (!cases[i].error[0]) prepare_case(&cases[i], net);
-    if (!bind_outputs(&cases[i], net)) broken = fail("out of memory");
-    if (!cases[i].error[0]) {
-      cases[i].out.transform = cf_net_encode_planes(&cases[i].position, a.fill, &cases[i].planes);
-      valid[n_valid++] = i;
+  line_reader in;
+  line_reader_init(&in, fd);
+  case_list pending = {0}, kept = {0};
+  cf_net_request *req = malloc((size_t)a.batch * sizeof *req);
+  cf_net_output *out = malloc((size_t)a.batch * sizeof *out);
+  bool broken = !(req && out) && fail("out of memory"), line_failed = false;
+  long number = 0;
+  char *line;
+  ssize_t len;
+  /* Streaming: the lines read so far are answered as soon as the next one
+   * is not there yet (or a batch is full), so a program that writes a line
+   * and waits gets its answer; lines that are ready together share a pass. */
+  while (!broken) {
+    if (pending.count > 0 && (pending.count == a.batch || !line_reader_ready(&in)))
+      broken = !answer(&a, net, &pending, &kept, req, out, &line_failed);
+    if (broken || (len = line_reader_next(&in, &line)) < 0) break;
+    number++;
+    bool blank = true;
+    for (ssize_t i = 0; i < len; i++) blank &= strchr(" \t\r", line[i]) != NULL;
+    if (blank) continue;
+    eval_case *c = new_case(line, number);
+    if (!c || !push_case(&pending, c)) {
+      free_case(c);
+      broken = fail("out of memory");
+      break;
     }
+    if (!c->error[0]) prepare_case(c, net);
+    if (!bind_outputs(c, net)) broken = fail("out of memory");
+    else if (!c->error[0])
+      c->out.transform = cf_net_encode_planes(&c->position, a.fill, &c->planes);
   }
-  if (!broken && evaluate(net, cases, valid, n_valid, req, out, &err) != CF_OK)
-    broken = fail("%s", err.msg);
-  rc = broken ? 1 : 0;
-  if (!broken) {
-    for (int i = 0; i < n; i++) {
-      cJSON *j = case_json(&cases[i], net);
-      char *text = cJSON_PrintUnformatted(j);
-      if (text) puts(text);
-      free(text);
-      cJSON_Delete(j);
-      if (cases[i].error[0]) rc = 1;
-    }
-    fflush(stdout);
-  }
-  if (!broken && a.bench > 0 && n_valid > 0) {
-    /* Wall time, and process CPU time (what a loaded machine does not skew,
-     * as long as the backend runs on one thread). */
-    double t0 = seconds(CLOCK_MONOTONIC), c0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
-    for (int r = 0; r < a.bench; r++)
-      if (evaluate(net, cases, valid, n_valid, req, out, &err) != CF_OK) {
-        rc = fail("%s", err.msg);
-        break;
-      }
-    double dt = seconds(CLOCK_MONOTONIC) - t0, dc = seconds(CLOCK_PROCESS_CPUTIME_ID) - c0;
-    double evals = (double)n_valid * a.bench;
-    fprintf(stderr,
-            "cformer eval: %d positions x %d runs in %.3f s: %.1f evals/s (%.1f per CPU second; "
-            "backend %s, batch %d)\n",
-            n_valid, a.bench, dt, dt > 0 ? evals / dt : 0.0, dc > 0 ? evals / dc : 0.0,
-            cf_net_get_info(net)->backend, a.batch);
-  }
-  for (int i = 0; i < n; i++) {
-    cJSON_Delete(cases[i].input);
-    free(cases[i].cat);
-  }
-  free(cases);
-  free(valid);
+  if (!broken && pending.count > 0)
+    broken = !answer(&a, net, &pending, &kept, req, out, &line_failed);
+  if (!broken && in.error) broken = fail("reading %s: %s", a.cases ? a.cases : "standard input",
+                                        strerror(in.error));
+  rc = broken || line_failed ? 1 : 0;
+  if (!broken && a.bench > 0 && bench_runs(&a, net, &kept) != 0) rc = 1;
+  for (int i = 0; i < pending.count; i++) free_case(pending.items[i]);
+  for (int i = 0; i < kept.count; i++) free_case(kept.items[i]);
+  free(pending.items);
+  free(kept.items);
   free(req);
   free(out);
+  line_reader_free(&in);
+  if (fd != STDIN_FILENO) close(fd);
   cf_net_free(net);
   return rc;
 }

@@ -10,6 +10,7 @@
  * Scoring is tools/puzzles/cf_puzzle.c: every solver move must match, and
  * any immediately mating move also solves. Progress goes to stderr; the
  * table (or one JSON object) to stdout. */
+#include <cjson/cJSON.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -152,7 +153,13 @@ static void print_table(const agent_score *scores, int n, int total) {
 }
 
 static void print_json(const puzzles_args *a, const agent_score *scores, int n, int total) {
-  printf("{\"csv\": \"%s\", \"puzzles\": %d, \"agents\": {", a->csv, total);
+  /* the path as a JSON string: quotes, backslashes and control characters
+   * in it escaped (cJSON's writer), so the output always parses */
+  cJSON *path = cJSON_CreateString(a->csv);
+  char *quoted = path ? cJSON_PrintUnformatted(path) : NULL;
+  printf("{\"csv\": %s, \"puzzles\": %d, \"agents\": {", quoted ? quoted : "null", total);
+  free(quoted);
+  cJSON_Delete(path);
   for (int i = 0; i < n; i++) {
     const agent_score *s = &scores[i];
     printf("%s\"%s\": {\"evals_per_move\": %.3f, \"bands\": [", i ? ", " : "", s->agent->name,

@@ -57,7 +57,8 @@ static bool set_option(void *ctx, const char *value, char *why, size_t why_size)
 /* The value's name in the help. */
 static const char *value_name(const cf_uci_option_desc *o) {
   switch (o->type) {
-  case CF_OPT_TYPE_STRING: return strcmp(o->flag, "weights") == 0 ? "NET" : "OPTS";
+  case CF_OPT_TYPE_STRING:
+    return strcmp(o->flag, "weights") == 0 ? "NET" : strcmp(o->flag, "logfile") == 0 ? "FILE" : "OPTS";
   case CF_OPT_TYPE_SPIN: return "N";
   case CF_OPT_TYPE_FLOAT: return "X";
   case CF_OPT_TYPE_COMBO: return "NAME";

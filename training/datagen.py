@@ -228,6 +228,37 @@ def load_existing(path):
     return games, seen
 
 
+def format_duration(seconds):
+    """A duration in the form of the other tools' ETAs (train.py, cformer
+    puzzles): "0m42s", "3m20s", "2h05m"."""
+    s = max(1, round(seconds))
+    if s < 3600:
+        return f"{s // 60}m{s % 60:02d}s"
+    m = round(seconds / 60)
+    return f"{m // 60}h{m % 60:02d}m"
+
+
+def progress_line(index, done, total, played, written, elapsed):
+    """A worker's progress: games done of its share (resumed ones included),
+    positions written and the rates of this run, and the time left at the
+    rate of the games played in this run (a resumed run's earlier games do
+    not count towards the rate)."""
+    elapsed = max(elapsed, 1e-9)
+    games_per_hour = played / elapsed * 3600
+    left = total - done
+    if left <= 0:
+        eta = "done"
+    elif played > 0:
+        eta = "ETA " + format_duration(left * elapsed / played)
+    else:
+        eta = "ETA unknown"
+    return (
+        f"worker {index}: game {done}/{total}, {written} positions this run, "
+        f"{written / elapsed * 3600:.0f} positions/hour, {games_per_hour:.1f} games/hour, "
+        f"elapsed {format_duration(elapsed)}, {eta}"
+    )
+
+
 def worker(index, args):
     path = os.path.join(args.out, f"shard-{index}.tsv")
     games_done, seen = load_existing(path)
@@ -238,7 +269,7 @@ def worker(index, args):
     agent = None
     if args.agent_child_rate > 0:
         agent = Engine(args.cformer, cformer_cli.engine_options(args))
-    t0, written = time.time(), 0
+    t0, written, played = time.monotonic(), 0, 0
     with open(path, "a") as out:
         for g in range(args.games_per_worker):
             game_id = index * 10_000_000 + g
@@ -247,11 +278,12 @@ def worker(index, args):
             rng = random.Random(f"{args.seed}/{index}/{g}")
             child_rng = random.Random(f"{args.seed}/{index}/{g}/children")
             written += play_game(rng, child_rng, player, labeller, agent, args, seen, out, game_id)
-            if (g + 1) % args.progress_every == 0:
-                dt = time.time() - t0
+            played += 1
+            if (g + 1) % args.progress_every == 0 or g + 1 == args.games_per_worker:
+                # games below g + 1 not in games_done were played before g: all done
                 print(
-                    f"worker {index}: game {g + 1}/{args.games_per_worker}, {written} positions "
-                    f"this run, {written / dt * 3600:.0f} positions/hour",
+                    progress_line(index, g + 1, args.games_per_worker, played, written,
+                                  time.monotonic() - t0),
                     flush=True,
                 )
     player.close()
@@ -287,7 +319,13 @@ def parse_args(argv=None):
     )
     ap.add_argument("--sample-rate", type=float, default=0.35)
     ap.add_argument("--max-plies", type=int, default=400)
-    ap.add_argument("--progress-every", type=int, default=10)
+    ap.add_argument(
+        "--progress-every",
+        type=int,
+        default=10,
+        help="print a worker's progress (games, positions/hour, games/hour, ETA) every N games "
+        "and at its last game",
+    )
     cformer_cli.add_arguments(ap, "value", "that plays the agent's children (--agent-child-rate)")
     return cformer_cli.resolve(ap, ap.parse_args(argv), "datagen")
 

@@ -522,6 +522,79 @@ static void test_help_and_bad_arguments(cf_test *t) {
 }
 
 /* --weights '<built in>' is the embedded network, as in cformer uci. */
+/* Each agent plays one untimed move before its timed ones: the JSON has
+ * its time (> 0) and the progress says so before the first timed move. */
+static void test_warmup(cf_test *t) {
+  char *out;
+  CHECK_INT_EQ(run(TINY " --json --quiet", false, &out), 0);
+  cJSON *j = cJSON_Parse(out);
+  const cJSON *b, *a, *backends = j ? cJSON_GetObjectItem(j, "backends") : NULL;
+  int agents = 0;
+  cJSON_ArrayForEach(b, backends) {
+    cJSON_ArrayForEach(a, cJSON_GetObjectItem(b, "agents")) {
+      CHECK(num(a, "warmup_seconds") > 0);
+      agents++;
+    }
+  }
+  CHECK_INT_EQ(agents, 3);
+  cJSON_Delete(j);
+  free(out);
+  CHECK_INT_EQ(run(TINY, true, &out), 0);
+  static const char *const names[] = {"policy", "value", "search"};
+  for (int i = 0; i < 3; i++) {
+    char warm[96], first[96];
+    snprintf(warm, sizeof warm, "  warm-up: one untimed %s move took ", names[i]);
+    snprintf(first, sizeof first, "  %s agent, position 1/12", names[i]);
+    const char *w = strstr(out, warm), *f = strstr(out, first);
+    CHECK(w && f && w < f);
+  }
+  free(out);
+}
+
+/* Seconds in an estimate's text ("0m04s", "3m20s", "2h05m"); -1 when it
+ * reads otherwise. */
+static double estimate_seconds(const char *text) {
+  long a = 0, b = 0;
+  char unit = 0;
+  if (sscanf(text, "%ldh%ld%c", &a, &b, &unit) == 3 && unit == 'm') return a * 3600.0 + b * 60.0;
+  if (sscanf(text, "%ldm%ld%c", &a, &b, &unit) == 3 && unit == 's') return a * 60.0 + b;
+  return -1;
+}
+
+/* --backend all says before it starts how long it will take: a positive
+ * duration in all and one per measured backend, before the first net is
+ * created for timing; --quiet says nothing of it; one backend alone is not
+ * estimated. */
+static void test_backend_all_estimate(cf_test *t) {
+  char *out;
+  CHECK_INT_EQ(run(TINY " --agents policy --backend all", true, &out), 0);
+  const char *e = strstr(out, "] estimate: about ");
+  const char *created = strstr(out, ": creating the net");
+  CHECK(e && created && e < created);
+  if (e) {
+    CHECK(estimate_seconds(e + strlen("] estimate: about ")) > 0);
+    const char *paren = strstr(e, " in all (");
+    int measured = 0;
+    for (int i = 0; paren && i < cf_backend_count(); i++) {
+      const cf_backend_desc *d = cf_backend_at(i);
+      if (d->priority < 0 || (d->probe && !d->probe())) continue;
+      char key[80];
+      snprintf(key, sizeof key, "%s ", d->name);
+      const char *at = strstr(paren, key);
+      if (at && at < strchr(e, '\n') && estimate_seconds(at + strlen(key)) > 0) measured++;
+      else CHECK_STR_CONTAINS(paren, "will be skipped");
+    }
+    CHECK(measured >= 1);
+  }
+  free(out);
+  CHECK_INT_EQ(run(TINY " --agents policy --backend all --quiet", true, &out), 0);
+  CHECK(strstr(out, "estimate") == NULL);
+  free(out);
+  CHECK_INT_EQ(run(TINY " --agents policy", true, &out), 0);
+  CHECK(strstr(out, "estimate") == NULL);
+  free(out);
+}
+
 static void test_built_in_weights(cf_test *t) {
   char *out;
   CHECK_INT_EQ(run("--weights '<built in>' --cost-only --json", false, &out), 0);
@@ -537,13 +610,15 @@ int main(int argc, char **argv) {
   static const cf_test_fn fns[] = {
       test_json_schema, test_search_defaults, test_backend_opts, test_table_and_progress,
       test_parity_net,  test_cost_only_presets, test_arch_shapes, test_svg_file,
-      test_backend_all, test_help_and_bad_arguments, test_built_in_weights};
+      test_backend_all, test_help_and_bad_arguments, test_built_in_weights, test_warmup,
+      test_backend_all_estimate};
   static const char *names[] = {"test_json_schema", "test_search_defaults",
                                 "test_backend_opts", "test_table_and_progress",
                                 "test_parity_net",  "test_cost_only_presets",
                                 "test_arch_shapes", "test_svg_file",
                                 "test_backend_all", "test_help_and_bad_arguments",
-                                "test_built_in_weights"};
+                                "test_built_in_weights", "test_warmup",
+                                "test_backend_all_estimate"};
   return cf_test_run(names, fns, sizeof fns / sizeof fns[0], argc > 2 ? argc - 1 : 1,
                      argc > 2 ? argv + 1 : argv);
 }

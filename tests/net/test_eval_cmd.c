@@ -4,7 +4,10 @@
  * transform, planes, legal moves and policy indices exactly, every number
  * within 1e-4. Also: standard input, a bad line giving an error line, and
  * weights that are not a regular file or inflate past --weights-max-mb. */
+#include <cjson/cJSON.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -215,11 +218,142 @@ static void test_eval_built_in(cf_test *t) {
   free(got);
 }
 
+/* Reads one line from fd into out within seconds; false on timeout, end
+ * of output or error. */
+static bool read_line_within(int fd, char *out, size_t size, int seconds) {
+  size_t at = 0;
+  out[0] = 0;
+  while (at + 1 < size) {
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    if (poll(&p, 1, seconds * 1000) <= 0) return false;
+    char ch;
+    if (read(fd, &ch, 1) != 1) return false;
+    if (ch == '\n') return true;
+    out[at++] = ch;
+    out[at] = 0;
+  }
+  return false;
+}
+
+/* One answer per line, as soon as it is computed: with standard input
+ * kept open, the answer to a line comes before the next line is written
+ * (the old eval read to the end of input first: this timed out). */
+static void test_eval_streams(cf_test *t) {
+  int to_child[2], from_child[2];
+  if (!CHECK(pipe(to_child) == 0 && pipe(from_child) == 0)) return;
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(to_child[0], 0);
+    dup2(from_child[1], 1);
+    close(to_child[0]);
+    close(to_child[1]);
+    close(from_child[0]);
+    close(from_child[1]);
+    execl(cformer, cformer, "eval", "--weights", "<built in>", "--batch", "4", (char *)NULL);
+    _exit(127);
+  }
+  close(to_child[0]);
+  close(from_child[1]);
+  signal(SIGPIPE, SIG_IGN);
+  static char line[1 << 16];
+  static const char *const inputs[] = {"{\"id\":\"s1\"}\n", "\n", "not json\n",
+                                       "{\"id\":\"s3\",\"moves\":[\"e2e4\"]}\n"};
+  static const char *const wants[] = {"{\"id\":\"s1\",", NULL, "{\"error\":\"line 3 is not",
+                                      "{\"id\":\"s3\","};
+  for (int i = 0; i < 4; i++) {
+    CHECK(write(to_child[1], inputs[i], strlen(inputs[i])) == (ssize_t)strlen(inputs[i]));
+    if (!wants[i]) continue; /* a blank line has no answer */
+    bool got = read_line_within(from_child[0], line, sizeof line, 60);
+    if (!got) printf("  no answer to line %d within 60 s while input stays open\n", i + 1);
+    CHECK(got);
+    if (got) CHECK(strncmp(line, wants[i], strlen(wants[i])) == 0);
+  }
+  close(to_child[1]); /* end of input: the tool finishes */
+  CHECK(!read_line_within(from_child[0], line, sizeof line, 60));
+  close(from_child[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 1); /* a line failed */
+}
+
+/* Runs cformer eval on one start-position line with extra flags; the
+ * parsed answer (NULL if none). */
+static cJSON *eval_one(const char *flags) {
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "echo '{\"id\":\"x\",\"moves\":[\"d2d4\"]}' | '%s' eval "
+           "--weights '%s/lc0-smolgen-relu2.pb.gz' %s", cformer, cf_parity_dir(), flags);
+  FILE *p = popen(cmd, "r");
+  if (!p) return NULL;
+  static char text[1 << 18];
+  size_t n = fread(text, 1, sizeof text - 1, p);
+  text[n] = 0;
+  pclose(p);
+  return cJSON_Parse(text);
+}
+
+/* --no-planes leaves the planes out; --policy softmax gives probabilities
+ * that sum to 1 and are softmax(logit / T) of the logits --policy logits
+ * gives, for every policy head; a temperature without softmax is a usage
+ * error. */
+static void test_eval_output_options(cf_test *t) {
+  cJSON *plain = eval_one(""), *bare = eval_one("--no-planes");
+  CHECK(cJSON_GetObjectItem(plain, "planes") != NULL);
+  CHECK(plain && cJSON_GetObjectItem(plain, "policy_softmax_temp") == NULL);
+  CHECK(bare && cJSON_GetObjectItem(bare, "planes") == NULL);
+  CHECK(cJSON_GetObjectItem(bare, "wdl") != NULL);
+  static const double temps[] = {1.0, 2.5};
+  for (int k = 0; k < 2; k++) {
+    char flags[96];
+    snprintf(flags, sizeof flags, k == 0 ? "--policy softmax --no-planes"
+                                         : "--policy=softmax --policy-softmax-temp %g", temps[k]);
+    cJSON *soft = eval_one(flags);
+    const cJSON *t_item = cJSON_GetObjectItem(soft, "policy_softmax_temp");
+    CHECK(cJSON_IsNumber(t_item) && fabs(t_item->valuedouble - temps[k]) < 1e-12);
+    const cJSON *heads = cJSON_GetObjectItem(soft, "policy"), *lheads = cJSON_GetObjectItem(plain, "policy");
+    int n_heads = 0;
+    const cJSON *head;
+    cJSON_ArrayForEach(head, heads) {
+      const cJSON *logits = cJSON_GetObjectItem(lheads, head->string);
+      if (!CHECK(logits != NULL)) continue;
+      n_heads++;
+      double sum = 0, lsum = 0, top = -INFINITY;
+      const cJSON *m;
+      cJSON_ArrayForEach(m, logits) if (m->valuedouble > top) top = m->valuedouble;
+      cJSON_ArrayForEach(m, logits) lsum += exp((m->valuedouble - top) / temps[k]);
+      int n = 0, off = 0;
+      cJSON_ArrayForEach(m, head) {
+        sum += m->valuedouble;
+        const cJSON *l = cJSON_GetObjectItem(logits, m->string);
+        double want = l ? exp((l->valuedouble - top) / temps[k]) / lsum : -1;
+        off += fabs(m->valuedouble - want) > 1e-6;
+        n++;
+      }
+      CHECK_INT_EQ(n, cJSON_GetArraySize(logits));
+      CHECK_INT_EQ(off, 0);
+      CHECK(fabs(sum - 1) < 1e-6);
+    }
+    CHECK(n_heads >= 1);
+    cJSON_Delete(soft);
+  }
+  cJSON_Delete(plain);
+  cJSON_Delete(bare);
+  char cmd[512], out[512];
+  snprintf(cmd, sizeof cmd, "'%s' eval -w '<built in>' --policy-softmax-temp 2 < /dev/null 2>&1",
+           cformer);
+  CHECK_INT_EQ(shell(cmd, out, sizeof out), 2);
+  CHECK_STR_EQ(out, "cformer eval: --policy-softmax-temp needs --policy softmax (cformer eval "
+                    "--help)\n");
+  snprintf(cmd, sizeof cmd, "'%s' eval -w '<built in>' --policy probs < /dev/null 2>&1", cformer);
+  CHECK_INT_EQ(shell(cmd, out, sizeof out), 2);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1) cformer = argv[1];
   static const cf_test_fn fns[] = {test_eval_cases_file, test_eval_stdin, test_eval_bad_lines,
-                                   test_eval_hostile_weights, test_eval_built_in};
+                                   test_eval_hostile_weights, test_eval_built_in,
+                                   test_eval_streams, test_eval_output_options};
   static const char *names[] = {"test_eval_cases_file", "test_eval_stdin", "test_eval_bad_lines",
-                                "test_eval_hostile_weights", "test_eval_built_in"};
-  return cf_test_run(names, fns, 5, 1, argv);
+                                "test_eval_hostile_weights", "test_eval_built_in",
+                                "test_eval_streams", "test_eval_output_options"};
+  return cf_test_run(names, fns, 7, 1, argv);
 }

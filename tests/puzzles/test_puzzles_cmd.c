@@ -67,6 +67,19 @@ static void test_mates_json(cf_test *t) {
   CHECK(e && atof(e + 18) >= 1 && atof(e + 18) <= 50);
   has(t, out, "{\"band\": \"<1000\", \"solved\": 1, \"total\": 1}");
 
+  /* the file's path is a JSON string however it is spelt */
+  char odd[512];
+  snprintf(odd, sizeof odd, "%s/q\"u\\ote.csv", dir);
+  snprintf(cmd, sizeof cmd, "cp %s '%s'", csv, odd);
+  if (CHECK(system(cmd) == 0)) {
+    snprintf(cmd, sizeof cmd, "%s puzzles --csv '%s' --agent value --json --quiet 2>/dev/null",
+             cformer, odd);
+    CHECK_INT_EQ(run(cmd, out, sizeof out), 0);
+    has(t, out, "{\"csv\": \"");
+    has(t, out, "/q\\\"u\\\\ote.csv\", \"puzzles\": 2,");
+    unlink(odd);
+  }
+
   /* --limit given twice: the last one counts */
   snprintf(cmd, sizeof cmd, "%s puzzles --csv=%s --limit 2 --limit=1", cformer, csv);
   rc = run(cmd, out, sizeof out);

@@ -7,12 +7,14 @@ a sampled game position whose history they extend by one move), that
 --child-rate 0 labels none, that --agent-child-rate 1 labels the child that
 cformer's value agent plays (one ply past each sampled position; a fresh
 cformer process given the same position answers that move), and that a
-rerun with the same arguments resumes (writes nothing new).
+rerun with the same arguments resumes (writes nothing new). Each worker
+prints its progress with rates and an ETA per game, the last saying done.
 
 usage: test_datagen.py CFORMER SOURCE_ROOT   (exit 77: no Stockfish)
 """
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -31,7 +33,21 @@ def run_datagen(out, child_rate, agent_child_rate=0.0):
            "--label-nodes", "200", "--play-nodes", "50", "--max-plies", "60",
            "--sample-rate", "0.5", "--child-rate", str(child_rate), "--progress-every", "1",
            "--agent-child-rate", str(agent_child_rate), "--cformer", CFORMER, "--agent", "value"]
-    subprocess.run(cmd, check=True, timeout=240)
+    r = subprocess.run(cmd, check=True, timeout=240, stdout=subprocess.PIPE, text=True)
+    return r.stdout
+
+
+def check_progress(output):
+    """Each worker's progress: a line per game (--progress-every 1) with the
+    rates and the ETA, the last one saying done."""
+    for w in range(2):
+        lines = [l for l in output.splitlines() if l.startswith(f"worker {w}: ")]
+        assert len(lines) == 2, output
+        assert lines[0].startswith(f"worker {w}: game 1/2, "), lines[0]
+        assert " positions/hour, " in lines[0] and " games/hour, elapsed " in lines[0], lines[0]
+        eta = lines[0].rsplit(", ETA ", 1)[-1]
+        assert re.fullmatch(r"\d+m\d\ds|\d+h\d\dm", eta), lines[0]
+        assert lines[1].startswith(f"worker {w}: game 2/2, ") and lines[1].endswith(", done"), lines[1]
 
 
 STARTPOS = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -63,7 +79,7 @@ def read_lines(out):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         plain_dir = os.path.join(tmp, "plain")
-        run_datagen(plain_dir, 0.0)
+        check_progress(run_datagen(plain_dir, 0.0))
         plain = read_lines(plain_dir)
         assert len(plain) >= 20, len(plain)
         with_dir = os.path.join(tmp, "children")

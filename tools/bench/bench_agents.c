@@ -20,6 +20,24 @@ cf_status bench_agent_measure(const cf_agent_desc *agent, cf_net *net, bench_sui
   bench_signature_init(&sig);
   char label[96];
   snprintf(label, sizeof label, "%s agent, position", agent->name);
+  /* One untimed move first: the first calls on a net pay one-time setup
+   * (the backend's kernels for a batch size, thread pools, the first touch
+   * of the weights), which is not what a move costs. */
+  {
+    cf_agent_request req = {.net = net, .game = &suite->entries[0].game};
+    cf_agent_result res;
+    double t0 = bench_now();
+    cf_status st = agent->choose(&req, &res, err);
+    out->warmup_seconds = bench_now() - t0;
+    if (st != CF_OK) {
+      cf_error_prefix(err, "%s agent's warm-up at suite position %s", agent->name,
+                      suite->entries[0].id);
+      free(seconds);
+      return st;
+    }
+    bench_progress_stage(progress, "  warm-up: one untimed %s move took %.3f s", agent->name,
+                         out->warmup_seconds);
+  }
   for (int i = 0; i < suite->count; i++) {
     cf_agent_request req = {.net = net, .game = &suite->entries[i].game};
     cf_agent_result res;

@@ -28,6 +28,7 @@
 #include "engine/search/cf_search.h"
 #include "tools/bench/bench_agents.h"
 #include "tools/bench/bench_arch.h"
+#include "tools/bench/bench_estimate.h"
 #include "tools/bench/bench_inputs.h"
 #include "tools/bench/bench_json.h"
 #include "tools/bench/bench_progress.h"
@@ -54,6 +55,8 @@
 #define DEFAULT_SEARCH_NODES 200
 #define MIN_SEARCH_NODES 10
 #define MAX_SEARCH_NODES 1000000
+/* Seconds the sgemm peak is measured for, per thread count. */
+#define SGEMM_MIN_SECONDS 0.3
 /* cf_search's MinibatchSize range (engine/search/cf_search.c). */
 #define MAX_MINIBATCH 1024
 
@@ -408,6 +411,53 @@ static cf_status run_backend(const bench_args *a, const cf_weights *w, const cha
   return st;
 }
 
+static bool runs_agent(const bench_args *a, const cf_agent_desc *d) {
+  for (int i = 0; i < a->n_agents; i++)
+    if (a->agents[i] == d) return true;
+  return false;
+}
+
+/* --backend all: probes each available backend and says, before the run,
+ * about how long it will take (bench_estimate.h). Progress output only:
+ * nothing of it goes into the report. */
+static void announce_estimate(const bench_args *a, const cf_weights *w, const bench_suite *suite,
+                              bench_progress *progress) {
+  if (!progress->enabled || !a->backend || strcmp(a->backend, "all") != 0) return;
+  bench_plan plan = {.positions = suite->count, .mean_legal = bench_plan_mean_legal(suite),
+                     .policy = runs_agent(a, &cf_agent_policy_desc),
+                     .value = runs_agent(a, &cf_agent_value_desc), .search = runs_search(a),
+                     .search_nodes = a->search_nodes, .min_time = a->min_time,
+                     .min_calls = a->min_calls};
+  double total = a->no_sgemm ? 0 : 2 * SGEMM_MIN_SECONDS;
+  char parts[1024] = "", one[32];
+  size_t at = 0;
+  int n = 0;
+  for (int i = 0; i < cf_backend_count(); i++) {
+    const cf_backend_desc *d = cf_backend_at(i);
+    if (d->priority < 0 || (d->probe && !d->probe())) continue; /* as run_backends skips */
+    int batches[BENCH_MAX_BATCHES + 1], largest;
+    plan.minibatch = a->minibatch > 0 ? a->minibatch : cf_search_default_minibatch(d->name);
+    plan.n_batches = backend_batches(a, plan.minibatch, batches, &largest);
+    plan.batches = batches;
+    plan.max_batch = largest;
+    bench_progress_stage(progress, "estimating the run's time: probing %s", d->name);
+    bench_probe probe;
+    cf_error err = {0};
+    if (bench_estimate_probe(w, d->name, a->backend_opts, suite, largest, &probe, &err) != CF_OK) {
+      at += (size_t)snprintf(parts + at, at < sizeof parts ? sizeof parts - at : 0,
+                             "%s%s will be skipped", n++ ? ", " : "", d->name);
+      continue;
+    }
+    const double s = bench_estimate_backend(&plan, &probe);
+    total += s;
+    bench_estimate_text(s, one, sizeof one);
+    at += (size_t)snprintf(parts + at, at < sizeof parts ? sizeof parts - at : 0, "%s%s %s",
+                           n++ ? ", " : "", d->name, one);
+  }
+  bench_estimate_text(total, one, sizeof one);
+  bench_progress_stage(progress, "estimate: about %s in all (%s); starting", one, parts);
+}
+
 static cf_status run_backends(const bench_args *a, const cf_weights *w, bench_suite *suite,
                               bench_progress *progress, bench_report *r, cf_error *err) {
   if (a->backend && strcmp(a->backend, "all") == 0) {
@@ -512,11 +562,12 @@ int cf_cmd_bench(int argc, char **argv) {
   snprintf(r.suite, sizeof r.suite, "%.*s", (int)sizeof r.suite - 1, a.suite);
   r.suite_positions = suite.count;
   read_machine(&r);
+  announce_estimate(&a, w, &suite, &progress);
   if (a.no_sgemm) {
     snprintf(r.sgemm.note, sizeof r.sgemm.note, "not measured (--no-sgemm)");
   } else {
     bench_progress_stage(&progress, "measuring the sgemm peak");
-    r.sgemm = bench_sgemm_measure(1024, 0.3);
+    r.sgemm = bench_sgemm_measure(1024, SGEMM_MIN_SECONDS);
   }
   cf_status rs = run_backends(&a, w, &suite, &progress, &r, &err);
   bench_progress_done(&progress);

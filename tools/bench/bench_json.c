@@ -92,6 +92,7 @@ static cJSON *agent(const bench_agent_run *a) {
   num(o, "flops_per_move", a->flops_per_move);
   num(o, "paper_flops_per_move", a->paper_flops_per_move);
   cJSON_AddItemToObject(o, "seconds_per_move", stats(&a->move_seconds));
+  num(o, "warmup_seconds", a->warmup_seconds);
   num(o, "evals_per_second", a->evals_per_second);
   cJSON_AddStringToObject(o, "signature", a->signature);
   if (a->has_search) cJSON_AddItemToObject(o, "search", search(&a->search));

@@ -68,6 +68,7 @@ typedef struct bench_agent_run {
   double flops_per_move;      /* evals_per_move * full_flops */
   double paper_flops_per_move;/* evals_per_move * paper_macs: the paper's per-move figure */
   bench_stats move_seconds;   /* wall time of each move */
+  double warmup_seconds;      /* the untimed move before them (one-time setup included) */
   double evals_per_second;    /* evals / total move time */
   char signature[17];         /* this agent's moves over the suite */
   bool has_search;            /* the search agent: `search` below is filled */

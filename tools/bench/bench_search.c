@@ -38,6 +38,23 @@ cf_status bench_search_measure(cf_net *net, bench_suite *suite, int visits, int 
   bench_signature_init(&sig);
   double tree_bytes = 0, tree_nodes = 0; /* summed over the moves, at their ends */
   cf_status st = CF_OK;
+  /* One untimed move first (as bench_agents.c): one-time setup is not
+   * what a move costs. Its tree is dropped by the first timed move's reset. */
+  {
+    cf_search_limits lim = {.visits = visits};
+    cf_search_result res;
+    double t0 = bench_now();
+    st = cf_search_run(s, net, &suite->entries[0].game, &lim, NULL, NULL, &res, err);
+    out->warmup_seconds = bench_now() - t0;
+    if (st != CF_OK) {
+      cf_error_prefix(err, "search agent's warm-up at suite position %s", suite->entries[0].id);
+      cf_search_free(s);
+      free(seconds);
+      return st;
+    }
+    bench_progress_stage(progress, "  warm-up: one untimed " AGENT_NAME " move took %.3f s",
+                         out->warmup_seconds);
+  }
   for (int i = 0; i < suite->count; i++) {
     cf_game *game = &suite->entries[i].game;
     cf_search_reset(s); /* a fresh tree and cache: positions are independent */
