@@ -116,6 +116,16 @@ static bool runs(const candidate *c, char *missing, size_t n) {
   return missing[0] == '\0';
 }
 
+/* The names of the sets this CPU runs, comma separated, into list. */
+static void runnable_names(char *list, size_t n) {
+  list[0] = '\0';
+  for (int i = 0; i < N_CANDIDATES; i++) {
+    char missing[160];
+    if (candidates[i].kernels && runs(&candidates[i], missing, sizeof missing))
+      append(list, n, candidates[i].name);
+  }
+}
+
 static cf_status forced(const char *want, const cf_cpu_kernels **out, cf_error *err) {
   char known[128] = "";
   for (int i = 0; i < N_CANDIDATES; i++) {
@@ -124,16 +134,19 @@ static cf_status forced(const char *want, const cf_cpu_kernels **out, cf_error *
       append(known, sizeof known, c->name);
       continue;
     }
+    char usable[128];
+    runnable_names(usable, sizeof usable);
     if (!c->kernels)
       return cf_error_set(err, CF_ERR_UNSUPPORTED,
-                          "%s=%s: the %s CPU kernels are not built for this target", ENV, want,
-                          want);
+                          "%s=%s: the %s CPU kernels are not built for this target; unset %s "
+                          "or set it to one this CPU runs: %s",
+                          ENV, want, want, ENV, usable);
     char missing[160];
     if (!runs(c, missing, sizeof missing))
       return cf_error_set(err, CF_ERR_UNSUPPORTED,
                           "%s=%s: this CPU lacks %s (the %s kernels need %s); unset %s or set "
-                          "it to portable",
-                          ENV, want, missing, want, c->needs, ENV);
+                          "it to one this CPU runs: %s",
+                          ENV, want, missing, want, c->needs, ENV, usable);
     *out = c->kernels;
     return CF_OK;
   }
