@@ -6,11 +6,15 @@
  *
  * A vector covers the 16 keys of two neighbouring ranks. Their table
  * entries are two runs of 8 that sit 15 apart in a reversed table row (one
- * run per key rank), so each table vector is one load of the first run's
- * 16 floats merged with a masked load whose upper 8 lanes are the second
- * run: no shuffle, no gather. As in the avx2 set, queries go in pairs on
- * one file (q0, q0 + 8) so each key load serves both, and the keys in two
- * halves of 32 so the tables' working set stays in L1. Row tails (depth
+ * run per key rank), so a table vector is two 8-float loads joined
+ * (vinsertf32x8); no gather. As in the avx2 set, queries go in pairs on
+ * one file (q0, q0 + 8): q0 + 8's run for key rank r is q0's for rank
+ * r - 1, so the 4 table vectors a pair needs per half and depth come from
+ * 5 run loads, and each key load serves both queries. Keys go in two
+ * halves of 32 so the tables' working set stays in L1. (Two overlapping
+ * 16-float loads merged by a mask, 8 loads per 4 vectors, made the
+ * q, k and v case about 20% slower in bench_attention on a Zen 5: more
+ * loads per FMA.) Row tails (depth
  * not a multiple of 16) are masked steps, not scalar loops. */
 #include <stddef.h>
 #include <stdint.h>
@@ -19,13 +23,9 @@
 #include "backends/cpu/avx512/cf_avx512_math.h"
 #include "backends/cpu/cf_cpu_attention_layout.h"
 
-/* Lanes 8..15: where the second key rank of a vector sits. */
-#define HIGH8 ((__mmask16)0xFF00)
-
-/* The table entries of key ranks r and r + 1 for a query whose rank-r run
- * starts at p: p[0..7] in lanes 0..7, p[15..22] in lanes 8..15. */
-static inline __m512 two_runs(const float *p) {
-  return _mm512_mask_loadu_ps(_mm512_loadu_ps(p), HIGH8, p + 7);
+/* Lanes 0..7 from lo, 8..15 from hi. */
+static inline __m512 join(__m256 lo, __m256 hi) {
+  return _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1);
 }
 
 /* s[64] = softmax(s). */
@@ -70,19 +70,26 @@ static inline __attribute__((always_inline)) void scores2(int dh, const float *Q
     const __m512 q0 = _mm512_set1_ps(Q0[i]), q1 = _mm512_set1_ps(Q1[i]);
     const float *kr = kt + (size_t)i * 64 + 32 * half;
     const size_t row = (size_t)i * CF_CPU_RPE_TABLE + 60 * half; /* 15 * 4 per half */
+    /* The runs of key ranks -1..3 of the half for q0 (t[j]: rank j - 1),
+     * each loaded once: q0 takes ranks (0,1), (2,3), q0 + 8 ranks
+     * (-1,0), (1,2). */
+    __m256 tq[5], tk[5];
+    for (int j = 0; j < 5; j++) {
+      if (use_q) tq[j] = _mm256_loadu_ps(eq + row + 15 * j - 15);
+      if (use_k) tk[j] = _mm256_loadu_ps(ek + row + 15 * j - 15);
+    }
     for (int r = 0; r < 2; r++) { /* key ranks 2r, 2r + 1 of the half */
       const __m512 kv = _mm512_load_ps(kr + 16 * r);
-      const size_t at = row + 30 * (size_t)r;
       __m512 x0 = kv, x1 = kv;
       if (use_q) {
-        x0 = _mm512_add_ps(kv, two_runs(eq + at));
-        x1 = _mm512_add_ps(kv, two_runs(eq + at - 15));
+        x0 = _mm512_add_ps(kv, join(tq[2 * r + 1], tq[2 * r + 2]));
+        x1 = _mm512_add_ps(kv, join(tq[2 * r], tq[2 * r + 1]));
       }
       a0[r] = _mm512_fmadd_ps(q0, x0, a0[r]);
       a1[r] = _mm512_fmadd_ps(q1, x1, a1[r]);
       if (use_k) {
-        a0[r] = _mm512_fmadd_ps(kv, two_runs(ek + at), a0[r]);
-        a1[r] = _mm512_fmadd_ps(kv, two_runs(ek + at - 15), a1[r]);
+        a0[r] = _mm512_fmadd_ps(kv, join(tk[2 * r + 1], tk[2 * r + 2]), a0[r]);
+        a1[r] = _mm512_fmadd_ps(kv, join(tk[2 * r], tk[2 * r + 1]), a1[r]);
       }
     }
   }
