@@ -19,7 +19,7 @@ static const char *const ENV = "CFORMER_CPU_KERNELS";
 
 /* True if this CPU runs the avx2 set: the same features the dispatch
  * checks, asked independently. */
-static bool cpu_has_avx2_set(void) {
+static inline bool cpu_has_avx2_set(void) {
 #if defined(__x86_64__) || defined(__i386__)
   unsigned eax, ebx, ecx, edx;
   __builtin_cpu_init();
@@ -33,7 +33,7 @@ static bool cpu_has_avx2_set(void) {
 /* True if this CPU and OS run the avx512 set: AVX-512 F/DQ/BW/VL and FMA,
  * and the OS saving the zmm state. Asked through the compiler's builtins
  * (which read XCR0 too), not the dispatch's own CPUID code. */
-static bool cpu_has_avx512_set(void) {
+static inline bool cpu_has_avx512_set(void) {
 #if defined(__x86_64__)
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
@@ -46,7 +46,7 @@ static bool cpu_has_avx512_set(void) {
 
 /* True if the CPU has the AVX-512 features (CPUID) but the OS does not
  * save the zmm state, so the set must be refused for the OS's sake. */
-static bool cpu_has_avx512_features_only(void) {
+static inline bool cpu_has_avx512_features_only(void) {
 #if defined(__x86_64__)
   unsigned eax, ebx = 0, ecx, edx;
   if (__get_cpuid_max(0, NULL) < 7) return false;
