@@ -122,6 +122,7 @@ static cf_status create(cf_net *net, const cf_weights *w, const cf_net_options *
     }
   }
   net->info.backend = net->lanes[0].be->desc->name;
+  net->info.backend_variant = cf_backend_variant(net->lanes[0].be);
   return cf_lane_pool_create(net->n_lanes - 1, &net->pool, err);
 }
 

@@ -46,6 +46,9 @@ typedef struct cf_net_options {
 /* What a created net computes. */
 typedef struct cf_net_info {
   const char *backend; /* the backend's registry name */
+  const char *backend_variant; /* its code path (cf_backend_variant: the CPU backends'
+                                  kernel set, "avx512", "avx2", "portable"); NULL if
+                                  the backend has only one */
   int max_batch;
   int input_format;
   unsigned policy_heads;              /* heads computed (bits 1u << cf_policy_head_id) */

@@ -16,6 +16,9 @@
 #if defined(CF_CPU_HAVE_AVX2) && !(defined(__x86_64__) || defined(__i386__))
 #error "CF_CPU_HAVE_AVX2 is for x86 targets only"
 #endif
+#if defined(CF_CPU_HAVE_AVX512) && !defined(__x86_64__)
+#error "CF_CPU_HAVE_AVX512 is for x86-64 targets only"
+#endif
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -49,7 +52,52 @@ static void avx2_lacking(char *missing, size_t n) {
 }
 #endif
 
+#ifdef CF_CPU_HAVE_AVX512
+/* XCR0, the register state the OS saves on a context switch. Plain asm:
+ * the _xgetbv intrinsic needs -mxsave, which this baseline file must not
+ * have. Call only when CPUID says OSXSAVE. */
+static unsigned long long read_xcr0(void) {
+  unsigned lo, hi;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return ((unsigned long long)hi << 32) | lo;
+}
+
+/* The CPU must have AVX-512 F, DQ, BW, VL and FMA (CPUID leaves 1 and 7),
+ * and the OS must save the xmm, ymm, opmask and both zmm halves (XCR0 bits
+ * 1, 2, 5, 6, 7): a kernel using them on an OS that does not would have
+ * its registers clobbered by any context switch, or fault. Read directly
+ * rather than through __builtin_cpu_supports, so the OS check is visible
+ * here and the same on every compiler. */
+static void avx512_lacking(char *missing, size_t n) {
+  missing[0] = '\0';
+  unsigned eax, ebx, ecx, edx;
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) {
+    append(missing, n, "cpuid leaf 1");
+    return;
+  }
+  const bool fma = ecx & bit_FMA, osxsave = ecx & bit_OSXSAVE;
+  unsigned b7 = 0;
+  if (__get_cpuid_max(0, NULL) >= 7) {
+    __cpuid_count(7, 0, eax, b7, ecx, edx);
+  }
+  if (!(b7 & bit_AVX512F)) append(missing, n, "avx512f");
+  if (!(b7 & bit_AVX512DQ)) append(missing, n, "avx512dq");
+  if (!(b7 & bit_AVX512BW)) append(missing, n, "avx512bw");
+  if (!(b7 & bit_AVX512VL)) append(missing, n, "avx512vl");
+  if (!fma) append(missing, n, "fma");
+  const unsigned long long zmm_state = 0xE6; /* SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM */
+  if (!osxsave || (read_xcr0() & zmm_state) != zmm_state)
+    append(missing, n, "OS support for the zmm registers (XCR0)");
+}
+#endif
+
 static const candidate candidates[] = {
+#ifdef CF_CPU_HAVE_AVX512
+    {&cf_cpu_kernels_avx512, "avx512",
+     "avx512f, avx512dq, avx512bw, avx512vl, fma and an OS saving the zmm state", avx512_lacking},
+#else
+    {NULL, "avx512", "avx512f, avx512dq, avx512bw, avx512vl, fma", NULL},
+#endif
 #ifdef CF_CPU_HAVE_AVX2
     {&cf_cpu_kernels_avx2, "avx2", "avx2, fma, f16c", avx2_lacking},
 #else
@@ -68,6 +116,16 @@ static bool runs(const candidate *c, char *missing, size_t n) {
   return missing[0] == '\0';
 }
 
+/* The names of the sets this CPU runs, comma separated, into list. */
+static void runnable_names(char *list, size_t n) {
+  list[0] = '\0';
+  for (int i = 0; i < N_CANDIDATES; i++) {
+    char missing[160];
+    if (candidates[i].kernels && runs(&candidates[i], missing, sizeof missing))
+      append(list, n, candidates[i].name);
+  }
+}
+
 static cf_status forced(const char *want, const cf_cpu_kernels **out, cf_error *err) {
   char known[128] = "";
   for (int i = 0; i < N_CANDIDATES; i++) {
@@ -76,16 +134,19 @@ static cf_status forced(const char *want, const cf_cpu_kernels **out, cf_error *
       append(known, sizeof known, c->name);
       continue;
     }
+    char usable[128];
+    runnable_names(usable, sizeof usable);
     if (!c->kernels)
       return cf_error_set(err, CF_ERR_UNSUPPORTED,
-                          "%s=%s: the %s CPU kernels are not built for this target", ENV, want,
-                          want);
-    char missing[64];
+                          "%s=%s: the %s CPU kernels are not built for this target; unset %s "
+                          "or set it to one this CPU runs: %s",
+                          ENV, want, want, ENV, usable);
+    char missing[160];
     if (!runs(c, missing, sizeof missing))
       return cf_error_set(err, CF_ERR_UNSUPPORTED,
                           "%s=%s: this CPU lacks %s (the %s kernels need %s); unset %s or set "
-                          "it to portable",
-                          ENV, want, missing, want, c->needs, ENV);
+                          "it to one this CPU runs: %s",
+                          ENV, want, missing, want, c->needs, ENV, usable);
     *out = c->kernels;
     return CF_OK;
   }
@@ -97,7 +158,7 @@ cf_status cf_cpu_kernels_select(const cf_cpu_kernels **out, cf_error *err) {
   const char *want = getenv(ENV);
   if (want && *want) return forced(want, out, err);
   for (int i = 0; i < N_CANDIDATES; i++) {
-    char missing[64];
+    char missing[160];
     if (candidates[i].kernels && runs(&candidates[i], missing, sizeof missing)) {
       *out = candidates[i].kernels;
       return CF_OK;

@@ -10,8 +10,8 @@
  * and reaches every kernel through it, so no instruction outside the
  * baseline runs on a CPU that lacks it.
  *
- * Adding a set (say AVX-512): its kernels in their own files and static
- * library with its flags, one table, one line in the candidate list of
+ * Adding a set: its kernels in their own files and static library with
+ * its flags, one table, one line in the candidate list of
  * cf_cpu_dispatch.c. The drivers do not change. */
 #ifndef CF_CPU_KERNELS_H
 #define CF_CPU_KERNELS_H
@@ -29,7 +29,7 @@ typedef struct cf_cpu_head_tables {
 
 typedef struct cf_cpu_kernels {
   /* The set's name: the value of CFORMER_CPU_KERNELS that forces it, and
-   * what a backend shows ("avx2", "portable"). */
+   * what a backend shows ("avx512", "avx2", "portable"). */
   const char *name;
 
   /* y[n] = act(y + bias) in place; bias NULL = none. */
@@ -40,6 +40,10 @@ typedef struct cf_cpu_kernels {
    * skip. */
   void (*norm_row)(cf_norm_kind kind, int w, const float *x, float alpha, const float *skip,
                    const float *gamma, const float *beta, float eps, float *y);
+
+  /* One token of cf_backend_iface.gate: x[n] = x * mult + add in place;
+   * mult or add NULL = that part absent. */
+  void (*gate_row)(int n, float *x, const float *mult, const float *add);
 
   /* Attention of position b, head h with depth <= CF_CPU_MAX_FAST_DEPTH,
    * RPE terms from the reversed tables t. next_h: the head this thread
@@ -65,6 +69,13 @@ extern const cf_cpu_kernels cf_cpu_kernels_portable;
 /* AVX2 + FMA (+ F16C) intrinsics; x86 only, built with -mavx2 -mfma
  * -mf16c. Call only after cf_cpu_kernels_select chose it. */
 extern const cf_cpu_kernels cf_cpu_kernels_avx2;
+#endif
+
+#ifdef CF_CPU_HAVE_AVX512
+/* AVX-512 F/DQ/BW/VL + FMA intrinsics; x86-64 only, built with
+ * -mavx512f -mavx512dq -mavx512bw -mavx512vl -mfma. Call only after
+ * cf_cpu_kernels_select chose it (CPU and OS checked). */
+extern const cf_cpu_kernels cf_cpu_kernels_avx512;
 #endif
 
 /* The kernel set for a new backend instance: the one CFORMER_CPU_KERNELS

@@ -35,19 +35,18 @@ void cf_cpu_norm(void *ctx, cf_norm_kind kind, int rows, int width, const float 
   }
 }
 
-/* x[b][t][c] = x * mult[t][c] + add[t][c] (gates stored token-major). Only
- * the embedding uses it, once per eval: plain C for every kernel set. */
+/* x[b][t][c] = x * mult[t][c] + add[t][c] (gates stored token-major), a
+ * token per kernel call. Only the embedding uses it, once per eval, on
+ * batch * 64 rows of d: threaded like the other row ops. */
 void cf_cpu_gate(void *ctx, int batch, int d, float *x, const cf_bweight *mult,
                  const cf_bweight *add) {
-  (void)ctx;
-  for (int b = 0; b < batch; b++)
-    for (int t = 0; t < 64; t++) {
-      float *xt = x + ((size_t)b * 64 + t) * d;
-      const float *m = mult ? mult->data + (size_t)t * d : NULL;
-      const float *a = add ? add->data + (size_t)t * d : NULL;
-      for (int c = 0; c < d; c++) {
-        if (m) xt[c] *= m[c];
-        if (a) xt[c] += a[c];
-      }
-    }
+  const cf_cpu_ctx *c = ctx;
+  void (*row)(int, float *, const float *, const float *) = c->kernels->gate_row;
+  const int rows = batch * 64;
+  int nt = threads_for(c, (long long)rows * d);
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+  for (int r = 0; r < rows; r++) {
+    const size_t t = (size_t)(r % 64) * d;
+    row(d, x + (size_t)r * d, mult ? mult->data + t : NULL, add ? add->data + t : NULL);
+  }
 }

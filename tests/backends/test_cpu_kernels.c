@@ -19,7 +19,7 @@ static const char *const ENV = "CFORMER_CPU_KERNELS";
 
 /* True if this CPU runs the avx2 set: the same features the dispatch
  * checks, asked independently. */
-static bool cpu_has_avx2_set(void) {
+static inline bool cpu_has_avx2_set(void) {
 #if defined(__x86_64__) || defined(__i386__)
   unsigned eax, ebx, ecx, edx;
   __builtin_cpu_init();
@@ -30,12 +30,66 @@ static bool cpu_has_avx2_set(void) {
 #endif
 }
 
-/* The set the dispatch must pick on its own. */
+/* True if this CPU and OS run the avx512 set: AVX-512 F/DQ/BW/VL and FMA,
+ * and the OS saving the zmm state. Asked through the compiler's builtins
+ * (which read XCR0 too), not the dispatch's own CPUID code. */
+static inline bool cpu_has_avx512_set(void) {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+         __builtin_cpu_supports("fma");
+#else
+  return false;
+#endif
+}
+
+/* True if the CPU has the AVX-512 features (CPUID) but the OS does not
+ * save the zmm state, so the set must be refused for the OS's sake. */
+static inline bool cpu_has_avx512_features_only(void) {
+#if defined(__x86_64__)
+  unsigned eax, ebx = 0, ecx, edx;
+  if (__get_cpuid_max(0, NULL) < 7) return false;
+  __cpuid_count(7, 0, eax, ebx, ecx, edx);
+  const unsigned want = bit_AVX512F | bit_AVX512DQ | bit_AVX512BW | bit_AVX512VL;
+  return (ebx & want) == want && !cpu_has_avx512_set();
+#else
+  return false;
+#endif
+}
+
+/* The set the dispatch must pick on its own: the fastest built and
+ * runnable, avx512 > avx2 > portable. */
 static const char *expected_auto(void) {
+#ifdef CF_CPU_HAVE_AVX512
+  if (cpu_has_avx512_set()) return "avx512";
+#endif
 #ifdef CF_CPU_HAVE_AVX2
   if (cpu_has_avx2_set()) return "avx2";
 #endif
   return "portable";
+}
+
+/* True if set `name` is built and this CPU runs it. */
+static bool runnable(const char *name) {
+#ifdef CF_CPU_HAVE_AVX512
+  if (strcmp(name, "avx512") == 0) return cpu_has_avx512_set();
+#endif
+#ifdef CF_CPU_HAVE_AVX2
+  if (strcmp(name, "avx2") == 0) return cpu_has_avx2_set();
+#endif
+  return strcmp(name, "portable") == 0;
+}
+
+/* True if set `name` is compiled into this build. */
+static bool built(const char *name) {
+#ifdef CF_CPU_HAVE_AVX512
+  if (strcmp(name, "avx512") == 0) return true;
+#endif
+#ifdef CF_CPU_HAVE_AVX2
+  if (strcmp(name, "avx2") == 0) return true;
+#endif
+  return strcmp(name, "portable") == 0;
 }
 
 /* Creates backend d with CFORMER_CPU_KERNELS = value (NULL: unset). */
@@ -89,33 +143,51 @@ static void forced_portable(cf_test *t, const cf_backend_desc *d) {
 
 static void test_portable_can_be_forced(cf_test *t) { each_cpu_backend(t, forced_portable); }
 
-/* avx2 forced: runs where the CPU has it, else a refusal naming what is
- * missing (or, off x86, that the set is not built). */
-static void forced_avx2(cf_test *t, const cf_backend_desc *d) {
+/* A set forced: runs where the CPU has it, else a refusal naming what is
+ * missing (or, where the set is not compiled for the target, saying so). */
+static void forced_set(cf_test *t, const cf_backend_desc *d, const char *name,
+                       const char *feature) {
   cf_backend *be = NULL;
   cf_error err;
-  cf_status st = create_with(d, "avx2", &be, &err);
-  if (strcmp(expected_auto(), "avx2") == 0) {
-    if (CHECK_INT_EQ(st, CF_OK)) CHECK_STR_EQ(cf_backend_variant(be), "avx2");
+  cf_status st = create_with(d, name, &be, &err);
+  if (runnable(name)) {
+    if (CHECK_INT_EQ(st, CF_OK)) CHECK_STR_EQ(cf_backend_variant(be), name);
     else fprintf(stderr, "%s\n", err.msg);
     cf_backend_free(be);
     return;
   }
   CHECK_INT_EQ(st, CF_ERR_UNSUPPORTED);
   CHECK(be == NULL);
-  CHECK_STR_CONTAINS(err.msg, "CFORMER_CPU_KERNELS=avx2");
-#ifdef CF_CPU_HAVE_AVX2
-  CHECK_STR_CONTAINS(err.msg, "this CPU lacks");
-#else
-  CHECK_STR_CONTAINS(err.msg, "not built for this target");
-#endif
-  printf("  avx2 refused on this machine, as it should be: %s\n", err.msg);
+  char want[64];
+  snprintf(want, sizeof want, "CFORMER_CPU_KERNELS=%s", name);
+  CHECK_STR_CONTAINS(err.msg, want);
+  if (built(name)) {
+    CHECK_STR_CONTAINS(err.msg, "this CPU lacks");
+    CHECK_STR_CONTAINS(err.msg, feature); /* names a missing feature */
+  } else {
+    CHECK_STR_CONTAINS(err.msg, "not built for this target");
+  }
+  printf("  %s refused on this machine, as it should be: %s\n", name, err.msg);
+}
+
+static void forced_avx2(cf_test *t, const cf_backend_desc *d) {
+  forced_set(t, d, "avx2", "avx2");
 }
 
 static void test_avx2_forced_runs_or_is_refused(cf_test *t) { each_cpu_backend(t, forced_avx2); }
 
+/* Refused, the message names at least one AVX-512 feature (or the OS's
+ * missing zmm support, which also says "zmm"): "avx512" or "zmm". */
+static void forced_avx512(cf_test *t, const cf_backend_desc *d) {
+  forced_set(t, d, "avx512", cpu_has_avx512_features_only() ? "zmm" : "avx512");
+}
+
+static void test_avx512_forced_runs_or_is_refused(cf_test *t) {
+  each_cpu_backend(t, forced_avx512);
+}
+
 static void bogus(cf_test *t, const cf_backend_desc *d) {
-  const char *values[] = {"bogus", "AVX2", "avx", "portable,avx2"};
+  const char *values[] = {"bogus", "AVX2", "avx", "portable,avx2", "avx512f", "AVX512"};
   for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
     cf_backend *be = (cf_backend *)1;
     cf_error err;
@@ -128,6 +200,7 @@ static void bogus(cf_test *t, const cf_backend_desc *d) {
     CHECK_STR_CONTAINS(err.msg, "unknown CPU kernel set");
     CHECK_STR_CONTAINS(err.msg, "portable"); /* lists the known ones */
     CHECK_STR_CONTAINS(err.msg, "avx2");
+    CHECK_STR_CONTAINS(err.msg, "avx512");
   }
 }
 
@@ -146,5 +219,6 @@ static void test_ref_ignores_the_variable(cf_test *t) {
 }
 
 CF_TEST_MAIN(test_default_is_fastest_the_cpu_runs, test_portable_can_be_forced,
-             test_avx2_forced_runs_or_is_refused, test_bogus_value_is_refused,
+             test_avx2_forced_runs_or_is_refused, test_avx512_forced_runs_or_is_refused,
+             test_bogus_value_is_refused,
              test_ref_ignores_the_variable)

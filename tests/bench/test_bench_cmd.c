@@ -299,6 +299,33 @@ static void test_backend_opts(cf_test *t) {
   free(out);
 }
 
+/* The report names the kernel set the default backend ran, when it has
+ * kernel sets (the CPU backends): forced to portable, which every CPU
+ * runs, the table and the JSON say so. */
+static void test_kernel_set_named(cf_test *t) {
+  const cf_backend_desc *d = cf_backend_default();
+  if (!CHECK(d != NULL)) return;
+  if (!d->iface->variant) {
+    CHECK(true);
+    printf("  the default backend %s has no kernel sets: nothing to name\n", d->name);
+    return;
+  }
+  setenv("CFORMER_CPU_KERNELS", "portable", 1);
+  char *out;
+  CHECK_INT_EQ(run(TINY " --agents policy --batches 1", true, &out), 0);
+  char want[96];
+  snprintf(want, sizeof want, "kernels    %s portable (CPU kernel set", d->name);
+  CHECK_STR_CONTAINS(out, want);
+  free(out);
+  CHECK_INT_EQ(run(TINY " --agents policy --batches 1 --json --quiet", false, &out), 0);
+  cJSON *j = cJSON_Parse(out);
+  const cJSON *b = j ? cJSON_GetArrayItem(cJSON_GetObjectItem(j, "backends"), 0) : NULL;
+  CHECK_STR_EQ(str(b, "variant"), "portable");
+  cJSON_Delete(j);
+  free(out);
+  unsetenv("CFORMER_CPU_KERNELS");
+}
+
 static void test_table_and_progress(cf_test *t) {
   char *out;
   CHECK_INT_EQ(run(TINY " --agents policy --batches 2", true, &out), 0);
@@ -611,14 +638,14 @@ int main(int argc, char **argv) {
       test_json_schema, test_search_defaults, test_backend_opts, test_table_and_progress,
       test_parity_net,  test_cost_only_presets, test_arch_shapes, test_svg_file,
       test_backend_all, test_help_and_bad_arguments, test_built_in_weights, test_warmup,
-      test_backend_all_estimate};
+      test_backend_all_estimate, test_kernel_set_named};
   static const char *names[] = {"test_json_schema", "test_search_defaults",
                                 "test_backend_opts", "test_table_and_progress",
                                 "test_parity_net",  "test_cost_only_presets",
                                 "test_arch_shapes", "test_svg_file",
                                 "test_backend_all", "test_help_and_bad_arguments",
                                 "test_built_in_weights", "test_warmup",
-                                "test_backend_all_estimate"};
+                                "test_backend_all_estimate", "test_kernel_set_named"};
   return cf_test_run(names, fns, sizeof fns / sizeof fns[0], argc > 2 ? argc - 1 : 1,
                      argc > 2 ? argv + 1 : argv);
 }

@@ -90,6 +90,7 @@ static void test_json(cf_test *t) {
   /* no plain figure at the minibatch size: null, not NaN */
   CHECK(cJSON_IsNull(cJSON_GetObjectItem(so, "efficiency_at_minibatch")));
   CHECK(cJSON_IsNull(cJSON_GetObjectItem(j, "backend_options")));
+  CHECK(cJSON_IsNull(cJSON_GetObjectItem(ref, "variant"))); /* ref has one code path */
   const cJSON *skipped = cJSON_GetArrayItem(backends, 1);
   CHECK(cJSON_IsTrue(cJSON_GetObjectItem(skipped, "skipped")));
   CHECK_STR_EQ(cJSON_GetObjectItem(skipped, "skip_reason")->valuestring, "no GPU");
@@ -99,6 +100,18 @@ static void test_json(cf_test *t) {
   free(doc);
   cJSON_Delete(j);
   free(text);
+
+  /* a CPU backend names its kernel set */
+  snprintf(r.backends[0].variant, sizeof r.backends[0].variant, "avx512");
+  text = bench_json_text(&r);
+  j = cJSON_Parse(text);
+  const cJSON *v = j ? cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "backends"), 0),
+                                           "variant")
+                     : NULL;
+  CHECK(cJSON_IsString(v) && strcmp(v->valuestring, "avx512") == 0);
+  cJSON_Delete(j);
+  free(text);
+  r.backends[0].variant[0] = '\0';
 
   /* cost only: the two figures and the net, nothing measured */
   r.cost_only = true;
@@ -131,6 +144,12 @@ static void test_table(cf_test *t) {
   CHECK_STR_CONTAINS(s, "  search ");
   CHECK_STR_CONTAINS(s, "      4.0%       24.0       1.20k         250 @16       0.80             -\n");
   CHECK(strstr(s, "options") == NULL); /* no --backend-opts: no line about them */
+  CHECK(strstr(s, "kernels ") == NULL); /* ref has no kernel set: no line about it */
+  snprintf(r.backends[0].name, sizeof r.backends[0].name, "onednn");
+  snprintf(r.backends[0].variant, sizeof r.backends[0].variant, "avx512");
+  free(s);
+  s = capture(bench_table_write, &r);
+  CHECK_STR_CONTAINS(s, "kernels    onednn avx512 (CPU kernel set; CFORMER_CPU_KERNELS forces one)\n");
   snprintf(r.backend_options, sizeof r.backend_options, "threads=2");
   free(s);
   s = capture(bench_table_write, &r);

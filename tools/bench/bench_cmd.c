@@ -373,6 +373,9 @@ static cf_status run_backend(const bench_args *a, const cf_weights *w, const cha
     bench_progress_stage(progress, "%s: skipped: %s", name, why.msg);
     return CF_OK;
   }
+  const char *variant = cf_net_get_info(net)->backend_variant;
+  snprintf(out->variant, sizeof out->variant, "%s", variant ? variant : "");
+  if (variant) bench_progress_stage(progress, "%s: %s kernels", name, variant);
   bench_signature sig;
   bench_signature_init(&sig);
   cf_status st = CF_OK;

@@ -116,6 +116,8 @@ static cJSON *backend(const bench_backend_run *b) {
     cJSON_AddStringToObject(o, "skip_reason", b->skip_reason);
     return o;
   }
+  if (b->variant[0]) cJSON_AddStringToObject(o, "variant", b->variant);
+  else cJSON_AddNullToObject(o, "variant");
   cJSON_AddStringToObject(o, "signature", b->signature);
   cJSON *agents = cJSON_AddArrayToObject(o, "agents");
   for (int i = 0; i < b->n_agents; i++) cJSON_AddItemToArray(agents, agent(&b->agents[i]));

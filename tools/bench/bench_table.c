@@ -134,6 +134,18 @@ static void write_batches(FILE *out, const bench_report *r) {
   }
 }
 
+/* Which code path each backend ran (the CPU kernel set): the same net is
+ * faster or slower by it, so a number without it is half a number. */
+static void write_variants(FILE *out, const bench_report *r) {
+  int n = 0;
+  for (int b = 0; b < r->n_backends; b++) {
+    const bench_backend_run *be = &r->backends[b];
+    if (be->skipped || !be->variant[0]) continue;
+    fprintf(out, "%s%s %s", n++ ? ", " : "kernels    ", be->name, be->variant);
+  }
+  if (n) fprintf(out, " (CPU kernel set; CFORMER_CPU_KERNELS forces one)\n");
+}
+
 void bench_table_write(FILE *out, const bench_report *r) {
   fprintf(out, "cformer %s bench\n", r->version);
   write_cost(out, r);
@@ -145,6 +157,7 @@ void bench_table_write(FILE *out, const bench_report *r) {
             r->load_average > 0.5 * r->cpus ? " (shared: times include waiting for a CPU)" : "");
   if (r->backend_options[0])
     fprintf(out, "backends   options %s (every backend run)\n", r->backend_options);
+  write_variants(out, r);
   write_agents(out, r);
   write_search(out, r);
   write_batches(out, r);

@@ -6,6 +6,7 @@ const cf_cpu_kernels cf_cpu_kernels_avx2 = {
     .name = "avx2",
     .bias_act_row = cf_avx2_bias_act_row,
     .norm_row = cf_avx2_norm_row,
+    .gate_row = cf_avx2_gate_row,
     .attend = cf_avx2_attend,
     .attend_plain = cf_avx2_attend_plain,
 };

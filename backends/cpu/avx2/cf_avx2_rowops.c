@@ -70,3 +70,18 @@ void cf_avx2_norm_row(cf_norm_kind kind, int w, const float *x, float alpha, con
     scale_row(w, y, mean, 1.0f / sqrtf(var / (float)w + eps), gamma, beta);
   }
 }
+
+/* x * mult, then + add, rounded separately as the portable set does. */
+void cf_avx2_gate_row(int n, float *x, const float *mult, const float *add) {
+  int i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m256 v = _mm256_loadu_ps(x + i);
+    if (mult) v = _mm256_mul_ps(v, _mm256_loadu_ps(mult + i));
+    if (add) v = _mm256_add_ps(v, _mm256_loadu_ps(add + i));
+    _mm256_storeu_ps(x + i, v);
+  }
+  for (; i < n; i++) {
+    if (mult) x[i] *= mult[i];
+    if (add) x[i] += add[i];
+  }
+}

@@ -6,6 +6,7 @@ const cf_cpu_kernels cf_cpu_kernels_portable = {
     .name = "portable",
     .bias_act_row = cf_portable_bias_act_row,
     .norm_row = cf_portable_norm_row,
+    .gate_row = cf_portable_gate_row,
     .attend = cf_portable_attend,
     .attend_plain = cf_portable_attend_plain,
 };

@@ -104,3 +104,12 @@ void cf_portable_norm_row(cf_norm_kind kind, int w, const float *x, float alpha,
     scale_row(w, y, mean, 1.0f / sqrtf(centred_squares(w, y, mean) / (float)w + eps), gamma, beta);
   }
 }
+
+/* One loop per case, so each vectorises without a branch inside. */
+void cf_portable_gate_row(int n, float *restrict x, const float *restrict mult,
+                          const float *restrict add) {
+  if (mult)
+    for (int i = 0; i < n; i++) x[i] *= mult[i];
+  if (add)
+    for (int i = 0; i < n; i++) x[i] += add[i];
+}

@@ -1,0 +1,20 @@
+/* cf_avx512.h: the avx512 kernel set's functions, gathered into its table
+ * by cf_avx512_kernels.c. Each has the signature and meaning of the table
+ * slot of the same name (cf_cpu_kernels.h). Built with the AVX-512 flags
+ * (F, DQ, BW, VL) and FMA: call only through the table
+ * cf_cpu_kernels_select hands out. */
+#ifndef CF_AVX512_H
+#define CF_AVX512_H
+
+#include "backends/cpu/cf_cpu_kernels.h"
+
+void cf_avx512_bias_act_row(int n, float *y, const float *bias, cf_op_act act);
+void cf_avx512_norm_row(cf_norm_kind kind, int w, const float *x, float alpha, const float *skip,
+                        const float *gamma, const float *beta, float eps, float *y);
+void cf_avx512_gate_row(int n, float *x, const float *mult, const float *add);
+void cf_avx512_attend(const cf_attention_args *a, const cf_cpu_head_tables *t, int b, int h,
+                      int next_h, bool cold);
+void cf_avx512_attend_plain(const cf_attention_args *a, const float *eq_rows,
+                            const float *ek_rows, const float *ev_rows, int b, int h);
+
+#endif /* CF_AVX512_H */
