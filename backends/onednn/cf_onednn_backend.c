@@ -20,8 +20,6 @@ typedef struct matmul_entry {
   bool wei_plain;            /* that layout is the weight's own ([out][in] = "ba") */
   dnnl_primitive_t prim;
   dnnl_memory_t src, wei, bias, dst;
-  /* int8 only: the weight's per-channel scales (runtime output scales). */
-  dnnl_memory_t wscale;
 } matmul_entry;
 
 typedef struct onednn_ctx {
@@ -55,8 +53,8 @@ static void record(onednn_ctx *c, dnnl_status_t s, const char *what) {
 
 static void entry_free(matmul_entry *e) {
   if (e->prim) dnnl_primitive_destroy(e->prim);
-  dnnl_memory_t m[] = {e->src, e->wei, e->bias, e->dst, e->wscale};
-  for (int i = 0; i < 5; i++)
+  dnnl_memory_t m[] = {e->src, e->wei, e->bias, e->dst};
+  for (int i = 0; i < 4; i++)
     if (m[i]) dnnl_memory_destroy(m[i]);
 }
 
@@ -123,18 +121,21 @@ static dnnl_data_type_t weight_type(cf_precision p) {
 
 /* Builds the primitive for Y[rows][out] = act(X[rows][in] W^T + b) with W
  * the [out][in] weight read as a [in][out] matrix in "ba" order, X and W
- * in e->prec's type. int8: the primitive computes only
- * Y[r][o] = (Xq Wq^T)[r][o] * wscale[o] (runtime output scales); od_linear
- * then applies the row scales, the bias and the activation. oneDNN 2.6 has
- * no per-row scale its fast int8 kernels take (a [rows][1] binary post-op
- * sends it to the reference kernel), and one scale per call would make a
- * position's result depend on the rest of its batch. */
+ * in e->prec's type. int8: the primitive computes only the integer
+ * products Y = Xq Wq^T (exact in float32 up to 2^24, and within 2^-24 of
+ * it beyond); od_linear then applies the row and channel scales, the bias
+ * and the activation. In oneDNN 2.6 the fast int8 kernels (brgemm) take
+ * neither a per-row scale (a [rows][1] binary post-op sends the matmul to
+ * the reference kernel) nor scales given at run time (those go to a
+ * slower gemm); scales fixed at creation would need one primitive per
+ * weight and batch size; one scale per call would make a position's result
+ * depend on the rest of its batch. */
 static dnnl_status_t build(onednn_ctx *c, matmul_entry *e) {
   const dnnl_data_type_t dt = weight_type(e->prec);
   const bool int8 = e->prec == CF_PRECISION_INT8;
-  dnnl_memory_desc_t src_md, wei_md, bias_md, dst_md, ws_md;
+  dnnl_memory_desc_t src_md, wei_md, bias_md, dst_md;
   dnnl_dims_t sd = {e->rows, e->in}, wd = {e->in, e->out}, bd = {1, e->out},
-              dd = {e->rows, e->out}, nd = {e->out};
+              dd = {e->rows, e->out};
   dnnl_status_t s = dnnl_memory_desc_init_by_tag(&src_md, 2, sd, dt, dnnl_ab);
   dnnl_memory_desc_t plain_md;
   if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&plain_md, 2, wd, dt, dnnl_ba);
@@ -143,7 +144,6 @@ static dnnl_status_t build(onednn_ctx *c, matmul_entry *e) {
   if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&wei_md, 2, wd, dt, dnnl_format_tag_any);
   if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&bias_md, 2, bd, dnnl_f32, dnnl_ab);
   if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&dst_md, 2, dd, dnnl_f32, dnnl_ab);
-  if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&ws_md, 1, nd, dnnl_f32, dnnl_a);
   if (s != dnnl_success) return s;
   dnnl_matmul_desc_t md;
   s = dnnl_matmul_desc_init(&md, &src_md, &wei_md, e->has_bias && !int8 ? &bias_md : NULL,
@@ -154,10 +154,6 @@ static dnnl_status_t build(onednn_ctx *c, matmul_entry *e) {
   dnnl_primitive_desc_t pd = NULL;
   s = dnnl_primitive_attr_create(&attr);
   if (s == dnnl_success) s = dnnl_post_ops_create(&po);
-  if (s == dnnl_success && int8) {
-    const float runtime = DNNL_RUNTIME_F32_VAL;
-    s = dnnl_primitive_attr_set_output_scales(attr, 1, 1 << 1, &runtime);
-  }
   if (s == dnnl_success && !int8) s = append_act(po, (cf_op_act)e->act);
   if (s == dnnl_success) s = dnnl_primitive_attr_set_post_ops(attr, po);
   if (s == dnnl_success) s = dnnl_primitive_desc_create(&pd, &md, attr, c->engine, NULL);
@@ -176,8 +172,6 @@ static dnnl_status_t build(onednn_ctx *c, matmul_entry *e) {
   if (s == dnnl_success && e->has_bias && !int8)
     s = dnnl_memory_create(&e->bias, &bias_md, c->engine, DNNL_MEMORY_NONE);
   if (s == dnnl_success) s = dnnl_memory_create(&e->dst, &dst_md, c->engine, DNNL_MEMORY_NONE);
-  if (s == dnnl_success && int8)
-    s = dnnl_memory_create(&e->wscale, &ws_md, c->engine, DNNL_MEMORY_NONE);
   return s;
 }
 
@@ -364,11 +358,7 @@ static void od_linear(void *ctx, int rows, int in, int out, const float *x, cons
   dnnl_exec_arg_t args[4] = {{DNNL_ARG_SRC, e->src}, {DNNL_ARG_WEIGHTS, e->wei},
                              {DNNL_ARG_DST, e->dst}};
   int n = 3;
-  if (prec == CF_PRECISION_INT8) {
-    const od_weight *r = w->extra;
-    dnnl_memory_set_data_handle(e->wscale, r->lowp.scales);
-    args[n++] = (dnnl_exec_arg_t){DNNL_ARG_ATTR_OUTPUT_SCALES, e->wscale};
-  } else if (b) {
+  if (b && prec != CF_PRECISION_INT8) {
     dnnl_memory_set_data_handle(e->bias, b->data);
     args[n++] = (dnnl_exec_arg_t){DNNL_ARG_BIAS, e->bias};
   }
@@ -376,7 +366,8 @@ static void od_linear(void *ctx, int rows, int in, int out, const float *x, cons
   if (s == dnnl_success) s = dnnl_stream_wait(c->stream);
   record(c, s, "running a matmul");
   if (s != dnnl_success || prec != CF_PRECISION_INT8) return;
-  cf_onednn_scale_rows(rows, out, y, c->xscale, c->cpu.threads);
+  const od_weight *r = w->extra;
+  cf_onednn_scale(rows, out, y, c->xscale, r->lowp.scales, c->cpu.threads);
   cf_cpu_bias_act(&c->cpu, rows, out, y, b, act);
 }
 

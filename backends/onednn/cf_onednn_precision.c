@@ -171,11 +171,12 @@ void cf_onednn_quantize_rows(int rows, int cols, const float *x, int8_t *q, floa
   }
 }
 
-void cf_onednn_scale_rows(int rows, int cols, float *y, const float *scale, int threads) {
+void cf_onednn_scale(int rows, int cols, float *y, const float *row_scale,
+                     const float *col_scale, int threads) {
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && rows >= 64)
   for (int r = 0; r < rows; r++) {
     float *yr = y + (size_t)r * cols;
-    const float s = scale[r];
-    for (int i = 0; i < cols; i++) yr[i] *= s;
+    const float s = row_scale[r];
+    for (int i = 0; i < cols; i++) yr[i] *= s * col_scale[i];
   }
 }

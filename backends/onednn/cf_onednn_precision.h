@@ -54,8 +54,9 @@ void cf_onednn_to_bf16(int rows, int cols, const float *x, uint16_t *y, int thre
 void cf_onednn_quantize_rows(int rows, int cols, const float *x, int8_t *q, float *scale,
                              int threads);
 
-/* y[r][i] *= scale[r]: the int8 path's per-row input scales, applied to
- * the primitive's output. */
-void cf_onednn_scale_rows(int rows, int cols, float *y, const float *scale, int threads);
+/* y[r][o] *= row_scale[r] * col_scale[o]: the int8 path's input (per row)
+ * and weight (per output channel) scales, applied to the integer products. */
+void cf_onednn_scale(int rows, int cols, float *y, const float *row_scale,
+                     const float *col_scale, int threads);
 
 #endif /* CF_ONEDNN_PRECISION_H */
