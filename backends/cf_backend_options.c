@@ -85,7 +85,7 @@ cf_status cf_backend_options_take_precision(const char *options, cf_precision *p
                             (int)vlen, val);
       *precision = (cf_precision)found;
     } else if (len > 0) {
-      if (used + len + 2 > rest_size)
+      if (used + (used ? 1 : 0) + len + 1 > rest_size) /* comma, item, NUL */
         return cf_error_set(err, CF_ERR_ARG, "backend option string is too long");
       if (used) rest[used++] = ',';
       memcpy(rest + used, p, len);

@@ -52,8 +52,12 @@ static void test_take_precision(cf_test *t) {
     CHECK_STR_CONTAINS(err.msg, bad[i]);
     CHECK_STR_CONTAINS(err.msg, "known: f32, bf16, int8");
   }
-  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2,abcdefgh=1", &p, rest, 8, &err),
-               CF_ERR_ARG);
+  /* rest needs exactly what is left plus its NUL. */
+  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2,x=1", &p, rest, 14, &err), CF_OK);
+  CHECK_STR_EQ(rest, "threads=2,x=1");
+  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2,x=1", &p, rest, 13, &err), CF_ERR_ARG);
+  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2", &p, rest, 10, &err), CF_OK);
+  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2", &p, rest, 9, &err), CF_ERR_ARG);
   CHECK_STR_EQ(cf_precision_name(CF_PRECISION_BF16), "bf16");
 }
 
