@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/cf_backend_options.h"
+
 const char *cf_op_act_name(cf_op_act act) {
   switch (act) {
     case CF_OP_ACT_MISH: return "mish";
@@ -62,6 +64,24 @@ static const char *missing_required_op(const cf_backend_iface *f) {
   return NULL;
 }
 
+/* "precision=bf16 is not supported on this backend; use onednn". */
+static cf_status refuse_precision(const cf_backend_desc *d, cf_precision p, cf_error *err) {
+  char others[128] = "";
+  for (int i = 0; i < cf_backend_count(); i++) {
+    const cf_backend_desc *o = cf_backend_at(i);
+    if (o == d || o->priority < 0 || !(o->precisions & (1u << p))) continue;
+    if (others[0]) strncat(others, " or ", sizeof others - strlen(others) - 1);
+    strncat(others, o->name, sizeof others - strlen(others) - 1);
+  }
+  if (others[0])
+    return cf_error_set(err, CF_ERR_ARG, "precision=%s is not supported on this backend; use %s",
+                        cf_precision_name(p), others);
+  return cf_error_set(err, CF_ERR_ARG,
+                      "precision=%s is not supported on this backend, nor on any other compiled "
+                      "into this build (onednn runs it)",
+                      cf_precision_name(p));
+}
+
 cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_backend **out,
                             cf_error *err) {
   *out = NULL;
@@ -89,10 +109,31 @@ cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_b
                         missing);
   if (!cfg || cfg->max_batch < 1)
     return cf_error_set(err, CF_ERR_ARG, "backend '%s': max batch must be at least 1", d->name);
+  /* precision=... is every backend's key, checked here against what the
+   * backend declares, so the refusal reads the same everywhere. */
+  cf_backend_config local = *cfg;
+  size_t rest_size = cfg->options ? strlen(cfg->options) + 1 : 1;
+  char *rest = malloc(rest_size);
+  if (!rest) return cf_error_set(err, CF_ERR_NOMEM, "backend '%s': out of memory", d->name);
+  cf_status st = cf_backend_options_take_precision(cfg->options, &local.precision, rest,
+                                                   rest_size, err);
+  if (st == CF_OK && local.precision != CF_PRECISION_F32 &&
+      !(d->precisions & (1u << local.precision)))
+    st = refuse_precision(d, local.precision, err);
+  if (st != CF_OK) {
+    free(rest);
+    cf_error_prefix(err, "backend '%s'", d->name);
+    return st;
+  }
+  local.options = cfg->options ? rest : NULL;
   cf_backend *be = calloc(1, sizeof *be);
-  if (!be) return cf_error_set(err, CF_ERR_NOMEM, "backend '%s': out of memory", d->name);
+  if (!be) {
+    free(rest);
+    return cf_error_set(err, CF_ERR_NOMEM, "backend '%s': out of memory", d->name);
+  }
   be->desc = d;
-  cf_status st = d->iface->create(cfg, &be->ctx, err);
+  st = d->iface->create(&local, &be->ctx, err);
+  free(rest); /* backends do not keep the option string */
   if (st != CF_OK) {
     free(be);
     cf_error_prefix(err, "backend '%s'", d->name);

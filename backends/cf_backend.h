@@ -99,13 +99,31 @@ typedef struct cf_attention_args {
   float *out;              /* [batch*64][dm] */
 } cf_attention_args;
 
+/* Number formats a backend may run the projections (linear) in. F32 is
+ * every backend's; the others trade accuracy for speed where a backend
+ * declares them (cf_backend_desc.precisions) and the CPU runs them.
+ * docs/BACKENDS.md "Precision" gives the tolerances. */
+typedef enum cf_precision {
+  CF_PRECISION_F32 = 0,  /* float32 throughout */
+  CF_PRECISION_BF16 = 1, /* bfloat16 weights and inputs, float32 accumulation and output */
+  CF_PRECISION_INT8 = 2, /* int8 weights (per output channel) and inputs (per row), f32 output */
+  CF_PRECISION_COUNT = 3
+} cf_precision;
+
+/* "f32", "bf16", "int8". */
+const char *cf_precision_name(cf_precision p);
+
 /* Per-instance settings. Option strings are parsed with
  * cf_backend_options_parse (cf_backend_options.h). Every backend accepts
- * threads=N (the reference only threads=1), so one string can be handed to
- * any backend. */
+ * threads=N (the reference only threads=1) and precision=f32, so one string
+ * can be handed to any backend. */
 typedef struct cf_backend_config {
   int max_batch;       /* largest batch the instance will see */
   const char *options; /* backend-specific "key=value,..." or NULL; unknown keys are errors */
+  /* Set by cf_backend_create from the precision=... option (which it takes
+   * out of `options` before the backend sees them); only a precision the
+   * backend declares in cf_backend_desc.precisions reaches it. */
+  cf_precision precision;
 } cf_backend_config;
 
 /* The table a backend fills. Slots marked optional may be NULL. */
@@ -175,6 +193,9 @@ typedef struct cf_backend_desc {
   bool (*probe)(void);  /* cheap availability check (a GPU present?); NULL = always */
   const char *unavailable; /* why probe can fail, for messages ("needs an NVIDIA GPU") */
   const cf_backend_iface *iface;
+  /* Bit (1u << cf_precision) for each precision beyond F32 it may run
+   * (create still refuses one the CPU lacks); 0 = float32 only. */
+  unsigned precisions;
 } cf_backend_desc;
 
 /* A backend instance. */
@@ -193,7 +214,10 @@ const cf_backend_desc *cf_backend_find(const char *name);
 const cf_backend_desc *cf_backend_default(void);
 
 /* Creates an instance of the named backend (NULL or "" = the default).
- * Fails naming the backend if it is unknown, unavailable or incomplete. */
+ * Fails naming the backend if it is unknown, unavailable or incomplete, or
+ * if cfg->options asks for a precision it does not declare (naming the
+ * backends that do). The precision=... item is taken out of the options
+ * and handed over as cfg->precision. */
 cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_backend **out,
                             cf_error *err);
 /* Accepts NULL. */

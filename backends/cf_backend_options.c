@@ -50,3 +50,49 @@ cf_status cf_backend_options_parse(const char *options,
   }
   return CF_OK;
 }
+
+const char *cf_precision_name(cf_precision p) {
+  switch (p) {
+    case CF_PRECISION_F32: return "f32";
+    case CF_PRECISION_BF16: return "bf16";
+    case CF_PRECISION_INT8: return "int8";
+    case CF_PRECISION_COUNT: break;
+  }
+  return "?";
+}
+
+cf_status cf_backend_options_take_precision(const char *options, cf_precision *precision,
+                                            char *rest, size_t rest_size, cf_error *err) {
+  static const char key[] = "precision=";
+  const size_t klen = sizeof key - 1;
+  *precision = CF_PRECISION_F32;
+  if (rest_size) rest[0] = '\0';
+  size_t used = 0;
+  for (const char *p = options; p && *p;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    if (len >= klen && strncmp(p, key, klen) == 0) {
+      const char *val = p + klen;
+      size_t vlen = len - klen;
+      int found = -1;
+      for (int i = 0; i < CF_PRECISION_COUNT; i++) {
+        const char *name = cf_precision_name((cf_precision)i);
+        if (strlen(name) == vlen && strncmp(name, val, vlen) == 0) found = i;
+      }
+      if (found < 0)
+        return cf_error_set(err, CF_ERR_ARG,
+                            "option 'precision=%.*s': unknown precision (known: f32, bf16, int8)",
+                            (int)vlen, val);
+      *precision = (cf_precision)found;
+    } else if (len > 0) {
+      if (used + (used ? 1 : 0) + len + 1 > rest_size) /* comma, item, NUL */
+        return cf_error_set(err, CF_ERR_ARG, "backend option string is too long");
+      if (used) rest[used++] = ',';
+      memcpy(rest + used, p, len);
+      used += len;
+      rest[used] = '\0';
+    }
+    p = comma ? comma + 1 : NULL;
+  }
+  return CF_OK;
+}

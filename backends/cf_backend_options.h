@@ -6,6 +6,9 @@
 #ifndef CF_BACKEND_OPTIONS_H
 #define CF_BACKEND_OPTIONS_H
 
+#include <stddef.h>
+
+#include "backends/cf_backend.h"
 #include "common/cf_status.h"
 
 /* One integer option: `key` must parse as an integer in [min, max]; it is
@@ -21,5 +24,12 @@ typedef struct cf_backend_int_option {
 cf_status cf_backend_options_parse(const char *options,
                                    const cf_backend_int_option *known, int n_known,
                                    cf_error *err);
+
+/* The precision=f32|bf16|int8 item of options: *precision gets it (F32 when
+ * absent; the last one wins), every other item is copied, comma-separated,
+ * into rest (rest_size bytes; "" when none is left). Fails on an unknown
+ * value, naming the known ones, or when rest is too small. */
+cf_status cf_backend_options_take_precision(const char *options, cf_precision *precision,
+                                            char *rest, size_t rest_size, cf_error *err);
 
 #endif /* CF_BACKEND_OPTIONS_H */

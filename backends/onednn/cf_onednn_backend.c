@@ -1,17 +1,21 @@
-/* cf_onednn_backend.c: matmul primitives for linear, dnnl_sgemm for
+/* cf_onednn_backend.c: matmul primitives for linear (float32, or bf16 /
+ * int8 by the precision option, cf_onednn_precision.h), dnnl_sgemm for
  * matmul_nt, the shared CPU kernels for the rest. */
 #include "backends/onednn/cf_onednn_backend.h"
 
 #include <oneapi/dnnl/dnnl.h>
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "backends/cpu/cf_cpu_internal.h"
+#include "backends/onednn/cf_onednn_precision.h"
 
 /* One cached primitive and the memory objects it runs on (their data
  * handles are pointed at the caller's buffers on each call). */
 typedef struct matmul_entry {
   int rows, in, out, act, has_bias;
+  cf_precision prec;         /* of the weights (and so of the input) */
   dnnl_memory_desc_t wei_md; /* the weights layout the primitive chose */
   bool wei_plain;            /* that layout is the weight's own ([out][in] = "ba") */
   dnnl_primitive_t prim;
@@ -27,6 +31,17 @@ typedef struct onednn_ctx {
   /* Ops cannot fail; the first oneDNN failure is kept for sync. */
   dnnl_status_t failed;
   const char *failed_what;
+  /* precision=...: what weights are converted to at weight_create. */
+  cf_precision precision;
+  int n_lowp, n_kept;    /* MATRIX weights converted / kept in float32 */
+  const char *kept_why;  /* the first kept one's reason */
+  char variant[192];     /* cf_backend_iface.variant text */
+  /* A projection's input converted on each call (bf16 or int8) and, for
+   * int8, its per-row scales; grown as shapes need. */
+  void *xbuf;
+  size_t xbuf_floats;
+  float *xscale;
+  size_t xscale_floats;
 } onednn_ctx;
 
 static void record(onednn_ctx *c, dnnl_status_t s, const char *what) {
@@ -48,6 +63,8 @@ static void od_destroy(void *ctx) {
   if (!c) return;
   for (int i = 0; i < c->n_cache; i++) entry_free(&c->cache[i]);
   free(c->cache);
+  cf_cpu_free(c->xbuf);
+  cf_cpu_free(c->xscale);
   if (c->stream) dnnl_stream_destroy(c->stream);
   if (c->engine) dnnl_engine_destroy(c->engine);
   free(c);
@@ -56,7 +73,9 @@ static void od_destroy(void *ctx) {
 static cf_status od_create(const cf_backend_config *cfg, void **ctx, cf_error *err) {
   onednn_ctx *c = calloc(1, sizeof *c);
   if (!c) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
-  cf_status st = cf_cpu_ctx_init(&c->cpu, cfg, err);
+  c->precision = cfg->precision;
+  cf_status st = cf_onednn_precision_check(c->precision, err);
+  if (st == CF_OK) st = cf_cpu_ctx_init(&c->cpu, cfg, err);
   if (st == CF_OK && dnnl_engine_create(&c->engine, dnnl_cpu, 0) != dnnl_success)
     st = cf_error_set(err, CF_ERR_BACKEND, "cannot create a oneDNN CPU engine");
   if (st == CF_OK &&
@@ -96,30 +115,46 @@ static dnnl_status_t append_act(dnnl_post_ops_t po, cf_op_act act) {
   return dnnl_invalid_arguments;
 }
 
+static dnnl_data_type_t weight_type(cf_precision p) {
+  return p == CF_PRECISION_BF16 ? dnnl_bf16 : p == CF_PRECISION_INT8 ? dnnl_s8 : dnnl_f32;
+}
+
 /* Builds the primitive for Y[rows][out] = act(X[rows][in] W^T + b) with W
- * the [out][in] weight read as a [in][out] matrix in "ba" order. */
+ * the [out][in] weight read as a [in][out] matrix in "ba" order, X and W
+ * in e->prec's type. int8: the primitive computes only the integer
+ * products Y = Xq Wq^T (exact in float32 up to 2^24, and within 2^-24 of
+ * it beyond); od_linear then applies the row and channel scales, the bias
+ * and the activation. In oneDNN 2.6 the fast int8 kernels (brgemm) take
+ * neither a per-row scale (a [rows][1] binary post-op sends the matmul to
+ * the reference kernel) nor scales given at run time (those go to a
+ * slower gemm); scales fixed at creation would need one primitive per
+ * weight and batch size; one scale per call would make a position's result
+ * depend on the rest of its batch. */
 static dnnl_status_t build(onednn_ctx *c, matmul_entry *e) {
+  const dnnl_data_type_t dt = weight_type(e->prec);
+  const bool int8 = e->prec == CF_PRECISION_INT8;
   dnnl_memory_desc_t src_md, wei_md, bias_md, dst_md;
   dnnl_dims_t sd = {e->rows, e->in}, wd = {e->in, e->out}, bd = {1, e->out},
               dd = {e->rows, e->out};
-  dnnl_status_t s = dnnl_memory_desc_init_by_tag(&src_md, 2, sd, dnnl_f32, dnnl_ab);
+  dnnl_status_t s = dnnl_memory_desc_init_by_tag(&src_md, 2, sd, dt, dnnl_ab);
   dnnl_memory_desc_t plain_md;
-  if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&plain_md, 2, wd, dnnl_f32, dnnl_ba);
+  if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&plain_md, 2, wd, dt, dnnl_ba);
   /* "any": the primitive picks the weights layout it runs fastest on;
    * weights are reordered to it once (see weights_for). */
-  if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&wei_md, 2, wd, dnnl_f32, dnnl_format_tag_any);
+  if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&wei_md, 2, wd, dt, dnnl_format_tag_any);
   if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&bias_md, 2, bd, dnnl_f32, dnnl_ab);
   if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&dst_md, 2, dd, dnnl_f32, dnnl_ab);
   if (s != dnnl_success) return s;
   dnnl_matmul_desc_t md;
-  s = dnnl_matmul_desc_init(&md, &src_md, &wei_md, e->has_bias ? &bias_md : NULL, &dst_md);
+  s = dnnl_matmul_desc_init(&md, &src_md, &wei_md, e->has_bias && !int8 ? &bias_md : NULL,
+                            &dst_md);
   if (s != dnnl_success) return s;
   dnnl_primitive_attr_t attr = NULL;
   dnnl_post_ops_t po = NULL;
   dnnl_primitive_desc_t pd = NULL;
   s = dnnl_primitive_attr_create(&attr);
   if (s == dnnl_success) s = dnnl_post_ops_create(&po);
-  if (s == dnnl_success) s = append_act(po, (cf_op_act)e->act);
+  if (s == dnnl_success && !int8) s = append_act(po, (cf_op_act)e->act);
   if (s == dnnl_success) s = dnnl_primitive_attr_set_post_ops(attr, po);
   if (s == dnnl_success) s = dnnl_primitive_desc_create(&pd, &md, attr, c->engine, NULL);
   if (s == dnnl_success) s = dnnl_primitive_create(&e->prim, pd);
@@ -134,7 +169,7 @@ static dnnl_status_t build(onednn_ctx *c, matmul_entry *e) {
   s = dnnl_memory_create(&e->src, &src_md, c->engine, DNNL_MEMORY_NONE);
   if (s == dnnl_success)
     s = dnnl_memory_create(&e->wei, &e->wei_md, c->engine, DNNL_MEMORY_NONE);
-  if (s == dnnl_success && e->has_bias)
+  if (s == dnnl_success && e->has_bias && !int8)
     s = dnnl_memory_create(&e->bias, &bias_md, c->engine, DNNL_MEMORY_NONE);
   if (s == dnnl_success) s = dnnl_memory_create(&e->dst, &dst_md, c->engine, DNNL_MEMORY_NONE);
   return s;
@@ -142,11 +177,11 @@ static dnnl_status_t build(onednn_ctx *c, matmul_entry *e) {
 
 /* The cached primitive for a shape, built on first use; NULL on failure. */
 static matmul_entry *lookup(onednn_ctx *c, int rows, int in, int out, cf_op_act act,
-                            int has_bias) {
+                            int has_bias, cf_precision prec) {
   for (int i = 0; i < c->n_cache; i++) {
     matmul_entry *e = &c->cache[i];
     if (e->rows == rows && e->in == in && e->out == out && e->act == (int)act &&
-        e->has_bias == has_bias)
+        e->has_bias == has_bias && e->prec == prec)
       return e;
   }
   if (c->n_cache == c->cap_cache) {
@@ -160,7 +195,8 @@ static matmul_entry *lookup(onednn_ctx *c, int rows, int in, int out, cf_op_act 
     c->cap_cache = cap;
   }
   matmul_entry *e = &c->cache[c->n_cache];
-  *e = (matmul_entry){.rows = rows, .in = in, .out = out, .act = (int)act, .has_bias = has_bias};
+  *e = (matmul_entry){
+      .rows = rows, .in = in, .out = out, .act = (int)act, .has_bias = has_bias, .prec = prec};
   dnnl_status_t s = build(c, e);
   if (s != dnnl_success) {
     entry_free(e);
@@ -171,25 +207,57 @@ static matmul_entry *lookup(onednn_ctx *c, int rows, int in, int out, cf_op_act 
   return e;
 }
 
-/* Reordered copies of one weight, one per layout a primitive asked for
- * (usually one; a few when different batch sizes pick different blocks).
- * Kept in the weight's `extra`, made once, freed with the weight. */
+/* What a MATRIX weight keeps in its `extra`: its reduced-precision form
+ * (precision=bf16/int8, made at weight_create) and reordered copies, one
+ * per layout a primitive asked for (usually one; a few when different
+ * batch sizes pick different blocks), made on first use, freed with the
+ * weight. */
 enum { MAX_LAYOUTS = 4 };
-typedef struct reordered {
+typedef struct od_weight {
+  cf_onednn_lowp lowp; /* precision F32: the weight's own float data is used */
   int n;
   dnnl_memory_desc_t md[MAX_LAYOUTS];
   float *data[MAX_LAYOUTS];
-} reordered;
+} od_weight;
 
-static void reordered_free(void *p) {
-  reordered *r = p;
+static void od_weight_extra_free(void *p) {
+  od_weight *r = p;
   for (int i = 0; i < r->n; i++) cf_cpu_free(r->data[i]);
+  cf_onednn_lowp_free(&r->lowp);
   free(r);
 }
 
+static cf_precision precision_of(const cf_bweight *w) {
+  const od_weight *r = w->extra;
+  return r ? r->lowp.precision : CF_PRECISION_F32;
+}
+
+static cf_bweight *od_weight_create(void *ctx, cf_weight_role role, int rows, int cols,
+                                    const float *data) {
+  onednn_ctx *c = ctx;
+  cf_bweight *w = cf_cpu_weight_create(ctx, role, rows, cols, data);
+  if (!w || role != CF_WEIGHT_MATRIX || c->precision == CF_PRECISION_F32) return w;
+  od_weight *r = calloc(1, sizeof *r);
+  cf_error err = {0};
+  if (!r || cf_onednn_lowp_make(c->precision, rows, cols, w->data, &r->lowp, &err) != CF_OK) {
+    free(r);
+    cf_cpu_weight_free(ctx, w);
+    return NULL;
+  }
+  w->extra = r;
+  w->extra_free = od_weight_extra_free;
+  if (r->lowp.precision == CF_PRECISION_F32) {
+    if (!c->n_kept) c->kept_why = r->lowp.why;
+    c->n_kept++;
+  } else {
+    c->n_lowp++;
+  }
+  return w;
+}
+
 /* Copies plain (the weight's [out][in] data, "ba") into layout md. */
-static dnnl_status_t reorder(onednn_ctx *c, const dnnl_memory_desc_t *plain_md, float *plain,
-                             const dnnl_memory_desc_t *md, float *dst) {
+static dnnl_status_t reorder(onednn_ctx *c, const dnnl_memory_desc_t *plain_md, void *plain,
+                             const dnnl_memory_desc_t *md, void *dst) {
   dnnl_primitive_desc_t pd = NULL;
   dnnl_primitive_t prim = NULL;
   dnnl_memory_t from = NULL, to = NULL;
@@ -210,15 +278,16 @@ static dnnl_status_t reorder(onednn_ctx *c, const dnnl_memory_desc_t *plain_md, 
 }
 
 /* The weight's data in the layout entry e wants; NULL on failure. */
-static float *weights_for(onednn_ctx *c, const matmul_entry *e, const cf_bweight *cw) {
-  if (e->wei_plain) return cw->data;
+static void *weights_for(onednn_ctx *c, const matmul_entry *e, const cf_bweight *cw) {
   cf_bweight *w = (cf_bweight *)cw; /* a cache, not a change of value */
-  reordered *r = w->extra;
+  od_weight *r = w->extra;
+  void *plain = r && r->lowp.plain ? r->lowp.plain : (void *)w->data;
+  if (e->wei_plain) return plain;
   if (!r) {
     r = calloc(1, sizeof *r);
     if (!r) return NULL;
     w->extra = r;
-    w->extra_free = reordered_free;
+    w->extra_free = od_weight_extra_free;
   }
   for (int i = 0; i < r->n; i++)
     if (dnnl_memory_desc_equal(&r->md[i], &e->wei_md)) return r->data[i];
@@ -227,8 +296,8 @@ static float *weights_for(onednn_ctx *c, const matmul_entry *e, const cf_bweight
   if (!dst) return NULL;
   dnnl_memory_desc_t plain_md;
   dnnl_dims_t wd = {e->in, e->out};
-  dnnl_status_t s = dnnl_memory_desc_init_by_tag(&plain_md, 2, wd, dnnl_f32, dnnl_ba);
-  if (s == dnnl_success) s = reorder(c, &plain_md, w->data, &e->wei_md, dst);
+  dnnl_status_t s = dnnl_memory_desc_init_by_tag(&plain_md, 2, wd, weight_type(e->prec), dnnl_ba);
+  if (s == dnnl_success) s = reorder(c, &plain_md, plain, &e->wei_md, dst);
   if (s != dnnl_success) {
     cf_cpu_free(dst);
     record(c, s, "reordering weights");
@@ -239,28 +308,67 @@ static float *weights_for(onednn_ctx *c, const matmul_entry *e, const cf_bweight
   return dst;
 }
 
+/* c->xbuf holding at least `floats` floats (and xscale `rows`); false when
+ * out of memory. */
+static bool scratch(onednn_ctx *c, size_t floats, size_t rows) {
+  if (floats > c->xbuf_floats) {
+    cf_cpu_free(c->xbuf);
+    c->xbuf = cf_cpu_alloc(floats);
+    c->xbuf_floats = c->xbuf ? floats : 0;
+    if (!c->xbuf) return false;
+  }
+  if (rows > c->xscale_floats) {
+    cf_cpu_free(c->xscale);
+    c->xscale = cf_cpu_alloc(rows);
+    c->xscale_floats = c->xscale ? rows : 0;
+    if (!c->xscale) return false;
+  }
+  return true;
+}
+
 static void od_linear(void *ctx, int rows, int in, int out, const float *x, const cf_bweight *w,
                       const cf_bweight *b, cf_op_act act, float *y) {
   onednn_ctx *c = ctx;
   if (rows <= 0) return;
-  matmul_entry *e = lookup(c, rows, in, out, act, b != NULL);
+  const cf_precision prec = precision_of(w);
+  matmul_entry *e = lookup(c, rows, in, out, act, b != NULL, prec);
   if (!e) return;
   omp_set_num_threads(c->cpu.threads);
-  float *wd = weights_for(c, e, w);
+  void *wd = weights_for(c, e, w);
   if (!wd) {
     record(c, dnnl_out_of_memory, "keeping reordered weights");
     return;
   }
-  dnnl_memory_set_data_handle(e->src, (void *)x);
+  const void *src = x;
+  if (prec != CF_PRECISION_F32) {
+    /* bf16 takes 2 bytes per value, int8 1: half a float covers both. */
+    if (!scratch(c, ((size_t)rows * in + 1) / 2, (size_t)rows)) {
+      record(c, dnnl_out_of_memory, "converting a matmul's input");
+      return;
+    }
+    if (prec == CF_PRECISION_BF16)
+      cf_onednn_to_bf16(rows, in, x, c->xbuf, c->cpu.threads);
+    else
+      cf_onednn_quantize_rows(rows, in, x, c->xbuf, c->xscale, c->cpu.threads);
+    src = c->xbuf;
+  }
+  dnnl_memory_set_data_handle(e->src, (void *)src);
   dnnl_memory_set_data_handle(e->wei, wd);
-  if (b) dnnl_memory_set_data_handle(e->bias, b->data);
   dnnl_memory_set_data_handle(e->dst, y);
-  dnnl_exec_arg_t args[4] = {{DNNL_ARG_SRC, e->src},
-                             {DNNL_ARG_WEIGHTS, e->wei},
-                             {DNNL_ARG_DST, e->dst},
-                             {DNNL_ARG_BIAS, e->bias}};
-  record(c, dnnl_primitive_execute(e->prim, c->stream, b ? 4 : 3, args), "running a matmul");
-  record(c, dnnl_stream_wait(c->stream), "waiting for a matmul");
+  dnnl_exec_arg_t args[4] = {{DNNL_ARG_SRC, e->src}, {DNNL_ARG_WEIGHTS, e->wei},
+                             {DNNL_ARG_DST, e->dst}};
+  int n = 3;
+  if (b && prec != CF_PRECISION_INT8) {
+    dnnl_memory_set_data_handle(e->bias, b->data);
+    args[n++] = (dnnl_exec_arg_t){DNNL_ARG_BIAS, e->bias};
+  }
+  dnnl_status_t s = dnnl_primitive_execute(e->prim, c->stream, n, args);
+  if (s == dnnl_success) s = dnnl_stream_wait(c->stream);
+  record(c, s, "running a matmul");
+  if (s != dnnl_success || prec != CF_PRECISION_INT8) return;
+  const od_weight *r = w->extra;
+  cf_onednn_scale(rows, out, y, c->xscale, r->lowp.scales, c->cpu.threads);
+  cf_cpu_bias_act(&c->cpu, rows, out, y, b, act);
 }
 
 static void od_matmul_nt(void *ctx, int batch, int m, int n, int k, const float *a,
@@ -283,6 +391,21 @@ static cf_status od_sync(void *ctx, cf_error *err) {
                       "oneDNN failed %s (dnnl status %d)", c->failed_what, (int)s);
 }
 
+/* The kernel set, plus the precision and any weights kept in float32:
+ * "avx2", "avx2, bf16 matmuls", "avx2, int8 matmuls (2 of 30 matrices kept
+ * f32: ...)". */
+static const char *od_variant(void *ctx) {
+  onednn_ctx *c = ctx;
+  const char *kernels = cf_cpu_kernels_name(ctx);
+  if (c->precision == CF_PRECISION_F32) return kernels;
+  int n = snprintf(c->variant, sizeof c->variant, "%s, %s matmuls", kernels,
+                   cf_precision_name(c->precision));
+  if (c->n_kept && n > 0 && (size_t)n < sizeof c->variant)
+    snprintf(c->variant + n, sizeof c->variant - (size_t)n, " (%d of %d matrices kept f32: %s)",
+             c->n_kept, c->n_kept + c->n_lowp, c->kept_why);
+  return c->variant;
+}
+
 static const cf_backend_iface onednn_iface = {
     .create = od_create,
     .destroy = od_destroy,
@@ -290,7 +413,7 @@ static const cf_backend_iface onednn_iface = {
     .free = cf_cpu_iface_free,
     .upload = cf_cpu_iface_copy,
     .download = cf_cpu_iface_copy,
-    .weight_create = cf_cpu_weight_create,
+    .weight_create = od_weight_create,
     .weight_free = cf_cpu_weight_free,
     .linear = od_linear,
     .norm = cf_cpu_norm,
@@ -299,16 +422,17 @@ static const cf_backend_iface onednn_iface = {
     .matmul_nt = od_matmul_nt,
     .copy_2d = cf_cpu_copy_2d,
     .sync = od_sync,
-    .variant = cf_cpu_kernels_name,
+    .variant = od_variant,
 };
 
 const cf_backend_desc cf_backend_onednn_desc = {
     .name = "onednn",
     .summary = "oneDNN matmul primitives (fused bias + activation) + CPU kernels, avx2 or "
-               "portable by CPU (options: threads=N)",
+               "portable by CPU (options: threads=N, precision=f32|bf16|int8)",
     .priority = 30,
     .features = CF_CPU_FEATURES,
     .activations = CF_CPU_ACTIVATIONS,
     .probe = NULL,
     .iface = &onednn_iface,
+    .precisions = (1u << CF_PRECISION_BF16) | (1u << CF_PRECISION_INT8),
 };

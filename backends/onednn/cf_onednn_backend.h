@@ -7,7 +7,9 @@
  * policy's batched A B^T
  * is dnnl_sgemm; everything else runs on the shared AVX2 kernels
  * (backends/cpu/). Options: threads=N (default 1): oneDNN's and the
- * kernels' OpenMP team size. */
+ * kernels' OpenMP team size; precision=bf16|int8 (cf_backend.h, taken out
+ * by cf_backend_create): the projections in bf16 or int8 where the CPU runs
+ * them (cf_onednn_precision.h). */
 #ifndef CF_ONEDNN_BACKEND_H
 #define CF_ONEDNN_BACKEND_H
 

@@ -1,0 +1,187 @@
+/* cf_onednn_precision.c: ISA probe and conversions for bf16 and int8, see
+ * the header. */
+#include "backends/onednn/cf_onednn_precision.h"
+
+#include <math.h>
+#include <oneapi/dnnl/dnnl.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The ISA names oneDNN's ONEDNN_MAX_CPU_ISA takes, for messages. */
+static const char *isa_name(dnnl_cpu_isa_t isa) {
+  switch (isa) {
+    case dnnl_cpu_isa_sse41: return "SSE41";
+    case dnnl_cpu_isa_avx: return "AVX";
+    case dnnl_cpu_isa_avx2: return "AVX2";
+    case dnnl_cpu_isa_avx512_mic: return "AVX512_MIC";
+    case dnnl_cpu_isa_avx512_mic_4ops: return "AVX512_MIC_4OPS";
+    case dnnl_cpu_isa_avx512_core: return "AVX512_CORE";
+    case dnnl_cpu_isa_avx512_core_vnni: return "AVX512_CORE_VNNI";
+    case dnnl_cpu_isa_avx512_core_bf16: return "AVX512_CORE_BF16";
+    case dnnl_cpu_isa_avx512_core_amx: return "AVX512_CORE_AMX";
+    case dnnl_cpu_isa_avx2_vnni: return "AVX2_VNNI";
+    case dnnl_cpu_isa_all: break;
+  }
+  return "no JIT ISA";
+}
+
+/* The ISA values are bit sets, each containing the ones it extends. */
+static bool isa_has(dnnl_cpu_isa_t isa, dnnl_cpu_isa_t want) {
+  return ((unsigned)isa & (unsigned)want) == (unsigned)want;
+}
+
+cf_status cf_onednn_precision_check(cf_precision p, cf_error *err) {
+  if (p == CF_PRECISION_F32) return CF_OK;
+  /* The ISA oneDNN dispatches on: this CPU's, lowered by
+   * ONEDNN_MAX_CPU_ISA (or DNNL_MAX_CPU_ISA) when set. */
+  const dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
+  bool ok;
+  const char *needs;
+  if (p == CF_PRECISION_BF16) {
+    /* Without AVX512_BF16 oneDNN emulates bf16 at a loss; not worth it. */
+    ok = isa_has(isa, dnnl_cpu_isa_avx512_core_bf16);
+    needs = "AVX512_BF16 (oneDNN ISA AVX512_CORE_BF16)";
+  } else {
+    /* Without VNNI the u8*s8 products go through 16-bit sums that can
+     * saturate, and run no faster than float32. */
+    ok = isa_has(isa, dnnl_cpu_isa_avx512_core_vnni) || isa_has(isa, dnnl_cpu_isa_avx2_vnni);
+    needs = "AVX512_VNNI or AVX_VNNI (oneDNN ISA AVX512_CORE_VNNI or AVX2_VNNI)";
+  }
+  if (ok) return CF_OK;
+  const char *cap = getenv("ONEDNN_MAX_CPU_ISA");
+  if (!cap || !*cap) cap = getenv("DNNL_MAX_CPU_ISA");
+  return cf_error_set(err, CF_ERR_BACKEND,
+                      "precision=%s needs %s; oneDNN runs %s on this CPU%s%s%s (use precision=f32)",
+                      cf_precision_name(p), needs, isa_name(isa), cap && *cap ? " (capped by " : "",
+                      cap && *cap ? cap : "", cap && *cap ? ")" : "");
+}
+
+void cf_onednn_lowp_free(cf_onednn_lowp *l) {
+  free(l->plain);
+  free(l->scales);
+  *l = (cf_onednn_lowp){0};
+}
+
+static uint16_t bf16_bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40); /* quiet NaN */
+  u += 0x7fffu + ((u >> 16) & 1u);                                         /* nearest even */
+  return (uint16_t)(u >> 16);
+}
+
+static bool all_finite(size_t n, const float *w) {
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(w[i])) return false;
+  return true;
+}
+
+static cf_status make_bf16(int out, int in, const float *w, cf_onednn_lowp *l, cf_error *err) {
+  const size_t n = (size_t)out * (size_t)in;
+  uint16_t *q = malloc(n * sizeof *q);
+  if (!q) return cf_error_set(err, CF_ERR_NOMEM, "out of memory converting weights to bf16");
+  for (size_t i = 0; i < n; i++) {
+    q[i] = bf16_bits(w[i]);
+    /* Finite values past bf16's largest (~3.39e38) round to infinity. */
+    if ((q[i] & 0x7f80u) == 0x7f80u) {
+      free(q);
+      l->why = "a value overflows bf16";
+      return CF_OK;
+    }
+  }
+  l->precision = CF_PRECISION_BF16;
+  l->plain = q;
+  return CF_OK;
+}
+
+static cf_status make_int8(int out, int in, const float *w, cf_onednn_lowp *l, cf_error *err) {
+  int8_t *q = malloc((size_t)out * (size_t)in);
+  float *scales = malloc((size_t)out * sizeof *scales);
+  if (!q || !scales) {
+    free(q);
+    free(scales);
+    return cf_error_set(err, CF_ERR_NOMEM, "out of memory converting weights to int8");
+  }
+  double err2 = 0, norm2 = 0;
+  for (int o = 0; o < out; o++) {
+    const float *row = w + (size_t)o * in;
+    float amax = 0;
+    for (int i = 0; i < in; i++) amax = fmaxf(amax, fabsf(row[i]));
+    const float s = amax > 0 ? amax / 127.0f : 1.0f;
+    scales[o] = s;
+    for (int i = 0; i < in; i++) {
+      float v = rintf(row[i] / s);
+      v = fminf(fmaxf(v, -127.0f), 127.0f);
+      q[(size_t)o * in + i] = (int8_t)v;
+      const double d = (double)row[i] - (double)v * s;
+      err2 += d * d;
+      norm2 += (double)row[i] * row[i];
+    }
+  }
+  /* A zero matrix converts exactly; otherwise the relative error decides. */
+  if (norm2 > 0 && sqrt(err2 / norm2) > CF_ONEDNN_INT8_MAX_REL_ERR) {
+    free(q);
+    free(scales);
+    l->why = "int8 rounding error above 5% (outlying values)";
+    return CF_OK;
+  }
+  l->precision = CF_PRECISION_INT8;
+  l->plain = q;
+  l->scales = scales;
+  return CF_OK;
+}
+
+cf_status cf_onednn_lowp_make(cf_precision p, int out, int in, const float *w,
+                              cf_onednn_lowp *l, cf_error *err) {
+  *l = (cf_onednn_lowp){.precision = CF_PRECISION_F32};
+  if (p == CF_PRECISION_F32) return CF_OK;
+  if (!all_finite((size_t)out * (size_t)in, w)) {
+    l->why = "a value is not finite";
+    return CF_OK;
+  }
+  return p == CF_PRECISION_BF16 ? make_bf16(out, in, w, l, err) : make_int8(out, in, w, l, err);
+}
+
+void cf_onednn_to_bf16(int rows, int cols, const float *x, uint16_t *y, int threads) {
+  const long n = (long)rows * cols;
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && n >= 65536)
+  for (long i = 0; i < n; i++) y[i] = bf16_bits(x[i]);
+}
+
+void cf_onednn_quantize_rows(int rows, int cols, const float *x, int8_t *q, float *scale,
+                             int threads) {
+  /* Written to vectorize at the baseline ISA: a max reduction and, for
+   * rounding, adding and taking away 1.5 * 2^23 (nearest even, exact for
+   * |v| < 2^22), with no branch or libm call. |x[i]| / scale <= 127 (plus
+   * a rounding ulp), so no clamp is needed. Inputs are finite in a working
+   * net; a NaN would be undefined here, where float32 spreads it. */
+  const float magic = 12582912.0f;
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && rows >= 64)
+  for (int r = 0; r < rows; r++) {
+    const float *xr = x + (size_t)r * cols;
+    int8_t *qr = q + (size_t)r * cols;
+    float amax = 0;
+#pragma omp simd reduction(max : amax)
+    for (int i = 0; i < cols; i++) {
+      const float a = fabsf(xr[i]);
+      amax = a > amax ? a : amax;
+    }
+    const float s = amax > 0 ? amax / 127.0f : 1.0f;
+    const float inv = 1.0f / s;
+    scale[r] = s;
+    for (int i = 0; i < cols; i++) {
+      const float v = (xr[i] * inv + magic) - magic;
+      qr[i] = (int8_t)(int)v;
+    }
+  }
+}
+
+void cf_onednn_scale(int rows, int cols, float *y, const float *row_scale,
+                     const float *col_scale, int threads) {
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && rows >= 64)
+  for (int r = 0; r < rows; r++) {
+    float *yr = y + (size_t)r * cols;
+    const float s = row_scale[r];
+    for (int i = 0; i < cols; i++) yr[i] *= s * col_scale[i];
+  }
+}

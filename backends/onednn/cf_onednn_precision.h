@@ -1,0 +1,62 @@
+/* cf_onednn_precision.h: the oneDNN backend's reduced precisions (bf16,
+ * int8): whether this CPU runs them, converting a weight once at load, and
+ * converting a projection's input on each call.
+ *
+ * bf16: weights and inputs rounded to bfloat16 (nearest even), products
+ * accumulated and written in float32. int8: weights symmetric s8 with one
+ * scale per output channel (w ~ q * scale, |q| <= 127), inputs s8 with one
+ * scale per row computed on each call (x ~ q * scale), int32 accumulation,
+ * float32 output. Attention, norms and everything but the projections stay
+ * float32.
+ *
+ * A weight that does not survive the conversion (a value that overflows
+ * bf16; a non-finite value; int8 rounding error above
+ * CF_ONEDNN_INT8_MAX_REL_ERR of the weight's norm, as one outlier makes
+ * every other value of its channel round to 0) is kept in float32, with the
+ * reason, and counted in the backend's variant string. */
+#ifndef CF_ONEDNN_PRECISION_H
+#define CF_ONEDNN_PRECISION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backends/cf_backend.h"
+#include "common/cf_status.h"
+
+/* Largest ||W - Q*scale|| / ||W|| (Frobenius) an int8 weight may have;
+ * per-channel int8 of trained or random weights is near 0.01. */
+#define CF_ONEDNN_INT8_MAX_REL_ERR 0.05
+
+/* CF_OK when oneDNN can run p with the ISA it uses on this CPU (which
+ * ONEDNN_MAX_CPU_ISA may lower); otherwise an error naming the missing ISA
+ * and what oneDNN runs here. F32 always passes. */
+cf_status cf_onednn_precision_check(cf_precision p, cf_error *err);
+
+/* One MATRIX weight [out][in] converted to a precision. */
+typedef struct cf_onednn_lowp {
+  cf_precision precision; /* F32: kept in float32 (see why) */
+  void *plain;            /* [out][in]: bf16 bits (uint16_t) or int8_t; NULL for F32 */
+  float *scales;          /* int8: [out], w[o][i] ~ plain[o][i] * scales[o] */
+  const char *why;        /* F32 only: the reason, a static string */
+} cf_onednn_lowp;
+
+/* Converts w to p (BF16 or INT8) into *l, or keeps it in F32 with the
+ * reason. CF_ERR_NOMEM only when out of memory. */
+cf_status cf_onednn_lowp_make(cf_precision p, int out, int in, const float *w,
+                              cf_onednn_lowp *l, cf_error *err);
+void cf_onednn_lowp_free(cf_onednn_lowp *l);
+
+/* y[i] = bf16(x[i]) (nearest even) for rows*cols values. */
+void cf_onednn_to_bf16(int rows, int cols, const float *x, uint16_t *y, int threads);
+
+/* Per row r: scale[r] = max|x[r][.]| / 127 (1 for a zero row) and
+ * q[r][i] = round(x[r][i] / scale[r]). */
+void cf_onednn_quantize_rows(int rows, int cols, const float *x, int8_t *q, float *scale,
+                             int threads);
+
+/* y[r][o] *= row_scale[r] * col_scale[o]: the int8 path's input (per row)
+ * and weight (per output channel) scales, applied to the integer products. */
+void cf_onednn_scale(int rows, int cols, float *y, const float *row_scale,
+                     const float *col_scale, int threads);
+
+#endif /* CF_ONEDNN_PRECISION_H */

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""How far bf16 and int8 move a network's outputs from float32.
+
+Runs `cformer eval` once per precision on the oneDNN backend over the same
+positions and compares each reduced precision with float32: W/D/L and Q
+(max and mean |difference|), the policy as probabilities over the legal
+moves (softmax of the logits; max and mean |difference|, and the mean total
+variation distance), and top-1 move agreement. docs/BACKENDS.md
+"Precision" shows its output.
+
+Positions (no chess library needed: a position is a FEN plus UCI moves,
+which cformer replays): every puzzle of data/puzzles before and after each
+move of its solution, every prefix of every line of data/match/openings.txt,
+and the parity positions; duplicates removed. --limit N keeps the first N.
+
+  tools/bench/precision_accuracy.py --cformer build/tools/cformer \\
+      --weights '<built in>' [--precisions bf16,int8] [--limit N] [--json]
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def positions():
+    seen, out = set(), []
+
+    def add(pid, fen, moves):
+        key = (fen, tuple(moves))
+        if key not in seen:
+            seen.add(key)
+            out.append({"id": pid, "fen": fen, "moves": list(moves)})
+
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    with open(os.path.join(ROOT, "data/puzzles/lichess_puzzles_public.csv"), newline="") as f:
+        for row in csv.DictReader(f):
+            line = row["Moves"].split()
+            for k in range(len(line) + 1):
+                add(f"{row['PuzzleId']}+{k}", row["FEN"], line[:k])
+    with open(os.path.join(ROOT, "data/match/openings.txt")) as f:
+        for n, text in enumerate(f):
+            line = text.split("#", 1)[0].split()
+            for k in range(len(line) + 1):
+                add(f"opening{n}+{k}", start, line[:k])
+    with open(os.path.join(ROOT, "data/parity/lc0-smolgen-relu2.jsonl")) as f:
+        for text in f:
+            c = json.loads(text)
+            add(c["id"], c["fen"], c["moves"])
+    return out
+
+
+def run_eval(cformer, weights, precision, cases_path, threads, batch):
+    cmd = [cformer, "eval", "--weights", weights, "--cases", cases_path, "--backend", "onednn",
+           "--backend-opts", f"precision={precision}", "--threads", str(threads),
+           "--batch", str(batch)]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({res.returncode}): {res.stderr.strip()}")
+    return [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
+
+
+def softmax(logits):
+    m = max(logits)
+    e = [math.exp(v - m) for v in logits]
+    s = sum(e)
+    return [v / s for v in e]
+
+
+def compare(ref, got):
+    st = {"wdl_max": 0.0, "wdl_sum": 0.0, "q_max": 0.0, "q_sum": 0.0, "p_max": 0.0,
+          "p_sum": 0.0, "p_n": 0, "tv_sum": 0.0, "agree": 0, "n": 0}
+    for a, b in zip(ref, got):
+        if a["id"] != b["id"]:
+            sys.exit(f"output order differs: {a['id']} vs {b['id']}")
+        st["n"] += 1
+        for x, y in zip(a["wdl"], b["wdl"]):
+            d = abs(x - y)
+            st["wdl_max"] = max(st["wdl_max"], d)
+            st["wdl_sum"] += d / 3
+        d = abs(a["q"] - b["q"])
+        st["q_max"] = max(st["q_max"], d)
+        st["q_sum"] += d
+        head = next(iter(a["policy"]))
+        moves = list(a["policy"][head])
+        if not moves:
+            st["agree"] += 1
+            continue
+        pa = softmax([a["policy"][head][m] for m in moves])
+        pb = softmax([b["policy"][head][m] for m in moves])
+        diffs = [abs(x - y) for x, y in zip(pa, pb)]
+        st["p_max"] = max(st["p_max"], max(diffs))
+        st["p_sum"] += sum(diffs)
+        st["p_n"] += len(diffs)
+        st["tv_sum"] += sum(diffs) / 2
+        st["agree"] += pa.index(max(pa)) == pb.index(max(pb))
+    n = max(st["n"], 1)
+    return {"positions": st["n"], "wdl_max": st["wdl_max"], "wdl_mean": st["wdl_sum"] / n,
+            "q_max": st["q_max"], "q_mean": st["q_sum"] / n, "policy_max": st["p_max"],
+            "policy_mean": st["p_sum"] / max(st["p_n"], 1), "policy_tv_mean": st["tv_sum"] / n,
+            "top1_agreement": st["agree"] / n}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cformer", default=os.path.join(ROOT, "build/tools/cformer"))
+    ap.add_argument("--weights", default="<built in>")
+    ap.add_argument("--precisions", default="bf16,int8")
+    ap.add_argument("--limit", type=int, default=0, help="first N positions only")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    pos = positions()
+    if args.limit:
+        pos = pos[:args.limit]
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+        for p in pos:
+            f.write(json.dumps(p) + "\n")
+        cases = f.name
+    try:
+        print(f"{len(pos)} positions, {args.weights}", file=sys.stderr)
+        ref = run_eval(args.cformer, args.weights, "f32", cases, args.threads, args.batch)
+        report = {"weights": args.weights, "positions": len(pos), "vs_f32": {}}
+        for p in args.precisions.split(","):
+            print(f"  {p} ...", file=sys.stderr)
+            got = run_eval(args.cformer, args.weights, p, cases, args.threads, args.batch)
+            report["vs_f32"][p] = compare(ref, got)
+    finally:
+        os.unlink(cases)
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return
+    print(f"{report['weights']}: {report['positions']} positions, each precision vs f32")
+    print("| precision | W/D/L max | W/D/L mean | Q max | Q mean | policy max | policy mean "
+          "| policy TV mean | top-1 agreement |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for p, r in report["vs_f32"].items():
+        print(f"| {p} | {r['wdl_max']:.2e} | {r['wdl_mean']:.2e} | {r['q_max']:.2e} "
+              f"| {r['q_mean']:.2e} | {r['policy_max']:.2e} | {r['policy_mean']:.2e} "
+              f"| {r['policy_tv_mean']:.2e} | {100 * r['top1_agreement']:.2f}% |")
+
+
+if __name__ == "__main__":
+    main()
