@@ -175,6 +175,12 @@ typedef struct cf_backend_desc {
   bool (*probe)(void);  /* cheap availability check (a GPU present?); NULL = always */
   const char *unavailable; /* why probe can fail, for messages ("needs an NVIDIA GPU") */
   const cf_backend_iface *iface;
+  /* How many bytes of one layer's activations the network should keep in
+   * flight: larger batches run each encoder layer a chunk of positions at
+   * a time so the activations stay in the CPU caches between ops (CPU
+   * backends: CF_CPU_LAYER_CHUNK_BYTES). 0 = the whole batch at once (GPU
+   * backends, whose kernels want the largest batches). */
+  size_t layer_chunk_bytes;
 } cf_backend_desc;
 
 /* A backend instance. */

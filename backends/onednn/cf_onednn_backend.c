@@ -311,4 +311,5 @@ const cf_backend_desc cf_backend_onednn_desc = {
     .activations = CF_CPU_ACTIVATIONS,
     .probe = NULL,
     .iface = &onednn_iface,
+    .layer_chunk_bytes = CF_CPU_LAYER_CHUNK_BYTES,
 };

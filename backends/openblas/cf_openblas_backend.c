@@ -73,4 +73,5 @@ const cf_backend_desc cf_backend_openblas_desc = {
     .activations = CF_CPU_ACTIVATIONS,
     .probe = NULL,
     .iface = &openblas_iface,
+    .layer_chunk_bytes = CF_CPU_LAYER_CHUNK_BYTES,
 };
