@@ -4,7 +4,8 @@
  * A benchmark, not a test (docs/BACKENDS.md):
  *   build/tests/backends/bench_attention [--batches 1,16] [--seconds S] [--layers N]
  *                                        [--only none|q|k|v|qkv]
- * Prints microseconds per position per layer for none, q, k, v, qkv, with
+ * Prints microseconds of CPU time (robust to a shared machine) per position
+ * per layer for none, q, k, v, qkv, with
  * the kernel set a backend would run (CFORMER_CPU_KERNELS picks one). */
 #include <stdio.h>
 #include <stdlib.h>
