@@ -23,6 +23,11 @@ cf_status cf_cpu_ctx_init(cf_cpu_ctx *c, const cf_backend_config *cfg,
   return cf_cpu_kernels_select(&c->kernels, err);
 }
 
+size_t cf_cpu_layer_chunk_bytes(void *ctx) {
+  const cf_cpu_ctx *c = ctx;
+  return CF_CPU_LAYER_CHUNK_BYTES * (size_t)c->threads;
+}
+
 const char *cf_cpu_kernels_name(void *ctx) {
   const cf_cpu_ctx *c = ctx;
   return c->kernels->name;

@@ -300,6 +300,7 @@ static const cf_backend_iface onednn_iface = {
     .copy_2d = cf_cpu_copy_2d,
     .sync = od_sync,
     .variant = cf_cpu_kernels_name,
+    .layer_chunk_bytes = cf_cpu_layer_chunk_bytes,
 };
 
 const cf_backend_desc cf_backend_onednn_desc = {
@@ -311,5 +312,4 @@ const cf_backend_desc cf_backend_onednn_desc = {
     .activations = CF_CPU_ACTIVATIONS,
     .probe = NULL,
     .iface = &onednn_iface,
-    .layer_chunk_bytes = CF_CPU_LAYER_CHUNK_BYTES,
 };

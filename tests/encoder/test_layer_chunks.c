@@ -1,5 +1,5 @@
 /* test_layer_chunks.c: the CPU backends run each encoder layer a chunk of
- * positions at a time (cf_backend_desc.layer_chunk_bytes); a batch larger
+ * positions at a time (cf_backend_iface.layer_chunk_bytes); a batch larger
  * than a chunk must give every position the encoder output it gets alone.
  * Checked on CF-6M's shape (chunks of 8) with 21 positions (two full chunks
  * and a partial one), and with smolgen (its per-position bias buffer is
@@ -43,7 +43,7 @@ static double batch_vs_alone(cf_test *t, const char *backend, const cf_random_sp
   cf_planes *planes = malloc(sizeof *planes * BATCH);
   if (CHECK(all && one && planes) && CHECK(cf_backend_create(backend, &cfg, &be, &err) == CF_OK) &&
       CHECK(cf_encoder_create(w, be, BATCH, &enc, &err) == CF_OK)) {
-    *chunk = cf_layer_chunk_positions(&w->arch, be->desc->layer_chunk_bytes);
+    *chunk = cf_layer_chunk_positions(&w->arch, cf_backend_layer_chunk_bytes(be));
     random_planes(planes, BATCH);
     cf_op_download(be, all, cf_encoder_forward(enc, BATCH, planes), per * BATCH);
     double diff = 0, scale = 0;
@@ -77,13 +77,35 @@ static void test_chunk_size(cf_test *t) {
   CHECK_INT_EQ(cf_layer_chunk_positions(&a, 0), INT_MAX);
 }
 
+/* The CPU backends ask for 4 MiB per thread; the reference backend runs
+ * the whole batch at once. */
+static size_t chunk_bytes(cf_test *t, const char *backend, const char *options) {
+  cf_backend_config cfg = {.max_batch = 1, .options = options};
+  cf_backend *be = NULL;
+  cf_error err = {0};
+  size_t n = (size_t)-1;
+  if (CHECK(cf_backend_create(backend, &cfg, &be, &err) == CF_OK))
+    n = cf_backend_layer_chunk_bytes(be);
+  cf_backend_free(be);
+  return n;
+}
+
+static void test_chunk_bytes(cf_test *t) {
+  CHECK(chunk_bytes(t, "ref", NULL) == 0);
+  const char *cpu[] = {"onednn", "openblas"};
+  for (int b = 0; b < 2; b++) {
+    if (!cf_backend_find(cpu[b])) continue;
+    CHECK(chunk_bytes(t, cpu[b], "threads=1") == (size_t)4 << 20);
+    CHECK(chunk_bytes(t, cpu[b], "threads=3") == (size_t)12 << 20);
+  }
+}
+
 static void test_batch_matches_alone(cf_test *t) {
   const char *backends[] = {"onednn", "openblas"};
   int ran = 0;
   for (int b = 0; b < 2; b++) {
     const cf_backend_desc *d = cf_backend_find(backends[b]);
     if (!d || (d->probe && !d->probe())) continue;
-    CHECK(d->layer_chunk_bytes > 0);
     for (int sg = 0; sg < 2; sg++) {
       cf_random_spec spec = cf_random_spec_cf6m();
       spec.layers = 2;
@@ -101,4 +123,4 @@ static void test_batch_matches_alone(cf_test *t) {
   if (!ran) printf("no chunking backend compiled in; nothing to compare\n");
 }
 
-CF_TEST_MAIN(test_chunk_size, test_batch_matches_alone)
+CF_TEST_MAIN(test_chunk_size, test_chunk_bytes, test_batch_matches_alone)
