@@ -47,13 +47,14 @@ float *cf_cpu_alloc(size_t n) {
    * request (madvise mode), so ask. */
   if (bytes >= HUGE_PAGE) align = HUGE_PAGE;
 #endif
+  const size_t used = bytes;
   bytes = (bytes + align - 1) / align * align; /* aligned_alloc wants a multiple */
   float *p = aligned_alloc(align, bytes);
   if (!p) return NULL;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   if (align == HUGE_PAGE) (void)madvise(p, bytes, MADV_HUGEPAGE); /* a hint: failure is harmless */
 #endif
-  memset(p, 0, bytes);
+  memset(p, 0, used); /* the padding stays untouched (unbacked, where it spans whole pages) */
   return p;
 }
 
