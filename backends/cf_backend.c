@@ -153,6 +153,10 @@ const char *cf_backend_variant(const cf_backend *be) {
   return be->desc->iface->variant ? be->desc->iface->variant(be->ctx) : NULL;
 }
 
+size_t cf_backend_layer_chunk_bytes(const cf_backend *be) {
+  return be->desc->iface->layer_chunk_bytes ? be->desc->iface->layer_chunk_bytes(be->ctx) : 0;
+}
+
 cf_status cf_backend_check(const cf_backend *be, unsigned features, unsigned activations,
                            cf_error *err) {
   unsigned have = be->desc->features;

@@ -181,6 +181,14 @@ typedef struct cf_backend_iface {
   /* Optional: which of its code paths this instance runs, for display (the
    * CPU backends' kernel set: "avx2", "portable"). NULL = only one. */
   const char *(*variant)(void *ctx);
+
+  /* Optional: how many bytes of one layer's activations the network should
+   * keep in flight. Larger batches then run each encoder layer a chunk of
+   * positions at a time, so the activations stay in the CPU caches between
+   * ops (the CPU backends: CF_CPU_LAYER_CHUNK_BYTES per thread). NULL or 0 =
+   * the whole batch at once (GPU backends, whose kernels want the largest
+   * batches). */
+  size_t (*layer_chunk_bytes)(void *ctx);
 } cf_backend_iface;
 
 /* One registry entry. */
@@ -226,6 +234,9 @@ void cf_backend_free(cf_backend *be);
 /* The instance's code path (cf_backend_iface.variant), e.g. "avx2"; NULL
  * for a backend with only one. */
 const char *cf_backend_variant(const cf_backend *be);
+
+/* The instance's cf_backend_iface.layer_chunk_bytes; 0 when it has none. */
+size_t cf_backend_layer_chunk_bytes(const cf_backend *be);
 
 /* Whole-network capability check: fails naming the first needed feature or
  * activation the backend lacks, and the backend. */

@@ -113,6 +113,7 @@ cf_status cf_encoder_create(const cf_weights *w, cf_backend *be, int max_batch, 
   enc->be = be;
   enc->arch = *a;
   enc->max_batch = max_batch;
+  enc->chunk_positions = cf_layer_chunk_positions(a, cf_backend_layer_chunk_bytes(be));
   enc->alpha = cf_encoder_alpha(a->layers);
   cf_status st = CF_OK;
   enc->layers = calloc((size_t)a->layers, sizeof *enc->layers);

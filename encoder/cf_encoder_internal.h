@@ -115,6 +115,7 @@ struct cf_encoder {
   cf_backend *be; /* not owned */
   cf_net_arch arch;
   int max_batch;
+  int chunk_positions; /* cf_layer_chunk_positions(&arch, cf_backend_layer_chunk_bytes) */
   float alpha; /* DeepNorm residual weight */
   cf_embedding emb;
   cf_layer *layers;                  /* arch.layers */
@@ -128,7 +129,12 @@ struct cf_encoder {
  * leaves the embedded tokens in ws.x. */
 void cf_embedding_forward(cf_encoder *enc, int batch, const cf_planes *planes);
 
-/* ws.x = layer(ws.x), in place. */
+/* ws.x = layer(ws.x), in place; batches larger than
+ * cf_layer_chunk_positions run a chunk of positions at a time. */
 void cf_layer_forward(cf_encoder *enc, const cf_layer *l, int batch);
+/* How many positions a layer runs at once: as many as keep one layer's
+ * activations within chunk_bytes (cf_backend_layer_chunk_bytes; 9
+ * positions of CF-6M in 4 MiB), at least 1; INT_MAX for chunk_bytes 0. */
+int cf_layer_chunk_positions(const cf_net_arch *a, size_t chunk_bytes);
 
 #endif /* CF_ENCODER_INTERNAL_H */

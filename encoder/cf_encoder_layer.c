@@ -4,6 +4,7 @@
  *   O = attention(Q, K, V; RPE q/k/v; smolgen bias)
  *   Y1 = Norm1(X + alpha (O Wd^T + bd))
  *   Y2 = Norm2(Y1 + alpha FFN(Y1)) */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,9 +86,13 @@ void cf_layer_release(cf_backend *be, cf_layer *l) {
   cf_norm_release(be, &l->ln2);
 }
 
-void cf_layer_forward(cf_encoder *enc, const cf_layer *l, int batch) {
+/* The layer on `batch` positions whose residual stream starts at x (a view
+ * into ws.x); the scratch buffers are used from their start. */
+static void layer_chunk(cf_encoder *enc, const cf_layer *l, int batch, float *x) {
   cf_backend *be = enc->be;
-  cf_encoder_ws *ws = &enc->ws;
+  cf_encoder_ws chunk_ws = enc->ws;
+  cf_encoder_ws *ws = &chunk_ws;
+  ws->x = x;
   const int rows = batch * 64, d = enc->arch.d, dm = enc->arch.dm;
 
   /* qkv[rows][3dm] = x [Wq; Wk; Wv]^T + [bq; bk; bv] */
@@ -120,4 +125,33 @@ void cf_layer_forward(cf_encoder *enc, const cf_layer *l, int batch) {
   /* t[rows][d] = FFN(x);  x = Norm2(x + alpha t) */
   cf_ffn_forward(be, &l->ffn, rows, ws->x, ws->hidden, ws->t);
   cf_norm_forward(be, &l->ln2, rows, ws->t, enc->alpha, ws->x, ws->x);
+}
+
+int cf_layer_chunk_positions(const cf_net_arch *a, size_t chunk_bytes) {
+  if (chunk_bytes == 0) return INT_MAX;
+  /* A position's activations in one layer: x, t, attn (d, d, dm), q/k/v
+   * (3 dm) and the FFN's hidden layer (dff; the smolgen buffers are
+   * smaller), 64 tokens of floats. */
+  const size_t per_position =
+      (size_t)64 * sizeof(float) * ((size_t)2 * a->d + 4 * (size_t)a->dm + (size_t)a->dff);
+  const size_t n = chunk_bytes / per_position;
+  return n < 1 ? 1 : n > INT_MAX ? INT_MAX : (int)n;
+}
+
+/* Large batches run the layer a chunk of positions at a time, every op
+ * of the layer on one chunk before the next: the chunk's q/k/v, attention
+ * output, FFN hidden layer and residual rows stay in the caches from the
+ * op that writes them to the op that reads them, where a whole batch's
+ * (50 MB of q/k/v alone at batch 256 for CF-6M) went to DRAM and back
+ * between ops. The weights (a few MB per layer) stay cached across the
+ * chunks. Each row's arithmetic is the same either way (up to the GEMM
+ * kernels' blocking, which may differ per row count). Measured on
+ * CF-6M, one thread (docs/BACKENDS.md): about 5% more evals/s at batch
+ * 256, level at 32. */
+void cf_layer_forward(cf_encoder *enc, const cf_layer *l, int batch) {
+  const int chunk = enc->chunk_positions;
+  for (int b0 = 0; b0 < batch; b0 += chunk) {
+    const int n = batch - b0 < chunk ? batch - b0 : chunk;
+    layer_chunk(enc, l, n, enc->ws.x + (size_t)b0 * 64 * enc->arch.d);
+  }
 }

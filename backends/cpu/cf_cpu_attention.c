@@ -13,6 +13,10 @@
 
 enum { TABLE = CF_CPU_RPE_TABLE };
 
+/* From this size of the batch's q/k/v buffer up, each task prefetches the
+ * next one's rows (cf_cpu_prefetch_token): about an L2's worth. */
+enum { PREFETCH_ROWS_FROM = 1 << 20 };
+
 /* w->per_head: [H][225][dh]; built on first use (before the parallel
  * region), rebuilt if the head count changes. NULL when out of memory. */
 static const float *rows_per_head(const cf_bweight *cw, int heads) {
@@ -75,6 +79,7 @@ void cf_cpu_attention(void *ctx, const cf_attention_args *a) {
     return;
   }
   const int tasks = a->batch * a->heads;
+  const size_t qkv_bytes = (size_t)a->batch * 64 * 3 * a->heads * a->depth * sizeof(float);
   const bool head_major = a->rpe_q || a->rpe_k || a->rpe_v;
   const int nt = c->threads < tasks ? c->threads : tasks;
 #pragma omp parallel num_threads(nt) if (nt > 1)
@@ -90,7 +95,17 @@ void cf_cpu_attention(void *ctx, const cf_attention_args *a) {
       const int h = head_major ? i / a->batch : i % a->heads;
       const int b = head_major ? i % a->batch : i / a->heads;
       const int next_h = head_major && b == a->batch - 1 && h + 1 < a->heads ? h + 1 : -1;
-      if (fast) kern->attend(a, &t, b, h, next_h, head_major && first);
+      /* The thread's next task (static schedule: i + 1 unless this is
+       * the end of its share, where the prefetch is wasted but harmless),
+       * when the batch's q/k/v are too large to stay in L2 after the
+       * projection wrote them. Below that the rows are in L2 already and
+       * prefetching them only churns L1 (5% slower at batch 1 with RPE). */
+      cf_cpu_task next = {-1, -1};
+      if (i + 1 < tasks && qkv_bytes >= PREFETCH_ROWS_FROM) {
+        next.b = head_major ? (i + 1) % a->batch : (i + 1) / a->heads;
+        next.h = head_major ? (i + 1) / a->batch : (i + 1) % a->heads;
+      }
+      if (fast) kern->attend(a, &t, b, h, next_h, head_major && first, next);
       else kern->attend_plain(a, eq_rows, ek_rows, t.v_rows, b, h);
       first = false;
     }

@@ -84,6 +84,14 @@ void cf_cpu_copy_2d(void *ctx, int rows, int cols, const float *src, int ld_src,
   (CF_FEAT_RPE_Q | CF_FEAT_RPE_K | CF_FEAT_RPE_V | CF_FEAT_SMOLGEN | CF_FEAT_RMS_NORM | \
    CF_FEAT_GATING)
 
+/* cf_backend_iface.layer_chunk_bytes of the CPU backends, per thread:
+ * about an L2 cache or two of a current server core (9 positions of CF-6M,
+ * 448 KiB each). Each thread has its own L2, and with several threads a
+ * chunk must also give each of them enough rows and (position, head)
+ * tasks, so the chunk grows with the thread count. */
+#define CF_CPU_LAYER_CHUNK_BYTES ((size_t)4 << 20)
+size_t cf_cpu_layer_chunk_bytes(void *ctx);
+
 #define CF_CPU_ACTIVATIONS                                                       \
   ((1u << CF_OP_ACT_MISH) | (1u << CF_OP_ACT_RELU) | (1u << CF_OP_ACT_NONE) |    \
    (1u << CF_OP_ACT_TANH) | (1u << CF_OP_ACT_SIGMOID) | (1u << CF_OP_ACT_SELU) | \

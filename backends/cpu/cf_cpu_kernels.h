@@ -27,6 +27,11 @@ typedef struct cf_cpu_head_tables {
   const float *v_rows;        /* [H][225][dh] */
 } cf_cpu_head_tables;
 
+/* One attention task: position b, head h. */
+typedef struct cf_cpu_task {
+  int b, h;
+} cf_cpu_task;
+
 typedef struct cf_cpu_kernels {
   /* The set's name: the value of CFORMER_CPU_KERNELS that forces it, and
    * what a backend shows ("avx512", "avx2", "portable"). */
@@ -48,9 +53,11 @@ typedef struct cf_cpu_kernels {
   /* Attention of position b, head h with depth <= CF_CPU_MAX_FAST_DEPTH,
    * RPE terms from the reversed tables t. next_h: the head this thread
    * runs next when it differs (prefetch its tables), else -1. cold: the
-   * thread's first task (nothing prefetched for it). */
+   * thread's first task (nothing prefetched for it). next: the thread's
+   * next task, whose q/k/v and output rows the kernel prefetches
+   * (cf_cpu_prefetch_token; next.b < 0: none). */
   void (*attend)(const cf_attention_args *a, const cf_cpu_head_tables *t, int b, int h,
-                 int next_h, bool cold);
+                 int next_h, bool cold, cf_cpu_task next);
 
   /* The same for any depth, RPE terms from the row tables [H][225][dh]
    * (NULL: absent). */

@@ -423,6 +423,7 @@ static const cf_backend_iface onednn_iface = {
     .copy_2d = cf_cpu_copy_2d,
     .sync = od_sync,
     .variant = od_variant,
+    .layer_chunk_bytes = cf_cpu_layer_chunk_bytes,
 };
 
 const cf_backend_desc cf_backend_onednn_desc = {

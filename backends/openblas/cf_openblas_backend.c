@@ -63,6 +63,7 @@ static const cf_backend_iface openblas_iface = {
     .copy_2d = cf_cpu_copy_2d,
     .sync = NULL,
     .variant = cf_cpu_kernels_name,
+    .layer_chunk_bytes = cf_cpu_layer_chunk_bytes,
 };
 
 const cf_backend_desc cf_backend_openblas_desc = {

@@ -172,7 +172,7 @@ static void weighted_values2(int dh, const float *a0, const float *a1, const flo
  * tables are requested before the key transpose and its value table during
  * the score pass. */
 void cf_avx2_attend(const cf_attention_args *a, const cf_cpu_head_tables *t, int b, int h,
-                    int next_h, bool cold) {
+                    int next_h, bool cold, cf_cpu_task next) {
   const int H = a->heads, dh = a->depth, dm = H * dh, ld = 3 * dm;
   const float *tok = a->qkv + (size_t)b * 64 * ld; /* [64][3*dm] */
   float *out = a->out + (size_t)b * 64 * dm;       /* [64][dm] */
@@ -180,6 +180,7 @@ void cf_avx2_attend(const cf_attention_args *a, const cf_cpu_head_tables *t, int
   const float *ek = cf_cpu_head_table(t->k_rev, h, dh);
   const float *ev = cf_cpu_head_table(t->v_rows, h, dh);
   const float *bias = a->bias ? a->bias + ((size_t)b * H + h) * 64 * 64 : NULL;
+  const cf_cpu_row_prefetch pf = cf_cpu_row_prefetch_for(a->qkv, a->out, H, dh, next.b, next.h);
   if (cold) {
     cf_cpu_prefetch_part(t->q_rev, h, dh, 0, 1);
     cf_cpu_prefetch_part(t->k_rev, h, dh, 0, 1);
@@ -208,6 +209,7 @@ void cf_avx2_attend(const cf_attention_args *a, const cf_cpu_head_tables *t, int
         cf_cpu_prefetch_part(t->v_rows, next_h, dh, step, 64);
       }
       if (cold) cf_cpu_prefetch_part(t->v_rows, h, dh, step, 64);
+      if (pf.qkv) cf_cpu_prefetch_token(&pf, step);
       const int c = CF_CPU_RPE_TABLE - 1 - cf_cpu_query_base(q); /* q + 8 is at c - 15, c >= 15 */
       const float *eqc = eq ? eq + c : NULL, *ekc = ek ? ek + c : NULL;
       float *s0 = S + q * 64, *s1 = S + (q + 8) * 64;

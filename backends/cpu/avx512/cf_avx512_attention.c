@@ -102,39 +102,45 @@ static inline __attribute__((always_inline)) void scores2(int dh, const float *Q
 /* o0[dh], o1[dh] = sum_k a[k] (v_k + ev[p(q, k)]) for two queries
  * (weights a0, a1; displacement bases base0, base1), each value row loaded
  * once for both. v rows at stride ld, ev rows of dh floats (NULL: no value
- * term). 32 depths per step in 4 accumulators; the last step masked. */
+ * term). 32 depths per step, the last step masked. Even and odd keys sum
+ * into separate accumulators (8 in all), joined at the end: with one set of
+ * 4, every key waited on the previous key's FMAs (4 cycles of latency for
+ * 4 FMAs that 2 FMA pipes retire in 2). */
 static void weighted_values2(int dh, const float *a0, const float *a1, const float *v, size_t ld,
                              const float *ev, int base0, int base1, float *o0, float *o1) {
   for (int i0 = 0; i0 < dh; i0 += 32) {
     const __mmask16 m[2] = {cf_tail16(dh - i0), cf_tail16(dh - i0 - 16)};
-    __m512 c0[2], c1[2];
-    for (int j = 0; j < 2; j++) c0[j] = c1[j] = _mm512_setzero_ps();
+    __m512 c0[2][2], c1[2][2]; /* [key parity][depth half] */
+    for (int u = 0; u < 2; u++)
+      for (int j = 0; j < 2; j++) c0[u][j] = c1[u][j] = _mm512_setzero_ps();
     /* Table rows walk down by one row per key file and by 15 per key rank
      * (p = base - 15 rank - file): pointer steps instead of index math. */
     const float *e0 = ev ? ev + (size_t)base0 * dh + i0 : NULL;
     const float *e1 = ev ? ev + (size_t)base1 * dh + i0 : NULL;
-    for (int k = 0; k < 64; k++) {
-      const __m512 w0 = _mm512_set1_ps(a0[k]), w1 = _mm512_set1_ps(a1[k]);
-      const float *vk = v + (size_t)k * ld + i0;
-      for (int j = 0; j < 2; j++) {
-        const __m512 x = _mm512_maskz_loadu_ps(m[j], vk + 16 * j);
-        __m512 x0 = x, x1 = x;
-        if (ev) {
-          x0 = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m[j], e0 + 16 * j));
-          x1 = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m[j], e1 + 16 * j));
+    for (int k = 0; k < 64; k += 2) {
+      for (int u = 0; u < 2; u++) { /* keys k (even) and k + 1 (odd): one rank */
+        const __m512 w0 = _mm512_set1_ps(a0[k + u]), w1 = _mm512_set1_ps(a1[k + u]);
+        const float *vk = v + (size_t)(k + u) * ld + i0;
+        for (int j = 0; j < 2; j++) {
+          const __m512 x = _mm512_maskz_loadu_ps(m[j], vk + 16 * j);
+          __m512 x0 = x, x1 = x;
+          if (ev) {
+            x0 = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m[j], e0 - (ptrdiff_t)u * dh + 16 * j));
+            x1 = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m[j], e1 - (ptrdiff_t)u * dh + 16 * j));
+          }
+          c0[u][j] = _mm512_fmadd_ps(w0, x0, c0[u][j]);
+          c1[u][j] = _mm512_fmadd_ps(w1, x1, c1[u][j]);
         }
-        c0[j] = _mm512_fmadd_ps(w0, x0, c0[j]);
-        c1[j] = _mm512_fmadd_ps(w1, x1, c1[j]);
       }
-      if (ev) {
-        const ptrdiff_t step = (k & 7) == 7 ? -(ptrdiff_t)8 * dh : -(ptrdiff_t)dh;
+      if (ev) { /* k + 1 is odd: the next pair starts a new rank at (k & 7) == 6 */
+        const ptrdiff_t step = (k & 7) == 6 ? -(ptrdiff_t)9 * dh : -(ptrdiff_t)2 * dh;
         e0 += step;
         e1 += step;
       }
     }
     for (int j = 0; j < 2; j++) {
-      _mm512_mask_storeu_ps(o0 + i0 + 16 * j, m[j], c0[j]);
-      _mm512_mask_storeu_ps(o1 + i0 + 16 * j, m[j], c1[j]);
+      _mm512_mask_storeu_ps(o0 + i0 + 16 * j, m[j], _mm512_add_ps(c0[0][j], c0[1][j]));
+      _mm512_mask_storeu_ps(o1 + i0 + 16 * j, m[j], _mm512_add_ps(c1[0][j], c1[1][j]));
     }
   }
 }
@@ -143,7 +149,7 @@ static void weighted_values2(int dh, const float *a0, const float *a1, const flo
  * the avx2 set (cf_avx2_attention.c): the next head's tables are fetched
  * during this one's score pass; a thread's first task requests its own. */
 void cf_avx512_attend(const cf_attention_args *a, const cf_cpu_head_tables *t, int b, int h,
-                      int next_h, bool cold) {
+                      int next_h, bool cold, cf_cpu_task next) {
   const int H = a->heads, dh = a->depth, dm = H * dh, ld = 3 * dm;
   const float *tok = a->qkv + (size_t)b * 64 * ld; /* [64][3*dm] */
   float *out = a->out + (size_t)b * 64 * dm;       /* [64][dm] */
@@ -151,6 +157,7 @@ void cf_avx512_attend(const cf_attention_args *a, const cf_cpu_head_tables *t, i
   const float *ek = cf_cpu_head_table(t->k_rev, h, dh);
   const float *ev = cf_cpu_head_table(t->v_rows, h, dh);
   const float *bias = a->bias ? a->bias + ((size_t)b * H + h) * 64 * 64 : NULL;
+  const cf_cpu_row_prefetch pf = cf_cpu_row_prefetch_for(a->qkv, a->out, H, dh, next.b, next.h);
   if (cold) {
     cf_cpu_prefetch_part(t->q_rev, h, dh, 0, 1);
     cf_cpu_prefetch_part(t->k_rev, h, dh, 0, 1);
@@ -172,6 +179,7 @@ void cf_avx512_attend(const cf_attention_args *a, const cf_cpu_head_tables *t, i
         cf_cpu_prefetch_part(t->v_rows, next_h, dh, step, 64);
       }
       if (cold) cf_cpu_prefetch_part(t->v_rows, h, dh, step, 64);
+      if (pf.qkv) cf_cpu_prefetch_token(&pf, step);
       const int c = CF_CPU_RPE_TABLE - 1 - cf_cpu_query_base(q); /* q + 8 is at c - 15, c >= 15 */
       const float *eqc = eq ? eq + c : NULL, *ekc = ek ? ek + c : NULL;
       float *s0 = S + q * 64, *s1 = S + (q + 8) * 64;

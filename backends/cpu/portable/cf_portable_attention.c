@@ -80,9 +80,10 @@ static void finish_scores(float *s, float scale, const float *bias) {
   softmax64(s);
 }
 
-/* next_h and cold only steer the avx2 set's prefetching; unused here. */
+/* next_h and cold only steer the avx2 and avx512 sets' table prefetching;
+ * unused here. The next task's rows are prefetched as there. */
 void cf_portable_attend(const cf_attention_args *a, const cf_cpu_head_tables *t, int b, int h,
-                        int next_h, bool cold) {
+                        int next_h, bool cold, cf_cpu_task next) {
   (void)next_h;
   (void)cold;
   const int H = a->heads, dh = a->depth, dm = H * dh, ld = 3 * dm;
@@ -92,6 +93,7 @@ void cf_portable_attend(const cf_attention_args *a, const cf_cpu_head_tables *t,
   const float *ek = cf_cpu_head_table(t->k_rev, h, dh);
   const float *ev = cf_cpu_head_table(t->v_rows, h, dh);
   const float *bias = a->bias ? a->bias + ((size_t)b * H + h) * 64 * 64 : NULL;
+  const cf_cpu_row_prefetch pf = cf_cpu_row_prefetch_for(a->qkv, a->out, H, dh, next.b, next.h);
 
   _Alignas(64) float kt[CF_CPU_MAX_FAST_DEPTH * 64]; /* this head's keys, [dh][64] */
   const float *K0 = tok + dm + h * dh;
@@ -100,6 +102,7 @@ void cf_portable_attend(const cf_attention_args *a, const cf_cpu_head_tables *t,
   const float *V = tok + 2 * dm + h * dh;
   for (int q = 0; q < 64; q++) {
     const float *Q = tok + (size_t)q * ld + h * dh;
+    if (pf.qkv) cf_cpu_prefetch_token(&pf, q);
     const int c = TABLE - 1 - cf_cpu_query_base(q);
     const float *eqc = eq ? eq + c : NULL, *ekc = ek ? ek + c : NULL;
     _Alignas(64) float s[64];
