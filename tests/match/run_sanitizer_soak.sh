@@ -1,0 +1,69 @@
+#!/bin/sh
+# run_sanitizer_soak.sh CFORMER_MATCH CFORMER OPENINGS B_SANITIZE [GAMES]:
+# the slow suite's soak of the ASan/UBSan build. cformer (the search agent,
+# 32 nodes a move, the built-in net) plays GAMES (default 100) games
+# against Stockfish (Skill Level 0, 20 ms a move) in one long-lived engine
+# process. Passes when:
+#   - every game ends by the rules or by the ply limit (no illegal move,
+#     crash or timeout: cformer-match's fault count is 0 on both sides);
+#   - no sanitizer report was written, by the engine (during the games, or
+#     LeakSanitizer at its exit) or by the match tool;
+#   - one cformer process played every game (a restart follows a fault);
+#   - cformer's resident memory stays flat after the first game: VmRSS,
+#     read between games (cformer-match --rss-log), may rise at most 16 MiB
+#     from the first game's reading to the highest later one (what fills
+#     during the first games and then stays: ASan's quarantine of freed
+#     blocks, set to 4 MiB here, its allocator caches, the NN cache), and
+#     at most 4 MiB from the reading after game 10 to the last one (a leak
+#     of 1 kB a move, about 50 kB a game, would add 4.5 MiB over 90 games).
+# Exit 77 (skip) when the build is not sanitized or Stockfish is missing.
+set -u
+match="$1" cformer="$2" openings="$3" sanitize="$4" games="${5:-100}"
+case "$sanitize" in *address*) ;; *) echo "not an ASan build (b_sanitize=$sanitize): skipped"; exit 77 ;; esac
+stockfish=/usr/games/stockfish
+[ -x "$stockfish" ] || stockfish=$(command -v stockfish 2>/dev/null || true)
+[ -n "$stockfish" ] && [ -x "$stockfish" ] || { echo "no stockfish: skipped"; exit 77; }
+tmp=$(mktemp -d /tmp/cf_soak_XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# Reports go to files (the engines' stderr is not kept), one per process.
+ASAN_OPTIONS="log_path=$tmp/asan:detect_leaks=1:quarantine_size_mb=4${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+UBSAN_OPTIONS="log_path=$tmp/ubsan:print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+export ASAN_OPTIONS UBSAN_OPTIONS
+
+start=$(date +%s)
+"$match" --cformer "$cformer --agent search" --copt "WeightsFile=<built in>" --nodes 32 \
+  --opponent "$stockfish" --oopt "Skill Level=0" --movetime 20 --margin 30000 \
+  --max-plies 200 --games "$games" --openings "$openings" \
+  --rss-log "$tmp/rss.log" --pgn "$tmp/soak.pgn" > "$tmp/out" 2>&1
+rc=$?
+took=$(( $(date +%s) - start ))
+tail -n 6 "$tmp/out"
+echo "soak: $games games in $took s, exit status $rc"
+[ $rc -eq 0 ] || fail "cformer-match exit status $rc"
+grep -q ": $games games: " "$tmp/out" || fail "not all $games games played"
+grep -q "faults (illegal move, crash, timeout): cformer 0, opponent 0;" "$tmp/out" ||
+  fail "a game ended by a fault"
+for f in "$tmp"/asan* "$tmp"/ubsan*; do
+  [ -e "$f" ] || continue
+  cat "$f"
+  fail "sanitizer report $f"
+done
+echo "RSS log (game, pid, VmRSS kB):"
+awk '{printf "%s %s %s\n", $2, $4, $6}' "$tmp/rss.log" | paste -sd ' ' | fold -w 100
+[ "$(wc -l < "$tmp/rss.log")" -eq "$games" ] || fail "RSS log has $(wc -l < "$tmp/rss.log") lines"
+awk -v games="$games" '
+  { pid[NR] = $4; rss[NR] = $6 }
+  END {
+    for (i = 2; i <= NR; i++) if (pid[i] != pid[1]) { print "FAIL: cformer restarted before game " i; exit 1 }
+    for (i = 1; i <= NR; i++) if (rss[i] <= 0) { print "FAIL: no VmRSS after game " i; exit 1 }
+    max = 0
+    for (i = 2; i <= NR; i++) if (rss[i] > max) max = rss[i]
+    k = NR >= 10 ? 10 : 1
+    printf "cformer VmRSS (kB): game 1 %d, game %d %d, game %d %d, highest after game 1 %d\n", rss[1], k, rss[k], NR, rss[NR], max
+    printf "rise: game 1 to highest %+d kB (allowed 16384), game %d to last %+d kB (allowed 4096)\n", max - rss[1], k, rss[NR] - rss[k]
+    if (max - rss[1] > 16384) { print "FAIL: RSS rose more than 16 MiB after the first game"; exit 1 }
+    if (rss[NR] - rss[k] > 4096) { print "FAIL: RSS still rising after game " k; exit 1 }
+  }' "$tmp/rss.log" || exit 1
+echo PASS
