@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "chess/cf_fen.h"
@@ -27,6 +28,8 @@
 #include "engine/cf_net_input.h"
 
 #define DEFAULT_MAX_BATCH 32
+/* How long quit lets a network load under way finish (see cmd quit). */
+#define QUIT_GRACE_MS 250
 #define MAX_SEARCH_DIRS 16
 
 struct command;
@@ -950,7 +953,17 @@ bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len) {
   if (!*s) {
     /* empty line */
   } else if (strcmp(s, "quit") == 0) {
-    /* At once, even during a load: cf_uci_free lets the load go. */
+    /* Promptly, even during a load: a load about to end (a file refused
+     * at once, a small net) may end first, so a script's `isready` then
+     * `quit` still gets its readyok; a slower one is let go
+     * (cf_uci_free). */
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += QUIT_GRACE_MS * 1000000L;
+    until.tv_sec += until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    while (u->loader && pthread_cond_timedwait(&u->idle_cv, &u->cmd_mu, &until) == 0) {
+    }
     drop_queue(u);
     finish_search(u, true);
     go_on = false;

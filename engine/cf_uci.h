@@ -35,8 +35,10 @@
  * copy of the options; a net loaded for options since changed is loaded
  * again by the next isready or go); `stop` makes a waiting go answer at
  * once, without the network; `ponderhit` makes a waiting `go ponder` a
- * timed go whose clock starts then; `quit` returns at once and cf_uci_free
- * lets the load finish in the background and free itself.
+ * timed go whose clock starts then; `quit` returns promptly (a load gets
+ * 250 ms to end, so a fast one still answers a script's `isready` before
+ * its `quit`) and cf_uci_free lets the load finish in the background and
+ * free itself.
  *
  * Nothing a GUI sends kills the engine: unknown commands, bad positions,
  * moves, FENs, options and missing or broken weights files give

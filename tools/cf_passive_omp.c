@@ -1,0 +1,12 @@
+/* cf_passive_omp.c: see cf_passive_omp.h. */
+#include "tools/cf_passive_omp.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+void cf_passive_omp_reexec(char **argv) {
+  if (getenv("OMP_WAIT_POLICY")) return; /* the user's, or set by the first run */
+  if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  /* No /proc (or no exec): go on with libgomp's default. */
+}
