@@ -1,24 +1,28 @@
 #!/bin/sh
-# run_sanitizer_soak.sh CFORMER_MATCH CFORMER OPENINGS B_SANITIZE [GAMES]:
+# run_sanitizer_soak.sh CFORMER_MATCH CFORMER OPENINGS B_SANITIZE [GAMES [NNCACHE]]:
 # the slow suite's soak of the ASan/UBSan build. cformer (the search agent,
-# 32 nodes a move, the built-in net) plays GAMES (default 100) games
-# against Stockfish (Skill Level 0, 20 ms a move) in one long-lived engine
-# process. Passes when:
+# 32 nodes a move, the built-in net, NNCacheSize NNCACHE, default 1000, so
+# the cache is full and evicting from the first game on) plays GAMES
+# (default 100) games against Stockfish (Skill Level 0, 20 ms a move) in
+# one long-lived engine process. Passes when:
 #   - every game ends by the rules or by the ply limit (no illegal move,
 #     crash or timeout: cformer-match's fault count is 0 on both sides);
 #   - no sanitizer report was written, by the engine (during the games, or
 #     LeakSanitizer at its exit) or by the match tool;
 #   - one cformer process played every game (a restart follows a fault);
 #   - cformer's resident memory stays flat after the first game: VmRSS,
-#     read between games (cformer-match --rss-log), may rise at most 16 MiB
+#     read between games (cformer-match --rss-log), may rise at most 8 MiB
 #     from the first game's reading to the highest later one (what fills
 #     during the first games and then stays: ASan's quarantine of freed
-#     blocks, set to 4 MiB here, its allocator caches, the NN cache), and
-#     at most 4 MiB from the reading after game 10 to the last one (a leak
-#     of 1 kB a move, about 50 kB a game, would add 4.5 MiB over 90 games).
+#     blocks, set to 4 MiB here, and its allocator caches), and at most
+#     4 MiB from the reading after game 10 to the last one (a leak of 1 kB
+#     a move, about 50 kB a game, would add 4.5 MiB over 90 games). With
+#     the default NNCacheSize (2,000,000) the cache's high-water mark rises
+#     for a few games (the allocator keeps what a long game used), which
+#     is growth by design, not a leak: hence the small cache.
 # Exit 77 (skip) when the build is not sanitized or Stockfish is missing.
 set -u
-match="$1" cformer="$2" openings="$3" sanitize="$4" games="${5:-100}"
+match="$1" cformer="$2" openings="$3" sanitize="$4" games="${5:-100}" nncache="${6:-1000}"
 case "$sanitize" in *address*) ;; *) echo "not an ASan build (b_sanitize=$sanitize): skipped"; exit 77 ;; esac
 stockfish=/usr/games/stockfish
 [ -x "$stockfish" ] || stockfish=$(command -v stockfish 2>/dev/null || true)
@@ -26,6 +30,10 @@ stockfish=/usr/games/stockfish
 tmp=$(mktemp -d /tmp/cf_soak_XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+# Unique names, so the processes of this test can be told from any other.
+ln -s "$(readlink -f "$match")" "$tmp/soak-match"
+ln -s "$(readlink -f "$cformer")" "$tmp/soak-engine"
+ln -s "$(readlink -f "$stockfish")" "$tmp/soak-opponent"
 
 # Reports go to files (the engines' stderr is not kept), one per process.
 ASAN_OPTIONS="log_path=$tmp/asan:detect_leaks=1:quarantine_size_mb=4${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
@@ -33,8 +41,8 @@ UBSAN_OPTIONS="log_path=$tmp/ubsan:print_stacktrace=1:halt_on_error=1${UBSAN_OPT
 export ASAN_OPTIONS UBSAN_OPTIONS
 
 start=$(date +%s)
-"$match" --cformer "$cformer --agent search" --copt "WeightsFile=<built in>" --nodes 32 \
-  --opponent "$stockfish" --oopt "Skill Level=0" --movetime 20 --margin 30000 \
+"$tmp/soak-match" --cformer "$tmp/soak-engine --agent search" --copt "WeightsFile=<built in>" --copt NNCacheSize=$nncache \
+  --nodes 32 --opponent "$tmp/soak-opponent" --oopt "Skill Level=0" --movetime 20 --margin 30000 \
   --max-plies 200 --games "$games" --openings "$openings" \
   --rss-log "$tmp/rss.log" --pgn "$tmp/soak.pgn" > "$tmp/out" 2>&1
 rc=$?
@@ -62,8 +70,8 @@ awk -v games="$games" '
     for (i = 2; i <= NR; i++) if (rss[i] > max) max = rss[i]
     k = NR >= 10 ? 10 : 1
     printf "cformer VmRSS (kB): game 1 %d, game %d %d, game %d %d, highest after game 1 %d\n", rss[1], k, rss[k], NR, rss[NR], max
-    printf "rise: game 1 to highest %+d kB (allowed 16384), game %d to last %+d kB (allowed 4096)\n", max - rss[1], k, rss[NR] - rss[k]
-    if (max - rss[1] > 16384) { print "FAIL: RSS rose more than 16 MiB after the first game"; exit 1 }
+    printf "rise: game 1 to highest %+d kB (allowed 8192), game %d to last %+d kB (allowed 4096)\n", max - rss[1], k, rss[NR] - rss[k]
+    if (max - rss[1] > 8192) { print "FAIL: RSS rose more than 8 MiB after the first game"; exit 1 }
     if (rss[NR] - rss[k] > 4096) { print "FAIL: RSS still rising after game " k; exit 1 }
   }' "$tmp/rss.log" || exit 1
 echo PASS
