@@ -10,16 +10,21 @@
 #   - no sanitizer report was written, by the engine (during the games, or
 #     LeakSanitizer at its exit) or by the match tool;
 #   - one cformer process played every game (a restart follows a fault);
-#   - cformer's resident memory stays flat after the first game: VmRSS,
-#     read between games (cformer-match --rss-log), may rise at most 8 MiB
-#     from the first game's reading to the highest later one (what fills
-#     during the first games and then stays: ASan's quarantine of freed
-#     blocks, set to 4 MiB here, and its allocator caches), and at most
-#     4 MiB from the reading after game 10 to the last one (a leak of 1 kB
-#     a move, about 50 kB a game, would add 4.5 MiB over 90 games). With
-#     the default NNCacheSize (2,000,000) the cache's high-water mark rises
-#     for a few games (the allocator keeps what a long game used), which
-#     is growth by design, not a leak: hence the small cache.
+#   - cformer's resident memory stays flat after the first game. VmRSS is
+#     read between games (cformer-match --rss-log). Allowed: 16 MiB from
+#     the first game's reading to the highest later one (what fills during
+#     the first games and stays: ASan's quarantine of freed blocks, 4 MiB
+#     here, its allocator caches, the high-water marks of the tree and the
+#     longest game), 8 MiB from game 10 to the last game (about 90 kB a
+#     game), and a median change from one game to the next of 64 kB. Under
+#     ASan, RSS drifts even without a leak (100 games, 2026-11-26: +4.3 MiB
+#     from game 10 to 100, median +32 kB a game, while the release engine
+#     in the same match stayed flat: median 0, +0.8 MiB in sporadic steps
+#     of a high-water mark), so these bounds catch growth of about 100 kB a
+#     game or more; LeakSanitizer at exit catches what is lost outright.
+#     With the default NNCacheSize (2,000,000) the cache's high-water mark
+#     rises for a few games (the allocator keeps what a long game used):
+#     growth by design, kept out of the measure by the small cache.
 # Exit 77 (skip) when the build is not sanitized or Stockfish is missing.
 set -u
 match="$1" cformer="$2" openings="$3" sanitize="$4" games="${5:-100}" nncache="${6:-1000}"
@@ -70,8 +75,13 @@ awk -v games="$games" '
     for (i = 2; i <= NR; i++) if (rss[i] > max) max = rss[i]
     k = NR >= 10 ? 10 : 1
     printf "cformer VmRSS (kB): game 1 %d, game %d %d, game %d %d, highest after game 1 %d\n", rss[1], k, rss[k], NR, rss[NR], max
-    printf "rise: game 1 to highest %+d kB (allowed 8192), game %d to last %+d kB (allowed 4096)\n", max - rss[1], k, rss[NR] - rss[k]
-    if (max - rss[1] > 8192) { print "FAIL: RSS rose more than 8 MiB after the first game"; exit 1 }
-    if (rss[NR] - rss[k] > 4096) { print "FAIL: RSS still rising after game " k; exit 1 }
+    n = 0
+    for (i = 2; i <= NR; i++) d[++n] = rss[i] - rss[i - 1]
+    for (i = 2; i <= n; i++) { v = d[i]; j = i - 1; while (j > 0 && d[j] > v) { d[j + 1] = d[j]; j-- } d[j + 1] = v }
+    median = n > 0 ? d[int((n + 1) / 2)] : 0
+    printf "rise: game 1 to highest %+d kB (allowed 16384), game %d to last %+d kB (allowed 8192), median per game %+d kB (allowed 64)\n", max - rss[1], k, rss[NR] - rss[k], median
+    if (max - rss[1] > 16384) { print "FAIL: RSS rose more than 16 MiB after the first game"; exit 1 }
+    if (rss[NR] - rss[k] > 8192) { print "FAIL: RSS still rising after game " k; exit 1 }
+    if (median > 64) { print "FAIL: RSS rises from game to game (median " median " kB)"; exit 1 }
   }' "$tmp/rss.log" || exit 1
 echo PASS
