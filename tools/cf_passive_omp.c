@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 void cf_passive_omp_reexec(char **argv) {
-  if (getenv("OMP_WAIT_POLICY")) return; /* the user's, or set by the first run */
+  /* The user's choice (or the first run's): GOMP_SPINCOUNT, libgomp's own
+   * knob, overrides the policy's spin count. */
+  if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT")) return;
   if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0) return;
   execv("/proc/self/exe", argv);
   /* No /proc (or no exec): go on with libgomp's default. */

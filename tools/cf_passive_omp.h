@@ -9,13 +9,13 @@
  * once, when it is loaded, before main, so setting it from main is too
  * late: when the variable is unset, the binary sets OMP_WAIT_POLICY=passive
  * and executes itself again, once. A user's own OMP_WAIT_POLICY (active,
- * for a machine given to the engine alone) is kept. */
+ * for a machine given to the engine alone) or GOMP_SPINCOUNT is kept. */
 #ifndef CF_PASSIVE_OMP_H
 #define CF_PASSIVE_OMP_H
 
 /* Re-executes the program (/proc/self/exe, same arguments) with
- * OMP_WAIT_POLICY=passive unless the variable is set; returns only when it
- * was set already or the re-execution failed (then nothing changed but the
+ * OMP_WAIT_POLICY=passive unless it or GOMP_SPINCOUNT is set; returns only
+ * when one was set already or the re-execution failed (then nothing changed but the
  * variable, which this process's libgomp no longer reads). */
 void cf_passive_omp_reexec(char **argv);
 

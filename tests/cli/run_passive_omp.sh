@@ -16,6 +16,8 @@ echo "$out" | grep -q OMP_WAIT_POLICY || { echo "no libgomp in this build: skipp
 out=$(OMP_WAIT_POLICY=active OMP_DISPLAY_ENV=true "$cformer" --version 2>&1)
 [ "$(echo "$out" | shown)" = ACTIVE ] || fail "the user's active became $(echo "$out" | shown)"
 [ "$(echo "$out" | grep -c 'OPENMP DISPLAY ENVIRONMENT BEGIN')" -eq 1 ] || fail "re-executed with the variable set"
+out=$(GOMP_SPINCOUNT=10000 OMP_DISPLAY_ENV=verbose "$cformer" --version 2>&1)
+[ "$(echo "$out" | grep -c 'OPENMP DISPLAY ENVIRONMENT BEGIN')" -eq 1 ] || fail "re-executed with GOMP_SPINCOUNT set"
 # The engine's stdin survives the re-execution.
 echo quit | env -u OMP_WAIT_POLICY "$cformer" > /dev/null || fail "uci after re-execution"
 printf 'isready\n' | env -u OMP_WAIT_POLICY "$cformer" -w "<built in>" | grep -qx readyok ||
