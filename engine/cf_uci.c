@@ -8,11 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "chess/cf_fen.h"
 #include "chess/cf_move_uci.h"
 #include "engine/cf_agent.h"
+#include "engine/cf_engine_loader.h"
 #include "engine/cf_engine_weights.h"
 #include "engine/cf_instant_move.h"
 #include "engine/cf_uci.h"
@@ -27,7 +29,23 @@
 #include "engine/cf_net_input.h"
 
 #define DEFAULT_MAX_BATCH 32
+/* How long quit lets a network load under way finish (see cmd quit). */
+#define QUIT_GRACE_MS 250
 #define MAX_SEARCH_DIRS 16
+
+struct command;
+
+/* A command that came in and has not run yet: commands run in the order
+ * they came, and isready and go wait at the head while a network loads. */
+typedef struct pending {
+  struct pending *next;
+  const struct command *cmd;
+  double at;      /* when it was read: a go's clock starts here */
+  bool is_go;
+  bool tried;     /* a go cleared the failed load once already */
+  bool stopped;   /* a go that stop (or quit) came for while it waited */
+  char args[];
+} pending;
 
 struct cf_uci {
   cf_uci_write_fn write;
@@ -44,6 +62,20 @@ struct cf_uci {
   char net_key[5 * CF_UCI_VALUE_MAX];
   char failed_key[5 * CF_UCI_VALUE_MAX]; /* the last key that failed to load */
   char failed_msg[CF_ERROR_MSG_MAX];
+
+  /* Loading runs on a thread of its own (cf_engine_loader.h), so the
+   * input is read meanwhile. Commands run under cmd_mu, on the input
+   * thread or, when a load ends, on the loader's; those that came during
+   * a load and must wait for it are queued. */
+  pthread_mutex_t cmd_mu;
+  pthread_cond_t idle_cv; /* a load ended */
+  cf_engine_loader *loader; /* the load under way; NULL when none */
+  char loading_key[5 * CF_UCI_VALUE_MAX];
+  bool background_load; /* cf_uci_config: feed returns during a load */
+  bool closing;         /* cf_uci_free began: a load that ends is dropped */
+  pending *queue, *queue_tail;
+  double cmd_at;      /* when the running command was read */
+  bool cmd_stopped;   /* the running go was stopped while it waited */
 
   /* The search. The thread owns game, net and go while it runs; the feeding
    * thread touches only the fields under mu and the stop flag. */
@@ -72,6 +104,8 @@ struct cf_uci {
    * (cf_instant_move.h). answer_ms is the cost of a network answer as
    * measured here (go to bestmove), a decaying maximum so that one slow
    * answer is remembered for a few moves. */
+  bool instant;
+  const char *instant_why;
   double answer_ms;
 
   cf_uci_log *log; /* LogFile: every line in and out (cf_uci_log.h) */
@@ -295,7 +329,7 @@ static void *instant_main(void *arg) {
   cf_move_write_uci(r.best, king_takes_rook(u), move);
   emit(u, "info depth 0 seldepth 0 time %ld nodes 0 pv %s",
        (long)((cf_agent_now() - u->clock_start) * 1000.0), move);
-  emit(u, "info string time trouble: %s played without the network", move);
+  emit(u, "info string %s: %s played without the network", u->instant_why, move);
   emit_bestmove(u, &r);
   return NULL;
 }
@@ -365,9 +399,27 @@ static void finish_search(cf_uci *u, bool force_stop) {
 }
 
 void cf_uci_wait(cf_uci *u) {
-  if (!u->thread_live) return;
-  pthread_join(u->thread, NULL);
-  u->thread_live = false;
+  pthread_mutex_lock(&u->cmd_mu);
+  while (u->loader) pthread_cond_wait(&u->idle_cv, &u->cmd_mu);
+  if (u->thread_live) {
+    /* The search takes no cmd_mu: joining under it is safe. */
+    pthread_join(u->thread, NULL);
+    u->thread_live = false;
+  }
+  pthread_mutex_unlock(&u->cmd_mu);
+}
+
+void cf_uci_drain(cf_uci *u) {
+  pthread_mutex_lock(&u->cmd_mu);
+  while (u->loader) pthread_cond_wait(&u->idle_cv, &u->cmd_mu);
+  pthread_mutex_unlock(&u->cmd_mu);
+}
+
+bool cf_uci_loading(cf_uci *u) {
+  pthread_mutex_lock(&u->cmd_mu);
+  const bool loading = u->loader != NULL;
+  pthread_mutex_unlock(&u->cmd_mu);
+  return loading;
 }
 
 /* ---- network ----------------------------------------------------------- */
@@ -410,15 +462,85 @@ static cf_weights_load_options weights_limit(const cf_uci *u, char *name, size_t
       .limit_name = name};
 }
 
-/* Makes sure the net matches the options; reports a load error once per
- * setting (isready may come often), until setoption WeightsFile or
- * WeightsMaxMb, or a go, clears failed_key to try again. Returns whether a
- * net is ready. */
-static bool ensure_net(cf_uci *u) {
+/* Whether the loaded net is the one the options ask for. */
+static bool net_ready(const cf_uci *u) {
   char key[sizeof u->net_key];
   net_key(u, key, sizeof key);
-  if (u->net && strcmp(key, u->net_key) == 0) return true;
-  if (strcmp(key, u->failed_key) == 0) return false;
+  return u->net && strcmp(key, u->net_key) == 0;
+}
+
+/* What a network load said: the net and its notes, or the error. */
+static void report_load(cf_uci *u, const cf_engine_weights_info *info) {
+  emit(u, "info string loaded network %s (%d layers, d %d, %d heads, %zu parameters) on %s",
+       info->source, info->layers, info->d, info->heads, info->params,
+       cf_net_get_info(u->net)->backend);
+  /* Fields of the file that were read but are not run (weights/). */
+  for (int i = 0; i < info->n_notes; i++) emit(u, "info string warning: %s", info->notes[i]);
+  /* Autodiscover's choice: say which newer files it passed over, and why,
+   * or a user wonders why the net beside the binary is not the one played. */
+  for (int i = 0; i < info->n_skipped; i++) {
+    const char *why = info->skipped[i].why;
+    if (strstr(why, info->skipped[i].path))
+      emit(u, "info string warning: autodiscover skipped %s", why);
+    else
+      emit(u, "info string warning: autodiscover skipped %s: %s", info->skipped[i].path, why);
+  }
+  if (info->n_skipped_total > info->n_skipped)
+    emit(u, "info string warning: autodiscover skipped %d more files",
+         info->n_skipped_total - info->n_skipped);
+  if (info->untrained)
+    emit(u, "info string warning: this network is untrained (random weights: \"%s\"); its moves "
+            "are meaningless. Set WeightsFile (or --weights) to a trained network.",
+         info->license);
+}
+
+static void record_failure(cf_uci *u, const char *key, const char *msg) {
+  snprintf(u->failed_key, sizeof u->failed_key, "%s", key);
+  snprintf(u->failed_msg, sizeof u->failed_msg, "%s", msg);
+  emit(u, "info string error: %s", msg);
+}
+
+static void pump(cf_uci *u);
+
+/* A load ended, on the loader's thread: the net (or the error) is taken
+ * and the commands that waited for it run. */
+static bool on_loaded(void *user, cf_engine_loader *l) {
+  cf_uci *u = user;
+  pthread_mutex_lock(&u->cmd_mu);
+  if (u->closing || u->loader != l) { /* cf_uci_free releases it */
+    pthread_mutex_unlock(&u->cmd_mu);
+    return false;
+  }
+  cf_error err = {0};
+  cf_engine_weights_info info;
+  if (cf_engine_loader_take(l, &u->net, &info, &err) == CF_OK) {
+    snprintf(u->net_key, sizeof u->net_key, "%s", u->loading_key);
+    u->failed_key[0] = 0;
+    report_load(u, &info);
+  } else {
+    record_failure(u, u->loading_key, err.msg);
+  }
+  u->loader = NULL;
+  pump(u);
+  pthread_cond_broadcast(&u->idle_cv);
+  pthread_mutex_unlock(&u->cmd_mu);
+  return true;
+}
+
+typedef enum { NET_READY, NET_FAILED, NET_LOADING } net_state;
+
+/* Makes the net match the options: ready, failed (the load error is
+ * reported once per setting, as isready may come often, until setoption
+ * WeightsFile or WeightsMaxMb, or a go, clears failed_key to try again),
+ * or loading now: a load was started (or one is under way), and what
+ * waits for it runs when it ends (on_loaded). Under cmd_mu. */
+static net_state start_load(cf_uci *u) {
+  if (u->loader) return NET_LOADING; /* the options are looked at again when it ends */
+  char key[sizeof u->net_key];
+  net_key(u, key, sizeof key);
+  if (u->net && strcmp(key, u->net_key) == 0) return NET_READY;
+  if (strcmp(key, u->failed_key) == 0) return NET_FAILED;
+  /* One net in memory at a time; no search runs during a load. */
   cf_net_free(u->net);
   u->net = NULL;
   char opts[CF_UCI_VALUE_MAX + 32];
@@ -435,39 +557,14 @@ static bool ensure_net(cf_uci *u) {
   /* A new network makes the tree and the cached outputs meaningless. */
   cf_search_reset(u->search);
   cf_error err = {0};
-  cf_engine_weights_info info;
   cf_status st = cf_history_fill_parse(u->value[CF_OPT_HISTORY_FILL], &spec.net.history_fill, &err);
-  if (st == CF_OK) st = cf_engine_load_net(&spec, &u->net, &info, &err);
+  if (st == CF_OK) st = cf_engine_loader_start(&spec, on_loaded, u, &u->loader, &err);
   if (st != CF_OK) {
-    snprintf(u->failed_key, sizeof u->failed_key, "%s", key);
-    snprintf(u->failed_msg, sizeof u->failed_msg, "%s", err.msg);
-    emit(u, "info string error: %s", err.msg);
-    return false;
+    record_failure(u, key, err.msg);
+    return NET_FAILED;
   }
-  snprintf(u->net_key, sizeof u->net_key, "%s", key);
-  u->failed_key[0] = 0;
-  emit(u, "info string loaded network %s (%d layers, d %d, %d heads, %zu parameters) on %s",
-       info.source, info.layers, info.d, info.heads, info.params,
-       cf_net_get_info(u->net)->backend);
-  /* Fields of the file that were read but are not run (weights/). */
-  for (int i = 0; i < info.n_notes; i++) emit(u, "info string warning: %s", info.notes[i]);
-  /* Autodiscover's choice: say which newer files it passed over, and why,
-   * or a user wonders why the net beside the binary is not the one played. */
-  for (int i = 0; i < info.n_skipped; i++) {
-    const char *why = info.skipped[i].why;
-    if (strstr(why, info.skipped[i].path))
-      emit(u, "info string warning: autodiscover skipped %s", why);
-    else
-      emit(u, "info string warning: autodiscover skipped %s: %s", info.skipped[i].path, why);
-  }
-  if (info.n_skipped_total > info.n_skipped)
-    emit(u, "info string warning: autodiscover skipped %d more files",
-         info.n_skipped_total - info.n_skipped);
-  if (info.untrained)
-    emit(u, "info string warning: this network is untrained (random weights: \"%s\"); its moves "
-            "are meaningless. Set WeightsFile (or --weights) to a trained network.",
-         info.license);
-  return true;
+  snprintf(u->loading_key, sizeof u->loading_key, "%s", key);
+  return NET_LOADING;
 }
 
 /* The game's ply as Lc0 counts it for the time manager: from the FEN's move
@@ -519,9 +616,10 @@ static void cmd_uci(cf_uci *u, char *args) {
   emit(u, "uciok");
 }
 
+/* Comes after the network load it waited for (pump), so whatever the
+ * load had to say is written before readyok. */
 static void cmd_isready(cf_uci *u, char *args) {
   (void)args;
-  if (!u->thread_live) ensure_net(u);
   emit(u, "readyok");
 }
 
@@ -531,6 +629,8 @@ static char *trim(char *s) {
   while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
   return s;
 }
+
+static cf_status set_option(cf_uci *u, cf_uci_option_id id, const char *value, cf_error *err);
 
 /* "name <Name> [value <Value>]": both may contain spaces. */
 static void cmd_setoption(cf_uci *u, char *args) {
@@ -556,7 +656,7 @@ static void cmd_setoption(cf_uci *u, char *args) {
     return;
   }
   cf_error err = {0};
-  if (cf_uci_set_option(u, id, value, &err) != CF_OK) emit(u, "info string error: %s", err.msg);
+  if (set_option(u, id, value, &err) != CF_OK) emit(u, "info string error: %s", err.msg);
 }
 
 static void cmd_ucinewgame(cf_uci *u, char *args) {
@@ -628,7 +728,8 @@ static void cmd_position(cf_uci *u, char *args) {
 }
 
 static void cmd_go(cf_uci *u, char *args) {
-  const double go_at = cf_agent_now();
+  /* When go was read: a network load it waited for counts against it. */
+  const double go_at = u->cmd_at;
   char warn[1024];
   cf_uci_go_parse(args, cf_game_position(&u->game), &u->go, warn, sizeof warn);
   if (warn[0]) emit(u, "info string error: go: %s", warn);
@@ -646,8 +747,10 @@ static void cmd_go(cf_uci *u, char *args) {
     emit(u, "bestmove 0000");
     return;
   }
-  u->failed_key[0] = 0; /* a failed file is tried again: it may be there now */
-  if (!ensure_net(u)) {
+  /* Stopped while it waited for a network load: it answers now, without
+   * the network, rather than after the load. */
+  const bool early_stop = u->cmd_stopped;
+  if (!early_stop && !net_ready(u)) {
     emit(u, "info string error: go: no network loaded: %s", u->failed_msg);
     emit(u, "bestmove 0000");
     return;
@@ -661,12 +764,19 @@ static void cmd_go(cf_uci *u, char *args) {
   const double budget = u->hold ? -1 : move_budget(u);
   u->deadline = budget >= 0 ? go_at + budget / 1000.0 : 0;
   const cf_clock clock = go_clock(u);
-  const bool instant = !u->hold && clock.time_ms >= 0 &&
-                       (double)(clock.time_ms - u->tm.move_overhead_ms) < u->answer_ms;
-  if (instant) {
-    /* Answered here, on the input thread: the move costs microseconds, while
-     * waking a new thread can cost a scheduler slice on a busy machine, and
-     * in time trouble every millisecond of the round trip is off the clock. */
+  const double waited_ms = (u->start - go_at) * 1000.0;
+  u->instant = !u->hold && clock.time_ms >= 0 &&
+               (double)(clock.time_ms - u->tm.move_overhead_ms) - waited_ms < u->answer_ms;
+  u->instant_why = "time trouble";
+  if (early_stop) {
+    u->instant = true;
+    u->instant_why = "stop came during the network load";
+  }
+  if (u->instant) {
+    /* Answered here, on the thread that runs the command: the move costs
+     * microseconds, while waking a new thread can cost a scheduler slice
+     * on a busy machine, and in time trouble every millisecond of the
+     * round trip is off the clock. */
     u->budget_ms = -1;
     instant_main(u);
     return;
@@ -679,9 +789,21 @@ static void cmd_go(cf_uci *u, char *args) {
   u->thread_live = true;
 }
 
+/* The first go still waiting in the queue (for a network load). */
+static pending *queued_go(cf_uci *u) {
+  for (pending *p = u->queue; p; p = p->next)
+    if (p->is_go && !p->stopped) return p;
+  return NULL;
+}
+
 static void cmd_stop(cf_uci *u, char *args) {
   (void)args;
-  if (!u->thread_live) return;
+  if (!u->thread_live) {
+    /* A go waiting for a network load answers at once (pump). */
+    pending *p = queued_go(u);
+    if (p) p->stopped = true;
+    return;
+  }
   pthread_mutex_lock(&u->mu);
   atomic_store(&u->stop, true);
   u->released = true;
@@ -695,7 +817,19 @@ static void cmd_stop(cf_uci *u, char *args) {
  * agent that finished while pondering answers at once. */
 static void cmd_ponderhit(cf_uci *u, char *args) {
   (void)args;
-  if (!u->thread_live) return;
+  if (!u->thread_live) {
+    /* A go ponder still waiting for a network load becomes a timed go
+     * whose clock starts now. */
+    pending *p = queued_go(u);
+    if (!p) return;
+    for (char *w = p->args; (w = strstr(w, "ponder")) != NULL; w += 6)
+      if ((w == p->args || isspace((unsigned char)w[-1])) && (!w[6] || isspace((unsigned char)w[6]))) {
+        memset(w, ' ', 6);
+        p->at = cf_agent_now();
+        break;
+      }
+    return;
+  }
   pthread_mutex_lock(&u->mu);
   if (u->go.ponder) {
     const double now = cf_agent_now();
@@ -718,20 +852,92 @@ typedef struct command {
   const char *name;
   void (*run)(cf_uci *u, char *args);
   bool during_search; /* runs alongside a search instead of ending it first */
+  bool at_once;       /* runs when read, even while others wait for a load */
+  bool needs_net;     /* waits for the network the options name */
 } command;
 
 static const command commands[] = {
-    {"uci", cmd_uci, true},
-    {"isready", cmd_isready, true},
-    {"setoption", cmd_setoption, false},
-    {"ucinewgame", cmd_ucinewgame, false},
-    {"position", cmd_position, false},
-    {"go", cmd_go, false},
-    {"stop", cmd_stop, true},
-    {"ponderhit", cmd_ponderhit, true},
-    {"debug", cmd_ignore, true},    /* accepted, no debug output exists */
-    {"register", cmd_ignore, true}, /* nothing to register */
+    {"uci", cmd_uci, true, true, false},
+    {"isready", cmd_isready, true, false, true},
+    {"setoption", cmd_setoption, false, false, false},
+    {"ucinewgame", cmd_ucinewgame, false, false, false},
+    {"position", cmd_position, false, false, false},
+    {"go", cmd_go, false, false, true},
+    {"stop", cmd_stop, true, true, false},
+    {"ponderhit", cmd_ponderhit, true, true, false},
+    {"debug", cmd_ignore, true, true, false},    /* accepted, no debug output exists */
+    {"register", cmd_ignore, true, true, false}, /* nothing to register */
 };
+
+/* Whether a go has nothing to search (mate or stalemate): it answers at
+ * once, without loading a network. */
+static bool go_without_moves(const cf_uci *u) {
+  cf_game_reason reason;
+  return cf_game_outcome(&u->game, &reason) != CF_RESULT_ONGOING &&
+         (reason == CF_REASON_CHECKMATE || reason == CF_REASON_STALEMATE);
+}
+
+/* Runs the queue's head if it can run now; false when it waits for a
+ * network load. */
+static bool run_head(cf_uci *u, pending *p) {
+  const command *c = p->cmd;
+  const bool go = c->run == cmd_go;
+  if (!c->during_search) finish_search(u, false);
+  /* isready during a search answers at once (unless a load is under way:
+   * a go stopped during it was answered without the network); a go
+   * stopped while it waited, or with no move to search, needs no network. */
+  const bool wants_net = c->needs_net && !(c->run == cmd_isready && u->thread_live && !u->loader) &&
+                         !(go && (p->stopped || go_without_moves(u)));
+  if (wants_net) {
+    if (go && !p->tried) {
+      u->failed_key[0] = 0; /* a failed file is tried again: it may be there now */
+      p->tried = true;
+    }
+    if (start_load(u) == NET_LOADING) return false;
+  }
+  u->cmd_at = p->at;
+  u->cmd_stopped = go && p->stopped;
+  c->run(u, p->args);
+  u->cmd_stopped = false;
+  return true;
+}
+
+/* Runs the queued commands, in order, until one must wait for a load.
+ * Under cmd_mu. */
+static void pump(cf_uci *u) {
+  while (u->queue && !u->closing) {
+    pending *p = u->queue;
+    if (!run_head(u, p)) break;
+    u->queue = p->next;
+    if (!u->queue) u->queue_tail = NULL;
+    free(p);
+  }
+}
+
+static void drop_queue(cf_uci *u) {
+  while (u->queue) {
+    pending *p = u->queue;
+    u->queue = p->next;
+    free(p);
+  }
+  u->queue_tail = NULL;
+}
+
+/* Queues a command (its arguments copied) and runs what can run. */
+static void enqueue(cf_uci *u, const command *c, const char *args, double at) {
+  size_t n = strlen(args) + 1;
+  pending *p = malloc(sizeof *p + n);
+  if (!p) {
+    emit(u, "info string error: out of memory");
+    return;
+  }
+  *p = (pending){.cmd = c, .at = at, .is_go = c->run == cmd_go};
+  memcpy(p->args, args, n);
+  if (u->queue_tail) u->queue_tail->next = p;
+  else u->queue = p;
+  u->queue_tail = p;
+  pump(u);
+}
 
 bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len) {
   if (!line) len = 0;
@@ -744,6 +950,7 @@ bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len) {
          (size_t)(nul - line) + 1, len);
     return true;
   }
+  const double at = cf_agent_now();
   char *copy = malloc(len + 1);
   if (!copy) {
     emit(u, "info string error: out of memory");
@@ -755,9 +962,22 @@ bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len) {
   while (*args && !isspace((unsigned char)*args)) args++;
   if (*args) *args++ = 0;
   bool go_on = true;
+  pthread_mutex_lock(&u->cmd_mu);
   if (!*s) {
     /* empty line */
   } else if (strcmp(s, "quit") == 0) {
+    /* Promptly, even during a load: a load about to end (a file refused
+     * at once, a small net) may end first, so a script's `isready` then
+     * `quit` still gets its readyok; a slower one is let go
+     * (cf_uci_free). */
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += QUIT_GRACE_MS * 1000000L;
+    until.tv_sec += until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    while (u->loader && pthread_cond_timedwait(&u->idle_cv, &u->cmd_mu, &until) == 0) {
+    }
+    drop_queue(u);
     finish_search(u, true);
     go_on = false;
   } else {
@@ -766,11 +986,18 @@ bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len) {
     if (i == n) {
       /* At most 64 bytes of it; emit escapes what is not clean text. */
       emit(u, "info string error: unknown command '%.64s'", s);
-    } else {
+    } else if (commands[i].at_once) {
       if (!commands[i].during_search) finish_search(u, false);
       commands[i].run(u, args);
+      pump(u); /* a stopped go that waited answers now */
+    } else {
+      enqueue(u, &commands[i], args, at);
     }
   }
+  /* Without background loading, a load this line started ends before the
+   * line is done with (as if the load ran on this thread). */
+  while (go_on && !u->background_load && u->loader) pthread_cond_wait(&u->idle_cv, &u->cmd_mu);
+  pthread_mutex_unlock(&u->cmd_mu);
   free(copy);
   return go_on;
 }
@@ -818,7 +1045,7 @@ static void switch_log(cf_uci *u) {
   emit(u, "info string error: %s; logging is off", err.msg);
 }
 
-cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, cf_error *err) {
+static cf_status set_option(cf_uci *u, cf_uci_option_id id, const char *value, cf_error *err) {
   const cf_uci_option_desc *o = cf_uci_option_at(id);
   if (!o) return cf_error_set(err, CF_ERR_ARG, "no option %d", (int)id);
   char v[CF_UCI_VALUE_MAX], old[CF_UCI_VALUE_MAX];
@@ -841,6 +1068,13 @@ cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, c
   return CF_OK;
 }
 
+cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, cf_error *err) {
+  pthread_mutex_lock(&u->cmd_mu);
+  cf_status st = set_option(u, id, value, err);
+  pthread_mutex_unlock(&u->cmd_mu);
+  return st;
+}
+
 const char *cf_uci_get_option(const cf_uci *u, cf_uci_option_id id) {
   return id >= 0 && id < CF_OPT_COUNT ? u->value[id] : NULL;
 }
@@ -853,6 +1087,9 @@ cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *u
   u->write = write;
   u->user = user;
   u->max_batch = cfg && cfg->max_batch > 0 ? cfg->max_batch : DEFAULT_MAX_BATCH;
+  u->background_load = cfg && cfg->background_load;
+  pthread_mutex_init(&u->cmd_mu, NULL);
+  pthread_cond_init(&u->idle_cv, NULL);
   for (int i = 0; cfg && cfg->search_dirs && cfg->search_dirs[i] && i < MAX_SEARCH_DIRS; i++) {
     u->search_dirs[i] = strdup(cfg->search_dirs[i]);
     if (!u->search_dirs[i]) {
@@ -889,6 +1126,15 @@ cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *u
 
 void cf_uci_free(cf_uci *u) {
   if (!u) return;
+  /* A load under way is let go, not waited for (quit must be prompt): it
+   * finishes on its own thread and frees what it built. */
+  pthread_mutex_lock(&u->cmd_mu);
+  u->closing = true;
+  cf_engine_loader *l = u->loader;
+  u->loader = NULL;
+  drop_queue(u);
+  pthread_mutex_unlock(&u->cmd_mu);
+  cf_engine_loader_release(l); /* not under cmd_mu: a load ending now takes it */
   finish_search(u, true);
   cf_net_free(u->net);
   cf_search_free(u->search);
@@ -896,6 +1142,8 @@ void cf_uci_free(cf_uci *u) {
   cf_uci_log_free(u->log);
   for (int i = 0; i < MAX_SEARCH_DIRS; i++) free(u->search_dirs[i]);
   pthread_mutex_destroy(&u->out_mu);
+  pthread_mutex_destroy(&u->cmd_mu);
+  pthread_cond_destroy(&u->idle_cv);
   pthread_mutex_destroy(&u->mu);
   pthread_cond_destroy(&u->cv);
   free(u);

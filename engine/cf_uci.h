@@ -24,6 +24,22 @@
  * loaded yet); whatever the loading has to say comes as `info string`
  * lines before `readyok`, and nothing else is written in reply.
  *
+ * A network load (isready, or a go that needs one) runs on a thread of its
+ * own. With cf_uci_config.background_load, feeding returns at once and:
+ * `isready` and `go` wait in a queue until the load ends (readyok after
+ * the load's lines; the go's clock started when it was read, so the wait
+ * counts against the move, and a clock the wait used up is played as time
+ * trouble: a move without the network); every command read after one that
+ * waits queues behind it, in order; `setoption`, `position` and
+ * `ucinewgame` read while nothing waits run at once (the load works on a
+ * copy of the options; a net loaded for options since changed is loaded
+ * again by the next isready or go); `stop` makes a waiting go answer at
+ * once, without the network; `ponderhit` makes a waiting `go ponder` a
+ * timed go whose clock starts then; `quit` returns promptly (a load gets
+ * 250 ms to end, so a fast one still answers a script's `isready` before
+ * its `quit`) and cf_uci_free lets the load finish in the background and
+ * free itself.
+ *
  * Nothing a GUI sends kills the engine: unknown commands, bad positions,
  * moves, FENs, options and missing or broken weights files give
  * `info string error: ...` and leave the state as it was. Every line
@@ -47,6 +63,11 @@ typedef struct cf_uci_config {
    * NULL: none (only the built-in net). See cf_engine_default_search_dirs. */
   const char *const *search_dirs;
   int max_batch; /* positions per network pass; 0 = 32 */
+  /* Network loads run on a thread of their own either way; true: feeding
+   * returns during a load, so the input goes on being read (the binary);
+   * false: a line that starts a load returns when it has ended (tests and
+   * transcripts that read the output after each line). */
+  bool background_load;
 } cf_uci_config;
 
 cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *user,
@@ -67,8 +88,18 @@ bool cf_uci_feed(cf_uci *u, const char *line);
  * cf_uci_feed would only see the text before the NUL. */
 bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len);
 
-/* Blocks until no search is running (a held one must be stopped first). */
+/* Blocks until no network load is under way, no command waits for one and
+ * no search is running (a held one must be stopped first). */
 void cf_uci_wait(cf_uci *u);
+
+/* Blocks until no network load is under way and no command waits for one
+ * (a search may still be running). */
+void cf_uci_drain(cf_uci *u);
+
+/* Whether a network load is under way (cf_uci_free would let it go on in
+ * the background: a process about to exit may then prefer _exit, so that
+ * no library's exit handlers run under it). */
+bool cf_uci_loading(cf_uci *u);
 
 /* Stops and joins any search, frees everything. Accepts NULL. */
 void cf_uci_free(cf_uci *u);

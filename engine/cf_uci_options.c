@@ -28,7 +28,8 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
     [CF_OPT_BACKEND_OPTIONS] = {"BackendOptions", "backend-opts", NULL, 'o', CF_OPT_TYPE_STRING,
                                 "", 0, 0, {NULL}, "backend-specific key=value,... options"},
     [CF_OPT_THREADS] = {"Threads", "threads", NULL, 't', CF_OPT_TYPE_SPIN, "1", 1, 128, {NULL},
-                        "the backend's threads (threads=N unless BackendOptions sets it); the "
+                        "threads evaluating each batch: lanes=N, N copies of the backend on "
+                        "sleeping threads (unless BackendOptions sets lanes or threads); the "
                         "search itself runs on one thread"},
     [CF_OPT_AGENT] = {"Agent", "agent", NULL, 0, CF_OPT_TYPE_COMBO, CF_AGENT_DEFAULT, 0, 0, {NULL},
                       "how moves are chosen: search (PUCT tree search), policy (one "

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tools/cf_commands.h"
+#include "tools/cf_passive_omp.h"
 
 typedef struct command {
   const char *name;
@@ -32,6 +33,8 @@ static void print_usage(FILE *out) {
 }
 
 int main(int argc, char **argv) {
+  /* Before anything is printed or read: the program may start again. */
+  cf_passive_omp_reexec(argv);
   /* No command, or Lc0-style option flags only: the UCI engine. */
   if (argc < 2 || (argv[1][0] == '-' && strcmp(argv[1], "--help") != 0 &&
                    strcmp(argv[1], "-h") != 0 && strcmp(argv[1], "--version") != 0))

@@ -8,8 +8,8 @@
  * Flags are the UCI options of engine/cf_uci_options.c under their flag
  * names, parsed by tools/cli/cf_cli.h (--flag VALUE or --flag=VALUE;
  * booleans bare, --no-flag, or with true/false). The main thread reads lines and
- * feeds them to the responder while the search runs on its own thread, so
- * stop and quit are honoured at any time. */
+ * feeds them to the responder while the search and any network load run on
+ * threads of their own, so stop and quit are honoured at any time. */
 #include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -115,7 +115,9 @@ int cf_cmd_uci(int argc, char **argv) {
   const char *dirs[8];
   exe_dir(dir, sizeof dir);
   cf_engine_default_search_dirs(dir, buf, dirs, 8);
-  cf_uci_config cfg = {.search_dirs = dirs};
+  /* Network loads in the background: quit, stop and isready are read
+   * while a slow network loads. */
+  cf_uci_config cfg = {.search_dirs = dirs, .background_load = true};
   cf_uci *u;
   cf_error err = {0};
   if (cf_uci_create(&cfg, write_line, stdout, &u, &err) != CF_OK) {
@@ -130,10 +132,20 @@ int cf_cmd_uci(int argc, char **argv) {
   char *line = NULL;
   size_t cap = 0;
   ssize_t len;
-  while ((len = getline(&line, &cap, stdin)) >= 0) /* with its length: a NUL is an error */
-    if (!cf_uci_feed_n(u, line, (size_t)len)) break;
-  /* End of input without quit: finish like quit. */
+  bool quit = false;
+  while (!quit && (len = getline(&line, &cap, stdin)) >= 0) /* with its length: a NUL is an error */
+    quit = !cf_uci_feed_n(u, line, (size_t)len);
   free(line);
+  /* End of input without quit: what was read is answered (a script's
+   * `go` after a load), then it finishes like quit. */
+  if (!quit) cf_uci_drain(u);
+  const bool abandoned = cf_uci_loading(u);
   cf_uci_free(u);
+  if (abandoned) {
+    /* quit during a network load: the load's thread may be inside a
+     * backend library, whose exit handlers must not run under it. */
+    fflush(stdout);
+    _exit(0);
+  }
   return 0;
 }

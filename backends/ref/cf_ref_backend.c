@@ -4,15 +4,19 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backends/cf_backend_options.h"
 #include "backends/ref/cf_ref_internal.h"
 
 /* The reference computes on the calling thread and needs no state, except
- * for one testing aid: `fail_after=N` makes every sync after the first N
+ * for two testing aids: `fail_after=N` makes every sync after the first N
  * report a backend failure, as a GPU backend reports a failed launch, so the
  * callers' error paths (a network failing in the middle of a search) can be
- * tested on any machine. */
+ * tested on any machine; `create_delay_ms=N` makes creation take N ms more,
+ * as a huge file on a slow disk or a GPU backend building its kernels
+ * would, so a caller's handling of a slow network load (the engine keeps
+ * reading its input) can be tested. */
 typedef struct ref_ctx {
   int max_batch;
   int fail_after; /* -1 = never */
@@ -22,10 +26,16 @@ typedef struct ref_ctx {
 static cf_status ref_create(const cf_backend_config *cfg, void **ctx, cf_error *err) {
   /* threads=1 is accepted so one option string can be handed to every
    * backend; the reference runs on the calling thread only. */
-  int threads = 1, fail_after = -1;
+  int threads = 1, fail_after = -1, delay_ms = 0;
   const cf_backend_int_option known[] = {{"threads", 1, 1, &threads},
-                                         {"fail_after", 0, 1000000000, &fail_after}};
-  CF_TRY(cf_backend_options_parse(cfg->options, known, 2, err));
+                                         {"fail_after", 0, 1000000000, &fail_after},
+                                         {"create_delay_ms", 0, 600000, &delay_ms}};
+  CF_TRY(cf_backend_options_parse(cfg->options, known, 3, err));
+  if (delay_ms > 0) {
+    struct timespec ts = {delay_ms / 1000, (delay_ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+  }
   ref_ctx *c = calloc(1, sizeof *c);
   if (!c) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
   c->max_batch = cfg->max_batch;

@@ -38,7 +38,7 @@ typedef struct match_args {
   cf_engine_spec cformer, opponent;
   char cformer_default[PATH_MAX + 8];
   char elo_opts[2][64];
-  const char *openings, *pgn;
+  const char *openings, *pgn, *rss_log;
   int games, concurrency;
   cf_match_limits limits; /* its nodes[] are set per game from the two below */
   long cformer_nodes, opponent_nodes; /* go nodes N instead of movetime; 0 = movetime */
@@ -54,7 +54,7 @@ typedef struct match_state {
   int faults_cformer, faults_opponent, adjudicated;
   long evals, cformer_moves;
   uint64_t *game_keys; /* per finished game: its moves and cformer's colour */
-  FILE *pgn;
+  FILE *pgn, *rss_log;
   char cformer_name[128], opponent_name[128];
   bool start_failed;
   cf_status start_status;
@@ -188,6 +188,9 @@ static int parse_args(int argc, char **argv, match_args *a) {
        .help = openings_help},
       {.name = "pgn", .kind = CF_CLI_STRING, .dest = &a->pgn, .arg = "FILE",
        .help = "write the games as PGN"},
+      {.name = "rss-log", .kind = CF_CLI_STRING, .dest = &a->rss_log, .arg = "FILE",
+       .help = "after each game, write a line with cformer's process id and\n"
+               "resident memory (VmRSS, kB): a leak shows as a rising column"},
       {.name = "concurrency", .kind = CF_CLI_INT, .dest = &a->concurrency, .imin = 1,
        .imax = MAX_CONCURRENCY, .help = concurrency_help},
       {.name = "quiet", .kind = CF_CLI_BOOL, .dest = &a->quiet, .help = "no per-game progress lines"},
@@ -282,6 +285,20 @@ static int count_distinct(uint64_t *keys, int n) {
   return distinct;
 }
 
+/* A process's resident memory in kB (VmRSS of /proc/PID/status); -1 when
+ * it cannot be read (the process is gone, or no /proc). */
+static long vm_rss_kb(pid_t pid) {
+  char path[64], line[256];
+  snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  long kb = -1;
+  while (kb < 0 && fgets(line, sizeof line, f))
+    if (strncmp(line, "VmRSS:", 6) == 0) kb = strtol(line + 6, NULL, 10);
+  fclose(f);
+  return kb;
+}
+
 static void *worker(void *arg) {
   match_state *s = arg;
   const match_args *a = s->a;
@@ -341,6 +358,11 @@ static void *worker(void *arg) {
     s->finished++;
     write_pgn(s, i + 1, &r, cformer_white ? c.name : o.name, cformer_white ? o.name : c.name,
               s->openings.names[k]);
+    if (s->rss_log) { /* between games: the engine is idle, its memory settled */
+      fprintf(s->rss_log, "game %d pid %ld vmrss_kb %ld fault %d\n", s->finished, (long)c.pid,
+              vm_rss_kb(c.pid), faulted ? 1 : 0);
+      fflush(s->rss_log);
+    }
     if (!a->quiet) {
       printf("game %d/%d (%s, cformer %s): %s %s | ", s->finished, a->games, s->openings.names[k],
              cformer_white ? "white" : "black", cf_game_result_name(r.result), r.reason);
@@ -384,9 +406,16 @@ int main(int argc, char **argv) {
     cf_openings_free(&s.openings);
     return 1;
   }
+  if (a.rss_log && !(s.rss_log = fopen(a.rss_log, "w"))) {
+    fprintf(stderr, "cformer-match: cannot write %s\n", a.rss_log);
+    if (s.pgn) fclose(s.pgn);
+    cf_openings_free(&s.openings);
+    return 1;
+  }
   if (!(s.game_keys = calloc((size_t)a.games, sizeof *s.game_keys))) {
     fprintf(stderr, "cformer-match: out of memory\n");
     if (s.pgn) fclose(s.pgn);
+    if (s.rss_log) fclose(s.rss_log);
     cf_openings_free(&s.openings);
     return 1;
   }
@@ -416,6 +445,7 @@ int main(int argc, char **argv) {
     if (pthread_create(&threads[started], NULL, worker, &s) != 0) break;
   for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
   if (s.pgn) fclose(s.pgn);
+  if (s.rss_log) fclose(s.rss_log);
   cf_openings_free(&s.openings);
   int distinct = count_distinct(s.game_keys, s.finished);
   free(s.game_keys);
