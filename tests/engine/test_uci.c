@@ -21,6 +21,7 @@
 #include "engine/cf_uci_score.h"
 #include "engine/cf_uci_text.h"
 #include "tests/cf_test.h"
+#include "tests/engine/uci_transcript.h"
 #include "tests/weights/weights_test_util.h"
 
 static void sleep_ms(long ms) {
@@ -28,49 +29,17 @@ static void sleep_ms(long ms) {
   nanosleep(&ts, NULL);
 }
 
-/* Collected output. watch: when set, the first line containing it has its
- * time (cf_agent_now) recorded in watch_at. */
-typedef struct transcript {
-  pthread_mutex_t mu;
-  char text[1 << 20];
-  size_t at;
-  const char *watch;
-  double watch_at;
-} transcript;
-
-static void collect(void *user, const char *line) {
-  transcript *tr = user;
-  pthread_mutex_lock(&tr->mu);
-  if (tr->watch && tr->watch_at == 0 && strstr(line, tr->watch)) tr->watch_at = cf_agent_now();
-  int n = snprintf(tr->text + tr->at, sizeof tr->text - tr->at, "%s\n", line);
-  if (n > 0 && tr->at + (size_t)n < sizeof tr->text) tr->at += (size_t)n;
-  pthread_mutex_unlock(&tr->mu);
-}
-
 static cf_uci *engine(cf_test *t, transcript *tr, const char *const *dirs) {
-  memset(tr, 0, sizeof *tr);
-  pthread_mutex_init(&tr->mu, NULL);
+  uci_transcript_init(tr);
   cf_uci_config cfg = {.search_dirs = dirs, .max_batch = 8};
   cf_uci *u = NULL;
   cf_error err = {0};
-  CHECK(cf_uci_create(&cfg, collect, tr, &u, &err) == CF_OK);
+  CHECK(cf_uci_create(&cfg, uci_transcript_collect, tr, &u, &err) == CF_OK);
   return u;
 }
 
-/* Feeds lines separated by '\n', waits for the search, returns the output
- * since the call. */
 static const char *run(cf_uci *u, transcript *tr, const char *lines) {
-  static char out[1 << 20];
-  size_t from = tr->at;
-  char *copy = strdup(lines);
-  for (char *save = NULL, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-    cf_uci_feed(u, l);
-  free(copy);
-  cf_uci_wait(u);
-  pthread_mutex_lock(&tr->mu);
-  snprintf(out, sizeof out, "%s", tr->text + from);
-  pthread_mutex_unlock(&tr->mu);
-  return out;
+  return uci_transcript_run(u, tr, lines);
 }
 
 static int count(const char *hay, const char *needle) {
@@ -81,19 +50,7 @@ static int count(const char *hay, const char *needle) {
 
 /* The bestmove in out is legal in fen + moves. */
 static bool bestmove_legal(const char *out, const char *fen, const char *moves, char *move) {
-  const char *b = strstr(out, "bestmove ");
-  if (!b) return false;
-  sscanf(b + 9, "%5s", move);
-  cf_game g;
-  if (cf_game_init_fen(&g, fen, NULL) != CF_OK) return false;
-  char buf[512];
-  snprintf(buf, sizeof buf, "%s", moves);
-  for (char *s = NULL, *m = strtok_r(buf, " ", &s); m; m = strtok_r(NULL, " ", &s))
-    cf_game_push_uci(&g, m, NULL);
-  cf_move mv;
-  bool ok = cf_move_parse_uci(cf_game_position(&g), move, &mv, NULL) == CF_OK;
-  cf_game_free(&g);
-  return ok;
+  return uci_bestmove_legal(out, fen, moves, move);
 }
 
 static void test_handshake(cf_test *t) {

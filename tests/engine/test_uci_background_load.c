@@ -17,20 +17,7 @@
 #include "engine/cf_agent.h"
 #include "engine/cf_uci.h"
 #include "tests/cf_test.h"
-
-typedef struct transcript {
-  pthread_mutex_t mu;
-  char text[1 << 18];
-  size_t at;
-} transcript;
-
-static void collect(void *user, const char *line) {
-  transcript *tr = user;
-  pthread_mutex_lock(&tr->mu);
-  int n = snprintf(tr->text + tr->at, sizeof tr->text - tr->at, "%s\n", line);
-  if (n > 0 && tr->at + (size_t)n < sizeof tr->text) tr->at += (size_t)n;
-  pthread_mutex_unlock(&tr->mu);
-}
+#include "tests/engine/uci_transcript.h"
 
 static void sleep_ms(long ms) {
   struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
@@ -41,12 +28,11 @@ static double ms_since(double t0) { return (cf_agent_now() - t0) * 1000.0; }
 
 /* An engine whose loads take delay_ms more (the built-in net on ref). */
 static cf_uci *slow_engine(cf_test *t, transcript *tr, int delay_ms) {
-  memset(tr, 0, sizeof *tr);
-  pthread_mutex_init(&tr->mu, NULL);
+  uci_transcript_init(tr);
   cf_uci_config cfg = {.max_batch = 8, .background_load = true};
   cf_uci *u = NULL;
   cf_error err = {0};
-  CHECK(cf_uci_create(&cfg, collect, tr, &u, &err) == CF_OK);
+  CHECK(cf_uci_create(&cfg, uci_transcript_collect, tr, &u, &err) == CF_OK);
   if (!u) return NULL;
   char opts[64];
   snprintf(opts, sizeof opts, "create_delay_ms=%d", delay_ms);
@@ -96,20 +82,11 @@ static bool has(transcript *tr, size_t from, const char *needle) {
 
 /* The move after "bestmove " at offset at is legal in the position. */
 static bool legal_bestmove(transcript *tr, long at, const char *moves) {
-  char move[8] = "";
+  char line[64] = "", move[8];
   pthread_mutex_lock(&tr->mu);
-  sscanf(tr->text + at + 9, "%7s", move);
+  snprintf(line, sizeof line, "%s", tr->text + at);
   pthread_mutex_unlock(&tr->mu);
-  cf_game g;
-  if (cf_game_init(&g, NULL, NULL) != CF_OK) return false;
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", moves);
-  for (char *s = NULL, *m = strtok_r(buf, " ", &s); m; m = strtok_r(NULL, " ", &s))
-    cf_game_push_uci(&g, m, NULL);
-  cf_move mv;
-  bool ok = cf_move_parse_uci(cf_game_position(&g), move, &mv, NULL) == CF_OK;
-  cf_game_free(&g);
-  return ok;
+  return uci_bestmove_legal(line, NULL, moves, move);
 }
 
 /* Bound on a load of the built-in net on ref beyond its delay. */
@@ -281,11 +258,10 @@ static void test_quit_during_load(cf_test *t) {
  * load returns when it has ended, with the same output. */
 static void test_foreground(cf_test *t) {
   transcript tr;
-  memset(&tr, 0, sizeof tr);
-  pthread_mutex_init(&tr.mu, NULL);
+  uci_transcript_init(&tr);
   cf_uci_config cfg = {.max_batch = 8};
   cf_uci *u = NULL;
-  CHECK(cf_uci_create(&cfg, collect, &tr, &u, NULL) == CF_OK);
+  CHECK(cf_uci_create(&cfg, uci_transcript_collect, &tr, &u, NULL) == CF_OK);
   if (!u) return;
   CHECK(cf_uci_set_option(u, CF_OPT_WEIGHTS_FILE, "<built in>", NULL) == CF_OK);
   CHECK(cf_uci_set_option(u, CF_OPT_BACKEND, "ref", NULL) == CF_OK);

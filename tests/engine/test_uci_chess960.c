@@ -9,48 +9,22 @@
 #include "engine/cf_uci.h"
 #include "engine/cf_uci_options.h"
 #include "tests/cf_test.h"
-
-typedef struct transcript {
-  pthread_mutex_t mu;
-  char text[1 << 18];
-  size_t at;
-} transcript;
-
-static void collect(void *user, const char *line) {
-  transcript *tr = user;
-  pthread_mutex_lock(&tr->mu);
-  int n = snprintf(tr->text + tr->at, sizeof tr->text - tr->at, "%s\n", line);
-  if (n > 0 && tr->at + (size_t)n < sizeof tr->text) tr->at += (size_t)n;
-  pthread_mutex_unlock(&tr->mu);
-}
+#include "tests/engine/uci_transcript.h"
 
 /* An engine on the built-in network with the one-evaluation policy agent:
  * its bestmove is the only move allowed wherever there is one. */
 static cf_uci *engine(cf_test *t, transcript *tr) {
-  memset(tr, 0, sizeof *tr);
-  pthread_mutex_init(&tr->mu, NULL);
+  uci_transcript_init(tr);
   cf_uci_config cfg = {.search_dirs = NULL, .max_batch = 8};
   cf_uci *u = NULL;
   cf_error err = {0};
-  if (!CHECK(cf_uci_create(&cfg, collect, tr, &u, &err) == CF_OK)) return NULL;
+  if (!CHECK(cf_uci_create(&cfg, uci_transcript_collect, tr, &u, &err) == CF_OK)) return NULL;
   cf_uci_feed(u, "setoption name Agent value policy");
   return u;
 }
 
-/* Feeds lines separated by '\n', waits for the search, returns the output
- * of these lines. */
 static const char *run(cf_uci *u, transcript *tr, const char *lines) {
-  static char out[1 << 18];
-  size_t from = tr->at;
-  char *copy = strdup(lines);
-  for (char *save = NULL, *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-    cf_uci_feed(u, l);
-  free(copy);
-  cf_uci_wait(u);
-  pthread_mutex_lock(&tr->mu);
-  snprintf(out, sizeof out, "%s", tr->text + from);
-  pthread_mutex_unlock(&tr->mu);
-  return out;
+  return uci_transcript_run(u, tr, lines);
 }
 
 /* A Chess960 position whose only legal move is kingside castling with the

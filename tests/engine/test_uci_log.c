@@ -15,33 +15,13 @@
 #include "engine/cf_uci.h"
 #include "engine/cf_uci_log.h"
 #include "tests/cf_test.h"
+#include "tests/engine/uci_transcript.h"
 
 static const char *cformer = "cformer";
 
-typedef struct transcript {
-  pthread_mutex_t mu;
-  char text[1 << 18];
-  size_t at;
-} transcript;
-
-static void collect(void *user, const char *line) {
-  transcript *tr = user;
-  pthread_mutex_lock(&tr->mu);
-  int n = snprintf(tr->text + tr->at, sizeof tr->text - tr->at, "%s\n", line);
-  if (n > 0 && tr->at + (size_t)n < sizeof tr->text) tr->at += (size_t)n;
-  pthread_mutex_unlock(&tr->mu);
-}
-
 /* Feeds one line, waits for any search; returns the output it caused. */
 static const char *feed(cf_uci *u, transcript *tr, const char *line) {
-  static char out[1 << 16];
-  size_t from = tr->at;
-  cf_uci_feed(u, line);
-  cf_uci_wait(u);
-  pthread_mutex_lock(&tr->mu);
-  snprintf(out, sizeof out, "%s", tr->text + from);
-  pthread_mutex_unlock(&tr->mu);
-  return out;
+  return uci_transcript_run(u, tr, line);
 }
 
 static char *slurp(const char *path) {
@@ -158,12 +138,11 @@ static void test_log_through_uci(cf_test *t) {
   snprintf(first, sizeof first, "%s/first.log", dir);
   snprintf(second, sizeof second, "%s/second.log", dir);
   static transcript tr;
-  memset(&tr, 0, sizeof tr);
-  pthread_mutex_init(&tr.mu, NULL);
+  uci_transcript_init(&tr);
   cf_uci_config cfg = {.max_batch = 8};
   cf_uci *u = NULL;
   cf_error err = {0};
-  if (!CHECK(cf_uci_create(&cfg, collect, &tr, &u, &err) == CF_OK)) return;
+  if (!CHECK(cf_uci_create(&cfg, uci_transcript_collect, &tr, &u, &err) == CF_OK)) return;
   CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_LOG_FILE), ""); /* off by default */
   feed(u, &tr, "uci"); /* before the log: not in it */
   CHECK(cf_uci_set_option(u, CF_OPT_LOG_FILE, first, &err) == CF_OK);
@@ -229,11 +208,10 @@ static void test_log_bad_path(cf_test *t) {
   snprintf(good, sizeof good, "%s/good.log", dir);
   CHECK(mkfifo(fifo, 0600) == 0);
   static transcript tr;
-  memset(&tr, 0, sizeof tr);
-  pthread_mutex_init(&tr.mu, NULL);
+  uci_transcript_init(&tr);
   cf_uci *u = NULL;
   cf_error err = {0};
-  if (!CHECK(cf_uci_create(NULL, collect, &tr, &u, &err) == CF_OK)) return;
+  if (!CHECK(cf_uci_create(NULL, uci_transcript_collect, &tr, &u, &err) == CF_OK)) return;
   CHECK(cf_uci_set_option(u, CF_OPT_LOG_FILE, good, &err) == CF_OK);
   const char *o = feed(u, &tr, "setoption name LogFile value /nonexistent-cf-dir/x.log");
   CHECK_STR_EQ(o, "info string error: LogFile: cannot open '/nonexistent-cf-dir/x.log' for "

@@ -56,6 +56,12 @@ bool cf_parity_load(const char *dir, const char *net, cf_parity_case **out, int 
 /* Reads one JSON case line (the same schema) into c. */
 bool cf_parity_parse_line(const char *line, cf_parity_case *c, char *msg, int msg_size);
 
+/* Reads the cases of parity net `net` (as cf_parity_load, from
+ * cf_parity_dir()) and loads its weights file into *w. Returns false with a
+ * message in msg, nothing left allocated, on any problem. */
+bool cf_parity_load_net(const char *net, cf_parity_case **cases, int *count, cf_weights **w,
+                        char *msg, int msg_size);
+
 /* <testdata>/parity */
 const char *cf_parity_dir(void);
 

@@ -61,21 +61,15 @@ static const cf_backend_desc *backends[16];
 static int n_backends;
 
 static void run_net_on(cf_test *t, const char *name, int batch, const char *backend) {
-  char msg[512], path[1200];
+  char msg[512];
   cf_parity_case *cases;
   int n;
-  if (!CHECK(cf_parity_load(cf_parity_dir(), name, &cases, &n, msg, sizeof msg))) {
+  cf_weights *w = NULL;
+  if (!CHECK(cf_parity_load_net(name, &cases, &n, &w, msg, sizeof msg))) {
     fprintf(stderr, "%s\n", msg);
     return;
   }
-  snprintf(path, sizeof path, "%s/%s.pb.gz", cf_parity_dir(), name);
-  cf_weights *w = NULL;
   cf_error err = {0};
-  if (!CHECK(cf_weights_load_file(path, NULL, &w, &err) == CF_OK)) {
-    fprintf(stderr, "%s\n", err.msg);
-    free(cases);
-    return;
-  }
   int step = batch > 0 ? batch : n;
   /* The full batch also runs multi-threaded (every backend but the
    * single-threaded oracle takes threads=N, cf_backend.h), on a net

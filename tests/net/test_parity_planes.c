@@ -13,21 +13,15 @@
 #include "tests/net/cf_parity_check.h"
 
 static void run_net(cf_test *t, const char *name, int batch) {
-  char msg[512], path[1200];
+  char msg[512];
   cf_parity_case *cases;
   int n;
-  if (!CHECK(cf_parity_load(cf_parity_dir(), name, &cases, &n, msg, sizeof msg))) {
+  cf_weights *w = NULL;
+  if (!CHECK(cf_parity_load_net(name, &cases, &n, &w, msg, sizeof msg))) {
     fprintf(stderr, "%s\n", msg);
     return;
   }
-  snprintf(path, sizeof path, "%s/%s.pb.gz", cf_parity_dir(), name);
-  cf_weights *w = NULL;
   cf_error err = {0};
-  if (!CHECK(cf_weights_load_file(path, NULL, &w, &err) == CF_OK)) {
-    fprintf(stderr, "%s\n", err.msg);
-    free(cases);
-    return;
-  }
   cf_net_options opts = {.backend = "ref", .max_batch = batch > 0 ? batch : n};
   cf_parity_all_heads(w, &opts);
   cf_net *net = NULL;

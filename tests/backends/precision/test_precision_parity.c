@@ -99,21 +99,15 @@ static void check_reduced(cf_test *t, const char *tag, cf_precision p, const cf_
 }
 
 static void run_net(cf_test *t, const char *name, cf_precision p, int batch) {
-  char msg[512], path[1200], opts_text[64];
+  char msg[512], opts_text[64];
   cf_parity_case *cases;
   int n;
-  if (!CHECK(cf_parity_load(cf_parity_dir(), name, &cases, &n, msg, sizeof msg))) {
+  cf_weights *w = NULL;
+  if (!CHECK(cf_parity_load_net(name, &cases, &n, &w, msg, sizeof msg))) {
     fprintf(stderr, "%s\n", msg);
     return;
   }
-  snprintf(path, sizeof path, "%s/%s.pb.gz", cf_parity_dir(), name);
-  cf_weights *w = NULL;
   cf_error err = {0};
-  if (!CHECK(cf_weights_load_file(path, NULL, &w, &err) == CF_OK)) {
-    fprintf(stderr, "%s\n", err.msg);
-    free(cases);
-    return;
-  }
   const int step = batch > 0 ? batch : n;
   snprintf(opts_text, sizeof opts_text, "precision=%s%s", cf_precision_name(p),
            step > 1 ? ",threads=2" : "");
