@@ -152,15 +152,22 @@ def cformer_rates(args, net, threads, batches):
     return rates, " ".join(cmd)
 
 
-def lc0_rate(args, lc0, net, threads, batch, guess):
-    """Lc0's median evaluations/s at one batch size (`backendbench`'s median column)."""
-    calls = max(5, min(100000, math.ceil(args.seconds * guess / batch)))
-    opts = f"threads={threads}"
+def lc0_rate(args, lc0, net, threads, workers, batch, guess):
+    """Lc0's median evaluations/s at one batch size (`backendbench`'s median column).
+
+    threads > 1 runs one of two ways: the backend's own threads inside each
+    batch (backend option threads=N), or with workers N batches at once,
+    each on a one-thread backend (backendbench --threads=N): Lc0's search
+    keeps several batches in flight, so that is its best throughput."""
+    calls = max(5, min(100000, math.ceil(args.seconds * guess / batch * (threads if workers else 1))))
+    opts = f"threads={1 if workers else threads}"
     if args.lc0_backend_opts:
         opts += "," + args.lc0_backend_opts
     cmd = [lc0, "backendbench", f"--weights={net}", f"--backend={args.lc0_backend}",
            f"--backend-opts={opts}", f"--batches={calls}", f"--start-batch-size={batch}",
            f"--max-batch-size={batch}", "--batch-step=1"]
+    if workers:
+        cmd.append(f"--threads={threads}")
     proc = run(cmd, "lc0 backendbench")
     header = None
     for line in proc.stdout.splitlines():
@@ -253,12 +260,16 @@ def main(argv):
                 path = make_net(netconv, shape, folder, log)
                 nets.append(("x".join(map(str, shape)) + " (L x D x H x F, no RPE, LayerNorm)", path))
             last_rate = {}
-            engines = [("cformer " + args.backend, None)] + [("lc0 " + label, path) for label, path in builds]
+            engines = [("cformer " + args.backend, None, False)]
+            for label, path in builds:
+                engines += [("lc0 " + label, path, False), ("lc0 " + label + " workers", path, True)]
             for rnd in range(args.rounds):
                 order = engines if rnd % 2 == 0 else list(reversed(engines))
                 for name, path in nets:
                     for threads in threads_list:
-                        for engine, lc0 in order:
+                        for engine, lc0, workers in order:
+                            if workers and threads == 1:
+                                continue  # the same as the plain run
                             if lc0 is None:
                                 log(f"round {rnd + 1}/{args.rounds}: {engine} on {name}, {threads} thread(s)")
                                 rates, cmd = cformer_rates(args, path, threads, batches)
@@ -272,7 +283,7 @@ def main(argv):
                                 log(f"round {rnd + 1}/{args.rounds}: {engine} on {name}, {threads} "
                                     f"thread(s), batch {b}")
                                 guess = last_rate.get((name, b), FIRST_GUESS)
-                                rate, cmd = lc0_rate(args, lc0, path, threads, b, guess)
+                                rate, cmd = lc0_rate(args, lc0, path, threads, workers, b, guess)
                                 commands.append(cmd)
                                 results.append(dict(round=rnd + 1, net=name, threads=threads,
                                                     engine=engine, batch=b, evals_per_second=rate))
@@ -290,20 +301,22 @@ def main(argv):
           f"{os.cpu_count()} logical CPUs")
     print(f"load average before: {load_before}; after: {load_after}")
     print(f"medians of {args.rounds} interleaved round(s), {args.seconds:g} s per measurement; "
-          f"ratio = cformer / Lc0 (per-round ratios' range in brackets)")
+          f"ratio = cformer / Lc0 (per-round ratios' range in brackets); Lc0 'workers' = "
+          f"N batches at once on one-thread backends, else N backend threads in each batch")
     summary = []
     cf = engines[0][0]
     for name, _ in nets:
         for threads in threads_list:
             print()
             print(f"{name}, {threads} thread(s): evaluations/s")
-            head = ["batch", cf] + [e for e, _ in engines[1:]] + [f"ratio vs {e[4:]}" for e, _ in engines[1:]]
+            theirs_engines = [e for e, _, workers in engines[1:] if threads > 1 or not workers]
+            head = ["batch", cf] + theirs_engines + [f"ratio vs {e[4:]}" for e in theirs_engines]
             print(" | ".join(head))
             for b in batches:
                 mine = rates_of(name, threads, cf, b)
                 row = [str(b), f"{statistics.median(mine):.1f}"]
                 ratios = []
-                for engine, _ in engines[1:]:
+                for engine in theirs_engines:
                     theirs = rates_of(name, threads, engine, b)
                     row.append(f"{statistics.median(theirs):.1f}")
                     per_round = [m / t for m, t in zip(mine, theirs) if t > 0]

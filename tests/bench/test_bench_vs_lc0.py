@@ -81,6 +81,23 @@ with tempfile.TemporaryDirectory() as tmp:
         check(len(calls) == 4 and all("--backend=blas" in c and "threads=1" in c for c in calls),
               "Lc0 gets its backend and threads=1")
 
+    # Two threads: Lc0 runs both ways, N backend threads in a batch and N
+    # batches at once (workers) on one-thread backends.
+    open(log, "w").close()
+    p = subprocess.run(base[:-6] + ["--batches", "1", "--rounds", "1", "--seconds", "0.05",
+                                    "--threads", "2", "--lc0", "fake=" + fake, "--json", out_json],
+                       env=env, capture_output=True, text=True)
+    check(p.returncode == 0, "a two-thread run exits 0")
+    if p.returncode == 0:
+        calls = open(log).read().splitlines()
+        intra = [c for c in calls if "--backend-opts=threads=2" in c and "--threads=" not in c]
+        workers = [c for c in calls if "--backend-opts=threads=1" in c and "--threads=2" in c]
+        check(len(calls) == 2 and len(intra) == 1 and len(workers) == 1,
+              f"Lc0 runs with 2 backend threads and with 2 workers: {calls}")
+        engines = sorted(s["lc0"] for s in json.load(open(out_json))["summary"])
+        check(engines == ["lc0 fake", "lc0 fake workers"], f"both are compared: {engines}")
+        check("lc0 fake workers" in p.stdout, "the workers column is printed")
+
     p = subprocess.run(base + ["--lc0", fake], env=dict(env, FAKE_LC0_FAIL="1"),
                        capture_output=True, text=True)
     check(p.returncode == 1 and "RPE weights file not supported" in p.stderr,
