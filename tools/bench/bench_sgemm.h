@@ -1,19 +1,20 @@
 /* bench_sgemm.h: this machine's measured single-precision matrix multiply
  * peak, the yardstick for a backend's achieved GFLOP/s. Measured with
- * OpenBLAS cblas_sgemm on square matrices, with 1 thread and with all
- * threads; absent OpenBLAS the result says so and carries no numbers. */
+ * every sgemm the build links (OpenBLAS cblas_sgemm, oneDNN dnnl_sgemm) on
+ * square matrices, with 1 thread and with all threads, keeping the best;
+ * absent both the result says so and carries no numbers. */
 #ifndef BENCH_SGEMM_H
 #define BENCH_SGEMM_H
 
 #include <stdbool.h>
 
 typedef struct bench_sgemm {
-  bool measured;      /* false: no OpenBLAS in this build (see note) */
+  bool measured;      /* false: neither library in this build (see note) */
   int n;              /* matrix side */
   int threads;        /* the "all threads" count */
   double gflops_1;    /* best of the runs, 1 thread */
   double gflops_all;  /* best of the runs, `threads` threads */
-  char note[160];     /* how it was measured, or why not */
+  char note[200];     /* how it was measured (the best library first), or why not */
 } bench_sgemm;
 
 /* The one-thread rate: what a backend's GFLOP/s is compared with, since
