@@ -132,7 +132,7 @@ static int parse_args(int argc, char **argv, eval_args *a) {
       {.name = "backend-opts", .letter = 'o', .kind = CF_CLI_STRING, .dest = &a->backend_opts,
        .arg = "S", .help = "backend options, e.g. threads=2 (docs/BACKENDS.md)"},
       {.name = "threads", .letter = 't', .kind = CF_CLI_INT, .dest = &a->threads, .imin = 1,
-       .imax = 128, .help = "the backend's threads (threads=N unless --backend-opts sets it)"},
+       .imax = 128, .help = "threads evaluating each batch (lanes=N unless --backend-opts sets lanes or threads)"},
       {.name = "batch", .kind = CF_CLI_INT, .dest = &a->batch, .imin = 1, .imax = MAX_BATCH,
        .help = batch_help},
       {.name = "history-fill", .kind = CF_CLI_CHOICE, .choices = fills, .arg = "M",

@@ -92,7 +92,7 @@ static int parse_args(int argc, char **argv, puzzles_args *a) {
       {.name = "backend-opts", .letter = 'o', .kind = CF_CLI_STRING, .dest = &a->backend_opts,
        .arg = "S", .help = "backend options, e.g. threads=2"},
       {.name = "threads", .letter = 't', .kind = CF_CLI_INT, .dest = &a->threads, .imin = 1,
-       .imax = 128, .help = "the backend's threads (threads=N unless --backend-opts sets it)"},
+       .imax = 128, .help = "threads evaluating each batch (lanes=N unless --backend-opts sets lanes or threads)"},
       {.name = "csv", .kind = CF_CLI_STRING, .dest = &a->csv, .arg = "FILE", .help = csv_help},
       {.name = "limit", .kind = CF_CLI_LONG, .dest = &a->limit, .imin = 1, .imax = LONG_MAX,
        .help = "only the first N puzzles"},

@@ -220,7 +220,7 @@ static int parse_args(int argc, char **argv, bench_args *a) {
                "(e.g. threads=2; default: none, the backends' defaults)"},
       {.name = "threads", .letter = 't', .kind = CF_CLI_INT, .dest = &a->threads, .imin = 1,
        .imax = 128,
-       .help = "the backends' threads: threads=N unless --backend-opts\nsets threads"},
+       .help = "threads evaluating each batch: lanes=N unless --backend-opts\nsets lanes or threads"},
       {.name = "batches", .kind = CF_CLI_STRING, .arg = "LIST", .set = set_batches, .ctx = a,
        .help = batches_help},
       {.name = "agents", .kind = CF_CLI_STRING, .arg = "LIST", .set = set_agents, .ctx = a,

@@ -1,7 +1,7 @@
 /* cf_cli_net.h: what the tools' network flags share. --weights takes a
  * file or "<built in>" (the network embedded in the binary) wherever a
  * network is read, within --weights-max-mb's payload limit; --threads N
- * goes to the backend as threads=N unless --backend-opts sets threads
+ * gives the network lanes=N unless --backend-opts sets lanes or threads
  * itself (as the engine's Threads option). */
 #ifndef CF_CLI_NET_H
 #define CF_CLI_NET_H
