@@ -11,7 +11,11 @@ variation distance), and top-1 move agreement. docs/BACKENDS.md
 Positions (no chess library needed: a position is a FEN plus UCI moves,
 which cformer replays): every puzzle of data/puzzles before and after each
 move of its solution, every prefix of every line of data/match/openings.txt,
-and the parity positions; duplicates removed. --limit N keeps the first N.
+and the parity positions; with --games LOG, every position of the games in
+a cformer LogFile (each `position` line the engine read, and every prefix
+of its moves: both sides' positions of real games, such as those of a
+`cformer-match --copt LogFile=LOG` run); duplicates removed. --limit N
+keeps the first N.
 
   tools/bench/precision_accuracy.py --cformer build/tools/cformer \\
       --weights '<built in>' [--precisions bf16,int8] [--limit N] [--json]
@@ -28,7 +32,32 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def positions():
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def log_games(path):
+    """(fen, moves) of every `position` line a cformer LogFile shows read."""
+    games = []
+    with open(path, errors="replace") as f:
+        for line in f:
+            at = line.find(" >> position ")
+            if at < 0:
+                continue
+            words = line[at + len(" >> position "):].split()
+            if not words:
+                continue
+            if words[0] == "startpos":
+                fen, rest = START, words[1:]
+            elif words[0] == "fen" and len(words) >= 7:
+                fen, rest = " ".join(words[1:7]), words[7:]
+            else:
+                continue
+            moves = rest[1:] if rest and rest[0] == "moves" else []
+            games.append((fen, moves))
+    return games
+
+
+def positions(game_logs=()):
     seen, out = set(), []
 
     def add(pid, fen, moves):
@@ -37,7 +66,7 @@ def positions():
             seen.add(key)
             out.append({"id": pid, "fen": fen, "moves": list(moves)})
 
-    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    start = START
     with open(os.path.join(ROOT, "data/puzzles/lichess_puzzles_public.csv"), newline="") as f:
         for row in csv.DictReader(f):
             line = row["Moves"].split()
@@ -52,6 +81,10 @@ def positions():
         for text in f:
             c = json.loads(text)
             add(c["id"], c["fen"], c["moves"])
+    for g, path in enumerate(game_logs):
+        for n, (fen, moves) in enumerate(log_games(path)):
+            for k in range(len(moves) + 1):
+                add(f"log{g}.{n}+{k}", fen, moves[:k])
     return out
 
 
@@ -112,11 +145,16 @@ def main():
     ap.add_argument("--weights", default="<built in>")
     ap.add_argument("--precisions", default="bf16,int8")
     ap.add_argument("--limit", type=int, default=0, help="first N positions only")
+    ap.add_argument("--games", action="append", default=[], metavar="LOG",
+                    help="also every position of the games in this cformer LogFile (repeatable)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    pos = positions()
+    for path in args.games:
+        if not os.path.isfile(path):
+            sys.exit(f"--games: no such file '{path}'")
+    pos = positions(args.games)
     if args.limit:
         pos = pos[:args.limit]
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
