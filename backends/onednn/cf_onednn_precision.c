@@ -3,6 +3,7 @@
 #include "backends/onednn/cf_onednn_precision.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <oneapi/dnnl/dnnl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,12 +161,20 @@ void cf_onednn_quantize_rows(int rows, int cols, const float *x, int8_t *q, floa
   for (int r = 0; r < rows; r++) {
     const float *xr = x + (size_t)r * cols;
     int8_t *qr = q + (size_t)r * cols;
-    float amax = 0;
-#pragma omp simd reduction(max : amax)
+    /* The largest |x| as the largest bit pattern with the sign cleared:
+     * for finite non-negative floats the two orders agree, and an integer
+     * max vectorizes under every compiler (clang refuses a float max
+     * reduction without fast-math, and -Werror makes that fatal). */
+    uint32_t amax_bits = 0;
+#pragma omp simd reduction(max : amax_bits)
     for (int i = 0; i < cols; i++) {
-      const float a = fabsf(xr[i]);
-      amax = a > amax ? a : amax;
+      uint32_t b;
+      memcpy(&b, &xr[i], sizeof b);
+      b &= 0x7fffffffu;
+      amax_bits = b > amax_bits ? b : amax_bits;
     }
+    float amax;
+    memcpy(&amax, &amax_bits, sizeof amax);
     const float s = amax > 0 ? amax / 127.0f : 1.0f;
     const float inv = 1.0f / s;
     scale[r] = s;
