@@ -51,6 +51,17 @@ cf_status cf_backend_options_parse(const char *options,
   return CF_OK;
 }
 
+cf_status cf_backend_options_append(char *rest, size_t rest_size, size_t *used, const char *item,
+                                    size_t len, cf_error *err) {
+  if (*used + (*used ? 1 : 0) + len + 1 > rest_size) /* comma, item, NUL */
+    return cf_error_set(err, CF_ERR_ARG, "backend option string is too long");
+  if (*used) rest[(*used)++] = ',';
+  memcpy(rest + *used, item, len);
+  *used += len;
+  rest[*used] = '\0';
+  return CF_OK;
+}
+
 const char *cf_precision_name(cf_precision p) {
   switch (p) {
     case CF_PRECISION_F32: return "f32";
@@ -85,12 +96,7 @@ cf_status cf_backend_options_take_precision(const char *options, cf_precision *p
                             (int)vlen, val);
       *precision = (cf_precision)found;
     } else if (len > 0) {
-      if (used + (used ? 1 : 0) + len + 1 > rest_size) /* comma, item, NUL */
-        return cf_error_set(err, CF_ERR_ARG, "backend option string is too long");
-      if (used) rest[used++] = ',';
-      memcpy(rest + used, p, len);
-      used += len;
-      rest[used] = '\0';
+      CF_TRY(cf_backend_options_append(rest, rest_size, &used, p, len, err));
     }
     p = comma ? comma + 1 : NULL;
   }

@@ -32,4 +32,11 @@ cf_status cf_backend_options_parse(const char *options,
 cf_status cf_backend_options_take_precision(const char *options, cf_precision *precision,
                                             char *rest, size_t rest_size, cf_error *err);
 
+/* Appends item (len bytes) to the option string rest (rest_size bytes,
+ * *used of them taken), after a comma when rest is not empty. Fails when
+ * rest is too small. For the functions that take some items out of an
+ * option string and pass the others on. */
+cf_status cf_backend_options_append(char *rest, size_t rest_size, size_t *used, const char *item,
+                                    size_t len, cf_error *err);
+
 #endif /* CF_BACKEND_OPTIONS_H */

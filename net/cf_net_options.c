@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/cf_backend_options.h"
 #include "net/cf_net_lanes.h"
 
 /* Mask of head names "a+b+c" (names[i] for bit i). */
@@ -99,14 +100,7 @@ cf_status cf_net_options_resolve(const cf_net_options *in, cf_net_options *out, 
     size_t len = comma ? (size_t)(comma - p) : strlen(p);
     bool taken = false;
     if (len) CF_TRY(apply(p, len, out, &taken, err));
-    if (len && !taken) {
-      if (used + len + 2 > rest_size)
-        return cf_error_set(err, CF_ERR_ARG, "backend option string is too long");
-      if (used) rest[used++] = ',';
-      memcpy(rest + used, p, len);
-      used += len;
-      rest[used] = '\0';
-    }
+    if (len && !taken) CF_TRY(cf_backend_options_append(rest, rest_size, &used, p, len, err));
     p = comma ? comma + 1 : NULL;
   }
   if (used) out->backend_options = rest;
