@@ -52,13 +52,16 @@ with tempfile.TemporaryDirectory() as tmp:
     check(("8/8/8/8/8/5k2/8/5K1R w - - 0 1", ("h1h2",)) in added, "the FEN game's positions too")
 
     p = subprocess.run([sys.executable, script, "--cformer", cformer, "--precisions", "f32",
-                        "--limit", "40", "--games", log, "--json"], capture_output=True, text=True)
+                        "--limit", "40", "--games", log, "--value-agent", "12", "--json"],
+                       capture_output=True, text=True)
     check(p.returncode == 0, f"f32 against itself runs: {p.stderr[-500:]}")
     if p.returncode == 0:
         r = json.loads(p.stdout)["vs_f32"]["f32"]
         check(r["positions"] == 40, "40 positions compared")
         check(r["wdl_max"] == 0 and r["q_max"] == 0 and r["policy_max"] == 0
               and r["top1_agreement"] == 1.0, f"identical runs differ by nothing: {r}")
+        check(r["value_agent_positions"] == 12 and r["value_agent_agreement"] == 1.0,
+              "the value agent plays the same 12 moves twice")
     p = subprocess.run([sys.executable, script, "--cformer", cformer, "--games",
                         os.path.join(tmp, "nope.log")], capture_output=True, text=True)
     check(p.returncode != 0 and "no such file" in p.stderr, "a missing log is refused")

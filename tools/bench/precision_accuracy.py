@@ -15,10 +15,13 @@ and the parity positions; with --games LOG, every position of the games in
 a cformer LogFile (each `position` line the engine read, and every prefix
 of its moves: both sides' positions of real games, such as those of a
 `cformer-match --copt LogFile=LOG` run); duplicates removed. --limit N
-keeps the first N.
+keeps the first N. --value-agent N also plays the value agent (every legal
+child evaluated, through the UCI engine) at each precision on the first N
+positions with a legal move, and gives its move agreement with f32.
 
   tools/bench/precision_accuracy.py --cformer build/tools/cformer \\
-      --weights '<built in>' [--precisions bf16,int8] [--limit N] [--json]
+      --weights '<built in>' [--precisions bf16,int8] [--limit N] [--games LOG]
+      [--value-agent N] [--json]
 """
 import argparse
 import csv
@@ -98,6 +101,28 @@ def run_eval(cformer, weights, precision, cases_path, threads, batch):
     return [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
 
 
+def value_agent_moves(cformer, weights, precision, pos):
+    """The value agent's move (every legal child evaluated) in each position,
+    through the UCI engine on onednn at this precision."""
+    script = ["uci", "setoption name WeightsFile value " + weights, "setoption name Backend value onednn",
+              f"setoption name BackendOptions value precision={precision}",
+              "setoption name Agent value value", "isready"]
+    for p in pos:
+        moves = " moves " + " ".join(p["moves"]) if p["moves"] else ""
+        script += [f"position fen {p['fen']}{moves}", "go nodes 1000", "isready"]
+    script.append("quit")
+    res = subprocess.run([cformer], input="\n".join(script) + "\n", capture_output=True, text=True)
+    if res.returncode != 0:
+        sys.exit(f"cformer (value agent, {precision}) failed ({res.returncode}): {res.stderr.strip()}")
+    errors = [line for line in res.stdout.splitlines() if line.startswith("info string error")]
+    if errors:
+        sys.exit(f"cformer (value agent, {precision}): {errors[0]}")
+    best = [line.split()[1] for line in res.stdout.splitlines() if line.startswith("bestmove ")]
+    if len(best) != len(pos):
+        sys.exit(f"cformer (value agent, {precision}): {len(best)} moves for {len(pos)} positions")
+    return best
+
+
 def softmax(logits):
     m = max(logits)
     e = [math.exp(v - m) for v in logits]
@@ -149,6 +174,8 @@ def main():
                     help="also every position of the games in this cformer LogFile (repeatable)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--value-agent", type=int, default=0, metavar="N",
+                    help="also the value agent's move agreement with f32 on the first N positions")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     for path in args.games:
@@ -169,19 +196,33 @@ def main():
             print(f"  {p} ...", file=sys.stderr)
             got = run_eval(args.cformer, args.weights, p, cases, args.threads, args.batch)
             report["vs_f32"][p] = compare(ref, got)
+        if args.value_agent:
+            # positions with a legal move (a finished game has nothing to choose)
+            playable = {a["id"] for a in ref if a["policy"] and next(iter(a["policy"].values()))}
+            some = [q for q in pos if q["id"] in playable][:args.value_agent]
+            print(f"  value agent, {len(some)} positions ...", file=sys.stderr)
+            base = value_agent_moves(args.cformer, args.weights, "f32", some)
+            for p in args.precisions.split(","):
+                got = value_agent_moves(args.cformer, args.weights, p, some)
+                report["vs_f32"][p]["value_agent_positions"] = len(some)
+                report["vs_f32"][p]["value_agent_agreement"] = (
+                    sum(a == b for a, b in zip(base, got)) / max(len(some), 1))
     finally:
         os.unlink(cases)
     if args.json:
         print(json.dumps(report, indent=1))
         return
     print(f"{report['weights']}: {report['positions']} positions, each precision vs f32")
+    va = args.value_agent > 0
     print("| precision | W/D/L max | W/D/L mean | Q max | Q mean | policy max | policy mean "
-          "| policy TV mean | top-1 agreement |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| policy TV mean | top-1 agreement |" + (" value agent agreement |" if va else ""))
+    print("|---" * (10 if va else 9) + "|")
     for p, r in report["vs_f32"].items():
         print(f"| {p} | {r['wdl_max']:.2e} | {r['wdl_mean']:.2e} | {r['q_max']:.2e} "
               f"| {r['q_mean']:.2e} | {r['policy_max']:.2e} | {r['policy_mean']:.2e} "
-              f"| {r['policy_tv_mean']:.2e} | {100 * r['top1_agreement']:.2f}% |")
+              f"| {r['policy_tv_mean']:.2e} | {100 * r['top1_agreement']:.2f}% |"
+              + (f" {100 * r['value_agent_agreement']:.2f}% of {r['value_agent_positions']} |"
+                 if va else ""))
 
 
 if __name__ == "__main__":
