@@ -104,8 +104,6 @@ struct cf_uci {
    * (cf_instant_move.h). answer_ms is the cost of a network answer as
    * measured here (go to bestmove), a decaying maximum so that one slow
    * answer is remembered for a few moves. */
-  bool instant;
-  const char *instant_why;
   double answer_ms;
 
   cf_uci_log *log; /* LogFile: every line in and out (cf_uci_log.h) */
@@ -319,19 +317,18 @@ static void wait_release(cf_uci *u) {
   pthread_mutex_unlock(&u->mu);
 }
 
-/* The move of time trouble: no network, no tree; the clock's budget is
- * not recorded, so nothing is saved or spent from it. */
-static void *instant_main(void *arg) {
-  cf_uci *u = arg;
+/* A move without the network (time trouble, or a stop during the load):
+ * no tree; the clock's budget is not recorded, so nothing is saved or
+ * spent from it. why names the reason in the info string. */
+static void play_instant(cf_uci *u, const char *why) {
   const cf_position *pos = cf_game_position(&u->game);
   cf_agent_result r = {.best = cf_instant_move(pos), .ponder = CF_MOVE_NONE};
   char move[CF_UCI_MOVE_MAX];
   cf_move_write_uci(r.best, king_takes_rook(u), move);
   emit(u, "info depth 0 seldepth 0 time %ld nodes 0 pv %s",
        (long)((cf_agent_now() - u->clock_start) * 1000.0), move);
-  emit(u, "info string %s: %s played without the network", u->instant_why, move);
+  emit(u, "info string %s: %s played without the network", why, move);
   emit_bestmove(u, &r);
-  return NULL;
 }
 
 static void *search_main(void *arg) {
@@ -765,20 +762,15 @@ static void cmd_go(cf_uci *u, char *args) {
   u->deadline = budget >= 0 ? go_at + budget / 1000.0 : 0;
   const cf_clock clock = go_clock(u);
   const double waited_ms = (u->start - go_at) * 1000.0;
-  u->instant = !u->hold && clock.time_ms >= 0 &&
-               (double)(clock.time_ms - u->tm.move_overhead_ms) - waited_ms < u->answer_ms;
-  u->instant_why = "time trouble";
-  if (early_stop) {
-    u->instant = true;
-    u->instant_why = "stop came during the network load";
-  }
-  if (u->instant) {
+  const bool time_trouble = !u->hold && clock.time_ms >= 0 &&
+                            (double)(clock.time_ms - u->tm.move_overhead_ms) - waited_ms <
+                                u->answer_ms;
+  if (early_stop || time_trouble) {
     /* Answered here, on the thread that runs the command: the move costs
      * microseconds, while waking a new thread can cost a scheduler slice
      * on a busy machine, and in time trouble every millisecond of the
      * round trip is off the clock. */
-    u->budget_ms = -1;
-    instant_main(u);
+    play_instant(u, early_stop ? "stop came during the network load" : "time trouble");
     return;
   }
   if (pthread_create(&u->thread, NULL, search_main, u) != 0) {

@@ -78,10 +78,7 @@ static void run_net_on(cf_test *t, const char *name, int batch, const char *back
   cf_net_options opts = {.backend = backend,
                          .max_batch = batch == 1 ? 1 : step + 5,
                          .backend_options = threaded ? "threads=2" : NULL};
-  for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++)
-    if (w->arch.has_policy[h]) opts.policy_heads |= 1u << h;
-  for (int h = CF_VALUE_Q; h < CF_VALUE_HEAD_COUNT; h++)
-    if (w->arch.has_value[h]) opts.value_heads |= 1u << h;
+  cf_parity_all_heads(w, &opts);
   cf_net *net = NULL;
   cf_status st = cf_net_create(w, &opts, &net, &err);
   cf_weights_free(w);
