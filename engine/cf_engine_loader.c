@@ -129,13 +129,6 @@ cf_status cf_engine_loader_start(const cf_engine_weights_spec *spec, cf_engine_l
   return CF_OK;
 }
 
-bool cf_engine_loader_done(cf_engine_loader *l) {
-  pthread_mutex_lock(&l->mu);
-  bool d = l->done;
-  pthread_mutex_unlock(&l->mu);
-  return d;
-}
-
 cf_status cf_engine_loader_take(cf_engine_loader *l, cf_net **net, cf_engine_weights_info *info,
                                 cf_error *err) {
   pthread_mutex_lock(&l->mu);

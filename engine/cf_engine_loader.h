@@ -37,9 +37,6 @@ typedef bool (*cf_engine_loader_done_fn)(void *user, cf_engine_loader *l);
 cf_status cf_engine_loader_start(const cf_engine_weights_spec *spec, cf_engine_loader_done_fn done,
                                  void *user, cf_engine_loader **out, cf_error *err);
 
-/* Whether the load has ended. */
-bool cf_engine_loader_done(cf_engine_loader *l);
-
 /* After the load ended: its status; on success the network moves to *net
  * (the caller frees it) and *info is filled; on failure err says why. A
  * second call gives the status again but no network. */
