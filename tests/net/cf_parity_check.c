@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 double cf_parity_max_err = 0.0;
@@ -134,4 +135,53 @@ bool cf_parity_planes_request(const cf_parity_case *c, const cf_net *net,
                           .black_to_move = black};
   cf_parity_bind_output(net, out, &p->buf);
   return ok;
+}
+
+bool cf_parity_planes_run_net(const char *name, cf_net_options opts, int batch,
+                              cf_parity_planes_run *run, char *msg, int msg_size) {
+  *run = (cf_parity_planes_run){0};
+  cf_weights *w = NULL;
+  if (!cf_parity_load_net(name, &run->cases, &run->n, &w, msg, msg_size)) return false;
+  const int n = run->n;
+  run->step = batch > 0 ? batch : n;
+  opts.max_batch = run->step;
+  cf_parity_all_heads(w, &opts);
+  cf_error err = {0};
+  cf_status st = cf_net_create(w, &opts, &run->net, &err);
+  cf_weights_free(w);
+  if (st != CF_OK) {
+    snprintf(msg, (size_t)msg_size, "%s: %s", name, err.msg);
+    return false;
+  }
+  run->prep = calloc((size_t)n, sizeof *run->prep);
+  run->req = calloc((size_t)n, sizeof *run->req);
+  run->out = calloc((size_t)n, sizeof *run->out);
+  if (!run->prep || !run->req || !run->out) {
+    snprintf(msg, (size_t)msg_size, "out of memory");
+    return false;
+  }
+  for (int i = 0; i < n; i++)
+    if (!cf_parity_planes_request(&run->cases[i], run->net, &run->prep[i], &run->req[i],
+                                  &run->out[i])) {
+      snprintf(msg, (size_t)msg_size, "%s %s: a legal move does not convert", name,
+               run->cases[i].id);
+      return false;
+    }
+  for (int i = 0; i < n; i += run->step) {
+    const int m = n - i < run->step ? n - i : run->step;
+    if (cf_net_eval(run->net, m, run->req + i, run->out + i, &err) != CF_OK) {
+      snprintf(msg, (size_t)msg_size, "%s: %s", name, err.msg);
+      return false;
+    }
+  }
+  return true;
+}
+
+void cf_parity_planes_run_free(cf_parity_planes_run *run) {
+  cf_net_free(run->net);
+  free(run->prep);
+  free(run->req);
+  free(run->out);
+  free(run->cases);
+  *run = (cf_parity_planes_run){0};
 }

@@ -49,6 +49,25 @@ typedef struct cf_parity_planes_case {
 bool cf_parity_planes_request(const cf_parity_case *c, const cf_net *net,
                               cf_parity_planes_case *p, cf_net_request *req, cf_net_output *out);
 
+/* A parity net run on its cases fed as planes: the cases, the network
+ * that ran them (options as given, every head of the net, max_batch =
+ * the step) and each case's output, evaluated `step` cases per call. */
+typedef struct cf_parity_planes_run {
+  cf_parity_case *cases;
+  int n, step;
+  cf_net *net;
+  cf_parity_planes_case *prep;
+  cf_net_request *req;
+  cf_net_output *out;
+} cf_parity_planes_run;
+
+/* Loads net `name` and its cases, creates the network with opts (batch 0
+ * = all cases in one call) and evaluates every case. False with a message
+ * in msg on any failure; free the run either way. */
+bool cf_parity_planes_run_net(const char *name, cf_net_options opts, int batch,
+                              cf_parity_planes_run *run, char *msg, int msg_size);
+void cf_parity_planes_run_free(cf_parity_planes_run *run);
+
 /* Largest |difference| seen by the checks so far (for the report). */
 extern double cf_parity_max_err;
 

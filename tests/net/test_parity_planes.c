@@ -14,46 +14,19 @@
 
 static void run_net(cf_test *t, const char *name, int batch) {
   char msg[512];
-  cf_parity_case *cases;
-  int n;
-  cf_weights *w = NULL;
-  if (!CHECK(cf_parity_load_net(name, &cases, &n, &w, msg, sizeof msg))) {
+  cf_parity_planes_run r;
+  cf_net_options opts = {.backend = "ref"};
+  if (!CHECK(cf_parity_planes_run_net(name, opts, batch, &r, msg, sizeof msg))) {
     fprintf(stderr, "%s\n", msg);
+    cf_parity_planes_run_free(&r);
     return;
-  }
-  cf_error err = {0};
-  cf_net_options opts = {.backend = "ref", .max_batch = batch > 0 ? batch : n};
-  cf_parity_all_heads(w, &opts);
-  cf_net *net = NULL;
-  cf_status st = cf_net_create(w, &opts, &net, &err);
-  cf_weights_free(w);
-  if (!CHECK(st == CF_OK)) {
-    fprintf(stderr, "%s: %s\n", name, err.msg);
-    free(cases);
-    return;
-  }
-  cf_parity_planes_case *prep = calloc((size_t)n, sizeof *prep);
-  cf_net_request *req = calloc((size_t)n, sizeof *req);
-  cf_net_output *out = calloc((size_t)n, sizeof *out);
-  for (int i = 0; i < n; i++)
-    CHECK(cf_parity_planes_request(&cases[i], net, &prep[i], &req[i], &out[i]));
-  int step = batch > 0 ? batch : n;
-  for (int i = 0; i < n; i += step) {
-    int m = n - i < step ? n - i : step;
-    if (!CHECK(cf_net_eval(net, m, req + i, out + i, &err) == CF_OK)) {
-      fprintf(stderr, "%s: %s\n", name, err.msg);
-      break;
-    }
   }
   char tag[96];
-  snprintf(tag, sizeof tag, "%s (planes input, batch %d)", name, step);
-  for (int i = 0; i < n; i++)
-    cf_parity_check_output(t, tag, &cases[i], net, &out[i], prep[i].move_case, cases[i].n_legal);
-  cf_net_free(net);
-  free(prep);
-  free(req);
-  free(out);
-  free(cases);
+  snprintf(tag, sizeof tag, "%s (planes input, batch %d)", name, r.step);
+  for (int i = 0; i < r.n; i++)
+    cf_parity_check_output(t, tag, &r.cases[i], r.net, &r.out[i], r.prep[i].move_case,
+                           r.cases[i].n_legal);
+  cf_parity_planes_run_free(&r);
 }
 
 static void test_planes_input_full_batch(cf_test *t) {

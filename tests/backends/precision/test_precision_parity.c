@@ -100,50 +100,27 @@ static void check_reduced(cf_test *t, const char *tag, cf_precision p, const cf_
 
 static void run_net(cf_test *t, const char *name, cf_precision p, int batch) {
   char msg[512], opts_text[64];
-  cf_parity_case *cases;
-  int n;
-  cf_weights *w = NULL;
-  if (!CHECK(cf_parity_load_net(name, &cases, &n, &w, msg, sizeof msg))) {
-    fprintf(stderr, "%s\n", msg);
-    return;
-  }
-  cf_error err = {0};
-  const int step = batch > 0 ? batch : n;
+  /* A batch of all cases (batch 0) also runs on two threads. */
   snprintf(opts_text, sizeof opts_text, "precision=%s%s", cf_precision_name(p),
-           step > 1 ? ",threads=2" : "");
-  cf_net_options opts = {.backend = "onednn", .max_batch = step, .backend_options = opts_text};
-  cf_parity_all_heads(w, &opts);
-  cf_net *net = NULL;
-  cf_status st = cf_net_create(w, &opts, &net, &err);
-  cf_weights_free(w);
-  if (!CHECK(st == CF_OK)) {
-    fprintf(stderr, "%s: %s\n", name, err.msg);
-    free(cases);
+           batch != 1 ? ",threads=2" : "");
+  cf_net_options opts = {.backend = "onednn", .backend_options = opts_text};
+  cf_parity_planes_run r;
+  if (!CHECK(cf_parity_planes_run_net(name, opts, batch, &r, msg, sizeof msg))) {
+    fprintf(stderr, "%s\n", msg);
+    cf_parity_planes_run_free(&r);
     return;
-  }
-  cf_parity_planes_case *prep = calloc((size_t)n, sizeof *prep);
-  cf_net_request *req = calloc((size_t)n, sizeof *req);
-  cf_net_output *out = calloc((size_t)n, sizeof *out);
-  for (int i = 0; i < n; i++) CHECK(cf_parity_planes_request(&cases[i], net, &prep[i], &req[i], &out[i]));
-  bool ok = true;
-  for (int i = 0; ok && i < n; i += step) {
-    int m = n - i < step ? n - i : step;
-    ok = CHECK(cf_net_eval(net, m, req + i, out + i, &err) == CF_OK);
-    if (!ok) fprintf(stderr, "%s: %s\n", name, err.msg);
   }
   char tag[128];
-  snprintf(tag, sizeof tag, "%s on onednn precision=%s (batch %d)", name, cf_precision_name(p), step);
-  for (int i = 0; ok && i < n; i++) {
+  snprintf(tag, sizeof tag, "%s on onednn precision=%s (batch %d)", name, cf_precision_name(p),
+           r.step);
+  for (int i = 0; i < r.n; i++) {
     if (p == CF_PRECISION_F32)
-      cf_parity_check_output(t, tag, &cases[i], net, &out[i], prep[i].move_case, cases[i].n_legal);
+      cf_parity_check_output(t, tag, &r.cases[i], r.net, &r.out[i], r.prep[i].move_case,
+                             r.cases[i].n_legal);
     else
-      check_reduced(t, tag, p, &cases[i], &out[i]);
+      check_reduced(t, tag, p, &r.cases[i], &r.out[i]);
   }
-  cf_net_free(net);
-  free(prep);
-  free(req);
-  free(out);
-  free(cases);
+  cf_parity_planes_run_free(&r);
 }
 
 /* Whether the oneDNN backend runs p on this CPU; prints the reason if not. */
