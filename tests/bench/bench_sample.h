@@ -7,6 +7,7 @@
 #define BENCH_SAMPLE_H
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tools/bench/bench_report.h"
