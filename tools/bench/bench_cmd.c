@@ -168,9 +168,11 @@ static bool check_arch(void *ctx, const char *text, char *why, size_t why_size) 
   "Measures a network's cost and speed as the Chessformer paper compares agents:\n"          \
   "FLOPs per evaluation (paper rule and full count); evaluations, FLOPs and time per\n"      \
   "move for each agent over a fixed suite of real-game positions; evaluations/s and\n"      \
-  "GFLOP/s per backend and batch size next to this machine's sgemm peak. Prints a\n"        \
-  "table (or JSON), a bench signature that changes when behaviour changes, and\n"           \
-  "optionally an SVG chart of time per move against FLOPs per move. docs/BENCH.md.\n\n"
+  "GFLOP/s per backend and batch size next to this machine's matmul peak in the\n"          \
+  "run's precision (f32 sgemm; bf16 or int8 with --backend-opts precision=...).\n"          \
+  "Prints a table (or JSON), a bench signature that changes when behaviour\n"               \
+  "changes, and optionally an SVG chart of time per move against FLOPs per move.\n"         \
+  "docs/BENCH.md.\n\n"
 
 /* Returns -1 when the arguments are fine, else the exit status. */
 static int parse_args(int argc, char **argv, bench_args *a) {
