@@ -7,6 +7,7 @@
 #define BENCH_SAMPLE_H
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tools/bench/bench_report.h"
@@ -23,6 +24,20 @@ static inline void bench_sample_report(bench_report *r) {
   r->sgemm = (bench_sgemm){.measured = true, .n = 1024, .threads = 2, .gflops_1 = 90,
                            .gflops_all = 170};
   snprintf(r->sgemm.note, sizeof r->sgemm.note, "OpenBLAS cblas_sgemm");
+  /* bf16 measured on the square and the projections (the square's rate is
+   * the peak), int8 not run by this CPU */
+  r->peaks[0] = (bench_matmul_peak){
+      .precision = CF_PRECISION_BF16, .measured = true, .threads = 2, .gflops_1 = 250,
+      .gflops_all = 480, .n_shapes = 3,
+      .shapes = {{.m = 1024, .k = 1024, .n = 1024, .gflops_1 = 250, .gflops_all = 480,
+                  .method = "matmul bf16*bf16->f32"},
+                 {.m = 16384, .k = 256, .n = 768, .gflops_1 = 200, .gflops_all = 390,
+                  .method = "matmul bf16*bf16->f32"},
+                 {.m = 16384, .k = 256, .n = 256, .gflops_1 = 125, .gflops_all = 240,
+                  .method = "matmul bf16*bf16->f32"}}};
+  snprintf(r->peaks[0].note, sizeof r->peaks[0].note, "oneDNN matmul bf16*bf16->f32");
+  r->peaks[1] = (bench_matmul_peak){.precision = CF_PRECISION_INT8};
+  snprintf(r->peaks[1].note, sizeof r->peaks[1].note, "not measured: precision=int8 needs VNNI");
   r->cpus = 2, r->load_average = 0.25;
   snprintf(r->signature, sizeof r->signature, "0123456789abcdef");
   r->n_backends = 2;

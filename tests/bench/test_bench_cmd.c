@@ -150,6 +150,17 @@ static void test_json_schema(cf_test *t) {
   CHECK_STR_EQ(str(net, "source"), "1x32");
   CHECK(num(cJSON_GetObjectItem(j, "suite"), "positions") == 12);
   CHECK(cJSON_IsFalse(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "sgemm"), "measured")));
+  /* --no-sgemm skips the bf16 and int8 peaks too, and says so */
+  const cJSON *peaks = cJSON_GetObjectItem(j, "matmul_peaks");
+  for (int i = 0; i < 2; i++) {
+    const cJSON *p = cJSON_GetObjectItem(peaks, i ? "int8" : "bf16");
+    CHECK(cJSON_IsFalse(cJSON_GetObjectItem(p, "measured")));
+    CHECK_STR_EQ(str(p, "note"), "not measured (--no-sgemm)");
+    CHECK(cJSON_GetObjectItem(p, "gflops_1_thread") == NULL);
+  }
+  const cJSON *yard = cJSON_GetObjectItem(j, "yardstick");
+  CHECK_STR_EQ(str(yard, "precision"), "f32");
+  CHECK(cJSON_IsNull(cJSON_GetObjectItem(yard, "gflops_1_thread")));
   CHECK(is_hex16(str(j, "signature")));
   CHECK(num(cJSON_GetObjectItem(j, "machine"), "cpus") >= 1);
   const cJSON *backends = cJSON_GetObjectItem(j, "backends");
@@ -334,6 +345,84 @@ static void test_table_and_progress(cf_test *t) {
   CHECK_STR_CONTAINS(out, "bench signature: ");
   CHECK_STR_CONTAINS(out, "policy agent over 12 positions"); /* progress on stderr */
   CHECK(strstr(out, "value") == NULL || strstr(out, " value ") == NULL);
+  /* --no-sgemm: no peak measured, each line says so, no share column */
+  CHECK(strstr(out, "measuring") == NULL);
+  CHECK_STR_CONTAINS(out, "sgemm peak not measured (--no-sgemm)\n");
+  CHECK_STR_CONTAINS(out, "bf16 peak  not measured (--no-sgemm)\n");
+  CHECK_STR_CONTAINS(out, "int8 peak  not measured (--no-sgemm)\n");
+  CHECK(strstr(out, "% 1T") == NULL);
+  free(out);
+}
+
+/* A bench run with every peak measured (slow suite: about 10 s of timing
+ * per run): each precision measured where oneDNN runs it, with positive
+ * rates by shape and the best shape's as the peak, or not, with the reason
+ * and no numbers; the share column against the run's precision's peak. */
+static void check_peak(cf_test *t, const cJSON *p, int d_model) {
+  const char *note = str(p, "note");
+  if (!cJSON_IsTrue(cJSON_GetObjectItem(p, "measured"))) {
+    CHECK(strncmp(note, "not measured: ", 14) == 0);
+    CHECK(cJSON_GetObjectItem(p, "gflops_1_thread") == NULL);
+    CHECK(cJSON_GetObjectItem(p, "shapes") == NULL);
+    return;
+  }
+  CHECK(strncmp(note, "oneDNN ", 7) == 0);
+  CHECK(num(p, "threads") >= 1);
+  const cJSON *shapes = cJSON_GetObjectItem(p, "shapes");
+  if (!CHECK_INT_EQ(cJSON_GetArraySize(shapes), 3)) return;
+  const int dims[3][3] = {{1024, 1024, 1024}, {16384, d_model, 3 * d_model},
+                          {16384, d_model, d_model}};
+  double best_1 = 0, best_all = 0;
+  for (int i = 0; i < 3; i++) {
+    const cJSON *sh = cJSON_GetArrayItem(shapes, i);
+    CHECK(num(sh, "m") == dims[i][0] && num(sh, "k") == dims[i][1] && num(sh, "n") == dims[i][2]);
+    CHECK(num(sh, "gflops_1_thread") > 0 && num(sh, "gflops_all_threads") > 0);
+    CHECK(str(sh, "method")[0] != '\0');
+    best_1 = fmax(best_1, num(sh, "gflops_1_thread"));
+    best_all = fmax(best_all, num(sh, "gflops_all_threads"));
+  }
+  CHECK(num(p, "gflops_1_thread") == best_1 && num(p, "gflops_all_threads") == best_all);
+}
+
+static void test_measured_peaks(cf_test *t) {
+  char *out;
+  CHECK_INT_EQ(run("--arch 1x32 --positions 1 --batches 4 --min-time 0 --min-calls 1 "
+                   "--agents policy --json",
+                   true, &out),
+               0);
+  /* progress names what is measured */
+  CHECK_STR_CONTAINS(out, "measuring the f32 sgemm peak (1024x1024x1024)");
+  const char *json = out ? strchr(out, '{') : NULL;
+  cJSON *j = json ? cJSON_Parse(json) : NULL;
+  if (!CHECK(j != NULL)) {
+    free(out);
+    return;
+  }
+  const cJSON *peaks = cJSON_GetObjectItem(j, "matmul_peaks");
+  const cJSON *bf16 = cJSON_GetObjectItem(peaks, "bf16"), *int8 = cJSON_GetObjectItem(peaks, "int8");
+  check_peak(t, bf16, 32);
+  check_peak(t, int8, 32);
+  if (cJSON_IsTrue(cJSON_GetObjectItem(bf16, "measured")))
+    CHECK_STR_CONTAINS(out, "measuring the bf16 matmul peak (1024x1024x1024, 16384x32x96, "
+                            "16384x32x32)");
+  /* f32: the sgemm's */
+  const cJSON *yard = cJSON_GetObjectItem(j, "yardstick");
+  CHECK_STR_EQ(str(yard, "precision"), "f32");
+  const cJSON *sgemm = cJSON_GetObjectItem(j, "sgemm");
+  if (cJSON_IsTrue(cJSON_GetObjectItem(sgemm, "measured")))
+    CHECK(num(yard, "gflops_1_thread") == num(sgemm, "gflops_1_thread"));
+  const bool bf16_runs = cJSON_IsTrue(cJSON_GetObjectItem(bf16, "measured"));
+  cJSON_Delete(j);
+  free(out);
+  /* precision=bf16 on onednn: the share is of the bf16 peak, named so */
+  if (!cf_backend_find("onednn") || !bf16_runs) return;
+  CHECK_INT_EQ(run("--arch 1x32 --positions 1 --batches 4 --min-time 0 --min-calls 1 "
+                   "--agents policy --backend onednn --backend-opts precision=bf16 --quiet",
+                   false, &out),
+               0);
+  CHECK_STR_CONTAINS(out, "bf16 peak  ");
+  CHECK_STR_CONTAINS(out, "GFLOP/s % 1T bf16 peak\n");
+  CHECK(strstr(out, "% 1T sgemm") == NULL);
   free(out);
 }
 
@@ -638,14 +727,17 @@ int main(int argc, char **argv) {
       test_json_schema, test_search_defaults, test_backend_opts, test_table_and_progress,
       test_parity_net,  test_cost_only_presets, test_arch_shapes, test_svg_file,
       test_backend_all, test_help_and_bad_arguments, test_built_in_weights, test_warmup,
-      test_backend_all_estimate, test_kernel_set_named};
+      test_backend_all_estimate, test_kernel_set_named, test_measured_peaks};
   static const char *names[] = {"test_json_schema", "test_search_defaults",
                                 "test_backend_opts", "test_table_and_progress",
                                 "test_parity_net",  "test_cost_only_presets",
                                 "test_arch_shapes", "test_svg_file",
                                 "test_backend_all", "test_help_and_bad_arguments",
                                 "test_built_in_weights", "test_warmup",
-                                "test_backend_all_estimate", "test_kernel_set_named"};
-  return cf_test_run(names, fns, sizeof fns / sizeof fns[0], argc > 2 ? argc - 1 : 1,
+                                "test_backend_all_estimate", "test_kernel_set_named",
+                                "test_measured_peaks"};
+  /* the last, test_measured_peaks, runs only when named (the slow suite) */
+  const int n = (int)(sizeof fns / sizeof fns[0]);
+  return cf_test_run(names, fns, argc > 2 ? n : n - 1, argc > 2 ? argc - 1 : 1,
                      argc > 2 ? argv + 1 : argv);
 }

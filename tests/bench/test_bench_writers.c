@@ -95,11 +95,52 @@ static void test_json(cf_test *t) {
   CHECK(cJSON_IsTrue(cJSON_GetObjectItem(skipped, "skipped")));
   CHECK_STR_EQ(cJSON_GetObjectItem(skipped, "skip_reason")->valuestring, "no GPU");
   CHECK(cJSON_GetObjectItem(skipped, "agents") == NULL);
+  /* the reduced precisions' peaks: bf16 measured by shape, int8 not (no
+   * numbers, only why); no --backend-opts: the yardstick is the sgemm's */
+  const cJSON *peaks = cJSON_GetObjectItem(j, "matmul_peaks");
+  const cJSON *bf16 = cJSON_GetObjectItem(peaks, "bf16"), *int8 = cJSON_GetObjectItem(peaks, "int8");
+  CHECK(cJSON_IsTrue(cJSON_GetObjectItem(bf16, "measured")));
+  CHECK(number(bf16, "gflops_1_thread") == 250 && number(bf16, "gflops_all_threads") == 480);
+  CHECK(number(bf16, "threads") == 2);
+  const cJSON *shapes = cJSON_GetObjectItem(bf16, "shapes");
+  CHECK_INT_EQ(cJSON_GetArraySize(shapes), 3);
+  const cJSON *proj = cJSON_GetArrayItem(shapes, 1);
+  CHECK(number(proj, "m") == 16384 && number(proj, "k") == 256 && number(proj, "n") == 768);
+  CHECK(number(proj, "gflops_1_thread") == 200 && number(proj, "gflops_all_threads") == 390);
+  CHECK_STR_EQ(cJSON_GetObjectItem(proj, "method")->valuestring, "matmul bf16*bf16->f32");
+  CHECK(cJSON_IsFalse(cJSON_GetObjectItem(int8, "measured")));
+  CHECK(cJSON_GetObjectItem(int8, "gflops_1_thread") == NULL);
+  CHECK(cJSON_GetObjectItem(int8, "shapes") == NULL);
+  CHECK_STR_EQ(cJSON_GetObjectItem(int8, "note")->valuestring,
+               "not measured: precision=int8 needs VNNI");
+  const cJSON *yard = cJSON_GetObjectItem(j, "yardstick");
+  CHECK_STR_EQ(cJSON_GetObjectItem(yard, "precision")->valuestring, "f32");
+  CHECK(number(yard, "gflops_1_thread") == 90);
   char *doc = read_file(BENCH_DOC_FILE);
   if (CHECK(doc != NULL)) keys_documented(t, j, doc);
   free(doc);
   cJSON_Delete(j);
   free(text);
+
+  /* a bf16 run is measured against the bf16 peak; an int8 run, whose peak
+   * was not measured, has none (null), not the sgemm's */
+  snprintf(r.backend_options, sizeof r.backend_options, "threads=1,precision=bf16");
+  text = bench_json_text(&r);
+  j = cJSON_Parse(text);
+  yard = j ? cJSON_GetObjectItem(j, "yardstick") : NULL;
+  CHECK(yard && strcmp(cJSON_GetObjectItem(yard, "precision")->valuestring, "bf16") == 0);
+  CHECK(number(yard, "gflops_1_thread") == 250);
+  cJSON_Delete(j);
+  free(text);
+  snprintf(r.backend_options, sizeof r.backend_options, "precision=int8");
+  text = bench_json_text(&r);
+  j = cJSON_Parse(text);
+  yard = j ? cJSON_GetObjectItem(j, "yardstick") : NULL;
+  CHECK(yard && strcmp(cJSON_GetObjectItem(yard, "precision")->valuestring, "int8") == 0);
+  CHECK(cJSON_IsNull(cJSON_GetObjectItem(yard, "gflops_1_thread")));
+  cJSON_Delete(j);
+  free(text);
+  r.backend_options[0] = '\0';
 
   /* a CPU backend names its kernel set */
   snprintf(r.backends[0].variant, sizeof r.backends[0].variant, "avx512");
@@ -159,6 +200,35 @@ static void test_table(cf_test *t) {
   free(s);
   s = capture(bench_table_write, &r);
   CHECK_STR_CONTAINS(s, "69.4%"); /* still 62.5 of 90 */
+  /* every measured peak in the header, by shape; int8 says why it has none */
+  CHECK_STR_CONTAINS(s, "bf16 peak  250.0 GFLOP/s on 1 thread, 480.0 GFLOP/s on 2 threads "
+                        "(oneDNN matmul bf16*bf16->f32)\n");
+  CHECK_STR_CONTAINS(s, "1024x1024x1024 250.0 / 480.0, 16384x256x768 200.0 / 390.0, "
+                        "16384x256x256 125.0 / 240.0 GFLOP/s\n");
+  CHECK_STR_CONTAINS(s, "int8 peak  not measured: precision=int8 needs VNNI\n");
+  CHECK_STR_CONTAINS(s, "% 1T sgemm\n");
+  CHECK(strstr(s, "% 1T bf16 peak") == NULL);
+  /* precision=bf16: the share is of the bf16 peak, and says so */
+  snprintf(r.backend_options, sizeof r.backend_options, "precision=bf16,threads=2");
+  free(s);
+  s = capture(bench_table_write, &r);
+  CHECK_STR_CONTAINS(s, "    GFLOP/s % 1T bf16 peak\n");
+  CHECK_STR_CONTAINS(s, "          25.0%\n"); /* 62.5 of 250 */
+  CHECK(strstr(s, "69.4%") == NULL && strstr(s, "% 1T sgemm") == NULL);
+  /* precision=int8 with no int8 peak: no share at all, not one of the sgemm */
+  snprintf(r.backend_options, sizeof r.backend_options, "precision=int8");
+  free(s);
+  s = capture(bench_table_write, &r);
+  CHECK(strstr(s, "% 1T") == NULL && strstr(s, "69.4%") == NULL);
+  /* measured, int8 is in integer operations */
+  r.peaks[1] = r.peaks[0];
+  r.peaks[1].precision = CF_PRECISION_INT8;
+  r.peaks[1].gflops_1 = 500;
+  free(s);
+  s = capture(bench_table_write, &r);
+  CHECK_STR_CONTAINS(s, "int8 peak  500.0 GOP/s on 1 thread");
+  CHECK_STR_CONTAINS(s, "    GFLOP/s % 1T int8 peak\n");
+  CHECK_STR_CONTAINS(s, "          12.5%\n"); /* 62.5 of 500 */
   free(s);
 }
 

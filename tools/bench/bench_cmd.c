@@ -7,7 +7,8 @@
  *                   [--positions N] [--suite FILE] [--min-time S] [--min-calls N]
  *                   [--seed N] [--json] [--svg FILE] [--cost-only] [--no-sgemm] [--quiet]
  *
- * Stages: cost model -> weights -> suite -> sgemm peak -> for each backend:
+ * Stages: cost model -> weights -> suite -> matmul peaks (f32 sgemm, bf16,
+ * int8) -> for each backend:
  * the agents over the suite (time per move, evaluations, signature; the
  * search agent also nodes/s, cache hits, batch sizes, tree memory), then
  * the batch sweep (with the search's minibatch size in it), then the
@@ -55,7 +56,8 @@
 #define DEFAULT_SEARCH_NODES 200
 #define MIN_SEARCH_NODES 10
 #define MAX_SEARCH_NODES 1000000
-/* Seconds the sgemm peak is measured for, per thread count. */
+/* Seconds the sgemm peak is measured for, per thread count; the bf16 and
+ * int8 peaks take as long per shape, method and thread count. */
 #define SGEMM_MIN_SECONDS 0.3
 /* cf_search's MinibatchSize range (engine/search/cf_search.c). */
 #define MAX_MINIBATCH 1024
@@ -166,9 +168,11 @@ static bool check_arch(void *ctx, const char *text, char *why, size_t why_size) 
   "Measures a network's cost and speed as the Chessformer paper compares agents:\n"          \
   "FLOPs per evaluation (paper rule and full count); evaluations, FLOPs and time per\n"      \
   "move for each agent over a fixed suite of real-game positions; evaluations/s and\n"      \
-  "GFLOP/s per backend and batch size next to this machine's sgemm peak. Prints a\n"        \
-  "table (or JSON), a bench signature that changes when behaviour changes, and\n"           \
-  "optionally an SVG chart of time per move against FLOPs per move. docs/BENCH.md.\n\n"
+  "GFLOP/s per backend and batch size next to this machine's matmul peak in the\n"          \
+  "run's precision (f32 sgemm; bf16 or int8 with --backend-opts precision=...).\n"          \
+  "Prints a table (or JSON), a bench signature that changes when behaviour\n"               \
+  "changes, and optionally an SVG chart of time per move against FLOPs per move.\n"         \
+  "docs/BENCH.md.\n\n"
 
 /* Returns -1 when the arguments are fine, else the exit status. */
 static int parse_args(int argc, char **argv, bench_args *a) {
@@ -246,7 +250,7 @@ static int parse_args(int argc, char **argv, bench_args *a) {
       {.name = "cost-only", .kind = CF_CLI_BOOL, .dest = &a->cost_only,
        .help = "print the cost model alone, at once (no timing)"},
       {.name = "no-sgemm", .kind = CF_CLI_BOOL, .dest = &a->no_sgemm,
-       .help = "skip measuring the sgemm peak"},
+       .help = "skip measuring the matmul peaks (f32 sgemm, bf16, int8)"},
       {.name = "quiet", .kind = CF_CLI_BOOL, .dest = &a->quiet,
        .help = "no progress output on stderr"},
   };
@@ -424,7 +428,7 @@ static bool runs_agent(const bench_args *a, const cf_agent_desc *d) {
  * about how long it will take (bench_estimate.h). Progress output only:
  * nothing of it goes into the report. */
 static void announce_estimate(const bench_args *a, const cf_weights *w, const bench_suite *suite,
-                              bench_progress *progress) {
+                              int d_model, bench_progress *progress) {
   if (!progress->enabled || !a->backend || strcmp(a->backend, "all") != 0) return;
   bench_plan plan = {.positions = suite->count, .mean_legal = bench_plan_mean_legal(suite),
                      .policy = runs_agent(a, &cf_agent_policy_desc),
@@ -432,6 +436,8 @@ static void announce_estimate(const bench_args *a, const cf_weights *w, const be
                      .search_nodes = a->search_nodes, .min_time = a->min_time,
                      .min_calls = a->min_calls};
   double total = a->no_sgemm ? 0 : 2 * SGEMM_MIN_SECONDS;
+  for (int i = 0; i < BENCH_PEAK_PRECISIONS && !a->no_sgemm; i++)
+    total += bench_matmul_peak_seconds(bench_peak_precision_at(i), d_model, SGEMM_MIN_SECONDS);
   char parts[1024] = "", one[32];
   size_t at = 0;
   int n = 0;
@@ -492,6 +498,28 @@ static cf_status run_backends(const bench_args *a, const cf_weights *w, bench_su
       break;
     }
   return CF_OK;
+}
+
+/* The yardsticks: the f32 sgemm peak, then the bf16 and int8 matmul peaks
+ * (square, and the net's projections at batch BENCH_PEAK_BATCH). */
+static void measure_peaks(const bench_args *a, bench_progress *progress, bench_report *r) {
+  for (int i = 0; i < BENCH_PEAK_PRECISIONS; i++)
+    r->peaks[i] = bench_matmul_peak_skipped(bench_peak_precision_at(i), "--no-sgemm");
+  if (a->no_sgemm) {
+    snprintf(r->sgemm.note, sizeof r->sgemm.note, "not measured (--no-sgemm)");
+    return;
+  }
+  bench_progress_stage(progress, "measuring the f32 sgemm peak (1024x1024x1024)");
+  r->sgemm = bench_sgemm_measure(1024, SGEMM_MIN_SECONDS);
+  const int d = r->net.d_model, rows = 64 * BENCH_PEAK_BATCH;
+  for (int i = 0; i < BENCH_PEAK_PRECISIONS; i++) {
+    const cf_precision p = bench_peak_precision_at(i);
+    if (bench_matmul_peak_seconds(p, d, SGEMM_MIN_SECONDS) > 0)
+      bench_progress_stage(progress,
+                           "measuring the %s matmul peak (1024x1024x1024, %dx%dx%d, %dx%dx%d)",
+                           cf_precision_name(p), rows, d, 3 * d, rows, d, d);
+    r->peaks[i] = bench_matmul_peak_measure(p, 1024, d, SGEMM_MIN_SECONDS);
+  }
 }
 
 /* CPUs and load: a busy machine's times include waiting for a CPU, so the
@@ -565,13 +593,8 @@ int cf_cmd_bench(int argc, char **argv) {
   snprintf(r.suite, sizeof r.suite, "%.*s", (int)sizeof r.suite - 1, a.suite);
   r.suite_positions = suite.count;
   read_machine(&r);
-  announce_estimate(&a, w, &suite, &progress);
-  if (a.no_sgemm) {
-    snprintf(r.sgemm.note, sizeof r.sgemm.note, "not measured (--no-sgemm)");
-  } else {
-    bench_progress_stage(&progress, "measuring the sgemm peak");
-    r.sgemm = bench_sgemm_measure(1024, SGEMM_MIN_SECONDS);
-  }
+  announce_estimate(&a, w, &suite, r.net.d_model, &progress);
+  measure_peaks(&a, &progress, &r);
   cf_status rs = run_backends(&a, w, &suite, &progress, &r, &err);
   bench_progress_done(&progress);
   bench_suite_free(&suite);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tools/bench/bench_yardstick.h"
+
 static void num(cJSON *o, const char *key, double v) {
   if (isfinite(v))
     cJSON_AddNumberToObject(o, key, v);
@@ -53,6 +55,33 @@ static cJSON *sgemm(const bench_sgemm *s) {
     num(o, "gflops_all_threads", s->gflops_all);
   }
   cJSON_AddStringToObject(o, "note", s->note);
+  return o;
+}
+
+/* A reduced precision's peak; the same keys as sgemm's, plus the shapes. */
+static cJSON *matmul_peak(const bench_matmul_peak *p) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddBoolToObject(o, "measured", p->measured);
+  if (p->measured) {
+    cJSON_AddNumberToObject(o, "threads", p->threads);
+    num(o, "gflops_1_thread", p->gflops_1);
+    num(o, "gflops_all_threads", p->gflops_all);
+    cJSON *shapes = cJSON_AddArrayToObject(o, "shapes");
+    for (int i = 0; i < p->n_shapes; i++) {
+      const bench_peak_shape *sh = &p->shapes[i];
+      cJSON *one = cJSON_CreateObject();
+      cJSON_AddNumberToObject(one, "m", sh->m);
+      cJSON_AddNumberToObject(one, "k", sh->k);
+      cJSON_AddNumberToObject(one, "n", sh->n);
+      /* no method ran the shape: null rather than a rate of 0 */
+      num(one, "gflops_1_thread", sh->gflops_1 > 0 ? sh->gflops_1 : NAN);
+      num(one, "gflops_all_threads", sh->gflops_all > 0 ? sh->gflops_all : NAN);
+      if (sh->method[0]) cJSON_AddStringToObject(one, "method", sh->method);
+      else cJSON_AddNullToObject(one, "method");
+      cJSON_AddItemToArray(shapes, one);
+    }
+  }
+  cJSON_AddStringToObject(o, "note", p->note[0] ? p->note : "not measured");
   return o;
 }
 
@@ -141,6 +170,15 @@ char *bench_json_text(const bench_report *r) {
     cJSON_AddStringToObject(suite, "file", r->suite);
     cJSON_AddNumberToObject(suite, "positions", r->suite_positions);
     cJSON_AddItemToObject(o, "sgemm", sgemm(&r->sgemm));
+    cJSON *peaks = cJSON_AddObjectToObject(o, "matmul_peaks");
+    for (int i = 0; i < BENCH_PEAK_PRECISIONS; i++)
+      cJSON_AddItemToObject(peaks, cf_precision_name(bench_peak_precision_at(i)),
+                            matmul_peak(&r->peaks[i]));
+    /* what the runs' GFLOP/s are to be compared with */
+    const bench_yardstick y = bench_yardstick_for(r);
+    cJSON *ys = cJSON_AddObjectToObject(o, "yardstick");
+    cJSON_AddStringToObject(ys, "precision", cf_precision_name(y.precision));
+    num(ys, "gflops_1_thread", y.gflops > 0 ? y.gflops : NAN);
     cJSON *machine = cJSON_AddObjectToObject(o, "machine");
     cJSON_AddNumberToObject(machine, "cpus", r->cpus);
     num(machine, "load_average", r->load_average >= 0 ? r->load_average : NAN);

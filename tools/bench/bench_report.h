@@ -9,6 +9,7 @@
 
 #include "common/cf_status.h"
 #include "tools/bench/bench_clock.h"
+#include "tools/bench/bench_matmul_peak.h"
 #include "tools/bench/bench_sgemm.h"
 
 #define BENCH_SCHEMA_VERSION 2
@@ -106,6 +107,9 @@ typedef struct bench_report {
   char suite[256];            /* the position file */
   int suite_positions;        /* positions used */
   bench_sgemm sgemm;
+  /* bf16 and int8 (bench_peak_precision_at order): the yardsticks of runs
+   * at those precisions (bench_yardstick.h) */
+  bench_matmul_peak peaks[BENCH_PEAK_PRECISIONS];
   int cpus;                   /* processors online */
   double load_average;        /* 1-minute load average when the run started; < 0 unknown */
   char backend_options[128];  /* --backend-opts as given ("" = none: the backends' defaults) */

@@ -1,11 +1,13 @@
 /* bench_table.c: see bench_table.h. Sections: the net and its cost, the
- * sgemm yardstick, per move per agent, the search agent's own figures,
- * throughput per batch, signatures. */
+ * sgemm and the reduced precisions' peaks, per move per agent, the search
+ * agent's own figures, throughput per batch, signatures. */
 #include "tools/bench/bench_table.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "tools/bench/bench_units.h"
+#include "tools/bench/bench_yardstick.h"
 
 /* Evaluations per second with the digits that matter at any scale: 1874,
  * 25.7, 0.341. */
@@ -42,6 +44,29 @@ static void write_sgemm(FILE *out, const bench_sgemm *s) {
   }
   fprintf(out, "sgemm peak %.1f GFLOP/s on 1 thread, %.1f GFLOP/s on %d threads (%s)\n",
           s->gflops_1, s->gflops_all, s->threads, s->note);
+}
+
+/* "bf16 peak  ..." and its rate by shape; int8 counts integer operations
+ * (2 per multiply-add), hence GOP/s. */
+static void write_peak(FILE *out, cf_precision precision, const bench_matmul_peak *p) {
+  const char *name = cf_precision_name(precision);
+  const char *unit = precision == CF_PRECISION_INT8 ? "GOP/s" : "GFLOP/s";
+  if (!p->measured) {
+    fprintf(out, "%-4s peak  %s\n", name, p->note[0] ? p->note : "not measured");
+    return;
+  }
+  fprintf(out, "%-4s peak  %.1f %s on 1 thread, %.1f %s on %d threads (%s)\n", name, p->gflops_1,
+          unit, p->gflops_all, unit, p->threads, p->note);
+  fprintf(out, "           by shape (M x K x N: 1 thread / %d threads):", p->threads);
+  for (int i = 0; i < p->n_shapes; i++) {
+    const bench_peak_shape *sh = &p->shapes[i];
+    fprintf(out, "%s %dx%dx%d ", i ? "," : "", sh->m, sh->k, sh->n);
+    if (sh->gflops_1 > 0)
+      fprintf(out, "%.1f / %.1f", sh->gflops_1, sh->gflops_all);
+    else
+      fprintf(out, "-");
+  }
+  fprintf(out, " %s\n", unit);
 }
 
 static void write_agents(FILE *out, const bench_report *r) {
@@ -115,10 +140,13 @@ static void write_search(FILE *out, const bench_report *r) {
 }
 
 static void write_batches(FILE *out, const bench_report *r) {
-  double peak = bench_sgemm_peak(&r->sgemm);
+  /* the share is of the run's precision's peak (bench_yardstick.h) */
+  const bench_yardstick y = bench_yardstick_for(r);
+  const double peak = y.gflops;
+  const int w = strlen(y.label) > 10 ? (int)strlen(y.label) : 10;
   fprintf(out, "\nthroughput per batch (one cf_net_eval call, median)\n");
-  fprintf(out, "%-10s %6s %12s %12s %10s %10s\n", "backend", "batch", "time/call", "evals/s",
-          "GFLOP/s", peak > 0 ? "% 1T sgemm" : "");
+  fprintf(out, "%-10s %6s %12s %12s %10s %*s\n", "backend", "batch", "time/call", "evals/s",
+          "GFLOP/s", w, peak > 0 ? y.label : "");
   for (int b = 0; b < r->n_backends; b++) {
     const bench_backend_run *be = &r->backends[b];
     if (be->skipped) continue;
@@ -128,7 +156,7 @@ static void write_batches(FILE *out, const bench_report *r) {
       bench_duration(br->eval_seconds.median, t, sizeof t);
       rate(br->evals_per_second, eps, sizeof eps);
       fprintf(out, "%-10s %6d %12s %12s %10.2f", be->name, br->batch, t, eps, br->gflops);
-      if (peak > 0) fprintf(out, " %9.1f%%", 100.0 * br->gflops / peak);
+      if (peak > 0) fprintf(out, " %*.1f%%", w - 1, 100.0 * br->gflops / peak);
       fprintf(out, "\n");
     }
   }
@@ -151,6 +179,7 @@ void bench_table_write(FILE *out, const bench_report *r) {
   write_cost(out, r);
   if (r->cost_only) return;
   write_sgemm(out, &r->sgemm);
+  for (int i = 0; i < BENCH_PEAK_PRECISIONS; i++) write_peak(out, bench_peak_precision_at(i), &r->peaks[i]);
   if (r->load_average >= 0)
     fprintf(out, "machine    %d CPUs online, load average %.2f at start%s\n", r->cpus,
             r->load_average,

@@ -1,0 +1,39 @@
+/* bench_yardstick.c: see bench_yardstick.h. */
+#include "tools/bench/bench_yardstick.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cf_backend_options.h"
+
+cf_precision bench_options_precision(const char *options) {
+  if (!options || !*options) return CF_PRECISION_F32;
+  cf_precision p = CF_PRECISION_F32;
+  /* rest: the other items (unused here), never longer than the options */
+  const size_t size = strlen(options) + 1;
+  char *rest = malloc(size);
+  cf_error err = {0};
+  if (!rest || cf_backend_options_take_precision(options, &p, rest, size, &err) != CF_OK)
+    p = CF_PRECISION_F32;
+  free(rest);
+  return p;
+}
+
+const bench_matmul_peak *bench_report_peak(const bench_report *r, cf_precision p) {
+  for (int i = 0; i < BENCH_PEAK_PRECISIONS; i++)
+    if (bench_peak_precision_at(i) == p) return &r->peaks[i];
+  return NULL;
+}
+
+bench_yardstick bench_yardstick_for(const bench_report *r) {
+  bench_yardstick y = {.precision = bench_options_precision(r->backend_options)};
+  const bench_matmul_peak *peak = bench_report_peak(r, y.precision);
+  if (!peak) {
+    y.gflops = bench_sgemm_peak(&r->sgemm);
+    y.label = "% 1T sgemm";
+    return y;
+  }
+  y.gflops = peak->measured ? peak->gflops_1 : 0;
+  y.label = y.precision == CF_PRECISION_BF16 ? "% 1T bf16 peak" : "% 1T int8 peak";
+  return y;
+}
