@@ -124,7 +124,7 @@ static dnnl_data_type_t weight_type(cf_precision p) {
  * in e->prec's type. int8: the primitive computes only the integer
  * products Y = Xq Wq^T (exact in float32 up to 2^24, and within 2^-24 of
  * it beyond); od_linear then applies the row and channel scales, the bias
- * and the activation. In oneDNN 2.6 the fast int8 kernels (brgemm) take
+ * and the activation in one pass (cf_onednn_int8_epilogue). In oneDNN 2.6 the fast int8 kernels (brgemm) take
  * neither a per-row scale (a [rows][1] binary post-op sends the matmul to
  * the reference kernel) nor scales given at run time (those go to a
  * slower gemm); scales fixed at creation would need one primitive per
@@ -347,9 +347,9 @@ static void od_linear(void *ctx, int rows, int in, int out, const float *x, cons
       return;
     }
     if (prec == CF_PRECISION_BF16)
-      cf_onednn_to_bf16(rows, in, x, c->xbuf, c->cpu.threads);
+      cf_onednn_to_bf16(&c->cpu, rows, in, x, c->xbuf);
     else
-      cf_onednn_quantize_rows(rows, in, x, c->xbuf, c->xscale, c->cpu.threads);
+      cf_onednn_quantize_rows(&c->cpu, rows, in, x, c->xbuf, c->xscale);
     src = c->xbuf;
   }
   dnnl_memory_set_data_handle(e->src, (void *)src);
@@ -367,8 +367,8 @@ static void od_linear(void *ctx, int rows, int in, int out, const float *x, cons
   record(c, s, "running a matmul");
   if (s != dnnl_success || prec != CF_PRECISION_INT8) return;
   const od_weight *r = w->extra;
-  cf_onednn_scale(rows, out, y, c->xscale, r->lowp.scales, c->cpu.threads);
-  cf_cpu_bias_act(&c->cpu, rows, out, y, b, act);
+  cf_onednn_int8_epilogue(&c->cpu, rows, out, y, c->xscale, r->lowp.scales, b ? b->data : NULL,
+                          act);
 }
 
 static void od_matmul_nt(void *ctx, int batch, int m, int n, int k, const float *a,
