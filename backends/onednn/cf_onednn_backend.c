@@ -345,16 +345,18 @@ static dnnl_status_t run_matmul(onednn_ctx *c, matmul_entry *e, const void *src,
 }
 
 /* Rows per block of a reduced-precision projection: the block's converted
- * input and float output stay in the cores' L2 (about L2_BLOCK_BYTES per
- * thread) between the conversion, the matmul and the int8 epilogue,
- * instead of each pass streaming the whole batch through memory (the
- * epilogue's share of an int8 run fell from about 9.6% to 6.6% on CF-6M
- * at batch 256). It also bounds the shapes a varying batch size creates
- * primitives for: full blocks plus a few remainders. A multiple of 64 (a
- * position's tokens), at least 64. */
+ * input (and for int8 its float output) stays in the cores' L2 (about
+ * L2_BLOCK_BYTES per thread) between the conversion, the matmul and the
+ * int8 epilogue, instead of each pass streaming the whole call through
+ * memory (the epilogue's share of an int8 run fell from about 9.6% to 6.6%
+ * on CF-6M at batch 256; 1 MB per thread measured the same). It also
+ * bounds the shapes a varying batch size creates primitives for: full
+ * blocks plus a few remainders. A multiple of 64 (a position's tokens),
+ * at least 64. */
 enum { L2_BLOCK_BYTES = 384 * 1024 };
 static int block_rows(const onednn_ctx *c, int in, int out, cf_precision prec) {
-  const size_t per_row = (size_t)in * (prec == CF_PRECISION_BF16 ? 2 : 1) + (size_t)out * 4;
+  /* int8 reads its float output again (the epilogue); bf16 does not. */
+  const size_t per_row = prec == CF_PRECISION_BF16 ? (size_t)in * 2 : (size_t)in + (size_t)out * 4;
   size_t r = (size_t)L2_BLOCK_BYTES * (size_t)c->cpu.threads / per_row / 64 * 64;
   return r < 64 ? 64 : r > (1u << 30) ? 1 << 30 : (int)r;
 }
