@@ -170,5 +170,6 @@ void cf_onednn_int8_epilogue(const cf_cpu_ctx *c, int rows, int cols, float *y,
       c->kernels->scale_bias_act_row;
   const int nt = threads_for(c, rows, cols);
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-  for (int r = 0; r < rows; r++) row(cols, y + (size_t)r * cols, row_scale[r], col_scale, bias, act);
+  for (int r = 0; r < rows; r++)
+    row(cols, y + (size_t)r * cols, row_scale[r], col_scale, bias, act);
 }
