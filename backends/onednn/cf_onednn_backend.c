@@ -127,9 +127,11 @@ static dnnl_data_type_t weight_type(cf_precision p) {
  * and the activation in one pass (cf_onednn_int8_epilogue). In oneDNN 2.6
  * the fast int8 kernels (brgemm) take neither a per-row scale (a [rows][1]
  * binary post-op sends the matmul to the reference kernel) nor scales
- * given at run time (those go to a slower gemm); scales fixed at creation would need one primitive per
- * weight and batch size; one scale per call would make a position's result
- * depend on the rest of its batch. */
+ * given at run time (those go to a slower gemm); channel scales fixed at
+ * creation would need one primitive per weight and shape, and the row
+ * scale would still need this pass (it comes before the bias); one scale
+ * per call would make a position's result depend on the rest of its
+ * batch. */
 static dnnl_status_t build(onednn_ctx *c, matmul_entry *e) {
   const dnnl_data_type_t dt = weight_type(e->prec);
   const bool int8 = e->prec == CF_PRECISION_INT8;
