@@ -17,6 +17,7 @@
 #define CF_CPU_KERNELS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "backends/cf_backend.h"
 
@@ -63,6 +64,27 @@ typedef struct cf_cpu_kernels {
    * (NULL: absent). */
   void (*attend_plain)(const cf_attention_args *a, const float *eq_rows, const float *ek_rows,
                        const float *ev_rows, int b, int h);
+
+  /* The reduced-precision projections' row ops (the oneDNN backend's
+   * precision=bf16|int8, backends/onednn/cf_onednn_precision.h). Every set
+   * gives bit-identical results to the portable one (activations aside,
+   * which differ between sets as in bias_act_row). */
+
+  /* y[n] = the bfloat16 bits of x rounded to nearest even (a NaN stays a
+   * quiet NaN of its sign; denormals round like any value). */
+  void (*to_bf16_row)(int n, const float *x, uint16_t *y);
+
+  /* Symmetric int8 of one row: returns scale = max|x| / 127 (1 for an
+   * all-zero row) and writes q[i] = x[i] * (1 / scale) rounded to nearest
+   * even. x finite. */
+  float (*quantize_row)(int n, const float *x, int8_t *q);
+
+  /* The int8 projections' epilogue in one pass:
+   * y[i] = act(y[i] * (row_scale * col_scale[i]) + bias[i]), the product
+   * and the sum each rounded (no fused multiply-add), the activation as
+   * bias_act_row's; bias NULL = none. */
+  void (*scale_bias_act_row)(int n, float *y, float row_scale, const float *col_scale,
+                             const float *bias, cf_op_act act);
 } cf_cpu_kernels;
 
 /* Largest head depth `attend` takes (its key buffer is on the stack). */

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/cpu/cf_cpu_kernels.h"
+
 /* The ISA names oneDNN's ONEDNN_MAX_CPU_ISA takes, for messages. */
 static const char *isa_name(dnnl_cpu_isa_t isa) {
   switch (isa) {
@@ -63,14 +65,6 @@ void cf_onednn_lowp_free(cf_onednn_lowp *l) {
   *l = (cf_onednn_lowp){0};
 }
 
-static uint16_t bf16_bits(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40); /* quiet NaN */
-  u += 0x7fffu + ((u >> 16) & 1u);                                         /* nearest even */
-  return (uint16_t)(u >> 16);
-}
-
 static bool all_finite(size_t n, const float *w) {
   for (size_t i = 0; i < n; i++)
     if (!isfinite(w[i])) return false;
@@ -81,8 +75,11 @@ static cf_status make_bf16(int out, int in, const float *w, cf_onednn_lowp *l, c
   const size_t n = (size_t)out * (size_t)in;
   uint16_t *q = malloc(n * sizeof *q);
   if (!q) return cf_error_set(err, CF_ERR_NOMEM, "out of memory converting weights to bf16");
+  /* The inputs' rounding (the portable kernels define it for every set),
+   * one row at a time. */
+  for (int o = 0; o < out; o++)
+    cf_cpu_kernels_portable.to_bf16_row(in, w + (size_t)o * in, q + (size_t)o * in);
   for (size_t i = 0; i < n; i++) {
-    q[i] = bf16_bits(w[i]);
     /* Finite values past bf16's largest (~3.39e38) round to infinity. */
     if ((q[i] & 0x7f80u) == 0x7f80u) {
       free(q);
@@ -143,54 +140,36 @@ cf_status cf_onednn_lowp_make(cf_precision p, int out, int in, const float *w,
   return p == CF_PRECISION_BF16 ? make_bf16(out, in, w, l, err) : make_int8(out, in, w, l, err);
 }
 
-void cf_onednn_to_bf16(int rows, int cols, const float *x, uint16_t *y, int threads) {
-  const long n = (long)rows * cols;
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && n >= 65536)
-  for (long i = 0; i < n; i++) y[i] = bf16_bits(x[i]);
+/* Below this many floats a parallel region costs more than it saves (as
+ * the CPU row ops, cf_cpu_rowops.c). */
+enum { PARALLEL_MIN_FLOATS = 16384 };
+
+static int threads_for(const cf_cpu_ctx *c, int rows, int cols) {
+  return (long long)rows * cols >= PARALLEL_MIN_FLOATS ? c->threads : 1;
 }
 
-void cf_onednn_quantize_rows(int rows, int cols, const float *x, int8_t *q, float *scale,
-                             int threads) {
-  /* Written to vectorize at the baseline ISA: a max reduction and, for
-   * rounding, adding and taking away 1.5 * 2^23 (nearest even, exact for
-   * |v| < 2^22), with no branch or libm call. |x[i]| / scale <= 127 (plus
-   * a rounding ulp), so no clamp is needed. Inputs are finite in a working
-   * net; a NaN would be undefined here, where float32 spreads it. */
-  const float magic = 12582912.0f;
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && rows >= 64)
-  for (int r = 0; r < rows; r++) {
-    const float *xr = x + (size_t)r * cols;
-    int8_t *qr = q + (size_t)r * cols;
-    /* The largest |x| as the largest bit pattern with the sign cleared:
-     * for finite non-negative floats the two orders agree, and an integer
-     * max vectorizes under every compiler (clang refuses a float max
-     * reduction without fast-math, and -Werror makes that fatal). */
-    uint32_t amax_bits = 0;
-#pragma omp simd reduction(max : amax_bits)
-    for (int i = 0; i < cols; i++) {
-      uint32_t b;
-      memcpy(&b, &xr[i], sizeof b);
-      b &= 0x7fffffffu;
-      amax_bits = b > amax_bits ? b : amax_bits;
-    }
-    float amax;
-    memcpy(&amax, &amax_bits, sizeof amax);
-    const float s = amax > 0 ? amax / 127.0f : 1.0f;
-    const float inv = 1.0f / s;
-    scale[r] = s;
-    for (int i = 0; i < cols; i++) {
-      const float v = (xr[i] * inv + magic) - magic;
-      qr[i] = (int8_t)(int)v;
-    }
-  }
+void cf_onednn_to_bf16(const cf_cpu_ctx *c, int rows, int cols, const float *x, uint16_t *y) {
+  void (*row)(int, const float *, uint16_t *) = c->kernels->to_bf16_row;
+  const int nt = threads_for(c, rows, cols);
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+  for (int r = 0; r < rows; r++) row(cols, x + (size_t)r * cols, y + (size_t)r * cols);
 }
 
-void cf_onednn_scale(int rows, int cols, float *y, const float *row_scale,
-                     const float *col_scale, int threads) {
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && rows >= 64)
-  for (int r = 0; r < rows; r++) {
-    float *yr = y + (size_t)r * cols;
-    const float s = row_scale[r];
-    for (int i = 0; i < cols; i++) yr[i] *= s * col_scale[i];
-  }
+void cf_onednn_quantize_rows(const cf_cpu_ctx *c, int rows, int cols, const float *x, int8_t *q,
+                             float *scale) {
+  float (*row)(int, const float *, int8_t *) = c->kernels->quantize_row;
+  const int nt = threads_for(c, rows, cols);
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+  for (int r = 0; r < rows; r++) scale[r] = row(cols, x + (size_t)r * cols, q + (size_t)r * cols);
+}
+
+void cf_onednn_int8_epilogue(const cf_cpu_ctx *c, int rows, int cols, float *y,
+                             const float *row_scale, const float *col_scale, const float *bias,
+                             cf_op_act act) {
+  void (*row)(int, float *, float, const float *, const float *, cf_op_act) =
+      c->kernels->scale_bias_act_row;
+  const int nt = threads_for(c, rows, cols);
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+  for (int r = 0; r < rows; r++)
+    row(cols, y + (size_t)r * cols, row_scale[r], col_scale, bias, act);
 }

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "backends/cf_backend.h"
+#include "backends/cpu/cf_cpu_internal.h"
 #include "common/cf_status.h"
 
 /* Largest ||W - Q*scale|| / ||W|| (Frobenius) an int8 weight may have;
@@ -46,17 +47,23 @@ cf_status cf_onednn_lowp_make(cf_precision p, int out, int in, const float *w,
                               cf_onednn_lowp *l, cf_error *err);
 void cf_onednn_lowp_free(cf_onednn_lowp *l);
 
+/* The per-call conversions, each a row op of the context's kernel set
+ * (backends/cpu/cf_cpu_kernels.h), rows split across its threads. */
+
 /* y[i] = bf16(x[i]) (nearest even) for rows*cols values. */
-void cf_onednn_to_bf16(int rows, int cols, const float *x, uint16_t *y, int threads);
+void cf_onednn_to_bf16(const cf_cpu_ctx *c, int rows, int cols, const float *x, uint16_t *y);
 
 /* Per row r: scale[r] = max|x[r][.]| / 127 (1 for a zero row) and
  * q[r][i] = round(x[r][i] / scale[r]). */
-void cf_onednn_quantize_rows(int rows, int cols, const float *x, int8_t *q, float *scale,
-                             int threads);
+void cf_onednn_quantize_rows(const cf_cpu_ctx *c, int rows, int cols, const float *x, int8_t *q,
+                             float *scale);
 
-/* y[r][o] *= row_scale[r] * col_scale[o]: the int8 path's input (per row)
- * and weight (per output channel) scales, applied to the integer products. */
-void cf_onednn_scale(int rows, int cols, float *y, const float *row_scale,
-                     const float *col_scale, int threads);
+/* y[r][o] = act(y[r][o] * (row_scale[r] * col_scale[o]) + bias[o]) in one
+ * pass: the int8 path's input (per row) and weight (per output channel)
+ * scales applied to the integer products, then the bias (NULL: none) and
+ * the activation. */
+void cf_onednn_int8_epilogue(const cf_cpu_ctx *c, int rows, int cols, float *y,
+                             const float *row_scale, const float *col_scale, const float *bias,
+                             cf_op_act act);
 
 #endif /* CF_ONEDNN_PRECISION_H */

@@ -6,7 +6,9 @@
  *   linear:   the oneDNN backend's bf16 and int8 projections against a
  *             float64 reference within the error the number format allows
  *             (and not equal to float32: the conversion really happens),
- *             over shapes, activations, with and without bias;
+ *             over shapes (one spanning several of the backend's row
+ *             blocks), activations, with and without bias; int8 rows bit
+ *             for bit the same whatever batch they run in;
  *   kept:     a weight that overflows bf16, or that int8 cannot hold (one
  *             outlier per channel), is kept in float32 and reported in the
  *             variant string;
@@ -181,11 +183,14 @@ static double bound(cf_precision p, int in, const float *xr, const float *wo) {
 }
 
 static void check_linear(cf_test *t, cf_precision p) {
-  static const int shapes[][3] = {{1, 64, 3}, {64, 64, 192}, {130, 96, 40}, {8, 4096, 32}};
+  /* The last shape spans several of the backend's row blocks and a
+   * remainder (cf_onednn_backend.c, block_rows). */
+  static const int shapes[][3] = {{1, 64, 3}, {64, 64, 192}, {130, 96, 40}, {8, 4096, 32},
+                                  {1100, 256, 64}};
   static const cf_op_act acts[] = {CF_OP_ACT_NONE, CF_OP_ACT_MISH, CF_OP_ACT_RELU,
                                    CF_OP_ACT_SWISH, CF_OP_ACT_TANH};
   char opts[64], variant[256];
-  for (int s = 0; s < 4; s++) {
+  for (int s = 0; s < 5; s++) {
     const int rows = shapes[s][0], in = shapes[s][1], out = shapes[s][2];
     float *x = malloc(sizeof(float) * (size_t)rows * in), *w = malloc(sizeof(float) * (size_t)out * in);
     float *b = malloc(sizeof(float) * (size_t)out), *y = malloc(sizeof(float) * (size_t)rows * out);
@@ -240,6 +245,39 @@ static void test_linear_bf16(cf_test *t) {
 
 static void test_linear_int8(cf_test *t) {
   if (runs(t, CF_PRECISION_INT8)) check_linear(t, CF_PRECISION_INT8);
+}
+
+/* int8 rows do not depend on each other, however the backend splits them
+ * into blocks: each row has its own scale and the integer sums are exact,
+ * so the last rows of a batch come out bit for bit as in a batch of their
+ * own (a different blocking: 1100 rows against 300). */
+static void test_int8_rows_independent(cf_test *t) {
+  if (!runs(t, CF_PRECISION_INT8)) return;
+  enum { ROWS = 1100, TAIL = 300, IN = 256, OUT = 96 };
+  float *x = malloc(sizeof(float) * ROWS * IN), *w = malloc(sizeof(float) * OUT * IN);
+  float *b = malloc(sizeof(float) * OUT), *all = malloc(sizeof(float) * ROWS * OUT),
+        *tail = malloc(sizeof(float) * TAIL * OUT);
+  if (!CHECK(x && w && b && all && tail)) goto done;
+  for (int i = 0; i < ROWS * IN; i++) x[i] = uniform() * (1 + i % 5);
+  for (int i = 0; i < OUT * IN; i++) w[i] = uniform() / 16;
+  for (int i = 0; i < OUT; i++) b[i] = 0.3f * uniform();
+  char variant[256];
+  for (int threads = 1; threads <= 2; threads++) {
+    char opts[64];
+    snprintf(opts, sizeof opts, "precision=int8,threads=%d", threads);
+    if (!run_linear(t, opts, ROWS, IN, OUT, x, w, b, CF_OP_ACT_MISH, all, variant,
+                    sizeof variant) ||
+        !run_linear(t, opts, TAIL, IN, OUT, x + (size_t)(ROWS - TAIL) * IN, w, b,
+                    CF_OP_ACT_MISH, tail, variant, sizeof variant))
+      continue;
+    CHECK(memcmp(all + (size_t)(ROWS - TAIL) * OUT, tail, sizeof(float) * TAIL * OUT) == 0);
+  }
+done:
+  free(x);
+  free(w);
+  free(b);
+  free(all);
+  free(tail);
 }
 
 /* A weight the precision cannot hold runs in float32: the same result as
@@ -302,4 +340,4 @@ static void test_refused_without_isa(cf_test *t) {
 }
 
 CF_TEST_MAIN(test_take_precision, test_refusals, test_linear_bf16, test_linear_int8,
-             test_kept_bf16, test_kept_int8, test_refused_without_isa)
+             test_int8_rows_independent, test_kept_bf16, test_kept_int8, test_refused_without_isa)

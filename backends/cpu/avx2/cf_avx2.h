@@ -16,4 +16,9 @@ void cf_avx2_attend(const cf_attention_args *a, const cf_cpu_head_tables *t, int
 void cf_avx2_attend_plain(const cf_attention_args *a, const float *eq_rows, const float *ek_rows,
                           const float *ev_rows, int b, int h);
 
+void cf_avx2_to_bf16_row(int n, const float *x, uint16_t *y);
+float cf_avx2_quantize_row(int n, const float *x, int8_t *q);
+void cf_avx2_scale_bias_act_row(int n, float *y, float row_scale, const float *col_scale,
+                              const float *bias, cf_op_act act);
+
 #endif /* CF_AVX2_H */

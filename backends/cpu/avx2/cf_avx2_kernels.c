@@ -9,4 +9,7 @@ const cf_cpu_kernels cf_cpu_kernels_avx2 = {
     .gate_row = cf_avx2_gate_row,
     .attend = cf_avx2_attend,
     .attend_plain = cf_avx2_attend_plain,
+    .to_bf16_row = cf_avx2_to_bf16_row,
+    .quantize_row = cf_avx2_quantize_row,
+    .scale_bias_act_row = cf_avx2_scale_bias_act_row,
 };

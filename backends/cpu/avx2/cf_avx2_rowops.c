@@ -16,7 +16,9 @@ void cf_avx2_bias_act_row(int n, float *y, const float *bias, cf_op_act act) {
       _mm256_storeu_ps(y + i, cf_act256(act, v));
     }
   }
-  for (; i < n; i++) y[i] = cf_ref_activate(act, y[i] + (bias ? bias[i] : 0.0f));
+  /* No + 0.0f without a bias: it would turn -0 into +0, where the other
+   * sets keep the sign. */
+  for (; i < n; i++) y[i] = cf_ref_activate(act, bias ? y[i] + bias[i] : y[i]);
 }
 
 /* v = skip + alpha x into y (y may alias x or skip); returns the sum and

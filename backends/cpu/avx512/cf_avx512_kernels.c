@@ -10,4 +10,7 @@ const cf_cpu_kernels cf_cpu_kernels_avx512 = {
     .gate_row = cf_avx512_gate_row,
     .attend = cf_avx512_attend,
     .attend_plain = cf_avx512_attend_plain,
+    .to_bf16_row = cf_avx512_to_bf16_row,
+    .quantize_row = cf_avx512_quantize_row,
+    .scale_bias_act_row = cf_avx512_scale_bias_act_row,
 };

@@ -17,5 +17,9 @@ void cf_portable_attend(const cf_attention_args *a, const cf_cpu_head_tables *t,
                         int next_h, bool cold, cf_cpu_task next);
 void cf_portable_attend_plain(const cf_attention_args *a, const float *eq_rows,
                               const float *ek_rows, const float *ev_rows, int b, int h);
+void cf_portable_to_bf16_row(int n, const float *x, uint16_t *y);
+float cf_portable_quantize_row(int n, const float *x, int8_t *q);
+void cf_portable_scale_bias_act_row(int n, float *y, float row_scale, const float *col_scale,
+                                    const float *bias, cf_op_act act);
 
 #endif /* CF_PORTABLE_H */

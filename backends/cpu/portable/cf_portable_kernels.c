@@ -9,4 +9,7 @@ const cf_cpu_kernels cf_cpu_kernels_portable = {
     .gate_row = cf_portable_gate_row,
     .attend = cf_portable_attend,
     .attend_plain = cf_portable_attend_plain,
+    .to_bf16_row = cf_portable_to_bf16_row,
+    .quantize_row = cf_portable_quantize_row,
+    .scale_bias_act_row = cf_portable_scale_bias_act_row,
 };

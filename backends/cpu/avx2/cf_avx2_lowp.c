@@ -1,0 +1,106 @@
+/* cf_avx2_lowp.c: the reduced-precision projections' row ops
+ * (cf_cpu_kernels.h), AVX2 with scalar tails; bit for bit the portable
+ * set's results (cf_portable_lowp.c). */
+#include <math.h>
+#include <string.h>
+
+#include "backends/cpu/avx2/cf_avx2.h"
+#include "backends/cpu/avx2/cf_avx2_math.h"
+#include "backends/ref/cf_ref_act.h"
+
+/* The portable rounding for one value (the tails). */
+static uint16_t bf16_one(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
+  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+/* 8 floats' bf16 bits, one per 32-bit lane. */
+static __m256i bf16_8(__m256i u) {
+  const __m256i hi = _mm256_srli_epi32(u, 16);
+  const __m256i r = _mm256_srli_epi32(
+      _mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7fff)),
+                       _mm256_and_si256(hi, _mm256_set1_epi32(1))),
+      16);
+  /* NaN: |u| above infinity's bits (a signed compare is right with the
+   * sign cleared); its top bits, quieted. */
+  const __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(u, _mm256_set1_epi32(0x7fffffff)),
+                                         _mm256_set1_epi32(0x7f800000));
+  return _mm256_blendv_epi8(r, _mm256_or_si256(hi, _mm256_set1_epi32(0x40)), nan);
+}
+
+void cf_avx2_to_bf16_row(int n, const float *x, uint16_t *y) {
+  int i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m256i a = bf16_8(_mm256_castps_si256(_mm256_loadu_ps(x + i)));
+    const __m256i b = bf16_8(_mm256_castps_si256(_mm256_loadu_ps(x + i + 8)));
+    /* Values fit 16 bits unsigned, so packus keeps them; it interleaves
+     * the 128-bit halves, which the permute puts back in order. */
+    const __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+    _mm256_storeu_si256((__m256i *)(y + i), p);
+  }
+  for (; i < n; i++) y[i] = bf16_one(x[i]);
+}
+
+float cf_avx2_quantize_row(int n, const float *x, int8_t *q) {
+  /* For finite values the float max of |x| is the portable set's
+   * bit-pattern max. */
+  const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  __m256 m0 = _mm256_setzero_ps(), m1 = _mm256_setzero_ps();
+  int i = 0;
+  for (; i + 16 <= n; i += 16) {
+    m0 = _mm256_max_ps(m0, _mm256_and_ps(abs_mask, _mm256_loadu_ps(x + i)));
+    m1 = _mm256_max_ps(m1, _mm256_and_ps(abs_mask, _mm256_loadu_ps(x + i + 8)));
+  }
+  float amax = cf_hmax256(_mm256_max_ps(m0, m1));
+  for (; i < n; i++) {
+    const float a = fabsf(x[i]);
+    amax = a > amax ? a : amax;
+  }
+  const float s = amax > 0 ? amax / 127.0f : 1.0f;
+  const float inv = 1.0f / s;
+  const __m256 vinv = _mm256_set1_ps(inv);
+  /* vcvtps2dq rounds to nearest even (the default MXCSR mode), as the
+   * portable add-and-subtract does; |v| <= 127 plus an ulp, so the
+   * saturating packs never saturate. packs interleave the 128-bit halves:
+   * the dword permute puts the 32 bytes back in order. */
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  for (i = 0; i + 32 <= n; i += 32) {
+    const __m256i a = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(x + i), vinv));
+    const __m256i b = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(x + i + 8), vinv));
+    const __m256i c = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(x + i + 16), vinv));
+    const __m256i d = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(x + i + 24), vinv));
+    const __m256i p = _mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
+    _mm256_storeu_si256((__m256i *)(q + i), _mm256_permutevar8x32_epi32(p, order));
+  }
+  /* The portable rounding for the tail; the product its own statement so
+   * that no compiler fuses it with the add (this file has FMA). */
+  const float magic = 12582912.0f;
+  for (; i < n; i++) {
+    const float p = x[i] * inv;
+    q[i] = (int8_t)(int)((p + magic) - magic);
+  }
+  return s;
+}
+
+void cf_avx2_scale_bias_act_row(int n, float *y, float row_scale, const float *col_scale,
+                                const float *bias, cf_op_act act) {
+  int i = 0;
+  if (cf_act_vectorised(act)) {
+    const __m256 rs = _mm256_set1_ps(row_scale);
+    for (; i + 8 <= n; i += 8) {
+      const __m256 s = _mm256_mul_ps(rs, _mm256_loadu_ps(col_scale + i));
+      __m256 v = _mm256_mul_ps(_mm256_loadu_ps(y + i), s);
+      if (bias) v = _mm256_add_ps(v, _mm256_loadu_ps(bias + i));
+      _mm256_storeu_ps(y + i, cf_act256(act, v));
+    }
+  }
+  /* Product and sum as separate statements (no FMA contraction), and no
+   * + 0.0f without a bias (it would turn -0 into +0). */
+  for (; i < n; i++) {
+    float v = y[i] * (row_scale * col_scale[i]);
+    if (bias) v += bias[i];
+    y[i] = cf_ref_activate(act, v);
+  }
+}
