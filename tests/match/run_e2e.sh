@@ -50,8 +50,10 @@ grep -q "^distinct games: 2 of 4 (the rest repeat" "$tmp/self.out" || fail "self
 grep -q "^distinct games: 4 of 4$" "$tmp/value.out" || fail "value: Stockfish games counted as repeats"
 
 # Fixed nodes per side: the search agent gets `go nodes 5` (smart pruning off,
-# so every move counts exactly 5 visits), its opponent `go nodes 1`.
-"$match" --cformer "$tmp/cformer-e2e --agent search --smart-pruning-factor 0" --nodes 5 \
+# so every move counts exactly 5 visits, unless the search proves the result
+# first: a mate found ends it), its opponent `go nodes 1`. cformer's log shows
+# what it was sent and what it answered.
+"$match" --cformer "$tmp/cformer-e2e --agent search --smart-pruning-factor 0 --logfile $tmp/nodes.log" --nodes 5 \
   --opponent "$tmp/cformer-e2e --agent policy" --opponent-nodes 1 --games 2 --max-plies 20 \
   --openings "$tmp/openings1.txt" --pgn "$tmp/nodes.pgn" > "$tmp/nodes.out" 2>&1
 rc=$?
@@ -59,7 +61,14 @@ cat "$tmp/nodes.out"
 [ $rc -eq 0 ] || fail "nodes: exit status $rc"
 grep -q "^cformer-match: 2 games, cformer 5 nodes/move, opponent 1 nodes/move," "$tmp/nodes.out" ||
   fail "nodes: limits not announced"
-grep -q "^cformer evaluations per move: 5.0 " "$tmp/nodes.out" || fail "nodes: cformer did not search 5 nodes a move"
+moves=$(grep -c " << bestmove " "$tmp/nodes.log")
+[ "$moves" -ge 10 ] || fail "nodes: only $moves cformer moves in its log"
+[ "$(grep -c " >> go " "$tmp/nodes.log")" -eq "$moves" ] || fail "nodes: go commands and moves differ"
+[ "$(grep -c " >> go nodes 5$" "$tmp/nodes.log")" -eq "$moves" ] || fail "nodes: cformer was not sent go nodes 5"
+# The last info line before each bestmove: 5 visits, or a proven mate.
+short=$(awk '/ << info .* nodes /{last=$0} / << bestmove /{if (last !~ / nodes 5 / && last !~ / score mate /) n++} END{print n+0}' "$tmp/nodes.log")
+[ "$short" -eq 0 ] || fail "nodes: $short moves searched other than 5 nodes without a proof"
+grep -qE "^cformer evaluations per move: [45]\.[0-9] " "$tmp/nodes.out" || fail "nodes: cformer did not search about 5 nodes a move"
 [ "$(grep -c '^\[TimeControl "-"\]' "$tmp/nodes.pgn")" -eq 2 ] || fail "nodes: PGN TimeControl"
 "$match" --nodes 0 > /dev/null 2>&1; [ $? -eq 2 ] || fail "--nodes 0 accepted"
 
