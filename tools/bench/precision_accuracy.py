@@ -104,20 +104,39 @@ def run_eval(cformer, weights, precision, cases_path, threads, batch):
 def value_agent_moves(cformer, weights, precision, pos):
     """The value agent's move (every legal child evaluated) in each position,
     through the UCI engine on onednn at this precision."""
-    script = ["uci", "setoption name WeightsFile value " + weights, "setoption name Backend value onednn",
-              f"setoption name BackendOptions value precision={precision}",
-              "setoption name Agent value value", "isready"]
+    setup = ["uci", "setoption name WeightsFile value " + weights, "setoption name Backend value onednn",
+             f"setoption name BackendOptions value precision={precision}",
+             "setoption name Agent value value", "isready"]
+    script = []
     for p in pos:
         moves = " moves " + " ".join(p["moves"]) if p["moves"] else ""
         script += [f"position fen {p['fen']}{moves}", "go nodes 1000", "isready"]
     script.append("quit")
-    res = subprocess.run([cformer], input="\n".join(script) + "\n", capture_output=True, text=True)
-    if res.returncode != 0:
-        sys.exit(f"cformer (value agent, {precision}) failed ({res.returncode}): {res.stderr.strip()}")
-    errors = [line for line in res.stdout.splitlines() if line.startswith("info string error")]
+    # The engine loads the network off its input thread and `quit` gives a
+    # load only a moment: wait for the setup's readyok (the load done)
+    # before sending the positions, or a quit read during a slow load drops
+    # the queued searches.
+    proc = subprocess.Popen([cformer], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    proc.stdin.write("\n".join(setup) + "\n")
+    proc.stdin.flush()
+    head = []
+    for line in proc.stdout:
+        head.append(line)
+        if line.strip() == "readyok":
+            break
+    try:
+        out, err = proc.communicate("\n".join(script) + "\n")
+    except BrokenPipeError:  # it exited before the positions: its status says why
+        out, err = proc.stdout.read(), proc.stderr.read()
+        proc.wait()
+    stdout = "".join(head) + out
+    if proc.returncode != 0:
+        sys.exit(f"cformer (value agent, {precision}) failed ({proc.returncode}): {err.strip()}")
+    errors = [line for line in stdout.splitlines() if line.startswith("info string error")]
     if errors:
         sys.exit(f"cformer (value agent, {precision}): {errors[0]}")
-    best = [line.split()[1] for line in res.stdout.splitlines() if line.startswith("bestmove ")]
+    best = [line.split()[1] for line in stdout.splitlines() if line.startswith("bestmove ")]
     if len(best) != len(pos):
         sys.exit(f"cformer (value agent, {precision}): {len(best)} moves for {len(pos)} positions")
     return best
