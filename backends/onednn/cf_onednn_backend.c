@@ -363,21 +363,30 @@ static int block_rows(const onednn_ctx *c, int in, int out, cf_precision prec) {
   return r < 64 ? 64 : r > (1u << 30) ? 1 << 30 : (int)r;
 }
 
+/* The primitive for rows x in -> out in w's precision and w's weights in
+ * its layout (*wd); NULL, with the failure recorded, when either fails. */
+static matmul_entry *prepared(onednn_ctx *c, int rows, int in, int out, cf_op_act act,
+                              const cf_bweight *w, const cf_bweight *b, void **wd) {
+  matmul_entry *e = lookup(c, rows, in, out, act, b != NULL, precision_of(w));
+  if (!e) return NULL;
+  *wd = weights_for(c, e, w);
+  if (!*wd) {
+    record(c, dnnl_out_of_memory, "keeping reordered weights");
+    return NULL;
+  }
+  return e;
+}
+
 static void od_linear(void *ctx, int rows, int in, int out, const float *x, const cf_bweight *w,
                       const cf_bweight *b, cf_op_act act, float *y) {
   onednn_ctx *c = ctx;
   if (rows <= 0) return;
   const cf_precision prec = precision_of(w);
   omp_set_num_threads(c->cpu.threads);
+  void *wd;
   if (prec == CF_PRECISION_F32) {
-    matmul_entry *e = lookup(c, rows, in, out, act, b != NULL, prec);
-    if (!e) return;
-    void *wd = weights_for(c, e, w);
-    if (!wd) {
-      record(c, dnnl_out_of_memory, "keeping reordered weights");
-      return;
-    }
-    record(c, run_matmul(c, e, x, wd, b, y), "running a matmul");
+    matmul_entry *e = prepared(c, rows, in, out, act, w, b, &wd);
+    if (e) record(c, run_matmul(c, e, x, wd, b, y), "running a matmul");
     return;
   }
   const int block = block_rows(c, in, out, prec);
@@ -390,13 +399,8 @@ static void od_linear(void *ctx, int rows, int in, int out, const float *x, cons
   const od_weight *r = w->extra;
   for (int r0 = 0; r0 < rows; r0 += block) {
     const int n = rows - r0 < block ? rows - r0 : block;
-    matmul_entry *e = lookup(c, n, in, out, act, b != NULL, prec);
+    matmul_entry *e = prepared(c, n, in, out, act, w, b, &wd);
     if (!e) return;
-    void *wd = weights_for(c, e, w);
-    if (!wd) {
-      record(c, dnnl_out_of_memory, "keeping reordered weights");
-      return;
-    }
     const float *xr = x + (size_t)r0 * in;
     float *yr = y + (size_t)r0 * out;
     if (prec == CF_PRECISION_BF16)

@@ -58,6 +58,24 @@ static double number(const cJSON *o, const char *key) {
   return cJSON_IsNumber(v) ? v->valuedouble : -1;
 }
 
+/* r's JSON with these backend options names precision as its yardstick,
+ * compared with a peak of gflops (-1: none measured, so null). */
+static void check_yardstick(cf_test *t, bench_report *r, const char *options,
+                            const char *precision, double gflops) {
+  snprintf(r->backend_options, sizeof r->backend_options, "%s", options);
+  char *text = bench_json_text(r);
+  cJSON *j = cJSON_Parse(text);
+  const cJSON *yard = j ? cJSON_GetObjectItem(j, "yardstick") : NULL;
+  const cJSON *p = yard ? cJSON_GetObjectItem(yard, "precision") : NULL;
+  CHECK(p && cJSON_IsString(p) && strcmp(p->valuestring, precision) == 0);
+  if (gflops < 0)
+    CHECK(yard && cJSON_IsNull(cJSON_GetObjectItem(yard, "gflops_1_thread")));
+  else
+    CHECK(yard && number(yard, "gflops_1_thread") == gflops);
+  cJSON_Delete(j);
+  free(text);
+}
+
 static void test_json(cf_test *t) {
   bench_report r;
   bench_sample_report(&r);
@@ -124,22 +142,8 @@ static void test_json(cf_test *t) {
 
   /* a bf16 run is measured against the bf16 peak; an int8 run, whose peak
    * was not measured, has none (null), not the sgemm's */
-  snprintf(r.backend_options, sizeof r.backend_options, "threads=1,precision=bf16");
-  text = bench_json_text(&r);
-  j = cJSON_Parse(text);
-  yard = j ? cJSON_GetObjectItem(j, "yardstick") : NULL;
-  CHECK(yard && strcmp(cJSON_GetObjectItem(yard, "precision")->valuestring, "bf16") == 0);
-  CHECK(number(yard, "gflops_1_thread") == 250);
-  cJSON_Delete(j);
-  free(text);
-  snprintf(r.backend_options, sizeof r.backend_options, "precision=int8");
-  text = bench_json_text(&r);
-  j = cJSON_Parse(text);
-  yard = j ? cJSON_GetObjectItem(j, "yardstick") : NULL;
-  CHECK(yard && strcmp(cJSON_GetObjectItem(yard, "precision")->valuestring, "int8") == 0);
-  CHECK(cJSON_IsNull(cJSON_GetObjectItem(yard, "gflops_1_thread")));
-  cJSON_Delete(j);
-  free(text);
+  check_yardstick(t, &r, "threads=1,precision=bf16", "bf16", 250);
+  check_yardstick(t, &r, "precision=int8", "int8", -1);
   r.backend_options[0] = '\0';
 
   /* a CPU backend names its kernel set */
