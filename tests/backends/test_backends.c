@@ -324,14 +324,15 @@ static void attention_case(cf_test *t, const char *backend, int B, int H, int DH
   free(want);
 }
 
-/* Shapes: odd depth (scalar tails), a CF-6M head (dh 32), and a depth past
- * the CPU kernels' fast path (dh 136). Every available backend. */
+/* Shapes: odd depth (masked tails), the default net's head (dh 16: one
+ * vector per value row), a CF-6M head (dh 32), and a depth past the CPU
+ * kernels' fast path (dh 136). Every available backend. */
 static void test_attention_every_backend(cf_test *t) {
-  const int shapes[][3] = {{2, 2, 3}, {2, 3, 32}, {1, 1, 136}};
+  const int shapes[][3] = {{2, 2, 3}, {2, 4, 16}, {2, 3, 32}, {1, 1, 136}};
   for (int i = 0; i < cf_backend_count(); i++) {
     const cf_backend_desc *d = cf_backend_at(i);
     if (d->priority < 0 || (d->probe && !d->probe())) continue;
-    for (int s = 0; s < 3; s++) attention_case(t, d->name, shapes[s][0], shapes[s][1], shapes[s][2]);
+    for (int s = 0; s < 4; s++) attention_case(t, d->name, shapes[s][0], shapes[s][1], shapes[s][2]);
   }
 }
 

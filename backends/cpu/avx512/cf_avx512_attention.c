@@ -28,10 +28,14 @@ static inline __m512 join(__m256 lo, __m256 hi) {
   return _mm512_insertf32x8(_mm512_castps256_ps512(lo), hi, 1);
 }
 
-/* s[64] = softmax(s). */
-static void softmax64(float *s) {
+/* s[64] = softmax(s * scale + bias) (bias: a row, or NULL), in registers:
+ * one load and one store of the row. s is 64-byte aligned. */
+static inline void finish_scores(float *s, __m512 scale, const float *bias) {
   __m512 v[4];
-  for (int j = 0; j < 4; j++) v[j] = _mm512_load_ps(s + 16 * j);
+  for (int j = 0; j < 4; j++) {
+    v[j] = _mm512_mul_ps(_mm512_load_ps(s + 16 * j), scale);
+    if (bias) v[j] = _mm512_add_ps(v[j], _mm512_loadu_ps(bias + 16 * j));
+  }
   const __m512 mx = _mm512_set1_ps(
       _mm512_reduce_max_ps(_mm512_max_ps(_mm512_max_ps(v[0], v[1]), _mm512_max_ps(v[2], v[3]))));
   __m512 sum = _mm512_setzero_ps();
@@ -41,16 +45,6 @@ static void softmax64(float *s) {
   }
   const __m512 inv = _mm512_set1_ps(1.0f / _mm512_reduce_add_ps(sum));
   for (int j = 0; j < 4; j++) _mm512_store_ps(s + 16 * j, _mm512_mul_ps(v[j], inv));
-}
-
-/* Scale, add the bias row (or NULL), softmax. s is 64-byte aligned. */
-static inline void finish_scores(float *s, __m512 scale, const float *bias) {
-  for (int k = 0; k < 64; k += 16) {
-    __m512 v = _mm512_mul_ps(_mm512_load_ps(s + k), scale);
-    if (bias) v = _mm512_add_ps(v, _mm512_loadu_ps(bias + k));
-    _mm512_store_ps(s + k, v);
-  }
-  softmax64(s);
 }
 
 /* Scores of the queries q0 and q0 + 8 (same file, neighbouring ranks)
@@ -145,6 +139,40 @@ static void weighted_values2(int dh, const float *a0, const float *a1, const flo
   }
 }
 
+/* weighted_values2 for dh <= 16: a key's value row is one (masked) vector,
+ * so the 32-depth step above would spend half its loads and FMAs on a
+ * masked-off second vector. Four keys per step (one rank holds two
+ * steps), each key with its own accumulator pair, so consecutive FMAs
+ * into one accumulator are four keys apart. */
+static void weighted_values2_narrow(int dh, const float *a0, const float *a1, const float *v,
+                                    size_t ld, const float *ev, int base0, int base1, float *o0,
+                                    float *o1) {
+  const __mmask16 m = cf_tail16(dh);
+  __m512 c0[4], c1[4];
+  for (int u = 0; u < 4; u++) c0[u] = c1[u] = _mm512_setzero_ps();
+  const float *e0 = ev ? ev + (size_t)base0 * dh : NULL;
+  const float *e1 = ev ? ev + (size_t)base1 * dh : NULL;
+  for (int k = 0; k < 64; k += 4) {
+    for (int u = 0; u < 4; u++) { /* keys k..k + 3: files (k & 7) + u of one rank */
+      const __m512 x = _mm512_maskz_loadu_ps(m, v + (size_t)(k + u) * ld);
+      __m512 x0 = x, x1 = x;
+      if (ev) {
+        x0 = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m, e0 - (ptrdiff_t)u * dh));
+        x1 = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m, e1 - (ptrdiff_t)u * dh));
+      }
+      c0[u] = _mm512_fmadd_ps(_mm512_set1_ps(a0[k + u]), x0, c0[u]);
+      c1[u] = _mm512_fmadd_ps(_mm512_set1_ps(a1[k + u]), x1, c1[u]);
+    }
+    if (ev) { /* p = base - 15 rank - file: the next rank starts 11 rows on from file 4 */
+      const ptrdiff_t step = (k & 7) == 4 ? -(ptrdiff_t)11 * dh : -(ptrdiff_t)4 * dh;
+      e0 += step;
+      e1 += step;
+    }
+  }
+  _mm512_mask_storeu_ps(o0, m, _mm512_add_ps(_mm512_add_ps(c0[0], c0[1]), _mm512_add_ps(c0[2], c0[3])));
+  _mm512_mask_storeu_ps(o1, m, _mm512_add_ps(_mm512_add_ps(c1[0], c1[1]), _mm512_add_ps(c1[2], c1[3])));
+}
+
 /* One (position, head). next_h and cold steer prefetching exactly as in
  * the avx2 set (cf_avx2_attention.c): the next head's tables are fetched
  * during this one's score pass; a thread's first task requests its own. */
@@ -194,9 +222,9 @@ void cf_avx512_attend(const cf_attention_args *a, const cf_cpu_head_tables *t, i
     float *s0 = S + q * 64, *s1 = S + (q + 8) * 64;
     finish_scores(s0, scale, bias ? bias + q * 64 : NULL);
     finish_scores(s1, scale, bias ? bias + (q + 8) * 64 : NULL);
-    weighted_values2(dh, s0, s1, V, (size_t)ld, ev, cf_cpu_query_base(q),
-                     cf_cpu_query_base(q + 8), out + (size_t)q * dm + h * dh,
-                     out + (size_t)(q + 8) * dm + h * dh);
+    (dh <= 16 ? weighted_values2_narrow : weighted_values2)(
+        dh, s0, s1, V, (size_t)ld, ev, cf_cpu_query_base(q), cf_cpu_query_base(q + 8),
+        out + (size_t)q * dm + h * dh, out + (size_t)(q + 8) * dm + h * dh);
   }
 }
 
