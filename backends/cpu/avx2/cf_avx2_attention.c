@@ -123,13 +123,70 @@ static void weighted_values(int dh, const float *a, const float *v, size_t ld, c
   }
 }
 
+/* Loads the first n (< 8) floats of p, zeros after. */
+static inline __m256 load_first(const float *p, int n) {
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  return _mm256_maskload_ps(p, _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane));
+}
+
+/* weighted_values2 for a depth that is not a multiple of 32 (the default
+ * net's dh 16 among them): 16 depths a step as two 8-wide vectors, the
+ * last step's tail by masked loads, so no depth falls to scalar code.
+ * Even and odd keys sum into separate accumulators (8 in all): one set
+ * would make each key wait on the previous key's FMAs. */
+static void weighted_values2_narrow(int dh, const float *a0, const float *a1, const float *v,
+                                    size_t ld, const float *ev, int base0, int base1, float *o0,
+                                    float *o1) {
+  for (int i0 = 0; i0 < dh; i0 += 16) {
+    const int n[2] = {dh - i0, dh - i0 - 8}; /* floats left from each vector's start */
+    const int nj = n[1] > 0 ? 2 : 1;
+    __m256 c0[2][2], c1[2][2]; /* [key parity][vector] */
+    for (int u = 0; u < 2; u++)
+      for (int j = 0; j < 2; j++) c0[u][j] = c1[u][j] = _mm256_setzero_ps();
+    const float *e0 = ev ? ev + (size_t)base0 * dh + i0 : NULL;
+    const float *e1 = ev ? ev + (size_t)base1 * dh + i0 : NULL;
+    for (int k = 0; k < 64; k += 2) {
+      for (int u = 0; u < 2; u++) { /* keys k and k + 1: files (k & 7) + u of one rank */
+        const __m256 w0 = _mm256_broadcast_ss(a0 + k + u), w1 = _mm256_broadcast_ss(a1 + k + u);
+        const float *vk = v + (size_t)(k + u) * ld + i0;
+        for (int j = 0; j < nj; j++) {
+          const bool full = n[j] >= 8;
+          const __m256 x = full ? _mm256_loadu_ps(vk + 8 * j) : load_first(vk + 8 * j, n[j]);
+          __m256 x0 = x, x1 = x;
+          if (ev) {
+            const float *p0 = e0 - (ptrdiff_t)u * dh + 8 * j, *p1 = e1 - (ptrdiff_t)u * dh + 8 * j;
+            x0 = _mm256_add_ps(x, full ? _mm256_loadu_ps(p0) : load_first(p0, n[j]));
+            x1 = _mm256_add_ps(x, full ? _mm256_loadu_ps(p1) : load_first(p1, n[j]));
+          }
+          c0[u][j] = _mm256_fmadd_ps(w0, x0, c0[u][j]);
+          c1[u][j] = _mm256_fmadd_ps(w1, x1, c1[u][j]);
+        }
+      }
+      if (ev) { /* p = base - 15 rank - file: a new rank after file 7 */
+        const ptrdiff_t step = (k & 7) == 6 ? -(ptrdiff_t)9 * dh : -(ptrdiff_t)2 * dh;
+        e0 += step;
+        e1 += step;
+      }
+    }
+    for (int j = 0; j < nj; j++) {
+      _Alignas(32) float r0[8], r1[8];
+      _mm256_store_ps(r0, _mm256_add_ps(c0[0][j], c0[1][j]));
+      _mm256_store_ps(r1, _mm256_add_ps(c1[0][j], c1[1][j]));
+      const int m = n[j] < 8 ? n[j] : 8;
+      for (int i = 0; i < m; i++) {
+        o0[i0 + 8 * j + i] = r0[i];
+        o1[i0 + 8 * j + i] = r1[i];
+      }
+    }
+  }
+}
+
 /* weighted_values for two queries at once (weights a0, a1; displacement
  * bases base0, base1): each value row is loaded once for both. */
 static void weighted_values2(int dh, const float *a0, const float *a1, const float *v, size_t ld,
                              const float *ev, int base0, int base1, float *o0, float *o1) {
   if (dh % 32) {
-    weighted_values(dh, a0, v, ld, ev, base0, o0);
-    weighted_values(dh, a1, v, ld, ev, base1, o1);
+    weighted_values2_narrow(dh, a0, a1, v, ld, ev, base0, base1, o0, o1);
     return;
   }
   for (int i0 = 0; i0 < dh; i0 += 32) {
