@@ -332,7 +332,8 @@ static void test_attention_every_backend(cf_test *t) {
   for (int i = 0; i < cf_backend_count(); i++) {
     const cf_backend_desc *d = cf_backend_at(i);
     if (d->priority < 0 || (d->probe && !d->probe())) continue;
-    for (int s = 0; s < 4; s++) attention_case(t, d->name, shapes[s][0], shapes[s][1], shapes[s][2]);
+    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
+      attention_case(t, d->name, shapes[s][0], shapes[s][1], shapes[s][2]);
   }
 }
 

@@ -123,10 +123,14 @@ static void weighted_values(int dh, const float *a, const float *v, size_t ld, c
   }
 }
 
+/* The mask of lanes below n (all eight when n >= 8). */
+static inline __m256i first_lanes(int n) {
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
 /* Loads the first n (< 8) floats of p, zeros after. */
 static inline __m256 load_first(const float *p, int n) {
-  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  return _mm256_maskload_ps(p, _mm256_cmpgt_epi32(_mm256_set1_epi32(n), lane));
+  return _mm256_maskload_ps(p, first_lanes(n));
 }
 
 /* weighted_values2 for a depth that is not a multiple of 32 (the default
@@ -169,14 +173,8 @@ static void weighted_values2_narrow(int dh, const float *a0, const float *a1, co
       }
     }
     for (int j = 0; j < nj; j++) {
-      _Alignas(32) float r0[8], r1[8];
-      _mm256_store_ps(r0, _mm256_add_ps(c0[0][j], c0[1][j]));
-      _mm256_store_ps(r1, _mm256_add_ps(c1[0][j], c1[1][j]));
-      const int m = n[j] < 8 ? n[j] : 8;
-      for (int i = 0; i < m; i++) {
-        o0[i0 + 8 * j + i] = r0[i];
-        o1[i0 + 8 * j + i] = r1[i];
-      }
+      _mm256_maskstore_ps(o0 + i0 + 8 * j, first_lanes(n[j]), _mm256_add_ps(c0[0][j], c0[1][j]));
+      _mm256_maskstore_ps(o1 + i0 + 8 * j, first_lanes(n[j]), _mm256_add_ps(c1[0][j], c1[1][j]));
     }
   }
 }
