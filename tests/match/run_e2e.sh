@@ -134,6 +134,16 @@ grep -q "^SPRT \[0, 200\].* after 7 pairs \[pentanomial 0 0 0 0 7\]$" "$tmp/sprt
 grep -q ": 16 games: W 16 D 0 L 0" "$tmp/sprt.out" || fail "sprt: did not stop at the decision"
 [ "$(grep -c '^\[Result ' "$tmp/sprt.pgn")" -eq 16 ] || fail "sprt: PGN lacks the games played"
 
+# A movetime at most cformer's MoveOverheadMs (200 by default) is warned of
+# once; not when the overhead is lowered below it.
+"$match" --cformer "$tmp/cformer-e2e --agent policy" --opponent "$fake crash" --games 2 \
+  --movetime 100 --margin 1500 --openings "$openings" > /dev/null 2> "$tmp/overhead.err"
+[ "$(grep -c "warning: --movetime 100 is at most cformer's MoveOverheadMs (200)" "$tmp/overhead.err")" -eq 1 ] ||
+  fail "overhead: no single warning for --movetime 100"
+"$match" --cformer "$tmp/cformer-e2e --agent policy" --copt MoveOverheadMs=20 --opponent "$fake crash" \
+  --games 2 --movetime 100 --margin 1500 --openings "$openings" > /dev/null 2> "$tmp/overhead.err"
+grep -q "MoveOverheadMs" "$tmp/overhead.err" && fail "overhead: warned with MoveOverheadMs 20"
+
 # Faults are losses for the engine that commits them.
 for mode in illegal silent crash; do
   "$match" --cformer "$fake $mode" --opponent "$tmp/stockfish-e2e" --games 2 --movetime 20 \

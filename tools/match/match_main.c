@@ -1,7 +1,7 @@
 /* cformer-match: plays cformer against any UCI engine and reports W/D/L
  * with the Elo difference and its 95% interval.
  *
- *     cformer-match --games 200 --movetime 100 --opponent-elo 1350 --pgn out.pgn
+ *     cformer-match --games 200 --movetime 500 --opponent-elo 1350 --pgn out.pgn
  *
  * Openings (data/match/openings.txt, shipped as share/cformer/match/openings.txt, by
  * default) are played in order, each
@@ -67,6 +67,7 @@ typedef struct match_state {
   int n_seen;
   cf_sprt sprt;             /* --sprt: the pairs so far */
   cf_sprt_verdict verdict;  /* set once a bound is crossed: no further game starts */
+  bool overhead_checked;    /* the movetime was held against cformer's MoveOverheadMs */
 } match_state;
 
 /* An engine's `info string error/warning` line, shown once on stderr with
@@ -92,6 +93,22 @@ static const char *limit_text(const match_args *a, long nodes, char *buf, size_t
     snprintf(buf, cap, "clock %g+%g s", a->limits.tc_base_ms / 1000.0, a->limits.tc_inc_ms / 1000.0);
   else snprintf(buf, cap, "%d ms/move", a->limits.movetime_ms);
   return buf;
+}
+
+/* A movetime at most cformer's MoveOverheadMs leaves the search almost
+ * nothing (half the movetime at best): said once, on the first start. */
+static void warn_overhead(match_state *s, const cf_engine_proc *c) {
+  const match_args *a = s->a;
+  pthread_mutex_lock(&s->mu);
+  bool check = !s->overhead_checked;
+  s->overhead_checked = true;
+  pthread_mutex_unlock(&s->mu);
+  if (!check || a->cformer_nodes > 0 || a->limits.tc_base_ms > 0 || c->move_overhead_ms < 0) return;
+  if (a->limits.movetime_ms <= c->move_overhead_ms)
+    fprintf(stderr, "cformer-match: warning: --movetime %d is at most cformer's MoveOverheadMs (%ld): "
+            "its search gets at most half of each move's time; lower it with --copt "
+            "MoveOverheadMs=N or give a longer --movetime\n", a->limits.movetime_ms,
+            c->move_overhead_ms);
 }
 
 /* --tc BASE+INC in seconds ("1+0", "0.3+0", "60+0.6"): ctx is the limits. */
@@ -159,7 +176,7 @@ static int parse_args(int argc, char **argv, match_args *a) {
   a->openings = NULL; /* the shipped file, found in main */
   a->games = 20;
   a->concurrency = 1;
-  a->limits = (cf_match_limits){.movetime_ms = 100, .margin_ms = 2000, .max_plies = 1000};
+  a->limits = (cf_match_limits){.movetime_ms = 500, .margin_ms = 2000, .max_plies = 1000};
   char search[1024], openings_help[1400], concurrency_help[64];
   cf_data_search_path(search, sizeof search);
   snprintf(openings_help, sizeof openings_help, "openings file (default: the shipped %s, in\n%s)",
@@ -183,7 +200,7 @@ static int parse_args(int argc, char **argv, match_args *a) {
       {.name = "games", .kind = CF_CLI_INT, .dest = &a->games, .imin = 1, .imax = 1000000,
        .help = "games to play (default 20)"},
       {.name = "movetime", .kind = CF_CLI_INT, .dest = &a->limits.movetime_ms, .imin = 1,
-       .imax = 3600000, .arg = "MS", .help = "time per move (default 100)"},
+       .imax = 3600000, .arg = "MS", .help = "time per move (default 500)"},
       {.name = "tc", .kind = CF_CLI_STRING, .arg = "BASE+INC", .set = set_tc, .ctx = &a->limits,
        .help = "a clock for both sides instead of a movetime: BASE seconds plus INC a\n"
                "move (go wtime/btime/winc/binc); a side whose clock runs out loses"},
@@ -357,6 +374,7 @@ static void *worker(void *arg) {
         break;
       }
       need_start = false;
+      warn_overhead(s, &c);
     }
     int k = (i / 2) % s->openings.count;
     bool cformer_white = i % 2 == 0;
