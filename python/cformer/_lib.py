@@ -29,6 +29,8 @@ CFORMER_MAX_MOVES = 256
 CFORMER_MOVE_MAX = 6
 CFORMER_PLANES = 112
 CFORMER_SQUARES = 64
+CFORMER_POLICY_SIZE = 1858
+CFORMER_PV_MAX = 64
 
 c_char_p_p = ctypes.POINTER(ctypes.c_char_p)
 
@@ -104,6 +106,70 @@ class cformer_choice(ctypes.Structure):
     ]
 
 
+class cformer_arrays(ctypes.Structure):
+    _fields_ = [
+        ("wdl", ctypes.POINTER(ctypes.c_float)),
+        ("q", ctypes.POINTER(ctypes.c_float)),
+        ("moves_left", ctypes.POINTER(ctypes.c_float)),
+        ("policy", ctypes.POINTER(ctypes.c_float)),
+        ("legal", ctypes.POINTER(ctypes.c_ubyte)),
+        ("planes", ctypes.POINTER(ctypes.c_float)),
+        ("transform", ctypes.POINTER(ctypes.c_int)),
+    ]
+
+
+class cformer_move_index(ctypes.Structure):
+    _fields_ = [("move", ctypes.c_char * CFORMER_MOVE_MAX), ("index", ctypes.c_int)]
+
+
+class cformer_stop(ctypes.Structure):
+    """Opaque."""
+
+
+stop_p = ctypes.POINTER(cformer_stop)
+
+
+class cformer_search_options(ctypes.Structure):
+    _fields_ = [
+        ("nodes", ctypes.c_long),
+        ("movetime", ctypes.c_double),
+        ("temperature", ctypes.c_float),
+        ("infinite", ctypes.c_int),
+        ("stop", stop_p),
+    ]
+
+
+class cformer_root_move(ctypes.Structure):
+    _fields_ = [
+        ("move", ctypes.c_char * CFORMER_MOVE_MAX),
+        ("visits", ctypes.c_long),
+        ("prior", ctypes.c_float),
+        ("q", ctypes.c_float),
+        ("wdl", ctypes.c_float * 3),
+        ("mate", ctypes.c_int),
+        ("pv_len", ctypes.c_int),
+        ("pv", (ctypes.c_char * CFORMER_MOVE_MAX) * CFORMER_PV_MAX),
+    ]
+
+
+class cformer_search_result(ctypes.Structure):
+    _fields_ = [
+        ("move", ctypes.c_char * CFORMER_MOVE_MAX),
+        ("ponder", ctypes.c_char * CFORMER_MOVE_MAX),
+        ("q", ctypes.c_float),
+        ("wdl", ctypes.c_float * 3),
+        ("mate", ctypes.c_int),
+        ("visits", ctypes.c_long),
+        ("evaluations", ctypes.c_long),
+        ("depth", ctypes.c_int),
+        ("seldepth", ctypes.c_int),
+        ("seconds", ctypes.c_double),
+        ("stopped", ctypes.c_int),
+        ("n_moves", ctypes.c_int),
+        ("moves", cformer_root_move * CFORMER_MAX_MOVES),
+    ]
+
+
 class cformer_net(ctypes.Structure):
     """Opaque."""
 
@@ -163,6 +229,21 @@ def _prototype(lib):
         "cformer_planes": (st, [net_p, ctypes.POINTER(cformer_position),
                                 ctypes.POINTER(ctypes.c_float), ctypes.POINTER(ctypes.c_int),
                                 error_p]),
+        "cformer_evaluate_arrays": (st, [net_p, ctypes.c_int, ctypes.POINTER(cformer_position),
+                                         ctypes.POINTER(cformer_arrays), error_p]),
+        "cformer_policy_indices": (st, [net_p, ctypes.POINTER(cformer_position),
+                                        ctypes.POINTER(cformer_move_index),
+                                        ctypes.POINTER(ctypes.c_int), error_p]),
+        "cformer_policy_move": (st, [ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_char_p,
+                                     error_p]),
+        "cformer_stop_create": (st, [ctypes.POINTER(stop_p), error_p]),
+        "cformer_stop_request": (None, [stop_p]),
+        "cformer_stop_clear": (None, [stop_p]),
+        "cformer_stop_requested": (ctypes.c_int, [stop_p]),
+        "cformer_stop_free": (None, [stop_p]),
+        "cformer_search": (st, [net_p, ctypes.POINTER(cformer_position),
+                                ctypes.POINTER(cformer_search_options),
+                                ctypes.POINTER(cformer_search_result), error_p]),
         "cformer_agent_count": (ctypes.c_int, []),
         "cformer_agent_name": (ctypes.c_char_p, [ctypes.c_int]),
         "cformer_choose": (st, [net_p, ctypes.POINTER(cformer_position),
