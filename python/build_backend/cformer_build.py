@@ -78,8 +78,12 @@ def _setting(config_settings, key, env):
 
 
 def _run(cmd):
+    """Runs meson or ninja outside pip's isolated environment: pip points
+    PYTHONPATH at a site of its own that hides the system's packages, and
+    meson is itself a Python program of the system (and runs python3)."""
     print("cformer_build: " + " ".join(cmd), file=sys.stderr)
-    subprocess.run(cmd, check=True, stdout=sys.stderr)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PIP_"))}
+    subprocess.run(cmd, check=True, stdout=sys.stderr, env=env)
 
 
 def _built_library(config_settings, scratch):
