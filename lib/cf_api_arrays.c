@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chess/cf_move.h"
 #include "chess/cf_move_uci.h"
 #include "engine/cf_net_input.h"
 #include "lib/cf_api_internal.h"
@@ -83,12 +84,10 @@ cformer_status cformer_policy_move(int index, int black_to_move, int transform, 
   cf_policy_move m;
   if (!entry_move(index, black_to_move != 0, transform, &m))
     return cf_api_arg(err, "cformer_policy_move: not a policy entry");
-  move[0] = (char)('a' + m.from % 8);
-  move[1] = (char)('1' + m.from / 8);
-  move[2] = (char)('a' + m.to % 8);
-  move[3] = (char)('1' + m.to / 8);
-  move[4] = m.promo ? "\0qrbn"[m.promo] : '\0';
-  move[5] = '\0';
+  static const cf_piece_type piece[] = {CF_PAWN, CF_QUEEN, CF_ROOK, CF_BISHOP, CF_KNIGHT};
+  cf_move_write_uci(m.promo ? cf_move_make_promotion(m.from, m.to, piece[m.promo])
+                            : cf_move_make(m.from, m.to),
+                    false, move);
   return cf_api_ok(err);
 }
 

@@ -99,13 +99,18 @@ class cformer_choose_options(ctypes.Structure):
     ]
 
 
+# The leading fields cformer_choice and cformer_search_result share.
+_CHOSEN_MOVE_FIELDS = [
+    ("move", ctypes.c_char * CFORMER_MOVE_MAX),
+    ("ponder", ctypes.c_char * CFORMER_MOVE_MAX),
+    ("q", ctypes.c_float),
+    ("wdl", ctypes.c_float * 3),
+    ("mate", ctypes.c_int),
+]
+
+
 class cformer_choice(ctypes.Structure):
-    _fields_ = [
-        ("move", ctypes.c_char * CFORMER_MOVE_MAX),
-        ("ponder", ctypes.c_char * CFORMER_MOVE_MAX),
-        ("q", ctypes.c_float),
-        ("wdl", ctypes.c_float * 3),
-        ("mate", ctypes.c_int),
+    _fields_ = _CHOSEN_MOVE_FIELDS + [
         ("evaluations", ctypes.c_long),
         ("stopped", ctypes.c_int),
     ]
@@ -158,12 +163,7 @@ class cformer_root_move(ctypes.Structure):
 
 
 class cformer_search_result(ctypes.Structure):
-    _fields_ = [
-        ("move", ctypes.c_char * CFORMER_MOVE_MAX),
-        ("ponder", ctypes.c_char * CFORMER_MOVE_MAX),
-        ("q", ctypes.c_float),
-        ("wdl", ctypes.c_float * 3),
-        ("mate", ctypes.c_int),
+    _fields_ = _CHOSEN_MOVE_FIELDS + [
         ("visits", ctypes.c_long),
         ("evaluations", ctypes.c_long),
         ("depth", ctypes.c_int),

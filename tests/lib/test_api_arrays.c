@@ -9,6 +9,7 @@
 
 #include "cformer.h"
 #include "tests/cf_test.h"
+#include "tests/lib/api_test.h"
 
 #define N 5
 #define P CFORMER_POLICY_SIZE
@@ -109,15 +110,6 @@ static void test_same_as_evaluate(cf_test *t) {
   for (int i = 0; i < N; i++) CHECK_NEAR(q_only[i], q[i], 1e-6);
   cformer_close(net);
 }
-
-#define EXPECT_ERR(call, want, needle)                            \
-  do {                                                            \
-    cformer_error e_ = {.status = CFORMER_OK, .message = "unset"}; \
-    cformer_error *err = &e_;                                     \
-    CHECK_INT_EQ((call), (want));                                 \
-    CHECK_INT_EQ(e_.status, (want));                              \
-    CHECK_STR_CONTAINS(e_.message, (needle));                     \
-  } while (0)
 
 static void test_bad_input(cf_test *t) {
   cformer_net *net = NULL;

@@ -10,6 +10,7 @@
 
 #include "cformer.h"
 #include "tests/cf_test.h"
+#include "tests/lib/api_test.h"
 
 static cformer_net *open_net(cf_test *t) {
   cformer_net *net = NULL;
@@ -127,15 +128,6 @@ done:
   free(r);
   cformer_close(net);
 }
-
-#define EXPECT_ERR(call, want, needle)                            \
-  do {                                                            \
-    cformer_error e_ = {.status = CFORMER_OK, .message = "unset"}; \
-    cformer_error *err = &e_;                                     \
-    CHECK_INT_EQ((call), (want));                                 \
-    CHECK_INT_EQ(e_.status, (want));                              \
-    CHECK_STR_CONTAINS(e_.message, (needle));                     \
-  } while (0)
 
 static void test_bad_input(cf_test *t) {
   cformer_net *net = open_net(t);

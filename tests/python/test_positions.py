@@ -1,42 +1,14 @@
 """Positions in every accepted form: "startpos", (fen, moves), dicts and board
-objects with .fen() and a move stack (python-chess's Board is one; this
-machine's Debian has no python3-chess, so a look-alike with the same
-methods stands in for it)."""
+objects with .fen() and a move stack (python-chess's Board is one; Debian
+12 has no python3-chess, so fake_chess's look-alike stands in for it)."""
 import numpy as np
 import pytest
 
 import cformer
 from conftest import START_FEN
+from fake_chess import Board as FakeBoard
 
 LINE = ["e2e4", "e7e5", "g1f3", "b8c6"]
-
-
-class FakeMove:
-    """The part of chess.Move the package uses."""
-
-    def __init__(self, uci):
-        self._uci = uci
-
-    def uci(self):
-        return self._uci
-
-
-class FakeBoard:
-    """The part of chess.Board the package uses: fen(), move_stack, root().
-    fen() here is the *final* position's FEN only in name: it is a marker
-    string, so a test can tell whether the package read the history (root
-    FEN + moves) or the final FEN."""
-
-    def __init__(self, root_fen=START_FEN, moves=(), final_fen=None):
-        self._root = root_fen
-        self.move_stack = [FakeMove(m) for m in moves]
-        self._final = final_fen
-
-    def fen(self):
-        return self._final if self._final is not None else self._root
-
-    def root(self):
-        return FakeBoard(self._root)
 
 
 class FenOnly:

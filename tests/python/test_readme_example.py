@@ -1,8 +1,7 @@
 """The notebook example of python/README.md runs, cell after cell, and prints
 what the README shows wherever that does not depend on the backend's
-arithmetic (shapes, counts, flags). python-chess is optional: without it a
-stand-in `chess` module with the three methods the example uses is put in
-its place."""
+arithmetic (shapes, counts, flags). python-chess is optional: without it
+fake_chess stands in as the `chess` module."""
 import contextlib
 import io
 import pathlib
@@ -10,35 +9,14 @@ import re
 import sys
 import types
 
+import fake_chess
+
 README = pathlib.Path(__file__).resolve().parents[2] / "python" / "README.md"
 
 
 def _stand_in_chess():
     mod = types.ModuleType("chess")
-
-    class Move:
-        def __init__(self, uci):
-            self._uci = uci
-
-        def uci(self):
-            return self._uci
-
-    class Board:
-        def __init__(self, fen="rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"):
-            self._root = fen
-            self.move_stack = []
-
-        def push_uci(self, uci):
-            self.move_stack.append(Move(uci))
-
-        def root(self):
-            return Board(self._root)
-
-        def fen(self):
-            assert not self.move_stack, "the stand-in knows only its root's FEN"
-            return self._root
-
-    mod.Board, mod.Move = Board, Move
+    mod.Board, mod.Move = fake_chess.Board, fake_chess.Move
     return mod
 
 
