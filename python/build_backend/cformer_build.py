@@ -11,9 +11,9 @@ any other (cformer/_lib.py). Where that library comes from, in order:
    variable CFORMER_WHEEL_LIBRARY: an already built libcformer.so;
 2. the config setting ``builddir=DIR`` (or CFORMER_WHEEL_BUILDDIR): an
    existing meson build directory of this tree, brought up to date with
-   ``ninja -C DIR lib/libcformer.so``;
+   ``ninja -C DIR lib/libcformer.so.VERSION`` (the library alone);
 3. otherwise a fresh release build: ``meson setup`` in a temporary
-   directory and ``ninja lib/libcformer.so`` (needs the build dependencies
+   directory and the same ninja target (needs the build dependencies
    of scripts/install-deps.sh; takes minutes).
 
 The wheel is tagged py3-none-PLATFORM: the package is pure Python over
@@ -100,8 +100,11 @@ def _built_library(config_settings, scratch):
     else:
         builddir = os.path.join(scratch, "build")
         _run(["meson", "setup", builddir, ROOT, "--buildtype=release"])
-    _run(["ninja", "-C", builddir, "lib/libcformer.so"])
-    return os.path.join(builddir, "lib", "libcformer.so")
+    # The shared library's real file carries the full version (the .so and
+    # .so.0 names are links to it).
+    target = "lib/libcformer.so." + _version()
+    _run(["ninja", "-C", builddir, target])
+    return os.path.join(builddir, target)
 
 
 def _record_line(arcname, data):
