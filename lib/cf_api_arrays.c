@@ -18,15 +18,18 @@
 
 _Static_assert(CFORMER_POLICY_SIZE == CF_POLICY_1858, "policy size");
 
-/* Entry i of the 1858 vector as a move in real squares for a position with
- * this side to move and transform. False when the entry's text is not a
- * move (never, for a valid index). */
-static bool entry_move(int i, bool black_to_move, int transform, cf_policy_move *out) {
+/* real[s]: the real square that cf_policy_square maps to s for this side
+ * to move and transform (it is a bijection of the 64 squares). */
+static void inverse_squares(bool black_to_move, int transform, int real[64]) {
+  for (int sq = 0; sq < 64; sq++) real[cf_policy_square(sq, black_to_move, transform)] = sq;
+}
+
+/* Entry i of the 1858 vector as a move in real squares, real being
+ * inverse_squares of the position's side to move and transform. False when
+ * the entry's text is not a move (never, for a valid index). */
+static bool entry_move(int i, const int real[64], cf_policy_move *out) {
   char uci[6];
   if (!cf_policy_index_uci(i, uci)) return false;
-  /* The inverse of cf_policy_square: it is a bijection of the 64 squares. */
-  int real[64];
-  for (int sq = 0; sq < 64; sq++) real[cf_policy_square(sq, black_to_move, transform)] = sq;
   int from = (uci[0] - 'a') + 8 * (uci[1] - '1'), to = (uci[2] - 'a') + 8 * (uci[3] - '1');
   if (from < 0 || from > 63 || to < 0 || to > 63) return false;
   cf_promo promo = CF_PROMO_NONE;
@@ -62,8 +65,10 @@ static const cf_policy_move *entries_for(entry_tables *t, bool btm, int transfor
     cf_error_set(err, CF_ERR_NOMEM, "out of memory");
     return NULL;
   }
+  int real[64];
+  inverse_squares(btm, transform, real);
   for (int i = 0; i < CF_POLICY_1858; i++)
-    if (!entry_move(i, btm, transform, &m[i])) {
+    if (!entry_move(i, real, &m[i])) {
       free(m);
       cf_error_set(err, CF_ERR_INTERNAL, "policy entry %d has no move", i);
       return NULL;
@@ -81,8 +86,10 @@ cformer_status cformer_policy_move(int index, int black_to_move, int transform, 
   if (!move) return cf_api_arg(err, "cformer_policy_move: move is NULL");
   if (index < 0 || index >= CF_POLICY_1858 || transform < 0 || transform > 7)
     return cf_api_arg(err, "cformer_policy_move: index (0..1857) or transform (0..7) out of range");
+  int real[64];
+  inverse_squares(black_to_move != 0, transform, real);
   cf_policy_move m;
-  if (!entry_move(index, black_to_move != 0, transform, &m))
+  if (!entry_move(index, real, &m))
     return cf_api_arg(err, "cformer_policy_move: not a policy entry");
   static const cf_piece_type piece[] = {CF_PAWN, CF_QUEEN, CF_ROOK, CF_BISHOP, CF_KNIGHT};
   cf_move_write_uci(m.promo ? cf_move_make_promotion(m.from, m.to, piece[m.promo])
