@@ -1,14 +1,14 @@
 /* cf_cpu_attention.c: the attention op's driver, shared by every kernel
  * set: takes the per-head RPE tables built at upload (layouts in
  * cf_cpu_attention_layout.h), then spreads the (position, head) tasks over
- * the instance's threads and runs each with the instance's kernel set
- * (cf_cpu_kernels.h). Plain C: nothing here needs more than the target's
+ * the instance's threads and runs each (cf_cpu_attention_task.h) with the
+ * instance's kernel set's arithmetic (cf_cpu_kernels.h). Plain C: nothing here needs more than the target's
  * baseline. */
 #include <stddef.h>
 
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_attention_layout.h"
-#include "backends/cpu/cf_cpu_kernels.h"
+#include "backends/cpu/cf_cpu_attention_task.h"
 
 /* From this size of the batch's q/k/v buffer up, each task prefetches the
  * next one's rows (cf_cpu_prefetch_token): about an L2's worth. */
@@ -39,8 +39,9 @@ void cf_cpu_attention(void *ctx, const cf_attention_args *a) {
     return;
   }
   const cf_cpu_head_tables t = {.q_rev = fast ? eq : NULL, .k_rev = fast ? ek : NULL,
+                                .q_rows = fast ? NULL : eq, .k_rows = fast ? NULL : ek,
                                 .v_rows = ev};
-  const float *eq_rows = fast ? NULL : eq, *ek_rows = fast ? NULL : ek;
+  const cf_cpu_attention_math *m = kern->attention;
   const int tasks = a->batch * a->heads;
   const size_t qkv_bytes = (size_t)a->batch * 64 * 3 * a->heads * a->depth * sizeof(float);
   const bool head_major = a->rpe_q || a->rpe_k || a->rpe_v;
@@ -68,8 +69,9 @@ void cf_cpu_attention(void *ctx, const cf_attention_args *a) {
         next.b = head_major ? (i + 1) % a->batch : (i + 1) / a->heads;
         next.h = head_major ? (i + 1) / a->batch : (i + 1) % a->heads;
       }
-      if (fast) kern->attend(a, &t, b, h, next_h, head_major && first, next);
-      else kern->attend_plain(a, eq_rows, ek_rows, t.v_rows, b, h);
+      const cf_cpu_task task = {b, h};
+      if (fast) cf_cpu_attend(m, a, &t, task, next_h, head_major && first, next);
+      else cf_cpu_attend_plain(m, a, &t, task);
       first = false;
     }
   }
