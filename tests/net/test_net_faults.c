@@ -26,12 +26,17 @@ typedef struct outputs {
   float q[POSITIONS], wdl[POSITIONS][3], policy[POSITIONS][MOVES];
 } outputs;
 
+/* The parity net's weights (its cases are not needed here). */
 static cf_weights *load(cf_test *t, const char *name) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s.pb.gz", cf_parity_dir(), name);
+  cf_parity_case *cases = NULL;
+  int count = 0;
   cf_weights *w = NULL;
-  cf_error err = {0};
-  if (!CHECK(cf_weights_load_file(path, NULL, &w, &err) == CF_OK)) fprintf(stderr, "%s\n", err.msg);
+  char msg[512];
+  if (!CHECK(cf_parity_load_net(name, &cases, &count, &w, msg, sizeof msg))) {
+    fprintf(stderr, "%s\n", msg);
+    return NULL;
+  }
+  free(cases);
   return w;
 }
 
