@@ -140,13 +140,12 @@ cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_b
   }
   be->desc = d;
   be->iface = d->iface;
-  st = d->iface->create(&local, &be->ctx, err);
+  st = cf_backend_fault_new(&faults, &local.fault, err);
+  if (st == CF_OK) st = d->iface->create(&local, &be->ctx, err);
   free(rest); /* backends do not keep the option string */
-  if (st == CF_OK) {
-    st = cf_backend_fault_wrap(be, &faults, err);
-    if (st != CF_OK) d->iface->destroy(be->ctx);
-  }
+  if (st == CF_OK) cf_backend_fault_wrap(be, local.fault);
   if (st != CF_OK) {
+    cf_backend_fault_free(local.fault);
     free(be);
     cf_error_prefix(err, "backend '%s'", d->name);
     return st;

@@ -149,6 +149,11 @@ typedef struct cf_backend_config {
    * out of `options` before the backend sees them); only a precision the
    * backend declares in cf_backend_desc.precisions reaches it. */
   cf_precision precision;
+  /* The fault_alloc=N testing hook for allocations a backend makes inside
+   * weight_create or an op (a per-head table, a oneDNN primitive): it asks
+   * cf_backend_fault_alloc before each. NULL (always, unless the option is
+   * given) = none. */
+  struct cf_backend_fault *fault;
 } cf_backend_config;
 
 /* The table a backend fills. Slots marked optional may be NULL. */

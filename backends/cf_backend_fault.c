@@ -5,14 +5,15 @@
 
 #include "backends/cf_backend_options.h"
 
-typedef struct fault_ctx {
+struct cf_backend_fault {
   cf_backend_iface table; /* this wrapper's slots; optional ones as the inner has them */
   const cf_backend_iface *inner;
   void *inner_ctx;
   cf_fault_plan plan;
   int allocs, ops; /* counted so far */
   cf_error first;  /* the injected op failure not yet reported by sync */
-} fault_ctx;
+};
+typedef struct cf_backend_fault fault_ctx;
 
 cf_status cf_backend_fault_take(const char *options, cf_fault_plan *plan, char *rest,
                                 size_t rest_size, cf_error *err) {
@@ -24,6 +25,12 @@ cf_status cf_backend_fault_take(const char *options, cf_fault_plan *plan, char *
 
 /* True when this allocation is the one to fail. */
 static bool alloc_fails(fault_ctx *f) { return ++f->allocs == f->plan.alloc_at; }
+
+bool cf_backend_fault_alloc(cf_backend_fault *f, cf_error *err) {
+  if (!f || !alloc_fails(f)) return false;
+  cf_error_set(err, CF_ERR_NOMEM, "injected failure (allocation %d, fault_alloc)", f->allocs);
+  return true;
+}
 
 /* True (with the failure kept for sync) when this op is the one to fail. */
 static bool op_fails(fault_ctx *f, const char *op) {
@@ -41,9 +48,7 @@ static void w_destroy(void *ctx) {
 
 static float *w_alloc(void *ctx, size_t n, cf_error *err) {
   fault_ctx *f = ctx;
-  if (!alloc_fails(f)) return f->inner->alloc(f->inner_ctx, n, err);
-  cf_error_set(err, CF_ERR_NOMEM, "injected failure (allocation %d, fault_alloc)", f->allocs);
-  return NULL;
+  return cf_backend_fault_alloc(f, err) ? NULL : f->inner->alloc(f->inner_ctx, n, err);
 }
 
 static void w_free(void *ctx, float *p) {
@@ -64,10 +69,7 @@ static void w_download(void *ctx, float *dst, const float *src, size_t n) {
 static cf_bweight *w_weight_create(void *ctx, const cf_weight_shape *shape, const float *data,
                                    cf_error *err) {
   fault_ctx *f = ctx;
-  if (alloc_fails(f)) {
-    cf_error_set(err, CF_ERR_NOMEM, "injected failure (allocation %d, fault_alloc)", f->allocs);
-    return NULL;
-  }
+  if (cf_backend_fault_alloc(f, err)) return NULL;
   return f->inner->weight_create(f->inner_ctx, shape, data, err);
 }
 
@@ -156,10 +158,20 @@ static const cf_backend_iface wrapper = {
     .layer_chunk_bytes = w_layer_chunk_bytes,
 };
 
-cf_status cf_backend_fault_wrap(cf_backend *be, const cf_fault_plan *plan, cf_error *err) {
+cf_status cf_backend_fault_new(const cf_fault_plan *plan, cf_backend_fault **out, cf_error *err) {
+  *out = NULL;
   if (!plan->alloc_at && !plan->op_at) return CF_OK;
   fault_ctx *f = calloc(1, sizeof *f);
   if (!f) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+  f->plan = *plan;
+  *out = f;
+  return CF_OK;
+}
+
+void cf_backend_fault_free(cf_backend_fault *f) { free(f); }
+
+void cf_backend_fault_wrap(cf_backend *be, cf_backend_fault *f) {
+  if (!f) return;
   f->table = wrapper;
   f->table.create = be->iface->create; /* never called through the wrapper; kept for the check */
   if (!be->iface->gate) f->table.gate = NULL;
@@ -167,8 +179,6 @@ cf_status cf_backend_fault_wrap(cf_backend *be, const cf_fault_plan *plan, cf_er
   if (!be->iface->layer_chunk_bytes) f->table.layer_chunk_bytes = NULL;
   f->inner = be->iface;
   f->inner_ctx = be->ctx;
-  f->plan = *plan;
   be->iface = &f->table;
   be->ctx = f;
-  return CF_OK;
 }

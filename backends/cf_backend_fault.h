@@ -15,6 +15,7 @@
 #ifndef CF_BACKEND_FAULT_H
 #define CF_BACKEND_FAULT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "backends/cf_backend.h"
@@ -24,13 +25,29 @@ typedef struct cf_fault_plan {
   int op_at;    /* the op that fails (1 = the first); 0 = none */
 } cf_fault_plan;
 
+/* The counters of one instance, shared by the wrapper and, through
+ * cf_backend_config.fault, the backend's own allocations. */
+typedef struct cf_backend_fault cf_backend_fault;
+
+/* For a backend, before an allocation of its own: true (with err, which
+ * may be NULL, saying so) when it is the one to fail. f NULL: false. */
+bool cf_backend_fault_alloc(cf_backend_fault *f, cf_error *err);
+
 /* Takes fault_alloc=N and fault_op=N out of options into *plan (zeros when
  * absent); every other item is copied into rest (rest_size bytes). */
 cf_status cf_backend_fault_take(const char *options, cf_fault_plan *plan, char *rest,
                                 size_t rest_size, cf_error *err);
 
-/* Puts be's table behind the counting wrapper when plan asks for a fault;
- * does nothing otherwise. */
-cf_status cf_backend_fault_wrap(cf_backend *be, const cf_fault_plan *plan, cf_error *err);
+/* The counters for plan, to hand to the backend's create
+ * (cf_backend_config.fault) and then to cf_backend_fault_wrap; *out NULL
+ * when plan asks for no fault. */
+cf_status cf_backend_fault_new(const cf_fault_plan *plan, cf_backend_fault **out, cf_error *err);
+
+/* Puts be's table behind the counting wrapper f (from cf_backend_fault_new,
+ * which it then owns); does nothing for f NULL. */
+void cf_backend_fault_wrap(cf_backend *be, cf_backend_fault *f);
+
+/* Frees counters that were never wrapped around an instance. */
+void cf_backend_fault_free(cf_backend_fault *f);
 
 #endif /* CF_BACKEND_FAULT_H */

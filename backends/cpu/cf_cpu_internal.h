@@ -41,6 +41,7 @@ typedef struct cf_cpu_ctx {
   int threads; /* worker threads for every op (1 = the calling thread only) */
   const struct cf_cpu_kernels *kernels; /* the kernel set every op runs */
   cf_error first; /* the first failed op since the last sync (cf_cpu_sync) */
+  struct cf_backend_fault *fault; /* cf_backend_config.fault: the testing hook, or NULL */
 } cf_cpu_ctx;
 
 /* Parses cfg->options ("threads=N", default 1) into c and picks the kernel

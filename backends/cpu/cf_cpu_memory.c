@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #endif
 
+#include "backends/cf_backend_fault.h"
 #include "backends/cf_backend_options.h"
 #include "backends/cpu/cf_cpu_attention_layout.h"
 #include "backends/cpu/cf_cpu_internal.h"
@@ -19,6 +20,7 @@ cf_status cf_cpu_ctx_init(cf_cpu_ctx *c, const cf_backend_config *cfg,
                           cf_error *err) {
   c->max_batch = cfg->max_batch;
   c->threads = 1;
+  c->fault = cfg->fault;
   const cf_backend_int_option known[] = {{"threads", 1, MAX_THREADS, &c->threads}};
   CF_TRY(cf_backend_options_parse(cfg->options, known, 1, err));
   return cf_cpu_kernels_select(&c->kernels, err);
@@ -86,13 +88,14 @@ bool cf_cpu_rpe_reversed(cf_weight_role role, int depth) {
  * [H][dh][225], element (h, i, j) = e[224 - j][i*H + h], or rows
  * [H][225][dh]. Built here, at upload, so the attention op never
  * allocates (and so cannot fail for want of memory). */
-static bool build_rpe_table(cf_bweight *w, int heads, cf_error *err) {
+static bool build_rpe_table(cf_bweight *w, int heads, cf_backend_fault *fault, cf_error *err) {
   enum { TABLE = CF_CPU_RPE_TABLE };
   if (w->rows != TABLE || heads < 1 || w->cols % heads != 0) {
     cf_error_set(err, CF_ERR_INTERNAL, "a relative position table is %d x %d, for %d heads",
                  w->rows, w->cols, heads);
     return false;
   }
+  if (cf_backend_fault_alloc(fault, err)) return false;
   w->table = cf_cpu_alloc((size_t)w->rows * w->cols);
   if (!w->table) {
     cf_error_set(err, CF_ERR_NOMEM, "aligned_alloc of the %d-head table failed", heads);
@@ -118,7 +121,8 @@ static bool build_rpe_table(cf_bweight *w, int heads, cf_error *err) {
 
 cf_bweight *cf_cpu_weight_create(void *ctx, const cf_weight_shape *shape, const float *data,
                                  cf_error *err) {
-  (void)ctx;
+  /* ctx may be NULL (a bench building weights without a backend). */
+  cf_backend_fault *fault = ctx ? ((cf_cpu_ctx *)ctx)->fault : NULL;
   const int rows = shape->rows, cols = shape->cols;
   size_t n = (size_t)rows * (size_t)cols;
   cf_bweight *w = calloc(1, sizeof *w);
@@ -129,9 +133,10 @@ cf_bweight *cf_cpu_weight_create(void *ctx, const cf_weight_shape *shape, const 
   w->role = shape->role;
   w->rows = rows;
   w->cols = cols;
-  w->data = cf_cpu_alloc(n);
+  w->data = cf_backend_fault_alloc(fault, err) ? NULL : cf_cpu_alloc(n);
   if (!w->data) {
     free(w);
+    if (err && err->status != CF_OK) return NULL; /* the hook's message */
     cf_error_set(err, CF_ERR_NOMEM, "aligned_alloc of %zu floats failed", n);
     return NULL;
   }
@@ -142,7 +147,7 @@ cf_bweight *cf_cpu_weight_create(void *ctx, const cf_weight_shape *shape, const 
   } else {
     memcpy(w->data, data, n * sizeof(float));
   }
-  if (cf_weight_role_is_rpe(w->role) && !build_rpe_table(w, shape->heads, err)) {
+  if (cf_weight_role_is_rpe(w->role) && !build_rpe_table(w, shape->heads, fault, err)) {
     cf_cpu_weight_free(ctx, w);
     return NULL;
   }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "backends/cf_backend_fault.h"
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/onednn/cf_onednn_precision.h"
 
@@ -48,6 +49,16 @@ static void record(onednn_ctx *c, dnnl_status_t s, const char *op, const char *c
   if (s == dnnl_success) return;
   cf_backend_note_failure(&c->cpu.first, s == dnnl_out_of_memory ? CF_ERR_NOMEM : CF_ERR_BACKEND,
                           op, "%s: %s", call, dnnl_status2str(s));
+}
+
+/* The fault_alloc testing hook (cf_backend_fault.h) before an allocation
+ * a linear makes: true, with the failure kept for sync, when this is the
+ * one to fail. */
+static bool injected(onednn_ctx *c) {
+  cf_error e = {0};
+  if (!cf_backend_fault_alloc(c->cpu.fault, &e)) return false;
+  cf_backend_note_failure(&c->cpu.first, e.status, "linear", "%s", e.msg);
+  return true;
 }
 
 static void entry_free(matmul_entry *e) {
@@ -198,6 +209,7 @@ static matmul_entry *lookup(onednn_ctx *c, int rows, int in, int out, cf_op_act 
   matmul_entry *e = &c->cache[c->n_cache];
   *e = (matmul_entry){
       .rows = rows, .in = in, .out = out, .act = (int)act, .has_bias = has_bias, .prec = prec};
+  if (injected(c)) return NULL;
   dnnl_status_t s = build(c, e);
   if (s != dnnl_success) {
     entry_free(e);
@@ -301,6 +313,7 @@ static void *weights_for(onednn_ctx *c, const matmul_entry *e, const cf_bweight 
                             "a weight wanted a layout beyond the %d kept", MAX_LAYOUTS);
     return NULL;
   }
+  if (injected(c)) return NULL;
   float *dst = cf_cpu_alloc((dnnl_memory_desc_get_size(&e->wei_md) + 3) / 4);
   if (!dst) {
     record(c, dnnl_out_of_memory, "linear", "aligned_alloc of reordered weights");
@@ -325,7 +338,7 @@ static void *weights_for(onednn_ctx *c, const matmul_entry *e, const cf_bweight 
 static bool scratch(onednn_ctx *c, size_t floats, size_t rows) {
   if (floats > c->xbuf_floats) {
     cf_cpu_free(c->xbuf);
-    c->xbuf = cf_cpu_alloc(floats);
+    c->xbuf = injected(c) ? NULL : cf_cpu_alloc(floats);
     c->xbuf_floats = c->xbuf ? floats : 0;
     if (!c->xbuf) return false;
   }

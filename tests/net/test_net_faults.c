@@ -2,8 +2,10 @@
  * reaches the caller. On every backend this machine runs, with the
  * backend options fault_alloc=N and fault_op=N (cf_backend_fault.h) for N
  * from 1 up to one past the last allocation or op:
- *   - creating the network fails, naming the failed allocation, or it
- *     succeeds and computes what a network without the hook computes;
+ *   - creating the network fails, naming the failed allocation, or the
+ *     first evaluation does (an allocation inside an op: oneDNN makes its
+ *     primitives on first use), or it computes what a network without the
+ *     hook computes;
  *   - an evaluation fails, naming the failed op, or it succeeds with the
  *     same outputs: never CF_OK with output it did not compute;
  *   - after a failed evaluation the same network evaluates correctly.
@@ -62,6 +64,10 @@ static cf_status eval(cf_net *net, int input_format, outputs *o, cf_error *err) 
   return st;
 }
 
+/* Backend options every network of a run gets besides the hook's
+ * ("precision=int8"), or "". */
+static const char *base_opts = "";
+
 static cf_status create(const cf_weights *w, const char *backend, const char *options,
                         cf_net **net, cf_error *err) {
   cf_net_options o = {.backend = backend, .backend_options = options, .max_batch = BATCH};
@@ -73,24 +79,37 @@ static bool same(const outputs *a, const outputs *b) {
   return memcmp(a, b, sizeof *a) == 0 && isfinite(a->q[0]);
 }
 
-/* fault_alloc=N for every N: returns the allocations a network makes. */
-static int alloc_loop(cf_test *t, const cf_weights *w, const char *backend, const outputs *want) {
+/* fault_alloc=N for every N: returns the allocations a network makes
+ * (*in_ops of them inside ops: oneDNN's primitives, made on first use). */
+static int alloc_loop(cf_test *t, const cf_weights *w, const char *backend, const outputs *want,
+                      int *in_ops) {
+  *in_ops = 0;
   for (int n = 1; n < 100000; n++) {
-    char opts[64];
-    snprintf(opts, sizeof opts, "fault_alloc=%d", n);
+    char opts[64], expect[64];
+    snprintf(opts, sizeof opts, "%s%sfault_alloc=%d", base_opts, *base_opts ? "," : "", n);
+    snprintf(expect, sizeof expect, "injected failure (allocation %d,", n);
     cf_net *net = NULL;
     cf_error err = {0};
     cf_status st = create(w, backend, opts, &net, &err);
     if (st != CF_OK) {
-      char expect[64];
-      snprintf(expect, sizeof expect, "injected failure (allocation %d,", n);
       if (!CHECK(st == CF_ERR_NOMEM && strstr(err.msg, expect) && net == NULL))
         fprintf(stderr, "%s fault_alloc=%d: status %d, '%s'\n", backend, n, (int)st, err.msg);
       continue;
     }
     outputs got;
-    if (!CHECK(eval(net, w->arch.input_format, &got, &err) == CF_OK && same(&got, want)))
-      fprintf(stderr, "%s fault_alloc=%d: network made but wrong: %s\n", backend, n, err.msg);
+    st = eval(net, w->arch.input_format, &got, &err);
+    if (st != CF_OK) {
+      (*in_ops)++;
+      if (!CHECK(st == CF_ERR_NOMEM && strstr(err.msg, expect) && strstr(err.msg, backend)))
+        fprintf(stderr, "%s fault_alloc=%d in an op: status %d, '%s'\n", backend, n, (int)st,
+                err.msg);
+      if (!CHECK(eval(net, w->arch.input_format, &got, &err) == CF_OK && same(&got, want)))
+        fprintf(stderr, "%s fault_alloc=%d: no recovery: %s\n", backend, n, err.msg);
+      cf_net_free(net);
+      continue;
+    }
+    if (!CHECK(same(&got, want)))
+      fprintf(stderr, "%s fault_alloc=%d: network made but wrong\n", backend, n);
     cf_net_free(net);
     return n - 1;
   }
@@ -102,7 +121,7 @@ static int alloc_loop(cf_test *t, const cf_weights *w, const char *backend, cons
 static int op_loop(cf_test *t, const cf_weights *w, const char *backend, const outputs *want) {
   for (int n = 1; n < 100000; n++) {
     char opts[64];
-    snprintf(opts, sizeof opts, "fault_op=%d", n);
+    snprintf(opts, sizeof opts, "%s%sfault_op=%d", base_opts, *base_opts ? "," : "", n);
     cf_net *net = NULL;
     cf_error err = {0};
     if (!CHECK(create(w, backend, opts, &net, &err) == CF_OK)) {
@@ -129,30 +148,54 @@ static int op_loop(cf_test *t, const cf_weights *w, const char *backend, const o
   return 0;
 }
 
+/* Both loops on backend d with base_opts. */
+static void both_loops(cf_test *t, const cf_weights *w, const char *net_name,
+                       const cf_backend_desc *d) {
+  cf_net *net = NULL;
+  cf_error err = {0};
+  outputs want;
+  if (!CHECK(create(w, d->name, base_opts, &net, &err) == CF_OK) ||
+      !CHECK(eval(net, w->arch.input_format, &want, &err) == CF_OK)) {
+    fprintf(stderr, "%s on %s %s: %s\n", net_name, d->name, base_opts, err.msg);
+    cf_net_free(net);
+    return;
+  }
+  cf_net_free(net);
+  int in_ops = 0;
+  const int allocs = alloc_loop(t, w, d->name, &want, &in_ops);
+  const int ops = op_loop(t, w, d->name, &want);
+  /* Both loops reached failures: the counts are real. */
+  CHECK(allocs > 10);
+  CHECK(ops > 10);
+  printf("%s on %s%s%s: each of %d allocations (%d inside ops) and of the %d ops of an "
+         "evaluation fails cleanly\n",
+         net_name, d->name, *base_opts ? " " : "", base_opts, allocs, in_ops, ops);
+}
+
 static void every_backend(cf_test *t, const char *net_name) {
   cf_weights *w = load(t, net_name);
   if (!w) return;
   for (int i = 0; i < cf_backend_count(); i++) {
     const cf_backend_desc *d = cf_backend_at(i);
     if (d->priority < 0 || (d->probe && !d->probe())) continue;
-    cf_net *net = NULL;
-    cf_error err = {0};
-    outputs want;
-    if (!CHECK(create(w, d->name, NULL, &net, &err) == CF_OK) ||
-        !CHECK(eval(net, w->arch.input_format, &want, &err) == CF_OK)) {
-      fprintf(stderr, "%s on %s: %s\n", net_name, d->name, err.msg);
-      cf_net_free(net);
-      continue;
+    base_opts = "";
+    both_loops(t, w, net_name, d);
+    /* The reduced-precision projections allocate converted inputs too. */
+    static const char *const lowp[] = {"precision=bf16", "precision=int8"};
+    for (int p = 0; p < 2; p++) {
+      if (!(d->precisions & (1u << (p + 1)))) continue;
+      cf_backend_config cfg = {.max_batch = 1, .options = lowp[p]};
+      cf_backend *be = NULL;
+      if (cf_backend_create(d->name, &cfg, &be, NULL) != CF_OK) {
+        printf("%s on %s %s: not run, this CPU lacks it\n", net_name, d->name, lowp[p]);
+        continue;
+      }
+      cf_backend_free(be);
+      base_opts = lowp[p];
+      both_loops(t, w, net_name, d);
     }
-    cf_net_free(net);
-    const int allocs = alloc_loop(t, w, d->name, &want);
-    const int ops = op_loop(t, w, d->name, &want);
-    /* Both loops reached failures: the counts are real. */
-    CHECK(allocs > 10);
-    CHECK(ops > 10);
-    printf("%s on %s: every one of %d allocations and %d ops fails cleanly\n", net_name, d->name,
-           allocs, ops);
   }
+  base_opts = "";
   cf_weights_free(w);
 }
 
