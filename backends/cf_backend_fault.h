@@ -3,11 +3,13 @@
  *
  * cf_backend_create takes the options fault_alloc=N and fault_op=N out of
  * any backend's option string. An instance given either runs through a
- * wrapper table that counts its allocations (alloc, weight_create) and its
- * ops (upload, download, linear, norm, attention, gate, matmul_nt,
- * copy_2d) and fails the N-th of each once, as the backend's own failure
- * would: the allocation returns NULL with a message; the op does nothing
- * and the next sync reports it. The counts run over the instance's life
+ * wrapper table that counts its allocations (alloc, weight_create, and
+ * those the backend makes itself, which it asks cf_backend_fault_alloc
+ * about: CPU weight tables, oneDNN primitives) and its ops (upload,
+ * download, linear, norm, attention, gate, matmul_nt, copy_2d) and fails
+ * the N-th of each once, as the backend's own failure would: the
+ * allocation fails with a message (inside an op, reported by the next
+ * sync); the op does nothing and the next sync reports it. The counts run over the instance's life
  * (creation and every pass), so a test looping N from 1 up reaches every
  * allocation and op a network makes, then one past the last (nothing
  * fails). An instance without the options runs its backend's own table:
