@@ -2,9 +2,11 @@
  * the op dispatchers. Nothing here computes; see ref/ for the oracle. */
 #include "backends/cf_backend.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/cf_backend_fault.h"
 #include "backends/cf_backend_options.h"
 
 const char *cf_op_act_name(cf_op_act act) {
@@ -61,6 +63,7 @@ static const char *missing_required_op(const cf_backend_iface *f) {
   if (!f->attention) return "attention";
   if (!f->matmul_nt) return "matmul_nt";
   if (!f->copy_2d) return "copy_2d";
+  if (!f->sync) return "sync";
   return NULL;
 }
 
@@ -109,14 +112,18 @@ cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_b
                         missing);
   if (!cfg || cfg->max_batch < 1)
     return cf_error_set(err, CF_ERR_ARG, "backend '%s': max batch must be at least 1", d->name);
-  /* precision=... is every backend's key, checked here against what the
-   * backend declares, so the refusal reads the same everywhere. */
+  /* precision=... and the fault hook's keys are every backend's, taken
+   * out here: the precision checked against what the backend declares, so
+   * the refusal reads the same everywhere. */
   cf_backend_config local = *cfg;
   size_t rest_size = cfg->options ? strlen(cfg->options) + 1 : 1;
-  char *rest = malloc(rest_size);
+  char *rest = malloc(2 * rest_size);
   if (!rest) return cf_error_set(err, CF_ERR_NOMEM, "backend '%s': out of memory", d->name);
+  char *own = rest + rest_size; /* what the backend itself is given */
+  cf_fault_plan faults;
   cf_status st = cf_backend_options_take_precision(cfg->options, &local.precision, rest,
                                                    rest_size, err);
+  if (st == CF_OK) st = cf_backend_fault_take(rest, &faults, own, rest_size, err);
   if (st == CF_OK && local.precision != CF_PRECISION_F32 &&
       !(d->precisions & (1u << local.precision)))
     st = refuse_precision(d, local.precision, err);
@@ -125,16 +132,20 @@ cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_b
     cf_error_prefix(err, "backend '%s'", d->name);
     return st;
   }
-  local.options = cfg->options ? rest : NULL;
+  local.options = cfg->options ? own : NULL;
   cf_backend *be = calloc(1, sizeof *be);
   if (!be) {
     free(rest);
     return cf_error_set(err, CF_ERR_NOMEM, "backend '%s': out of memory", d->name);
   }
   be->desc = d;
-  st = d->iface->create(&local, &be->ctx, err);
+  be->iface = d->iface;
+  st = cf_backend_fault_new(&faults, &local.fault, err);
+  if (st == CF_OK) st = d->iface->create(&local, &be->ctx, err);
   free(rest); /* backends do not keep the option string */
+  if (st == CF_OK) cf_backend_fault_wrap(be, local.fault);
   if (st != CF_OK) {
+    cf_backend_fault_free(local.fault);
     free(be);
     cf_error_prefix(err, "backend '%s'", d->name);
     return st;
@@ -145,22 +156,22 @@ cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_b
 
 void cf_backend_free(cf_backend *be) {
   if (!be) return;
-  be->desc->iface->destroy(be->ctx);
+  be->iface->destroy(be->ctx);
   free(be);
 }
 
 const char *cf_backend_variant(const cf_backend *be) {
-  return be->desc->iface->variant ? be->desc->iface->variant(be->ctx) : NULL;
+  return be->iface->variant ? be->iface->variant(be->ctx) : NULL;
 }
 
 size_t cf_backend_layer_chunk_bytes(const cf_backend *be) {
-  return be->desc->iface->layer_chunk_bytes ? be->desc->iface->layer_chunk_bytes(be->ctx) : 0;
+  return be->iface->layer_chunk_bytes ? be->iface->layer_chunk_bytes(be->ctx) : 0;
 }
 
 cf_status cf_backend_check(const cf_backend *be, unsigned features, unsigned activations,
                            cf_error *err) {
   unsigned have = be->desc->features;
-  if (!be->desc->iface->gate) have &= ~(unsigned)CF_FEAT_GATING;
+  if (!be->iface->gate) have &= ~(unsigned)CF_FEAT_GATING;
   for (unsigned bit = 1; bit < (1u << CF_FEAT_COUNT); bit <<= 1)
     if ((features & bit) && !(have & bit))
       return cf_error_set(err, CF_ERR_UNSUPPORTED, "backend '%s' does not support %s",
@@ -172,65 +183,94 @@ cf_status cf_backend_check(const cf_backend *be, unsigned features, unsigned act
   return CF_OK;
 }
 
-float *cf_op_alloc(cf_backend *be, size_t n) { return be->desc->iface->alloc(be->ctx, n); }
+cf_status cf_op_buffer(cf_backend *be, size_t n, const char *what, float **out, cf_error *err) {
+  cf_error why = {0};
+  *out = be->iface->alloc(be->ctx, n, &why);
+  if (*out) return CF_OK;
+  if (why.status == CF_OK) cf_error_set(&why, CF_ERR_NOMEM, "out of memory");
+  return cf_error_set(err, why.status, "backend '%s': cannot allocate %zu floats of %s: %s",
+                      be->desc->name, n, what, why.msg);
+}
+
+float *cf_op_alloc(cf_backend *be, size_t n) { return be->iface->alloc(be->ctx, n, NULL); }
 
 void cf_op_free(cf_backend *be, float *p) {
-  if (p) be->desc->iface->free(be->ctx, p);
+  if (p) be->iface->free(be->ctx, p);
 }
 
 void cf_op_upload(cf_backend *be, float *dst, const float *host_src, size_t n) {
-  be->desc->iface->upload(be->ctx, dst, host_src, n);
+  be->iface->upload(be->ctx, dst, host_src, n);
 }
 
 void cf_op_download(cf_backend *be, float *host_dst, const float *src, size_t n) {
-  be->desc->iface->download(be->ctx, host_dst, src, n);
+  be->iface->download(be->ctx, host_dst, src, n);
+}
+
+static cf_status upload_weight(cf_backend *be, const cf_weight_shape *shape, const float *data,
+                               cf_bweight **out, cf_error *err) {
+  *out = NULL;
+  if (!data || shape->rows <= 0 || shape->cols <= 0) return CF_OK;
+  cf_error why = {0};
+  *out = be->iface->weight_create(be->ctx, shape, data, &why);
+  if (*out) return CF_OK;
+  if (why.status == CF_OK) cf_error_set(&why, CF_ERR_NOMEM, "out of memory");
+  return cf_error_set(err, why.status, "backend '%s': cannot upload a %dx%d weight: %s",
+                      be->desc->name, shape->rows, shape->cols, why.msg);
 }
 
 cf_status cf_op_weight(cf_backend *be, cf_weight_role role, int rows, int cols, const float *data,
                        cf_bweight **out, cf_error *err) {
+  const cf_weight_shape shape = {.role = role, .rows = rows, .cols = cols};
+  return upload_weight(be, &shape, data, out, err);
+}
+
+cf_status cf_op_weight_rpe(cf_backend *be, cf_weight_role role, int heads, int rows, int cols,
+                           const float *data, cf_bweight **out, cf_error *err) {
   *out = NULL;
-  if (!data || rows <= 0 || cols <= 0) return CF_OK;
-  *out = be->desc->iface->weight_create(be->ctx, role, rows, cols, data);
-  if (!*out)
-    return cf_error_set(err, CF_ERR_NOMEM, "backend '%s': cannot upload a %dx%d weight",
-                        be->desc->name, rows, cols);
-  return CF_OK;
+  if (!cf_weight_role_is_rpe(role) || heads < 1 || cols % heads != 0)
+    return cf_error_set(err, CF_ERR_INTERNAL,
+                        "backend '%s': a relative position table of %d columns for %d heads",
+                        be->desc->name, cols, heads);
+  const cf_weight_shape shape = {.role = role, .rows = rows, .cols = cols, .heads = heads};
+  return upload_weight(be, &shape, data, out, err);
 }
 
 void cf_op_weight_free(cf_backend *be, cf_bweight *w) {
-  if (w) be->desc->iface->weight_free(be->ctx, w);
+  if (w) be->iface->weight_free(be->ctx, w);
 }
 
 void cf_op_linear(cf_backend *be, int rows, int in, int out, const float *x, const cf_bweight *w,
                   const cf_bweight *b, cf_op_act act, float *y) {
-  be->desc->iface->linear(be->ctx, rows, in, out, x, w, b, act, y);
+  be->iface->linear(be->ctx, rows, in, out, x, w, b, act, y);
 }
 
 void cf_op_norm(cf_backend *be, cf_norm_kind kind, int rows, int width, const float *x, float alpha,
                 const float *skip, const cf_bweight *gamma, const cf_bweight *beta, float eps,
                 float *y) {
-  be->desc->iface->norm(be->ctx, kind, rows, width, x, alpha, skip, gamma, beta, eps, y);
+  be->iface->norm(be->ctx, kind, rows, width, x, alpha, skip, gamma, beta, eps, y);
 }
 
 void cf_op_attention(cf_backend *be, const cf_attention_args *args) {
-  be->desc->iface->attention(be->ctx, args);
+  be->iface->attention(be->ctx, args);
 }
 
 void cf_op_gate(cf_backend *be, int batch, int d, float *x, const cf_bweight *mult,
                 const cf_bweight *add) {
-  be->desc->iface->gate(be->ctx, batch, d, x, mult, add);
+  be->iface->gate(be->ctx, batch, d, x, mult, add);
 }
 
 void cf_op_matmul_nt(cf_backend *be, int batch, int m, int n, int k, const float *a, const float *b,
                      float scale, float *c) {
-  be->desc->iface->matmul_nt(be->ctx, batch, m, n, k, a, b, scale, c);
+  be->iface->matmul_nt(be->ctx, batch, m, n, k, a, b, scale, c);
 }
 
 void cf_op_copy_2d(cf_backend *be, int rows, int cols, const float *src, int ld_src, float *dst,
                    int ld_dst) {
-  be->desc->iface->copy_2d(be->ctx, rows, cols, src, ld_src, dst, ld_dst);
+  be->iface->copy_2d(be->ctx, rows, cols, src, ld_src, dst, ld_dst);
 }
 
 cf_status cf_op_sync(cf_backend *be, cf_error *err) {
-  return be->desc->iface->sync ? be->desc->iface->sync(be->ctx, err) : CF_OK;
+  cf_status st = be->iface->sync(be->ctx, err);
+  if (st != CF_OK) cf_error_prefix(err, "backend '%s'", be->desc->name);
+  return st;
 }

@@ -16,10 +16,19 @@
  * over once, at network creation (`weight_create`), so a backend can reorder
  * or convert them then; ops see them only as opaque cf_bweight handles.
  *
- * Errors. Ops return nothing: a backend that can fail inside an op (a CUDA
- * launch) records the first failure and reports it from `sync`, which
- * cf_net_eval calls once per batch. Ops on the reference backend cannot fail
- * (its fail_after=N option fakes a failure, to test the callers).
+ * Errors (zstd's discipline: the first failure wins and always reaches the
+ * caller). Ops return nothing, so a layer reads as a list of ops; a backend
+ * whose op fails (a CUDA launch, a oneDNN primitive, an argument a BLAS call
+ * refuses) keeps the first failure since its last sync, naming the op, the
+ * library call and its cause (cf_backend_note_failure), and reports it from
+ * `sync`, which every backend has and cf_net_eval calls once per pass before
+ * reading any output. What an op could only fail at on first use (a
+ * per-head table, a reordered weight) is built at upload time, where
+ * weight_create can refuse with its cause. The backend options
+ * fault_alloc=N and fault_op=N make the N-th allocation or op of an
+ * instance fail (cf_backend_fault.h), on every backend, so the callers'
+ * error paths can be tested anywhere; the reference's fail_after=N makes
+ * every sync after the first N fail.
  *
  * Shapes. Every op has a batch dimension; token-wise ops take rows =
  * batch * 64. "[A][B]" is row-major: element (a, b) at a*B + b. */
@@ -82,8 +91,24 @@ typedef enum cf_weight_role {
   CF_WEIGHT_MATRIX, /* [rows = out][cols = in], for linear and smolgen's global matrix */
   CF_WEIGHT_VECTOR, /* [cols]: bias, gamma, beta (rows = 1) */
   CF_WEIGHT_GATE,   /* [rows = d][cols = 64]: channel c of token t at c*64 + t */
-  CF_WEIGHT_RPE,    /* [rows = 225][cols = dh*H]: element (p, i*H + h) */
+  /* Relative position tables [rows = 225][cols = dh*H]: element
+   * (p, i*H + h), one role per side so a backend can build the layout that
+   * side's kernel reads when the weight is uploaded (shape.heads = H). */
+  CF_WEIGHT_RPE_Q,
+  CF_WEIGHT_RPE_K,
+  CF_WEIGHT_RPE_V,
 } cf_weight_role;
+
+static inline bool cf_weight_role_is_rpe(cf_weight_role r) {
+  return r == CF_WEIGHT_RPE_Q || r == CF_WEIGHT_RPE_K || r == CF_WEIGHT_RPE_V;
+}
+
+/* What weight_create is handed besides the data. */
+typedef struct cf_weight_shape {
+  cf_weight_role role;
+  int rows, cols;
+  int heads; /* RPE roles: H (cols = dh * H); 0 otherwise */
+} cf_weight_shape;
 
 /* Arguments of the attention core op (NETWORK.md section 5 steps 2-4). */
 typedef struct cf_attention_args {
@@ -124,6 +149,11 @@ typedef struct cf_backend_config {
    * out of `options` before the backend sees them); only a precision the
    * backend declares in cf_backend_desc.precisions reaches it. */
   cf_precision precision;
+  /* The fault_alloc=N testing hook for allocations a backend makes inside
+   * weight_create or an op (a per-head table, a oneDNN primitive): it asks
+   * cf_backend_fault_alloc before each. NULL (always, unless the option is
+   * given) = none. */
+  struct cf_backend_fault *fault;
 } cf_backend_config;
 
 /* The table a backend fills. Slots marked optional may be NULL. */
@@ -132,15 +162,18 @@ typedef struct cf_backend_iface {
   cf_status (*create)(const cf_backend_config *cfg, void **ctx, cf_error *err);
   void (*destroy)(void *ctx);
 
-  /* Memory: n floats of backend memory; NULL on failure. */
-  float *(*alloc)(void *ctx, size_t n);
+  /* Memory: n floats of backend memory (zeroed); NULL on failure, with
+   * err (which may be NULL) naming the call and its cause. */
+  float *(*alloc)(void *ctx, size_t n, cf_error *err);
   void (*free)(void *ctx, float *p);
   void (*upload)(void *ctx, float *dst, const float *host_src, size_t n);
   void (*download)(void *ctx, float *host_dst, const float *src, size_t n);
 
-  /* Weights: copies data (rows*cols floats, NETWORK.md layout); NULL on failure. */
-  cf_bweight *(*weight_create)(void *ctx, cf_weight_role role, int rows, int cols,
-                               const float *data);
+  /* Weights: copies data (rows*cols floats, NETWORK.md layout) and builds
+   * every layout the ops will read, so no op has to allocate for it later.
+   * NULL on failure, with err naming the call and its cause. */
+  cf_bweight *(*weight_create)(void *ctx, const cf_weight_shape *shape, const float *data,
+                               cf_error *err);
   void (*weight_free)(void *ctx, cf_bweight *w);
 
   /* Y[rows][out] = act(X[rows][in] W^T + b). W is a MATRIX [out][in]; b a
@@ -174,8 +207,9 @@ typedef struct cf_backend_iface {
   void (*copy_2d)(void *ctx, int rows, int cols, const float *src, int ld_src, float *dst,
                   int ld_dst);
 
-  /* Optional: waits for queued ops and reports the first failure since the
-   * last call. NULL = ops are synchronous and cannot fail. */
+  /* Waits for queued ops and reports the first failure since the last
+   * call (then forgets it): "<op>: <call>: <cause>". Required: a backend
+   * whose ops cannot fail returns CF_OK. */
   cf_status (*sync)(void *ctx, cf_error *err);
 
   /* Optional: which of its code paths this instance runs, for display (the
@@ -206,9 +240,11 @@ typedef struct cf_backend_desc {
   unsigned precisions;
 } cf_backend_desc;
 
-/* A backend instance. */
+/* A backend instance. iface is the table its ops go through: desc->iface,
+ * or the fault-injecting wrapper around it (cf_backend_fault.h). */
 typedef struct cf_backend {
   const cf_backend_desc *desc;
+  const cf_backend_iface *iface;
   void *ctx;
 } cf_backend;
 
@@ -244,6 +280,10 @@ cf_status cf_backend_check(const cf_backend *be, unsigned features, unsigned act
                            cf_error *err);
 
 /* Thin dispatchers, so layer code reads `cf_op_linear(be, ...)`. */
+/* n floats of backend memory for `what` ("encoder activations"); fails
+ * naming the backend, the size and the cause. */
+cf_status cf_op_buffer(cf_backend *be, size_t n, const char *what, float **out, cf_error *err);
+/* The same without a message: NULL on failure. */
 float *cf_op_alloc(cf_backend *be, size_t n);
 void cf_op_free(cf_backend *be, float *p);
 void cf_op_upload(cf_backend *be, float *dst, const float *host_src, size_t n);
@@ -251,6 +291,9 @@ void cf_op_download(cf_backend *be, float *host_dst, const float *src, size_t n)
 /* Uploads a weight; a NULL data or zero size gives NULL (an absent tensor). */
 cf_status cf_op_weight(cf_backend *be, cf_weight_role role, int rows, int cols, const float *data,
                        cf_bweight **out, cf_error *err);
+/* The same for a relative position table of `heads` heads (an RPE role). */
+cf_status cf_op_weight_rpe(cf_backend *be, cf_weight_role role, int heads, int rows, int cols,
+                           const float *data, cf_bweight **out, cf_error *err);
 void cf_op_weight_free(cf_backend *be, cf_bweight *w);
 void cf_op_linear(cf_backend *be, int rows, int in, int out, const float *x, const cf_bweight *w,
                   const cf_bweight *b, cf_op_act act, float *y);
@@ -265,5 +308,18 @@ void cf_op_matmul_nt(cf_backend *be, int batch, int m, int n, int k, const float
 void cf_op_copy_2d(cf_backend *be, int rows, int cols, const float *src, int ld_src, float *dst,
                    int ld_dst);
 cf_status cf_op_sync(cf_backend *be, cf_error *err);
+
+/* For backends: keeps the first failure since the last sync in *first
+ * (status CF_OK = none yet) as "<op>: <message>"; later ones are dropped,
+ * being most often consequences of the first. */
+void cf_backend_note_failure(cf_error *first, cf_status status, const char *op, const char *fmt,
+                             ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* For a backend's sync: reports *first into err and clears it; CF_OK when
+ * nothing failed. */
+cf_status cf_backend_take_failure(cf_error *first, cf_error *err);
 
 #endif /* CF_BACKEND_H */

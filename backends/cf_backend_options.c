@@ -2,6 +2,7 @@
 #include "backends/cf_backend_options.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,26 @@ cf_status cf_backend_options_append(char *rest, size_t rest_size, size_t *used, 
   memcpy(rest + *used, item, len);
   *used += len;
   rest[*used] = '\0';
+  return CF_OK;
+}
+
+cf_status cf_backend_options_take(const char *options, const cf_backend_int_option *known,
+                                  int n_known, char *rest, size_t rest_size, cf_error *err) {
+  if (rest_size) rest[0] = '\0';
+  size_t used = 0;
+  for (const char *p = options; p && *p;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    const char *eq = memchr(p, '=', len);
+    bool mine = false;
+    for (int i = 0; eq && i < n_known; i++)
+      mine |= strlen(known[i].key) == (size_t)(eq - p) && strncmp(known[i].key, p, eq - p) == 0;
+    if (mine)
+      CF_TRY(set_one(p, len, known, n_known, err));
+    else if (len > 0)
+      CF_TRY(cf_backend_options_append(rest, rest_size, &used, p, len, err));
+    p = comma ? comma + 1 : NULL;
+  }
   return CF_OK;
 }
 

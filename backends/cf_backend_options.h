@@ -32,6 +32,12 @@ cf_status cf_backend_options_parse(const char *options,
 cf_status cf_backend_options_take_precision(const char *options, cf_precision *precision,
                                             char *rest, size_t rest_size, cf_error *err);
 
+/* Takes the items of options whose key is one of known's out: each is
+ * parsed as cf_backend_options_parse would; every other item is copied,
+ * comma-separated, into rest (rest_size bytes; "" when none is left). */
+cf_status cf_backend_options_take(const char *options, const cf_backend_int_option *known,
+                                  int n_known, char *rest, size_t rest_size, cf_error *err);
+
 /* Appends item (len bytes) to the option string rest (rest_size bytes,
  * *used of them taken), after a comma when rest is not empty. Fails when
  * rest is too small. For the functions that take some items out of an

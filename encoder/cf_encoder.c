@@ -88,10 +88,7 @@ static cf_status alloc_workspace(cf_encoder *enc, cf_error *err) {
   };
   for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
     if (!bufs[i].n) continue;
-    *bufs[i].p = cf_op_alloc(be, bufs[i].n);
-    if (!*bufs[i].p)
-      return cf_error_set(err, CF_ERR_NOMEM, "encoder: cannot allocate %zu floats of activations",
-                          bufs[i].n);
+    CF_TRY(cf_op_buffer(be, bufs[i].n, "encoder activations", bufs[i].p, err));
   }
   enc->host_tokens = malloc(rows * F * sizeof(float));
   enc->host_pieces = malloc(max_sz(B * 64 * 12, 1) * sizeof(float));

@@ -55,9 +55,10 @@ cf_status cf_layer_upload(cf_backend *be, const cf_encoder_layer_weights *w, con
   const int d = a->d, dm = a->dm;
   const cf_mha_weights *m = &w->mha;
   CF_TRY(upload_qkv(be, m, d, dm, what, l, err));
-  CF_TRY(cf_enc_weight(be, CF_WEIGHT_RPE, 225, dm, &m->rpe_q, what, &l->rpe_q, err));
-  CF_TRY(cf_enc_weight(be, CF_WEIGHT_RPE, 225, dm, &m->rpe_k, what, &l->rpe_k, err));
-  CF_TRY(cf_enc_weight(be, CF_WEIGHT_RPE, 225, dm, &m->rpe_v, what, &l->rpe_v, err));
+  const int H = a->heads;
+  CF_TRY(cf_enc_weight_heads(be, CF_WEIGHT_RPE_Q, H, 225, dm, &m->rpe_q, what, &l->rpe_q, err));
+  CF_TRY(cf_enc_weight_heads(be, CF_WEIGHT_RPE_K, H, 225, dm, &m->rpe_k, what, &l->rpe_k, err));
+  CF_TRY(cf_enc_weight_heads(be, CF_WEIGHT_RPE_V, H, 225, dm, &m->rpe_v, what, &l->rpe_v, err));
   CF_TRY(cf_enc_weight(be, CF_WEIGHT_MATRIX, d, dm, &m->dense_w, what, &l->dense_w, err));
   CF_TRY(cf_enc_weight(be, CF_WEIGHT_VECTOR, 1, d, &m->dense_b, what, &l->dense_b, err));
   if (!l->dense_w) return cf_error_set(err, CF_ERR_FORMAT, "%s: mha dense_w is missing", what);

@@ -4,14 +4,22 @@
 
 #include "encoder/cf_encoder_internal.h"
 
-cf_status cf_enc_weight(cf_backend *be, cf_weight_role role, int rows, int cols, const cf_tensor *t,
-                        const char *what, cf_bweight **out, cf_error *err) {
+cf_status cf_enc_weight_heads(cf_backend *be, cf_weight_role role, int heads, int rows, int cols,
+                              const cf_tensor *t, const char *what, cf_bweight **out,
+                              cf_error *err) {
   *out = NULL;
   if (!cf_tensor_present(t)) return CF_OK;
   if (t->n != (size_t)rows * (size_t)cols)
     return cf_error_set(err, CF_ERR_FORMAT, "%s has %zu values, expected %d x %d", what, t->n, rows,
                         cols);
+  if (cf_weight_role_is_rpe(role))
+    return cf_op_weight_rpe(be, role, heads, rows, cols, t->data, out, err);
   return cf_op_weight(be, role, rows, cols, t->data, out, err);
+}
+
+cf_status cf_enc_weight(cf_backend *be, cf_weight_role role, int rows, int cols, const cf_tensor *t,
+                        const char *what, cf_bweight **out, cf_error *err) {
+  return cf_enc_weight_heads(be, role, 0, rows, cols, t, what, out, err);
 }
 
 cf_status cf_norm_upload(cf_backend *be, const cf_tensor *gammas, const cf_tensor *betas, int width,

@@ -90,14 +90,12 @@ static cf_status create(cf_policy *p, const cf_weights *w, unsigned head_mask, c
     if (a->policy_dp[id] > max_dp) max_dp = a->policy_dp[id];
   }
   size_t rows = (size_t)p->max_batch * 64;
-  p->p0 = cf_op_alloc(p->be, rows * p->de);
-  p->qp = cf_op_alloc(p->be, rows * (max_dp ? max_dp : 1));
-  p->kp = cf_op_alloc(p->be, rows * (max_dp ? max_dp : 1));
-  p->logits = cf_op_alloc(p->be, rows * 64);
-  p->promo = cf_op_alloc(p->be, rows * 4);
-  if (!p->p0 || !p->qp || !p->kp || !p->logits || !p->promo)
-    return cf_error_set(err, CF_ERR_NOMEM, "policy: cannot allocate activations");
-  return CF_OK;
+  const char *what = "policy activations";
+  CF_TRY(cf_op_buffer(p->be, rows * p->de, what, &p->p0, err));
+  CF_TRY(cf_op_buffer(p->be, rows * (max_dp ? max_dp : 1), what, &p->qp, err));
+  CF_TRY(cf_op_buffer(p->be, rows * (max_dp ? max_dp : 1), what, &p->kp, err));
+  CF_TRY(cf_op_buffer(p->be, rows * 64, what, &p->logits, err));
+  return cf_op_buffer(p->be, rows * 4, what, &p->promo, err);
 }
 
 cf_status cf_policy_create(const cf_weights *w, cf_backend *be, int max_batch, unsigned head_mask,

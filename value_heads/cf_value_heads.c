@@ -127,12 +127,10 @@ static cf_status create(cf_values *v, const cf_weights *w, unsigned head_mask, c
     outs = h->n_cat > outs ? h->n_cat : outs;
   }
   size_t B = (size_t)v->max_batch;
-  v->v0 = cf_op_alloc(v->be, B * 64 * cv);
-  v->h = cf_op_alloc(v->be, B * hidden);
-  v->out = cf_op_alloc(v->be, B * outs);
-  if (!v->v0 || !v->h || !v->out)
-    return cf_error_set(err, CF_ERR_NOMEM, "value heads: cannot allocate activations");
-  return CF_OK;
+  const char *what = "value head activations";
+  CF_TRY(cf_op_buffer(v->be, B * 64 * cv, what, &v->v0, err));
+  CF_TRY(cf_op_buffer(v->be, B * hidden, what, &v->h, err));
+  return cf_op_buffer(v->be, B * outs, what, &v->out, err);
 }
 
 cf_status cf_values_create(const cf_weights *w, cf_backend *be, int max_batch, unsigned head_mask,

@@ -66,6 +66,14 @@ void cf_sink_write(cf_byte_sink *s, const uint8_t *data, size_t len);
  * receive the malloc'd bytes. */
 cf_status cf_sink_close(cf_byte_sink *s, uint8_t **out, size_t *out_size, cf_error *err);
 
+/* ---- the Net message (cf_weights_message.c) ---- */
+
+/* Parses a payload into a new cf_weights. If owned, frees payload as soon as
+ * protobuf-c is done with it. was_gzip: the payload came out of gzip (for
+ * the message when it is neither gzip nor a network). */
+cf_status cf_weights_parse_payload(uint8_t *payload, size_t len, bool owned, bool was_gzip,
+                                   cf_weights **out, cf_error *err);
+
 /* ---- notes (cf_weights_notes.c) ---- */
 
 /* Adds one note per message type that holds fields cformer's schema does

@@ -1,83 +1,47 @@
 /* cf_cpu_attention.c: the attention op's driver, shared by every kernel
- * set: builds the per-head RPE tables on first use (layouts in
+ * set: takes the per-head RPE tables built at upload (layouts in
  * cf_cpu_attention_layout.h), then spreads the (position, head) tasks over
- * the instance's threads and runs each with the instance's kernel set
- * (cf_cpu_kernels.h). Plain C: nothing here needs more than the target's
+ * the instance's threads and runs each (cf_cpu_attention_task.h) with the
+ * instance's kernel set's arithmetic (cf_cpu_kernels.h). Plain C: nothing here needs more than the target's
  * baseline. */
 #include <stddef.h>
-#include <string.h>
 
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_attention_layout.h"
-#include "backends/cpu/cf_cpu_kernels.h"
-
-enum { TABLE = CF_CPU_RPE_TABLE };
+#include "backends/cpu/cf_cpu_attention_task.h"
 
 /* From this size of the batch's q/k/v buffer up, each task prefetches the
  * next one's rows (cf_cpu_prefetch_token): about an L2's worth. */
 enum { PREFETCH_ROWS_FROM = 1 << 20 };
 
-/* w->per_head: [H][225][dh]; built on first use (before the parallel
- * region), rebuilt if the head count changes. NULL when out of memory. */
-static const float *rows_per_head(const cf_bweight *cw, int heads) {
-  if (!cw) return NULL;
-  cf_bweight *w = (cf_bweight *)cw; /* a cache, not a change of value */
-  if (w->per_head && w->per_head_heads == heads) return w->per_head;
-  cf_cpu_free(w->per_head);
-  w->per_head = cf_cpu_alloc((size_t)w->rows * w->cols);
-  if (!w->per_head) return NULL;
-  w->per_head_heads = heads;
-  const int dh = w->cols / heads;
-  for (int p = 0; p < w->rows; p++)
-    for (int i = 0; i < dh; i++)
-      for (int h = 0; h < heads; h++)
-        w->per_head[((size_t)h * w->rows + p) * dh + i] =
-            w->data[(size_t)p * w->cols + (size_t)i * heads + h];
-  return w->per_head;
-}
-
-/* w->per_head_rev: [H][dh][225], element (h, i, j) = e[224 - j][i*H + h]. */
-static const float *reversed_per_head(const cf_bweight *cw, int heads) {
-  if (!cw) return NULL;
-  cf_bweight *w = (cf_bweight *)cw;
-  if (w->per_head_rev && w->per_head_rev_heads == heads) return w->per_head_rev;
-  cf_cpu_free(w->per_head_rev);
-  w->per_head_rev = cf_cpu_alloc((size_t)TABLE * w->cols);
-  if (!w->per_head_rev) return NULL;
-  w->per_head_rev_heads = heads;
-  const int dh = w->cols / heads;
-  for (int h = 0; h < heads; h++)
-    for (int i = 0; i < dh; i++)
-      for (int j = 0; j < TABLE; j++)
-        w->per_head_rev[((size_t)h * dh + i) * TABLE + j] =
-            w->data[(size_t)(TABLE - 1 - j) * w->cols + (size_t)i * heads + h];
-  return w->per_head_rev;
+/* The per-head table of an RPE weight (built at upload, see
+ * cf_cpu_weight_create), or NULL when the term is absent. false when the
+ * table was built for another head count or side (the layout differs): a
+ * caller's bug, reported by sync rather than computed wrong. */
+static bool table_of(const cf_bweight *w, const cf_attention_args *a, bool reversed,
+                     const float **out) {
+  *out = w ? w->table : NULL;
+  return !w || (w->table && w->heads == a->heads &&
+                cf_cpu_rpe_reversed(w->role, a->depth) == reversed);
 }
 
 void cf_cpu_attention(void *ctx, const cf_attention_args *a) {
-  const cf_cpu_ctx *c = ctx;
+  cf_cpu_ctx *c = ctx;
   const cf_cpu_kernels *kern = c->kernels;
   const bool fast = a->depth <= CF_CPU_MAX_FAST_DEPTH;
-  cf_cpu_head_tables t = {0};
-  const float *eq_rows = NULL, *ek_rows = NULL;
-  bool missing;
-  if (fast) {
-    t.q_rev = reversed_per_head(a->rpe_q, a->heads);
-    t.k_rev = reversed_per_head(a->rpe_k, a->heads);
-    missing = (a->rpe_q && !t.q_rev) || (a->rpe_k && !t.k_rev);
-  } else {
-    eq_rows = rows_per_head(a->rpe_q, a->heads);
-    ek_rows = rows_per_head(a->rpe_k, a->heads);
-    missing = (a->rpe_q && !eq_rows) || (a->rpe_k && !ek_rows);
-  }
-  t.v_rows = rows_per_head(a->rpe_v, a->heads);
-  missing |= a->rpe_v && !t.v_rows;
-  /* Out of memory for a table: ops cannot fail, so the output is zeroed
-   * (and the table retried on the next call). */
-  if (missing) {
-    memset(a->out, 0, (size_t)a->batch * 64 * a->heads * a->depth * sizeof(float));
+  const float *eq, *ek, *ev;
+  if (!table_of(a->rpe_q, a, fast, &eq) || !table_of(a->rpe_k, a, fast, &ek) ||
+      !table_of(a->rpe_v, a, false, &ev)) {
+    cf_backend_note_failure(&c->first, CF_ERR_INTERNAL, "attention",
+                            "a relative position table was uploaded for another side or head "
+                            "count than this call's %d heads",
+                            a->heads);
     return;
   }
+  const cf_cpu_head_tables t = {.q_rev = fast ? eq : NULL, .k_rev = fast ? ek : NULL,
+                                .q_rows = fast ? NULL : eq, .k_rows = fast ? NULL : ek,
+                                .v_rows = ev};
+  const cf_cpu_attention_math *m = kern->attention;
   const int tasks = a->batch * a->heads;
   const size_t qkv_bytes = (size_t)a->batch * 64 * 3 * a->heads * a->depth * sizeof(float);
   const bool head_major = a->rpe_q || a->rpe_k || a->rpe_v;
@@ -105,8 +69,9 @@ void cf_cpu_attention(void *ctx, const cf_attention_args *a) {
         next.b = head_major ? (i + 1) % a->batch : (i + 1) / a->heads;
         next.h = head_major ? (i + 1) / a->batch : (i + 1) % a->heads;
       }
-      if (fast) kern->attend(a, &t, b, h, next_h, head_major && first, next);
-      else kern->attend_plain(a, eq_rows, ek_rows, t.v_rows, b, h);
+      const cf_cpu_task task = {b, h};
+      if (fast) cf_cpu_attend(m, a, &t, task, next_h, head_major && first, next);
+      else cf_cpu_attend_plain(m, a, &t, task);
       first = false;
     }
   }

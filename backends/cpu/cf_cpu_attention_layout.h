@@ -81,4 +81,15 @@ static inline __attribute__((always_inline)) void cf_cpu_prefetch_token(
   }
 }
 
+/* The body of a kernel set's scores_pair (cf_cpu_attention_math): its
+ * always-inlined pair kernel, called with the terms present as constants
+ * use_q, use_k, so each combination compiles to its own branch-free loop. */
+#define CF_CPU_SCORES_PAIR(kernel, dh, Q0, Q1, kt, eq, ek, half, s0, s1)   \
+  do {                                                                     \
+    if ((eq) && (ek)) kernel(dh, Q0, Q1, kt, eq, ek, 1, 1, half, s0, s1);  \
+    else if (eq) kernel(dh, Q0, Q1, kt, eq, NULL, 1, 0, half, s0, s1);     \
+    else if (ek) kernel(dh, Q0, Q1, kt, NULL, ek, 0, 1, half, s0, s1);     \
+    else kernel(dh, Q0, Q1, kt, NULL, NULL, 0, 0, half, s0, s1);           \
+  } while (0)
+
 #endif /* CF_CPU_ATTENTION_LAYOUT_H */

@@ -5,6 +5,7 @@
 #ifndef CF_CPU_INTERNAL_H
 #define CF_CPU_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "backends/cf_backend.h"
@@ -15,21 +16,20 @@
  *           `extra`.
  *   VECTOR: [cols].
  *   GATE:   transposed to [64][d] so a token's gates are contiguous.
- *   RPE:    [225][dh*H] as given, plus two per-head forms built on first
- *           use (the head count is known only to the attention op):
- *           `per_head` [H][225][dh] (value side: a row per displacement) and
- *           `per_head_rev` [H][dh][225], transposed with displacements
- *           reversed, so that for one query the 8 keys of a rank read 8
- *           consecutive floats (query and key sides). See
- *           cf_cpu_attention.c. */
+ *   RPE_*:  [225][dh*H] as given, plus `table`, the per-head form its
+ *           side's kernel reads, built at upload (cf_cpu_rpe_table):
+ *           [H][dh][225], transposed with displacements reversed, for the
+ *           query and key sides at depths the fast kernel takes (so for one
+ *           query the 8 keys of a rank read 8 consecutive floats), else
+ *           [H][225][dh] (a row per displacement). See
+ *           cf_cpu_attention_layout.h. */
 struct cf_bweight {
   cf_weight_role role;
   int rows, cols;
   float *data;
-  float *per_head;     /* RPE only, NULL until first needed */
-  float *per_head_rev; /* RPE only, NULL until first needed */
-  int per_head_heads, per_head_rev_heads;
-  void *extra;                       /* backend-owned, freed by extra_free */
+  float *table; /* RPE roles only */
+  int heads;    /* RPE roles only: the H the table was built for */
+  void *extra;  /* backend-owned, freed by extra_free */
   void (*extra_free)(void *extra);
 };
 
@@ -40,6 +40,8 @@ typedef struct cf_cpu_ctx {
   int max_batch;
   int threads; /* worker threads for every op (1 = the calling thread only) */
   const struct cf_cpu_kernels *kernels; /* the kernel set every op runs */
+  cf_error first; /* the first failed op since the last sync (cf_cpu_sync) */
+  struct cf_backend_fault *fault; /* cf_backend_config.fault: the testing hook, or NULL */
 } cf_cpu_ctx;
 
 /* Parses cfg->options ("threads=N", default 1) into c and picks the kernel
@@ -57,13 +59,20 @@ float *cf_cpu_alloc(size_t n);
 void cf_cpu_free(float *p);
 
 /* Memory slots: host memory, so upload/download are memcpy. */
-float *cf_cpu_iface_alloc(void *ctx, size_t n);
+float *cf_cpu_iface_alloc(void *ctx, size_t n, cf_error *err);
 void cf_cpu_iface_free(void *ctx, float *p);
 void cf_cpu_iface_copy(void *ctx, float *dst, const float *src, size_t n);
 
-cf_bweight *cf_cpu_weight_create(void *ctx, cf_weight_role role, int rows, int cols,
-                                 const float *data);
+cf_bweight *cf_cpu_weight_create(void *ctx, const cf_weight_shape *shape, const float *data,
+                                 cf_error *err);
 void cf_cpu_weight_free(void *ctx, cf_bweight *w);
+
+/* The sync slot: reports c->first (ctx is a cf_cpu_ctx *). */
+cf_status cf_cpu_sync(void *ctx, cf_error *err);
+
+/* True when an RPE weight's table is the reversed [H][dh][225] form: the
+ * query and key sides at a depth the fast kernel takes. */
+bool cf_cpu_rpe_reversed(cf_weight_role role, int depth);
 
 /* y[rows][n] = act(y + bias) in place; bias is a VECTOR [n] or NULL. */
 void cf_cpu_bias_act(const cf_cpu_ctx *c, int rows, int n, float *y, const cf_bweight *bias,

@@ -1,8 +1,9 @@
 /* cf_cpu_kernels.h: the seam between the CPU backends' drivers and their
  * instruction-set specific inner kernels.
  *
- * The drivers (cf_cpu_rowops.c, cf_cpu_attention.c: threading, RPE table
- * layouts, weight caches) are plain C built for the baseline of the target.
+ * The drivers (cf_cpu_rowops.c, cf_cpu_attention.c: threading, the loops
+ * of each task, prefetching) are plain C built for the baseline of the
+ * target; a kernel set brings only arithmetic.
  * Everything that wants wider vectors than the baseline sits behind one
  * table of function pointers per kernel set, each set in its own
  * translation units built with its own flags (backends/meson.build). A
@@ -21,17 +22,42 @@
 
 #include "backends/cf_backend.h"
 
-/* Per-head RPE tables of one attention call, built by the driver (see
- * cf_cpu_attention_layout.h for the layouts). NULL: that term is absent. */
-typedef struct cf_cpu_head_tables {
-  const float *q_rev, *k_rev; /* [H][dh][225], reversed */
-  const float *v_rows;        /* [H][225][dh] */
-} cf_cpu_head_tables;
+/* The arithmetic of the attention core (NETWORK.md section 5 steps 2-4)
+ * that a kernel set brings. The loops around it, written once in
+ * cf_cpu_attention.c, run one (position, head) task: transpose the head's
+ * keys, make every query's 64 scores (queries in pairs on one file, q0 and
+ * q0 + 8, one half of the keys at a time, prefetching the next task's rows
+ * and tables meanwhile), finish each score row, and weigh the values.
+ * Depths beyond CF_CPU_MAX_FAST_DEPTH take a plain path (a dot product
+ * per query and key, queries in pairs q, q + 1). Indexing in
+ * cf_cpu_attention_layout.h. A new number format (bf16 or int8 q/k/v)
+ * is another table of these. */
+typedef struct cf_cpu_attention_math {
+  /* s0[32 half .. +32], s1[32 half .. +32] = q.k + q.Eq[p] + k.Ek[p] over
+   * depth dh, for the queries Q0 (q0) and Q1 (q0 + 8) against the keys of
+   * ranks 4 half .. 4 half + 3. kt: the head's keys transposed [dh][64],
+   * 64-byte aligned; eq, ek: reversed tables [dh][225] already offset by
+   * c(q0) (q0 + 8's offset is 15 less), or NULL when that term is absent.
+   * s0, s1: rows of a 64-byte aligned score block. */
+  void (*scores_pair)(int dh, const float *Q0, const float *Q1, const float *kt, const float *eq,
+                      const float *ek, int half, float *s0, float *s1);
 
-/* One attention task: position b, head h. */
-typedef struct cf_cpu_task {
-  int b, h;
-} cf_cpu_task;
+  /* s[64] = softmax(s * scale + bias), bias a row of 64 or NULL; s 64-byte
+   * aligned. */
+  void (*finish_scores)(float *s, float scale, const float *bias);
+
+  /* o0[dh], o1[dh] = sum_k a[k] (v_k + ev[p(q, k)]) for two queries with
+   * weights a0, a1 and displacement bases base0, base1: v rows at stride
+   * ld, ev the head's rows table [225][dh] (NULL: no value term). */
+  void (*weighted_values_pair)(int dh, const float *a0, const float *a1, const float *v,
+                               size_t ld, const float *ev, int base0, int base1, float *o0,
+                               float *o1);
+
+  /* The plain path's score before scaling: sum_i Q[i] (K[i] + eq[i]) +
+   * K[i] ek[i] over any depth; eq, ek: the displacement's rows of dh, or
+   * NULL when absent. */
+  float (*dot_rpe)(int dh, const float *Q, const float *K, const float *eq, const float *ek);
+} cf_cpu_attention_math;
 
 typedef struct cf_cpu_kernels {
   /* The set's name: the value of CFORMER_CPU_KERNELS that forces it, and
@@ -51,19 +77,8 @@ typedef struct cf_cpu_kernels {
    * mult or add NULL = that part absent. */
   void (*gate_row)(int n, float *x, const float *mult, const float *add);
 
-  /* Attention of position b, head h with depth <= CF_CPU_MAX_FAST_DEPTH,
-   * RPE terms from the reversed tables t. next_h: the head this thread
-   * runs next when it differs (prefetch its tables), else -1. cold: the
-   * thread's first task (nothing prefetched for it). next: the thread's
-   * next task, whose q/k/v and output rows the kernel prefetches
-   * (cf_cpu_prefetch_token; next.b < 0: none). */
-  void (*attend)(const cf_attention_args *a, const cf_cpu_head_tables *t, int b, int h,
-                 int next_h, bool cold, cf_cpu_task next);
-
-  /* The same for any depth, RPE terms from the row tables [H][225][dh]
-   * (NULL: absent). */
-  void (*attend_plain)(const cf_attention_args *a, const float *eq_rows, const float *ek_rows,
-                       const float *ev_rows, int b, int h);
+  /* The attention core's arithmetic (the loops are the driver's). */
+  const cf_cpu_attention_math *attention;
 
   /* The reduced-precision projections' row ops (the oneDNN backend's
    * precision=bf16|int8, backends/onednn/cf_onednn_precision.h). Every set
@@ -87,7 +102,7 @@ typedef struct cf_cpu_kernels {
                              const float *bias, cf_op_act act);
 } cf_cpu_kernels;
 
-/* Largest head depth `attend` takes (its key buffer is on the stack). */
+/* Largest head depth the fast path takes (its key buffer is on the stack). */
 enum { CF_CPU_MAX_FAST_DEPTH = 128 };
 
 /* Plain C, auto-vectorised for whatever the target's baseline is; runs

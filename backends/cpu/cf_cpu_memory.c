@@ -7,7 +7,9 @@
 #include <sys/mman.h>
 #endif
 
+#include "backends/cf_backend_fault.h"
 #include "backends/cf_backend_options.h"
+#include "backends/cpu/cf_cpu_attention_layout.h"
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_kernels.h"
 
@@ -18,6 +20,7 @@ cf_status cf_cpu_ctx_init(cf_cpu_ctx *c, const cf_backend_config *cfg,
                           cf_error *err) {
   c->max_batch = cfg->max_batch;
   c->threads = 1;
+  c->fault = cfg->fault;
   const cf_backend_int_option known[] = {{"threads", 1, MAX_THREADS, &c->threads}};
   CF_TRY(cf_backend_options_parse(cfg->options, known, 1, err));
   return cf_cpu_kernels_select(&c->kernels, err);
@@ -60,9 +63,11 @@ float *cf_cpu_alloc(size_t n) {
 
 void cf_cpu_free(float *p) { free(p); }
 
-float *cf_cpu_iface_alloc(void *ctx, size_t n) {
+float *cf_cpu_iface_alloc(void *ctx, size_t n, cf_error *err) {
   (void)ctx;
-  return cf_cpu_alloc(n);
+  float *p = cf_cpu_alloc(n);
+  if (!p) cf_error_set(err, CF_ERR_NOMEM, "aligned_alloc of %zu floats failed", n);
+  return p;
 }
 
 void cf_cpu_iface_free(void *ctx, float *p) {
@@ -75,26 +80,76 @@ void cf_cpu_iface_copy(void *ctx, float *dst, const float *src, size_t n) {
   if (n) memcpy(dst, src, n * sizeof(float));
 }
 
-cf_bweight *cf_cpu_weight_create(void *ctx, cf_weight_role role, int rows, int cols,
-                                 const float *data) {
-  (void)ctx;
+bool cf_cpu_rpe_reversed(cf_weight_role role, int depth) {
+  return role != CF_WEIGHT_RPE_V && depth <= CF_CPU_MAX_FAST_DEPTH;
+}
+
+/* w->table from w->data [225][dh*H] (element (p, i*H + h)): reversed
+ * [H][dh][225], element (h, i, j) = e[224 - j][i*H + h], or rows
+ * [H][225][dh]. Built here, at upload, so the attention op never
+ * allocates (and so cannot fail for want of memory). */
+static bool build_rpe_table(cf_bweight *w, int heads, cf_backend_fault *fault, cf_error *err) {
+  enum { TABLE = CF_CPU_RPE_TABLE };
+  if (w->rows != TABLE || heads < 1 || w->cols % heads != 0) {
+    cf_error_set(err, CF_ERR_INTERNAL, "a relative position table is %d x %d, for %d heads",
+                 w->rows, w->cols, heads);
+    return false;
+  }
+  if (cf_backend_fault_alloc(fault, err)) return false;
+  w->table = cf_cpu_alloc((size_t)w->rows * w->cols);
+  if (!w->table) {
+    cf_error_set(err, CF_ERR_NOMEM, "aligned_alloc of the %d-head table failed", heads);
+    return false;
+  }
+  w->heads = heads;
+  const int dh = w->cols / heads;
+  if (cf_cpu_rpe_reversed(w->role, dh)) {
+    for (int h = 0; h < heads; h++)
+      for (int i = 0; i < dh; i++)
+        for (int j = 0; j < TABLE; j++)
+          w->table[((size_t)h * dh + i) * TABLE + j] =
+              w->data[(size_t)(TABLE - 1 - j) * w->cols + (size_t)i * heads + h];
+  } else {
+    for (int p = 0; p < TABLE; p++)
+      for (int i = 0; i < dh; i++)
+        for (int h = 0; h < heads; h++)
+          w->table[((size_t)h * TABLE + p) * dh + i] =
+              w->data[(size_t)p * w->cols + (size_t)i * heads + h];
+  }
+  return true;
+}
+
+cf_bweight *cf_cpu_weight_create(void *ctx, const cf_weight_shape *shape, const float *data,
+                                 cf_error *err) {
+  /* ctx may be NULL (a bench building weights without a backend). */
+  cf_backend_fault *fault = ctx ? ((cf_cpu_ctx *)ctx)->fault : NULL;
+  const int rows = shape->rows, cols = shape->cols;
   size_t n = (size_t)rows * (size_t)cols;
   cf_bweight *w = calloc(1, sizeof *w);
-  if (!w) return NULL;
-  w->role = role;
-  w->rows = rows;
-  w->cols = cols;
-  w->data = cf_cpu_alloc(n);
-  if (!w->data) {
-    free(w);
+  if (!w) {
+    cf_error_set(err, CF_ERR_NOMEM, "calloc of a weight record failed");
     return NULL;
   }
-  if (role == CF_WEIGHT_GATE) {
+  w->role = shape->role;
+  w->rows = rows;
+  w->cols = cols;
+  w->data = cf_backend_fault_alloc(fault, err) ? NULL : cf_cpu_alloc(n);
+  if (!w->data) {
+    free(w);
+    if (err && err->status != CF_OK) return NULL; /* the hook's message */
+    cf_error_set(err, CF_ERR_NOMEM, "aligned_alloc of %zu floats failed", n);
+    return NULL;
+  }
+  if (w->role == CF_WEIGHT_GATE) {
     /* [d][64] -> [64][d] */
     for (int c = 0; c < rows; c++)
       for (int t = 0; t < cols; t++) w->data[(size_t)t * rows + c] = data[(size_t)c * cols + t];
   } else {
     memcpy(w->data, data, n * sizeof(float));
+  }
+  if (cf_weight_role_is_rpe(w->role) && !build_rpe_table(w, shape->heads, fault, err)) {
+    cf_cpu_weight_free(ctx, w);
+    return NULL;
   }
   return w;
 }
@@ -103,10 +158,14 @@ void cf_cpu_weight_free(void *ctx, cf_bweight *w) {
   (void)ctx;
   if (!w) return;
   if (w->extra && w->extra_free) w->extra_free(w->extra);
-  cf_cpu_free(w->per_head);
-  cf_cpu_free(w->per_head_rev);
+  cf_cpu_free(w->table);
   cf_cpu_free(w->data);
   free(w);
+}
+
+cf_status cf_cpu_sync(void *ctx, cf_error *err) {
+  cf_cpu_ctx *c = ctx;
+  return cf_backend_take_failure(&c->first, err);
 }
 
 void cf_cpu_copy_2d(void *ctx, int rows, int cols, const float *src, int ld_src, float *dst,

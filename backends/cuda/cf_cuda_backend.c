@@ -1,6 +1,7 @@
 /* cf_cuda_backend.c: the CUDA backend's memory, weights, GEMMs (cuBLAS)
  * and op table; the kernels are in cf_cuda_kernels.cu. Ops queue work on
- * one stream and keep the first failure; sync waits and reports it.
+ * one stream and keep the first failure, naming the op, the CUDA or cuBLAS
+ * call, its place and its error name and text; sync waits and reports it.
  *
  * This file and the kernels form the shared module libcformer_cuda.so,
  * the only thing that links cuBLAS and the CUDA runtime; the registry
@@ -8,6 +9,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "backends/cf_backend_options.h"
 #include "backends/cuda/cf_cuda_kernels.h"
@@ -23,18 +25,39 @@ typedef struct cuda_ctx {
   int max_batch, device;
   cudaStream_t stream;
   cublasHandle_t blas;
-  int failed; /* first failure since the last sync: 0 none */
-  const char *failed_what;
-  int failed_code;
+  cf_error first; /* the first failed call since the last sync */
 } cuda_ctx;
 
-static void record(cuda_ctx *c, int code, const char *what) {
-  if (code != 0 && !c->failed) {
-    c->failed = 1;
-    c->failed_what = what;
-    c->failed_code = code;
-  }
+/* A failed CUDA runtime call (or kernel launch) as "<op>: <call> (file:
+ * line): <error name>: <error text>" into err; the call is its source text
+ * up to the first parenthesis. */
+static void describe_cuda(cf_error *err, const char *op, cudaError_t e, const char *call,
+                          const char *file, int line) {
+  cf_error_set(err, e == cudaErrorMemoryAllocation ? CF_ERR_NOMEM : CF_ERR_BACKEND,
+               "%s: %.*s (%s:%d): %s: %s", op, (int)strcspn(call, "("), call, file, line,
+               cudaGetErrorName(e), cudaGetErrorString(e));
 }
+
+static void note_cuda(cuda_ctx *c, const char *op, cudaError_t e, const char *call,
+                      const char *file, int line) {
+  if (e == cudaSuccess || c->first.status != CF_OK) return;
+  describe_cuda(&c->first, op, e, call, file, line);
+}
+
+static void note_cublas(cuda_ctx *c, const char *op, cublasStatus_t s, const char *call,
+                        const char *file, int line) {
+  if (s == CUBLAS_STATUS_SUCCESS) return;
+  cf_backend_note_failure(&c->first,
+                          s == CUBLAS_STATUS_ALLOC_FAILED ? CF_ERR_NOMEM : CF_ERR_BACKEND, op,
+                          "%.*s (%s:%d): %s: %s", (int)strcspn(call, "("), call, file, line,
+                          cublasGetStatusName(s), cublasGetStatusString(s));
+}
+
+/* Every call whose failure an op keeps for sync goes through one of these,
+ * so the message names it and where it is. Kernel launchers
+ * (cf_cuda_kernels.h) return a cudaError_t value. */
+#define CUDA_NOTE(c, op, call) note_cuda((c), (op), (cudaError_t)(call), #call, __FILE__, __LINE__)
+#define CUBLAS_NOTE(c, op, call) note_cublas((c), (op), (call), #call, __FILE__, __LINE__)
 
 /* The loader checks for /dev/nvidia* before loading this module at all. */
 static bool cuda_probe(void) {
@@ -62,16 +85,14 @@ static cf_status cu_create(const cf_backend_config *cfg, void **ctx, cf_error *e
   if (!c) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
   c->max_batch = cfg->max_batch;
   c->device = device;
-  cudaError_t e = cudaSetDevice(device);
-  if (e == cudaSuccess) e = cudaStreamCreate(&c->stream);
-  if (e != cudaSuccess) {
+  CUDA_NOTE(c, "create", cudaSetDevice(device));
+  CUDA_NOTE(c, "create", cudaStreamCreate(&c->stream));
+  if (c->first.status == CF_OK) CUBLAS_NOTE(c, "create", cublasCreate(&c->blas));
+  if (c->first.status == CF_OK) CUBLAS_NOTE(c, "create", cublasSetStream(c->blas, c->stream));
+  if (c->first.status != CF_OK) {
+    cf_status st = cf_error_set(err, c->first.status, "GPU %d: %s", device, c->first.msg);
     cu_destroy(c);
-    return cf_error_set(err, CF_ERR_BACKEND, "GPU %d: %s", device, cudaGetErrorString(e));
-  }
-  if (cublasCreate(&c->blas) != CUBLAS_STATUS_SUCCESS ||
-      cublasSetStream(c->blas, c->stream) != CUBLAS_STATUS_SUCCESS) {
-    cu_destroy(c);
-    return cf_error_set(err, CF_ERR_BACKEND, "cannot initialise cuBLAS");
+    return st;
   }
   /* Plain float32 GEMMs: no TF32, so results match the CPU backends. */
   cublasSetMathMode(c->blas, CUBLAS_DEFAULT_MATH);
@@ -79,11 +100,15 @@ static cf_status cu_create(const cf_backend_config *cfg, void **ctx, cf_error *e
   return CF_OK;
 }
 
-static float *cu_alloc(void *ctx, size_t n) {
+static float *cu_alloc(void *ctx, size_t n, cf_error *err) {
   cuda_ctx *c = ctx;
   void *p = NULL;
-  if (cudaMalloc(&p, (n ? n : 1) * sizeof(float)) != cudaSuccess) return NULL;
-  record(c, cudaMemsetAsync(p, 0, (n ? n : 1) * sizeof(float), c->stream), "clearing memory");
+  cudaError_t e = cudaMalloc(&p, (n ? n : 1) * sizeof(float));
+  if (e != cudaSuccess) {
+    if (err) describe_cuda(err, "alloc", e, "cudaMalloc", __FILE__, __LINE__);
+    return NULL;
+  }
+  CUDA_NOTE(c, "alloc", cudaMemsetAsync(p, 0, (n ? n : 1) * sizeof(float), c->stream));
   return p;
 }
 
@@ -94,32 +119,39 @@ static void cu_free(void *ctx, float *p) {
 
 static void cu_upload(void *ctx, float *dst, const float *src, size_t n) {
   cuda_ctx *c = ctx;
-  record(c, cudaMemcpyAsync(dst, src, n * sizeof(float), cudaMemcpyHostToDevice, c->stream),
-         "uploading");
-  record(c, cudaStreamSynchronize(c->stream), "uploading"); /* src may be reused at once */
+  CUDA_NOTE(c, "upload",
+            cudaMemcpyAsync(dst, src, n * sizeof(float), cudaMemcpyHostToDevice, c->stream));
+  CUDA_NOTE(c, "upload", cudaStreamSynchronize(c->stream)); /* src may be reused at once */
 }
 
 static void cu_download(void *ctx, float *dst, const float *src, size_t n) {
   cuda_ctx *c = ctx;
-  record(c, cudaMemcpyAsync(dst, src, n * sizeof(float), cudaMemcpyDeviceToHost, c->stream),
-         "downloading");
-  record(c, cudaStreamSynchronize(c->stream), "downloading");
+  CUDA_NOTE(c, "download",
+            cudaMemcpyAsync(dst, src, n * sizeof(float), cudaMemcpyDeviceToHost, c->stream));
+  CUDA_NOTE(c, "download", cudaStreamSynchronize(c->stream));
 }
 
-static cf_bweight *cu_weight_create(void *ctx, cf_weight_role role, int rows, int cols,
-                                    const float *data) {
-  cuda_ctx *c = ctx;
+static cf_bweight *cu_weight_create(void *ctx, const cf_weight_shape *shape, const float *data,
+                                    cf_error *err) {
+  (void)ctx;
   cf_bweight *w = calloc(1, sizeof *w);
-  if (!w) return NULL;
-  *w = (cf_bweight){.role = role, .rows = rows, .cols = cols};
-  size_t bytes = (size_t)rows * cols * sizeof(float);
-  if (cudaMalloc((void **)&w->dev, bytes) != cudaSuccess ||
-      cudaMemcpy(w->dev, data, bytes, cudaMemcpyHostToDevice) != cudaSuccess) {
+  if (!w) {
+    cf_error_set(err, CF_ERR_NOMEM, "calloc of a weight record failed");
+    return NULL;
+  }
+  *w = (cf_bweight){.role = shape->role, .rows = shape->rows, .cols = shape->cols};
+  size_t bytes = (size_t)shape->rows * shape->cols * sizeof(float);
+  cudaError_t e = cudaMalloc((void **)&w->dev, bytes);
+  if (e != cudaSuccess) {
+    describe_cuda(err, "weight_create", e, "cudaMalloc", __FILE__, __LINE__);
+  } else if ((e = cudaMemcpy(w->dev, data, bytes, cudaMemcpyHostToDevice)) != cudaSuccess) {
+    describe_cuda(err, "weight_create", e, "cudaMemcpy", __FILE__, __LINE__);
+  }
+  if (e != cudaSuccess) {
     cudaFree(w->dev);
     free(w);
     return NULL;
   }
-  (void)c;
   return w;
 }
 
@@ -136,12 +168,11 @@ static void cu_linear(void *ctx, int rows, int in, int out, const float *x, cons
                       const cf_bweight *b, cf_op_act act, float *y) {
   cuda_ctx *c = ctx;
   const float one = 1.0f, zero = 0.0f;
-  record(c,
-         (int)cublasSgemm(c->blas, CUBLAS_OP_T, CUBLAS_OP_N, out, rows, in, &one, w->dev, in, x,
-                          in, &zero, y, out),
-         "in cublasSgemm");
-  record(c, cf_cuda_bias_act((cf_cuda_stream)c->stream, rows, out, y, b ? b->dev : NULL, (int)act),
-         "launching bias+activation");
+  CUBLAS_NOTE(c, "linear",
+              cublasSgemm(c->blas, CUBLAS_OP_T, CUBLAS_OP_N, out, rows, in, &one, w->dev, in, x,
+                          in, &zero, y, out));
+  CUDA_NOTE(c, "linear",
+            cf_cuda_bias_act((cf_cuda_stream)c->stream, rows, out, y, b ? b->dev : NULL, (int)act));
 }
 
 /* C[b] (m x n) = scale A[b] B[b]^T is column-major C^T = B A^T. */
@@ -149,58 +180,50 @@ static void cu_matmul_nt(void *ctx, int batch, int m, int n, int k, const float 
                          const float *bm, float scale, float *cm) {
   cuda_ctx *c = ctx;
   const float zero = 0.0f;
-  record(c,
-         (int)cublasSgemmStridedBatched(c->blas, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &scale, bm, k,
+  CUBLAS_NOTE(c, "matmul_nt",
+              cublasSgemmStridedBatched(c->blas, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &scale, bm, k,
                                         (long long)n * k, a, k, (long long)m * k, &zero, cm, n,
-                                        (long long)m * n, batch),
-         "in cublasSgemmStridedBatched");
+                                        (long long)m * n, batch));
 }
 
 static void cu_norm(void *ctx, cf_norm_kind kind, int rows, int width, const float *x, float alpha,
                     const float *skip, const cf_bweight *gamma, const cf_bweight *beta, float eps,
                     float *y) {
   cuda_ctx *c = ctx;
-  record(c,
-         cf_cuda_norm((cf_cuda_stream)c->stream, kind == CF_NORM_RMS, rows, width, x, alpha, skip,
-                      gamma->dev, beta ? beta->dev : NULL, eps, y),
-         "launching norm");
+  CUDA_NOTE(c, "norm",
+            cf_cuda_norm((cf_cuda_stream)c->stream, kind == CF_NORM_RMS, rows, width, x, alpha,
+                         skip, gamma->dev, beta ? beta->dev : NULL, eps, y));
 }
 
 static void cu_attention(void *ctx, const cf_attention_args *a) {
   cuda_ctx *c = ctx;
-  record(c,
-         cf_cuda_attention((cf_cuda_stream)c->stream, a->batch, a->heads, a->depth, a->qkv,
-                           a->rpe_q ? a->rpe_q->dev : NULL, a->rpe_k ? a->rpe_k->dev : NULL,
-                           a->rpe_v ? a->rpe_v->dev : NULL, a->bias, a->scale, a->out),
-         "launching attention");
+  CUDA_NOTE(c, "attention",
+            cf_cuda_attention((cf_cuda_stream)c->stream, a->batch, a->heads, a->depth, a->qkv,
+                              a->rpe_q ? a->rpe_q->dev : NULL, a->rpe_k ? a->rpe_k->dev : NULL,
+                              a->rpe_v ? a->rpe_v->dev : NULL, a->bias, a->scale, a->out));
 }
 
 static void cu_gate(void *ctx, int batch, int d, float *x, const cf_bweight *mult,
                     const cf_bweight *add) {
   cuda_ctx *c = ctx;
-  record(c,
-         cf_cuda_gate((cf_cuda_stream)c->stream, batch, d, x, mult ? mult->dev : NULL,
-                      add ? add->dev : NULL),
-         "launching gate");
+  CUDA_NOTE(c, "gate",
+            cf_cuda_gate((cf_cuda_stream)c->stream, batch, d, x, mult ? mult->dev : NULL,
+                         add ? add->dev : NULL));
 }
 
 static void cu_copy_2d(void *ctx, int rows, int cols, const float *src, int ld_src, float *dst,
                        int ld_dst) {
   cuda_ctx *c = ctx;
-  record(c,
-         cudaMemcpy2DAsync(dst, (size_t)ld_dst * sizeof(float), src, (size_t)ld_src * sizeof(float),
-                           (size_t)cols * sizeof(float), (size_t)rows, cudaMemcpyDeviceToDevice,
-                           c->stream),
-         "copying");
+  CUDA_NOTE(c, "copy_2d",
+            cudaMemcpy2DAsync(dst, (size_t)ld_dst * sizeof(float), src,
+                              (size_t)ld_src * sizeof(float), (size_t)cols * sizeof(float),
+                              (size_t)rows, cudaMemcpyDeviceToDevice, c->stream));
 }
 
 static cf_status cu_sync(void *ctx, cf_error *err) {
   cuda_ctx *c = ctx;
-  record(c, cudaStreamSynchronize(c->stream), "running the batch");
-  if (!c->failed) return CF_OK;
-  c->failed = 0;
-  return cf_error_set(err, CF_ERR_BACKEND, "CUDA failed %s (code %d)", c->failed_what,
-                      c->failed_code);
+  CUDA_NOTE(c, "sync", cudaStreamSynchronize(c->stream));
+  return cf_backend_take_failure(&c->first, err);
 }
 
 static const cf_backend_iface cuda_iface = {

@@ -4,10 +4,12 @@
 #include "backends/onednn/cf_onednn_backend.h"
 
 #include <oneapi/dnnl/dnnl.h>
+#include <oneapi/dnnl/dnnl_debug.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "backends/cf_backend_fault.h"
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/onednn/cf_onednn_precision.h"
 
@@ -28,9 +30,6 @@ typedef struct onednn_ctx {
   dnnl_stream_t stream;
   matmul_entry *cache; /* grows only when a new shape appears */
   int n_cache, cap_cache;
-  /* Ops cannot fail; the first oneDNN failure is kept for sync. */
-  dnnl_status_t failed;
-  const char *failed_what;
   /* precision=...: what weights are converted to at weight_create. */
   cf_precision precision;
   int n_lowp, n_kept;    /* MATRIX weights converted / kept in float32 */
@@ -44,11 +43,22 @@ typedef struct onednn_ctx {
   size_t xscale_floats;
 } onednn_ctx;
 
-static void record(onednn_ctx *c, dnnl_status_t s, const char *what) {
-  if (s != dnnl_success && c->failed == dnnl_success) {
-    c->failed = s;
-    c->failed_what = what;
-  }
+/* Keeps a failed oneDNN call (the first since the last sync) as
+ * "<op>: <call>: <status name>", for sync (cf_cpu_sync) to report. */
+static void record(onednn_ctx *c, dnnl_status_t s, const char *op, const char *call) {
+  if (s == dnnl_success) return;
+  cf_backend_note_failure(&c->cpu.first, s == dnnl_out_of_memory ? CF_ERR_NOMEM : CF_ERR_BACKEND,
+                          op, "%s: %s", call, dnnl_status2str(s));
+}
+
+/* The fault_alloc testing hook (cf_backend_fault.h) before an allocation
+ * a linear makes: true, with the failure kept for sync, when this is the
+ * one to fail. */
+static bool injected(onednn_ctx *c) {
+  cf_error e = {0};
+  if (!cf_backend_fault_alloc(c->cpu.fault, &e)) return false;
+  cf_backend_note_failure(&c->cpu.first, e.status, "linear", "%s", e.msg);
+  return true;
 }
 
 static void entry_free(matmul_entry *e) {
@@ -190,7 +200,7 @@ static matmul_entry *lookup(onednn_ctx *c, int rows, int in, int out, cf_op_act 
     int cap = c->cap_cache ? 2 * c->cap_cache : 32;
     matmul_entry *grown = realloc(c->cache, (size_t)cap * sizeof *grown);
     if (!grown) {
-      record(c, dnnl_out_of_memory, "growing the matmul cache");
+      record(c, dnnl_out_of_memory, "linear", "realloc of the matmul cache");
       return NULL;
     }
     c->cache = grown;
@@ -199,10 +209,11 @@ static matmul_entry *lookup(onednn_ctx *c, int rows, int in, int out, cf_op_act 
   matmul_entry *e = &c->cache[c->n_cache];
   *e = (matmul_entry){
       .rows = rows, .in = in, .out = out, .act = (int)act, .has_bias = has_bias, .prec = prec};
+  if (injected(c)) return NULL;
   dnnl_status_t s = build(c, e);
   if (s != dnnl_success) {
     entry_free(e);
-    record(c, s, "creating a matmul primitive");
+    record(c, s, "linear", "creating a matmul primitive (dnnl_primitive_create)");
     return NULL;
   }
   c->n_cache++;
@@ -234,14 +245,15 @@ static cf_precision precision_of(const cf_bweight *w) {
   return r ? r->lowp.precision : CF_PRECISION_F32;
 }
 
-static cf_bweight *od_weight_create(void *ctx, cf_weight_role role, int rows, int cols,
-                                    const float *data) {
+static cf_bweight *od_weight_create(void *ctx, const cf_weight_shape *shape, const float *data,
+                                    cf_error *err) {
   onednn_ctx *c = ctx;
-  cf_bweight *w = cf_cpu_weight_create(ctx, role, rows, cols, data);
-  if (!w || role != CF_WEIGHT_MATRIX || c->precision == CF_PRECISION_F32) return w;
+  cf_bweight *w = cf_cpu_weight_create(ctx, shape, data, err);
+  if (!w || shape->role != CF_WEIGHT_MATRIX || c->precision == CF_PRECISION_F32) return w;
   od_weight *r = calloc(1, sizeof *r);
-  cf_error err = {0};
-  if (!r || cf_onednn_lowp_make(c->precision, rows, cols, w->data, &r->lowp, &err) != CF_OK) {
+  if (!r) cf_error_set(err, CF_ERR_NOMEM, "calloc of a weight's reduced-precision record failed");
+  if (!r || cf_onednn_lowp_make(c->precision, shape->rows, shape->cols, w->data, &r->lowp, err) !=
+                CF_OK) {
     free(r);
     cf_cpu_weight_free(ctx, w);
     return NULL;
@@ -287,22 +299,33 @@ static void *weights_for(onednn_ctx *c, const matmul_entry *e, const cf_bweight 
   if (e->wei_plain) return plain;
   if (!r) {
     r = calloc(1, sizeof *r);
-    if (!r) return NULL;
+    if (!r) {
+      record(c, dnnl_out_of_memory, "linear", "calloc of a weight's layout record");
+      return NULL;
+    }
     w->extra = r;
     w->extra_free = od_weight_extra_free;
   }
   for (int i = 0; i < r->n; i++)
     if (dnnl_memory_desc_equal(&r->md[i], &e->wei_md)) return r->data[i];
-  if (r->n == MAX_LAYOUTS) return NULL;
+  if (r->n == MAX_LAYOUTS) {
+    cf_backend_note_failure(&c->cpu.first, CF_ERR_BACKEND, "linear",
+                            "a weight wanted a layout beyond the %d kept", MAX_LAYOUTS);
+    return NULL;
+  }
+  if (injected(c)) return NULL;
   float *dst = cf_cpu_alloc((dnnl_memory_desc_get_size(&e->wei_md) + 3) / 4);
-  if (!dst) return NULL;
+  if (!dst) {
+    record(c, dnnl_out_of_memory, "linear", "aligned_alloc of reordered weights");
+    return NULL;
+  }
   dnnl_memory_desc_t plain_md;
   dnnl_dims_t wd = {e->in, e->out};
   dnnl_status_t s = dnnl_memory_desc_init_by_tag(&plain_md, 2, wd, weight_type(e->prec), dnnl_ba);
   if (s == dnnl_success) s = reorder(c, &plain_md, plain, &e->wei_md, dst);
   if (s != dnnl_success) {
     cf_cpu_free(dst);
-    record(c, s, "reordering weights");
+    record(c, s, "linear", "reordering weights (dnnl_reorder)");
     return NULL;
   }
   r->md[r->n] = e->wei_md;
@@ -315,7 +338,7 @@ static void *weights_for(onednn_ctx *c, const matmul_entry *e, const cf_bweight 
 static bool scratch(onednn_ctx *c, size_t floats, size_t rows) {
   if (floats > c->xbuf_floats) {
     cf_cpu_free(c->xbuf);
-    c->xbuf = cf_cpu_alloc(floats);
+    c->xbuf = injected(c) ? NULL : cf_cpu_alloc(floats);
     c->xbuf_floats = c->xbuf ? floats : 0;
     if (!c->xbuf) return false;
   }
@@ -369,12 +392,8 @@ static matmul_entry *prepared(onednn_ctx *c, int rows, int in, int out, cf_op_ac
                               const cf_bweight *w, const cf_bweight *b, void **wd) {
   matmul_entry *e = lookup(c, rows, in, out, act, b != NULL, precision_of(w));
   if (!e) return NULL;
-  *wd = weights_for(c, e, w);
-  if (!*wd) {
-    record(c, dnnl_out_of_memory, "keeping reordered weights");
-    return NULL;
-  }
-  return e;
+  *wd = weights_for(c, e, w); /* records its own failure */
+  return *wd ? e : NULL;
 }
 
 static void od_linear(void *ctx, int rows, int in, int out, const float *x, const cf_bweight *w,
@@ -386,14 +405,14 @@ static void od_linear(void *ctx, int rows, int in, int out, const float *x, cons
   void *wd;
   if (prec == CF_PRECISION_F32) {
     matmul_entry *e = prepared(c, rows, in, out, act, w, b, &wd);
-    if (e) record(c, run_matmul(c, e, x, wd, b, y), "running a matmul");
+    if (e) record(c, run_matmul(c, e, x, wd, b, y), "linear", "dnnl_primitive_execute");
     return;
   }
   const int block = block_rows(c, in, out, prec);
   const int nb = rows < block ? rows : block;
   /* bf16 takes 2 bytes per value, int8 1: half a float covers both. */
   if (!scratch(c, ((size_t)nb * in + 1) / 2, (size_t)nb)) {
-    record(c, dnnl_out_of_memory, "converting a matmul's input");
+    record(c, dnnl_out_of_memory, "linear", "allocating the converted input");
     return;
   }
   const od_weight *r = w->extra;
@@ -408,7 +427,7 @@ static void od_linear(void *ctx, int rows, int in, int out, const float *x, cons
     else
       cf_onednn_quantize_rows(&c->cpu, n, in, xr, c->xbuf, c->xscale);
     dnnl_status_t s = run_matmul(c, e, c->xbuf, wd, b, yr);
-    record(c, s, "running a matmul");
+    record(c, s, "linear", "dnnl_primitive_execute");
     if (s != dnnl_success) return;
     if (prec == CF_PRECISION_INT8)
       cf_onednn_int8_epilogue(&c->cpu, n, out, yr, c->xscale, r->lowp.scales,
@@ -424,16 +443,7 @@ static void od_matmul_nt(void *ctx, int batch, int m, int n, int k, const float 
     record(c,
            dnnl_sgemm('N', 'T', m, n, k, scale, a + (size_t)b * m * k, k, bm + (size_t)b * n * k,
                       k, 0.0f, cm + (size_t)b * m * n, n),
-           "running sgemm");
-}
-
-static cf_status od_sync(void *ctx, cf_error *err) {
-  onednn_ctx *c = ctx;
-  if (c->failed == dnnl_success) return CF_OK;
-  dnnl_status_t s = c->failed;
-  c->failed = dnnl_success;
-  return cf_error_set(err, s == dnnl_out_of_memory ? CF_ERR_NOMEM : CF_ERR_BACKEND,
-                      "oneDNN failed %s (dnnl status %d)", c->failed_what, (int)s);
+           "matmul_nt", "dnnl_sgemm");
 }
 
 /* The kernel set, plus the precision and any weights kept in float32:
@@ -466,7 +476,7 @@ static const cf_backend_iface onednn_iface = {
     .gate = cf_cpu_gate,
     .matmul_nt = od_matmul_nt,
     .copy_2d = cf_cpu_copy_2d,
-    .sync = od_sync,
+    .sync = cf_cpu_sync, /* the first failed oneDNN call, or attention's */
     .variant = od_variant,
     .layer_chunk_bytes = cf_cpu_layer_chunk_bytes,
 };

@@ -29,9 +29,31 @@ static void ob_destroy(void *ctx) { free(ctx); }
  * instances with different settings each get theirs. */
 static void use_threads(const openblas_ctx *c) { openblas_set_num_threads(c->cpu.threads); }
 
+/* cblas_sgemm (row major, A not transposed, B transposed) refuses what
+ * its xerbla check refuses, printing to stderr and computing nothing: the
+ * same check here names the op, the call and the bad parameter in the
+ * failure sync reports instead. */
+static bool sgemm_ok(openblas_ctx *c, const char *op, int m, int n, int k, int lda, int ldb,
+                     int ldc) {
+  const struct {
+    const char *name;
+    int value, least;
+  } params[] = {{"M", m, 0},   {"N", n, 0},   {"K", k, 0},
+                {"lda", lda, k > 1 ? k : 1}, {"ldb", ldb, k > 1 ? k : 1}, {"ldc", ldc, n > 1 ? n : 1}};
+  for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
+    if (params[i].value < params[i].least) {
+      cf_backend_note_failure(&c->cpu.first, CF_ERR_INTERNAL, op,
+                              "cblas_sgemm: parameter %s = %d is illegal (at least %d)",
+                              params[i].name, params[i].value, params[i].least);
+      return false;
+    }
+  return true;
+}
+
 static void ob_linear(void *ctx, int rows, int in, int out, const float *x, const cf_bweight *w,
                       const cf_bweight *b, cf_op_act act, float *y) {
   openblas_ctx *c = ctx;
+  if (!sgemm_ok(c, "linear", rows, out, in, in, in, out)) return;
   use_threads(c);
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, out, in, 1.0f, x, in, w->data, in,
               0.0f, y, out);
@@ -40,7 +62,9 @@ static void ob_linear(void *ctx, int rows, int in, int out, const float *x, cons
 
 static void ob_matmul_nt(void *ctx, int batch, int m, int n, int k, const float *a,
                          const float *bm, float scale, float *cm) {
-  use_threads(ctx);
+  openblas_ctx *c = ctx;
+  if (!sgemm_ok(c, "matmul_nt", m, n, k, k, k, n)) return;
+  use_threads(c);
   for (int b = 0; b < batch; b++)
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, m, n, k, scale, a + (size_t)b * m * k, k,
                 bm + (size_t)b * n * k, k, 0.0f, cm + (size_t)b * m * n, n);
@@ -61,7 +85,7 @@ static const cf_backend_iface openblas_iface = {
     .gate = cf_cpu_gate,
     .matmul_nt = ob_matmul_nt,
     .copy_2d = cf_cpu_copy_2d,
-    .sync = NULL,
+    .sync = cf_cpu_sync, /* reports a call the checks above refused */
     .variant = cf_cpu_kernels_name,
     .layer_chunk_bytes = cf_cpu_layer_chunk_bytes,
 };

@@ -53,9 +53,11 @@ static cf_status ref_sync(void *ctx, cf_error *err) {
 
 static void ref_destroy(void *ctx) { free(ctx); }
 
-static float *ref_alloc(void *ctx, size_t n) {
+static float *ref_alloc(void *ctx, size_t n, cf_error *err) {
   (void)ctx;
-  return calloc(n ? n : 1, sizeof(float));
+  float *p = calloc(n ? n : 1, sizeof(float));
+  if (!p) cf_error_set(err, CF_ERR_NOMEM, "calloc of %zu floats failed", n);
+  return p;
 }
 
 static void ref_free(void *ctx, float *p) {
@@ -68,12 +70,17 @@ static void ref_copy(void *ctx, float *dst, const float *src, size_t n) {
   if (n) memcpy(dst, src, n * sizeof(float));
 }
 
-static cf_bweight *ref_weight_create(void *ctx, cf_weight_role role, int rows, int cols,
-                                     const float *data) {
+static cf_bweight *ref_weight_create(void *ctx, const cf_weight_shape *shape, const float *data,
+                                     cf_error *err) {
   (void)ctx;
+  const cf_weight_role role = shape->role;
+  const int rows = shape->rows, cols = shape->cols;
   size_t n = (size_t)rows * (size_t)cols;
   cf_bweight *w = malloc(sizeof *w + n * sizeof(float));
-  if (!w) return NULL;
+  if (!w) {
+    cf_error_set(err, CF_ERR_NOMEM, "malloc of %zu floats failed", n);
+    return NULL;
+  }
   w->role = role;
   w->rows = rows;
   w->cols = cols;

@@ -67,9 +67,11 @@ int main(int argc, char **argv) {
   cf_bweight *rq[LAYERS], *rk[LAYERS], *rv[LAYERS];
   for (int l = 0; l < LAYERS; l++) {
     for (int i = 0; i < 225 * DM; i++) table[i] = frand(&seed);
-    rq[l] = cf_cpu_weight_create(NULL, CF_WEIGHT_RPE, 225, DM, table);
-    rk[l] = cf_cpu_weight_create(NULL, CF_WEIGHT_RPE, 225, DM, table);
-    rv[l] = cf_cpu_weight_create(NULL, CF_WEIGHT_RPE, 225, DM, table);
+    const cf_weight_shape q = {CF_WEIGHT_RPE_Q, 225, DM, HEADS}, k = {CF_WEIGHT_RPE_K, 225, DM, HEADS},
+                          v = {CF_WEIGHT_RPE_V, 225, DM, HEADS};
+    rq[l] = cf_cpu_weight_create(NULL, &q, table, NULL);
+    rk[l] = cf_cpu_weight_create(NULL, &k, table, NULL);
+    rv[l] = cf_cpu_weight_create(NULL, &v, table, NULL);
     if (!rq[l] || !rk[l] || !rv[l]) {
       fprintf(stderr, "bench_attention: out of memory\n");
       return 1;

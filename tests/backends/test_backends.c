@@ -42,6 +42,14 @@ static cf_bweight *weight(cf_backend *be, cf_weight_role role, int rows, int col
   return w;
 }
 
+/* A relative position table of `heads` heads for side role. */
+static cf_bweight *rpe_weight(cf_backend *be, cf_weight_role role, int heads, int cols,
+                              const float *data) {
+  cf_bweight *w = NULL;
+  cf_op_weight_rpe(be, role, heads, 225, cols, data, &w, NULL);
+  return w;
+}
+
 static void test_registry(cf_test *t) {
   CHECK(cf_backend_count() >= 1);
   const cf_backend_desc *ref = cf_backend_find("ref");
@@ -107,7 +115,7 @@ static const cf_backend_desc bare_desc = {
 };
 
 static void test_capability_check(cf_test *t) {
-  cf_backend bare = {.desc = &bare_desc, .ctx = NULL};
+  cf_backend bare = {.desc = &bare_desc, .iface = &bare_iface, .ctx = NULL};
   cf_error err = {0};
   CHECK_INT_EQ(cf_backend_check(&bare, CF_FEAT_RPE_K | CF_FEAT_SMOLGEN, 0, &err),
                CF_ERR_UNSUPPORTED);
@@ -284,7 +292,8 @@ static void attention_case(cf_test *t, const char *backend, int B, int H, int DH
   for (int i = 0; i < 3; i++) {
     e[i] = malloc((size_t)225 * DM * sizeof(float));
     fill_random(e[i], (size_t)225 * DM);
-    E[i] = weight(be, CF_WEIGHT_RPE, 225, DM, e[i]);
+    const cf_weight_role side[3] = {CF_WEIGHT_RPE_Q, CF_WEIGHT_RPE_K, CF_WEIGHT_RPE_V};
+    E[i] = rpe_weight(be, side[i], H, DM, e[i]);
   }
   float *dqkv = up(be, qkv, n_qkv), *dbias = up(be, bias, n_bias), *dout = cf_op_alloc(be, n_out);
   for (int variant = 0; variant < 16; variant++) {
@@ -406,22 +415,24 @@ static void op_sequence(cf_backend *be, float *out, int *n) {
   fill_random(gate, D * 64);
   cf_bweight *W = weight(be, CF_WEIGHT_MATRIX, 3 * DM, D, wqkv),
              *Bq = weight(be, CF_WEIGHT_VECTOR, 1, 3 * DM, bqkv),
-             *E = weight(be, CF_WEIGHT_RPE, 225, DM, rpe),
+             *Eq = rpe_weight(be, CF_WEIGHT_RPE_Q, H, DM, rpe),
+             *Ek = rpe_weight(be, CF_WEIGHT_RPE_K, H, DM, rpe),
+             *Ev = rpe_weight(be, CF_WEIGHT_RPE_V, H, DM, rpe),
              *G = weight(be, CF_WEIGHT_VECTOR, 1, D, g),
              *Bt = weight(be, CF_WEIGHT_VECTOR, 1, D, bt),
              *Gt = weight(be, CF_WEIGHT_GATE, D, 64, gate);
   float *dx = up(be, x, B * 64 * D), *dqkv = cf_op_alloc(be, B * 64 * 3 * DM),
         *dattn = cf_op_alloc(be, B * 64 * DM), *dlog = cf_op_alloc(be, B * 64 * 64);
-  if (be->desc->iface->gate) cf_op_gate(be, B, D, dx, Gt, NULL);
+  if (be->iface->gate) cf_op_gate(be, B, D, dx, Gt, NULL);
   cf_op_norm(be, CF_NORM_LAYER, B * 64, D, dx, 1.0f, NULL, G, Bt, 1e-3f, dx);
   cf_op_linear(be, B * 64, D, 3 * DM, dx, W, Bq, CF_OP_ACT_MISH, dqkv);
   cf_attention_args a = {.batch = B,
                          .heads = H,
                          .depth = DH,
                          .qkv = dqkv,
-                         .rpe_q = E,
-                         .rpe_k = E,
-                         .rpe_v = E,
+                         .rpe_q = Eq,
+                         .rpe_k = Ek,
+                         .rpe_v = Ev,
                          .scale = 0.5f,
                          .out = dattn};
   cf_op_attention(be, &a);
@@ -432,8 +443,8 @@ static void op_sequence(cf_backend *be, float *out, int *n) {
   *n = B * 64 * DM + B * 64 * 64;
   float *bufs[] = {dx, dqkv, dattn, dlog};
   for (int i = 0; i < 4; i++) cf_op_free(be, bufs[i]);
-  cf_bweight *ws[] = {W, Bq, E, G, Bt, Gt};
-  for (int i = 0; i < 6; i++) cf_op_weight_free(be, ws[i]);
+  cf_bweight *ws[] = {W, Bq, Eq, Ek, Ev, G, Bt, Gt};
+  for (int i = 0; i < 8; i++) cf_op_weight_free(be, ws[i]);
 }
 
 static void test_every_backend_matches_ref(cf_test *t) {

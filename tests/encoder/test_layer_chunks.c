@@ -11,7 +11,7 @@
 
 #include "encoder/cf_encoder_internal.h"
 #include "tests/cf_test.h"
-#include "weights/cf_weights_random.h"
+#include "tools/random_net/cf_weights_random.h"
 
 enum { BATCH = 21 };
 

@@ -11,7 +11,7 @@
 #include "tools/netconv/nc_config.h"
 #include "tools/netconv/nc_import.h"
 #include "tools/netconv/nc_safetensors.h"
-#include "weights/cf_weights_random.h"
+#include "tools/random_net/cf_weights_random.h"
 
 static char dir[256];
 

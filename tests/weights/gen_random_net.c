@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "tests/weights/weights_test_pb.h"
-#include "weights/cf_weights_random.h"
+#include "tools/random_net/cf_weights_random.h"
 
 static cf_random_spec preset(const char *name, bool *found) {
   cf_random_spec s = cf_random_spec_cf6m();

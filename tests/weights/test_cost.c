@@ -1,8 +1,8 @@
 /* test_cost: cf_cost against hand-computed counts on small shapes, and the
  * Chessformer paper's figures for the CF-6M and CF-240M presets. */
 #include "tests/cf_test.h"
-#include "weights/cf_cost.h"
-#include "weights/cf_weights_random.h"
+#include "tools/netcost/cf_cost.h"
+#include "tools/random_net/cf_weights_random.h"
 
 static bool arch_of(cf_test *t, const cf_random_spec *s, cf_net_arch *a) {
   cf_error err = {0};

@@ -1,6 +1,6 @@
 /* test_weights_random: deterministic random nets of any shape. */
 #include "tests/cf_test.h"
-#include "weights/cf_weights_random.h"
+#include "tools/random_net/cf_weights_random.h"
 
 static cf_weights *make(cf_test *t, const cf_random_spec *s) {
   cf_weights *w = NULL;

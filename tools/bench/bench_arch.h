@@ -11,7 +11,7 @@
 
 #include "common/cf_status.h"
 #include "weights/cf_weights.h"
-#include "weights/cf_weights_random.h"
+#include "tools/random_net/cf_weights_random.h"
 
 /* Parses text into a random-net spec with the given seed. CF_ERR_ARG with a
  * message saying what is accepted. */

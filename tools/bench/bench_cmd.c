@@ -41,8 +41,8 @@
 #include "tools/cli/cf_cli.h"
 #include "tools/cli/cf_cli_net.h"
 #include "tools/data/cf_data_path.h"
-#include "weights/cf_cost.h"
-#include "weights/cf_weights_random.h"
+#include "tools/netcost/cf_cost.h"
+#include "tools/random_net/cf_weights_random.h"
 
 #ifndef CF_VERSION
 #define CF_VERSION "unknown"

@@ -31,7 +31,7 @@ typedef struct bench_net {
   double params;        /* weights count */
   double paper_macs;    /* MACs per evaluation by the paper's rule */
   double full_flops;    /* FLOPs per evaluation, everything, 2 per MAC */
-  int n_parts;          /* the full count's MACs by part (weights/cf_cost.h) */
+  int n_parts;          /* the full count's MACs by part (tools/netcost/cf_cost.h) */
   bench_cost_part parts[BENCH_MAX_COST_PARTS];
 } bench_net;
 

@@ -6,7 +6,7 @@
 #include "tools/cli/cf_cli.h"
 #include "tools/cli/cf_cli_net.h"
 #include "tools/netconv/nc_common.h"
-#include "weights/cf_cost.h"
+#include "tools/netcost/cf_cost.h"
 
 static const char usage[] =
     "usage: netconv describe NET [--json] [--weights-max-mb MB]\n\n"

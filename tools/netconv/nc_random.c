@@ -1,12 +1,12 @@
 /* nc_random.c: `netconv random`, a deterministic random net of a given
- * shape (weights/cf_weights_random.h), written as a .pb.gz. */
+ * shape (tools/random_net/cf_weights_random.h), written as a .pb.gz. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tools/cli/cf_cli.h"
 #include "tools/netconv/nc_common.h"
-#include "weights/cf_cost.h"
-#include "weights/cf_weights_random.h"
+#include "tools/netcost/cf_cost.h"
+#include "tools/random_net/cf_weights_random.h"
 
 static const char usage[] =
     "usage: netconv random [--preset cf6m|cf240m] --layers L --embedding D --heads H --dff F\n"

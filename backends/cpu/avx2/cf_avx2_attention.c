@@ -1,19 +1,21 @@
-/* cf_avx2_attention.c: the attention core (NETWORK.md section 5 steps 2-4)
- * for one (position, head), AVX2 + FMA: all three relative position terms
- * in gather form, no 64x64xdh tensor is ever built. The driver
- * (cf_cpu_attention.c) builds the tables and spreads the tasks over
- * threads; the indexing is in cf_cpu_attention_layout.h.
+/* cf_avx2_attention.c: the attention core's arithmetic (NETWORK.md
+ * section 5 steps 2-4) with AVX2 + FMA: all three relative position terms
+ * in gather form, no 64x64xdh tensor is ever built. The loops of a task
+ * are the driver's (cf_cpu_attention_task.c); the indexing is in
+ * cf_cpu_attention_layout.h.
  *
- * One pass over depth makes all 64 scores of a query in 8 accumulators
- * (q.k, q.Eq and k.Ek as 8-wide FMAs over the reversed tables); the value
- * side adds A[q][k] Ev[p] in the same pass as A[q][k] v_k. Depth beyond
- * CF_CPU_MAX_FAST_DEPTH takes a plain dot-product path. */
+ * One pass over depth makes a query pair's scores against half the keys
+ * in 8 accumulators (q.k, q.Eq and k.Ek as 8-wide FMAs over the reversed
+ * tables); the value side adds A[q][k] Ev[p] in the same pass as
+ * A[q][k] v_k. The plain path's dot product (depth beyond
+ * CF_CPU_MAX_FAST_DEPTH) is the portable set's scalar one. */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "backends/cpu/avx2/cf_avx2.h"
 #include "backends/cpu/avx2/cf_avx2_math.h"
 #include "backends/cpu/cf_cpu_attention_layout.h"
+#include "backends/cpu/portable/cf_portable.h"
 
 /* s[64] = softmax(s). */
 static void softmax64(float *s) {
@@ -92,35 +94,6 @@ static inline void finish_scores(float *s, __m256 scale, const float *bias) {
     _mm256_store_ps(s + k, v);
   }
   softmax64(s);
-}
-
-/* o[dh] = sum_k a[k] (v_k + ev[p(q, k)]); v rows at stride ld, ev rows of
- * dh floats (NULL: no value term). */
-static void weighted_values(int dh, const float *a, const float *v, size_t ld, const float *ev,
-                            int base, float *o) {
-  int i0 = 0;
-  for (; i0 + 32 <= dh; i0 += 32) { /* 4 accumulators stay in registers over all keys */
-    __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(),
-                     _mm256_setzero_ps()};
-    for (int k = 0; k < 64; k++) {
-      const __m256 ak = _mm256_broadcast_ss(a + k);
-      const float *vk = v + (size_t)k * ld + i0;
-      const float *ek = ev ? ev + (size_t)(base - cf_cpu_key_off(k)) * dh + i0 : NULL;
-      for (int j = 0; j < 4; j++) {
-        __m256 x = _mm256_loadu_ps(vk + 8 * j);
-        if (ek) x = _mm256_add_ps(x, _mm256_loadu_ps(ek + 8 * j));
-        acc[j] = _mm256_fmadd_ps(ak, x, acc[j]);
-      }
-    }
-    for (int j = 0; j < 4; j++) _mm256_storeu_ps(o + i0 + 8 * j, acc[j]);
-  }
-  if (i0 == dh) return;
-  for (int i = i0; i < dh; i++) o[i] = 0.0f;
-  for (int k = 0; k < 64; k++) {
-    const float *vk = v + (size_t)k * ld;
-    const float *ek = ev ? ev + (size_t)(base - cf_cpu_key_off(k)) * dh : NULL;
-    for (int i = i0; i < dh; i++) o[i] += a[k] * (vk[i] + (ek ? ek[i] : 0.0f));
-  }
 }
 
 /* The mask of lanes below n (all eight when n >= 8). */
@@ -220,91 +193,18 @@ static void weighted_values2(int dh, const float *a0, const float *a1, const flo
   }
 }
 
-/* One (position, head). next_h: the head of this thread's next task when it
- * differs (its tables are prefetched during this one's score pass, so a
- * batch-1 eval does not wait on each head's tables from L3), else -1.
- * cold: this thread's first task, whose tables nobody prefetched: its q/k
- * tables are requested before the key transpose and its value table during
- * the score pass. */
-void cf_avx2_attend(const cf_attention_args *a, const cf_cpu_head_tables *t, int b, int h,
-                    int next_h, bool cold, cf_cpu_task next) {
-  const int H = a->heads, dh = a->depth, dm = H * dh, ld = 3 * dm;
-  const float *tok = a->qkv + (size_t)b * 64 * ld; /* [64][3*dm] */
-  float *out = a->out + (size_t)b * 64 * dm;       /* [64][dm] */
-  const float *eq = cf_cpu_head_table(t->q_rev, h, dh);
-  const float *ek = cf_cpu_head_table(t->k_rev, h, dh);
-  const float *ev = cf_cpu_head_table(t->v_rows, h, dh);
-  const float *bias = a->bias ? a->bias + ((size_t)b * H + h) * 64 * 64 : NULL;
-  const cf_cpu_row_prefetch pf = cf_cpu_row_prefetch_for(a->qkv, a->out, H, dh, next.b, next.h);
-  if (cold) {
-    cf_cpu_prefetch_part(t->q_rev, h, dh, 0, 1);
-    cf_cpu_prefetch_part(t->k_rev, h, dh, 0, 1);
-  }
-
-  _Alignas(32) float kt[CF_CPU_MAX_FAST_DEPTH * 64]; /* this head's keys, [dh][64] */
-  /* Depth-outer: contiguous stores; the strided loads stay in L1 (64 key
-   * rows of dh floats). The other order spent 10% of the kernel in
-   * store-forwarding stalls. */
-  const float *K0 = tok + dm + h * dh;
-  for (int i = 0; i < dh; i++)
-    for (int k = 0; k < 64; k++) kt[i * 64 + k] = K0[(size_t)k * ld + i];
-  const __m256 scale = _mm256_set1_ps(a->scale);
-  /* All scores first, one key half (4 ranks) at a time over every query:
-   * a half touches about 68 of the 225 table columns per query, so the two
-   * tables' working set (~17 KB at dh 32) stays in L1 while the queries
-   * slide across it; both halves at once overflowed L1 into L2. */
-  _Alignas(32) float S[64 * 64];
-  int step = 0;
-  for (int half = 0; half < 2; half++) {
-    for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1, step++) { /* ranks 0, 2, 4, 6 */
-      const float *Q0 = tok + (size_t)q * ld + h * dh, *Q1 = Q0 + (size_t)8 * ld;
-      if (next_h >= 0) {
-        cf_cpu_prefetch_part(t->q_rev, next_h, dh, step, 64);
-        cf_cpu_prefetch_part(t->k_rev, next_h, dh, step, 64);
-        cf_cpu_prefetch_part(t->v_rows, next_h, dh, step, 64);
-      }
-      if (cold) cf_cpu_prefetch_part(t->v_rows, h, dh, step, 64);
-      if (pf.qkv) cf_cpu_prefetch_token(&pf, step);
-      const int c = CF_CPU_RPE_TABLE - 1 - cf_cpu_query_base(q); /* q + 8 is at c - 15, c >= 15 */
-      const float *eqc = eq ? eq + c : NULL, *ekc = ek ? ek + c : NULL;
-      float *s0 = S + q * 64, *s1 = S + (q + 8) * 64;
-      if (eq && ek) scores2(dh, Q0, Q1, kt, eqc, ekc, 1, 1, half, s0, s1);
-      else if (eq) scores2(dh, Q0, Q1, kt, eqc, NULL, 1, 0, half, s0, s1);
-      else if (ek) scores2(dh, Q0, Q1, kt, NULL, ekc, 0, 1, half, s0, s1);
-      else scores2(dh, Q0, Q1, kt, NULL, NULL, 0, 0, half, s0, s1);
-    }
-  }
-  for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1) {
-    float *s0 = S + q * 64, *s1 = S + (q + 8) * 64;
-    finish_scores(s0, scale, bias ? bias + q * 64 : NULL);
-    finish_scores(s1, scale, bias ? bias + (q + 8) * 64 : NULL);
-    const float *V = tok + 2 * dm + h * dh;
-    weighted_values2(dh, s0, s1, V, (size_t)ld, ev, cf_cpu_query_base(q), cf_cpu_query_base(q + 8),
-                     out + (size_t)q * dm + h * dh, out + (size_t)(q + 8) * dm + h * dh);
-  }
+static void scores_pair(int dh, const float *Q0, const float *Q1, const float *kt,
+                        const float *eq, const float *ek, int half, float *s0, float *s1) {
+  CF_CPU_SCORES_PAIR(scores2, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
 }
 
-/* Depth too large for the key buffer: dot products, one pair at a time. */
-void cf_avx2_attend_plain(const cf_attention_args *a, const float *eq_rows, const float *ek_rows,
-                          const float *ev_rows, int b, int h) {
-  const int H = a->heads, dh = a->depth, dm = H * dh, ld = 3 * dm;
-  const float *tok = a->qkv + (size_t)b * 64 * ld;
-  const size_t tab = (size_t)h * CF_CPU_RPE_TABLE * dh;
-  for (int q = 0; q < 64; q++) {
-    const float *Q = tok + (size_t)q * ld + h * dh;
-    float s[64];
-    for (int k = 0; k < 64; k++) {
-      const float *K = tok + (size_t)k * ld + dm + h * dh;
-      const size_t p = tab + (size_t)(cf_cpu_query_base(q) - cf_cpu_key_off(k)) * dh;
-      float acc = 0.0f;
-      for (int i = 0; i < dh; i++)
-        acc += Q[i] * (K[i] + (eq_rows ? eq_rows[p + i] : 0.0f)) +
-               (ek_rows ? K[i] * ek_rows[p + i] : 0.0f);
-      s[k] = acc * a->scale;
-      if (a->bias) s[k] += a->bias[(((size_t)b * H + h) * 64 + q) * 64 + k];
-    }
-    softmax64(s);
-    weighted_values(dh, s, tok + 2 * dm + h * dh, (size_t)ld, ev_rows ? ev_rows + tab : NULL,
-                    cf_cpu_query_base(q), a->out + ((size_t)b * 64 + q) * dm + h * dh);
-  }
+static void finish(float *s, float scale, const float *bias) {
+  finish_scores(s, _mm256_set1_ps(scale), bias);
 }
+
+const cf_cpu_attention_math cf_avx2_attention_math = {
+    .scores_pair = scores_pair,
+    .finish_scores = finish,
+    .weighted_values_pair = weighted_values2,
+    .dot_rpe = cf_portable_dot_rpe, /* a scalar sum: the same with or without AVX2 */
+};

@@ -12,10 +12,7 @@ void cf_avx512_bias_act_row(int n, float *y, const float *bias, cf_op_act act);
 void cf_avx512_norm_row(cf_norm_kind kind, int w, const float *x, float alpha, const float *skip,
                         const float *gamma, const float *beta, float eps, float *y);
 void cf_avx512_gate_row(int n, float *x, const float *mult, const float *add);
-void cf_avx512_attend(const cf_attention_args *a, const cf_cpu_head_tables *t, int b, int h,
-                      int next_h, bool cold, cf_cpu_task next);
-void cf_avx512_attend_plain(const cf_attention_args *a, const float *eq_rows,
-                            const float *ek_rows, const float *ev_rows, int b, int h);
+extern const cf_cpu_attention_math cf_avx512_attention_math;
 
 void cf_avx512_to_bf16_row(int n, const float *x, uint16_t *y);
 float cf_avx512_quantize_row(int n, const float *x, int8_t *q);

@@ -1,8 +1,7 @@
-/* cf_avx512_attention.c: the attention core (NETWORK.md section 5 steps
- * 2-4) for one (position, head) with AVX-512: the avx2 set's gather form
- * (cf_cpu_attention_layout.h) on 16-wide vectors. The driver
- * (cf_cpu_attention.c) builds the tables and spreads the tasks over
- * threads.
+/* cf_avx512_attention.c: the attention core's arithmetic (NETWORK.md
+ * section 5 steps 2-4) with AVX-512: the avx2 set's gather form
+ * (cf_cpu_attention_layout.h) on 16-wide vectors. The loops of a task are
+ * the driver's (cf_cpu_attention_task.c).
  *
  * A vector covers the 16 keys of two neighbouring ranks. Their table
  * entries are two runs of 8 that sit 15 apart in a reversed table row (one
@@ -173,93 +172,39 @@ static void weighted_values2_narrow(int dh, const float *a0, const float *a1, co
   _mm512_mask_storeu_ps(o1, m, _mm512_add_ps(_mm512_add_ps(c1[0], c1[1]), _mm512_add_ps(c1[2], c1[3])));
 }
 
-/* One (position, head). next_h and cold steer prefetching exactly as in
- * the avx2 set (cf_avx2_attention.c): the next head's tables are fetched
- * during this one's score pass; a thread's first task requests its own. */
-void cf_avx512_attend(const cf_attention_args *a, const cf_cpu_head_tables *t, int b, int h,
-                      int next_h, bool cold, cf_cpu_task next) {
-  const int H = a->heads, dh = a->depth, dm = H * dh, ld = 3 * dm;
-  const float *tok = a->qkv + (size_t)b * 64 * ld; /* [64][3*dm] */
-  float *out = a->out + (size_t)b * 64 * dm;       /* [64][dm] */
-  const float *eq = cf_cpu_head_table(t->q_rev, h, dh);
-  const float *ek = cf_cpu_head_table(t->k_rev, h, dh);
-  const float *ev = cf_cpu_head_table(t->v_rows, h, dh);
-  const float *bias = a->bias ? a->bias + ((size_t)b * H + h) * 64 * 64 : NULL;
-  const cf_cpu_row_prefetch pf = cf_cpu_row_prefetch_for(a->qkv, a->out, H, dh, next.b, next.h);
-  if (cold) {
-    cf_cpu_prefetch_part(t->q_rev, h, dh, 0, 1);
-    cf_cpu_prefetch_part(t->k_rev, h, dh, 0, 1);
-  }
-
-  _Alignas(64) float kt[CF_CPU_MAX_FAST_DEPTH * 64]; /* this head's keys, [dh][64] */
-  const float *K0 = tok + dm + h * dh;
-  for (int i = 0; i < dh; i++)
-    for (int k = 0; k < 64; k++) kt[i * 64 + k] = K0[(size_t)k * ld + i];
-  const __m512 scale = _mm512_set1_ps(a->scale);
-  _Alignas(64) float S[64 * 64];
-  int step = 0;
-  for (int half = 0; half < 2; half++) {
-    for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1, step++) { /* ranks 0, 2, 4, 6 */
-      const float *Q0 = tok + (size_t)q * ld + h * dh, *Q1 = Q0 + (size_t)8 * ld;
-      if (next_h >= 0) {
-        cf_cpu_prefetch_part(t->q_rev, next_h, dh, step, 64);
-        cf_cpu_prefetch_part(t->k_rev, next_h, dh, step, 64);
-        cf_cpu_prefetch_part(t->v_rows, next_h, dh, step, 64);
-      }
-      if (cold) cf_cpu_prefetch_part(t->v_rows, h, dh, step, 64);
-      if (pf.qkv) cf_cpu_prefetch_token(&pf, step);
-      const int c = CF_CPU_RPE_TABLE - 1 - cf_cpu_query_base(q); /* q + 8 is at c - 15, c >= 15 */
-      const float *eqc = eq ? eq + c : NULL, *ekc = ek ? ek + c : NULL;
-      float *s0 = S + q * 64, *s1 = S + (q + 8) * 64;
-      if (eq && ek) scores2(dh, Q0, Q1, kt, eqc, ekc, 1, 1, half, s0, s1);
-      else if (eq) scores2(dh, Q0, Q1, kt, eqc, NULL, 1, 0, half, s0, s1);
-      else if (ek) scores2(dh, Q0, Q1, kt, NULL, ekc, 0, 1, half, s0, s1);
-      else scores2(dh, Q0, Q1, kt, NULL, NULL, 0, 0, half, s0, s1);
-    }
-  }
-  const float *V = tok + 2 * dm + h * dh;
-  for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1) {
-    float *s0 = S + q * 64, *s1 = S + (q + 8) * 64;
-    finish_scores(s0, scale, bias ? bias + q * 64 : NULL);
-    finish_scores(s1, scale, bias ? bias + (q + 8) * 64 : NULL);
-    (dh <= 16 ? weighted_values2_narrow : weighted_values2)(
-        dh, s0, s1, V, (size_t)ld, ev, cf_cpu_query_base(q), cf_cpu_query_base(q + 8),
-        out + (size_t)q * dm + h * dh, out + (size_t)(q + 8) * dm + h * dh);
-  }
+static void scores_pair(int dh, const float *Q0, const float *Q1, const float *kt,
+                        const float *eq, const float *ek, int half, float *s0, float *s1) {
+  CF_CPU_SCORES_PAIR(scores2, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
 }
 
-/* Depth too large for the key buffer: a dot product per (query, key) pair,
- * 16 depths at a time, RPE terms from the row tables [H][225][dh]. */
-void cf_avx512_attend_plain(const cf_attention_args *a, const float *eq_rows,
-                            const float *ek_rows, const float *ev_rows, int b, int h) {
-  const int H = a->heads, dh = a->depth, dm = H * dh, ld = 3 * dm;
-  const float *tok = a->qkv + (size_t)b * 64 * ld;
-  const size_t tab = (size_t)h * CF_CPU_RPE_TABLE * dh;
-  const float *V = tok + 2 * dm + h * dh;
-  const float *evh = ev_rows ? ev_rows + tab : NULL;
-  for (int q = 0; q < 64; q += 2) { /* q, q + 1: weighted_values2 takes pairs */
-    _Alignas(64) float s[2][64];
-    for (int u = 0; u < 2; u++) {
-      const float *Q = tok + (size_t)(q + u) * ld + h * dh;
-      for (int k = 0; k < 64; k++) {
-        const float *K = tok + (size_t)k * ld + dm + h * dh;
-        const size_t p = tab + (size_t)(cf_cpu_query_base(q + u) - cf_cpu_key_off(k)) * dh;
-        __m512 acc = _mm512_setzero_ps();
-        for (int i = 0; i < dh; i += 16) {
-          const __mmask16 m = cf_tail16(dh - i);
-          const __m512 kv = _mm512_maskz_loadu_ps(m, K + i);
-          __m512 x = kv;
-          if (eq_rows) x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m, eq_rows + p + i));
-          acc = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, Q + i), x, acc);
-          if (ek_rows) acc = _mm512_fmadd_ps(kv, _mm512_maskz_loadu_ps(m, ek_rows + p + i), acc);
-        }
-        s[u][k] = _mm512_reduce_add_ps(acc);
-      }
-      finish_scores(s[u], _mm512_set1_ps(a->scale),
-                    a->bias ? a->bias + (((size_t)b * H + h) * 64 + q + u) * 64 : NULL);
-    }
-    weighted_values2(dh, s[0], s[1], V, (size_t)ld, evh, cf_cpu_query_base(q),
-                     cf_cpu_query_base(q + 1), a->out + ((size_t)b * 64 + q) * dm + h * dh,
-                     a->out + ((size_t)b * 64 + q + 1) * dm + h * dh);
-  }
+static void finish(float *s, float scale, const float *bias) {
+  finish_scores(s, _mm512_set1_ps(scale), bias);
 }
+
+static void weighted_values_pair(int dh, const float *a0, const float *a1, const float *v,
+                                 size_t ld, const float *ev, int base0, int base1, float *o0,
+                                 float *o1) {
+  (dh <= 16 ? weighted_values2_narrow : weighted_values2)(dh, a0, a1, v, ld, ev, base0, base1,
+                                                           o0, o1);
+}
+
+/* The plain path's dot product, 16 depths at a time, the tail masked. */
+static float dot_rpe(int dh, const float *Q, const float *K, const float *eq, const float *ek) {
+  __m512 acc = _mm512_setzero_ps();
+  for (int i = 0; i < dh; i += 16) {
+    const __mmask16 m = cf_tail16(dh - i);
+    const __m512 kv = _mm512_maskz_loadu_ps(m, K + i);
+    __m512 x = kv;
+    if (eq) x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m, eq + i));
+    acc = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, Q + i), x, acc);
+    if (ek) acc = _mm512_fmadd_ps(kv, _mm512_maskz_loadu_ps(m, ek + i), acc);
+  }
+  return _mm512_reduce_add_ps(acc);
+}
+
+const cf_cpu_attention_math cf_avx512_attention_math = {
+    .scores_pair = scores_pair,
+    .finish_scores = finish,
+    .weighted_values_pair = weighted_values_pair,
+    .dot_rpe = dot_rpe,
+};

@@ -13,10 +13,11 @@ void cf_portable_norm_row(cf_norm_kind kind, int w, const float *x, float alpha,
                           const float *skip, const float *gamma, const float *beta, float eps,
                           float *y);
 void cf_portable_gate_row(int n, float *x, const float *mult, const float *add);
-void cf_portable_attend(const cf_attention_args *a, const cf_cpu_head_tables *t, int b, int h,
-                        int next_h, bool cold, cf_cpu_task next);
-void cf_portable_attend_plain(const cf_attention_args *a, const float *eq_rows,
-                              const float *ek_rows, const float *ev_rows, int b, int h);
+extern const cf_cpu_attention_math cf_portable_attention_math;
+/* Its plain-path dot product, also the avx2 set's: a scalar sum is the
+ * same with or without AVX2. */
+float cf_portable_dot_rpe(int dh, const float *Q, const float *K, const float *eq,
+                          const float *ek);
 void cf_portable_to_bf16_row(int n, const float *x, uint16_t *y);
 float cf_portable_quantize_row(int n, const float *x, int8_t *q);
 void cf_portable_scale_bias_act_row(int n, float *y, float row_scale, const float *col_scale,

@@ -1,12 +1,12 @@
-/* cf_portable_attention.c: the attention core for one (position, head) in
- * plain C, on the same tables and in the same gather form as the avx2 set
- * (cf_cpu_attention_layout.h), one query at a time: a query's scores are,
- * per key rank, 8 running sums over depth (small enough to stay in
- * registers) that read 8 consecutive table entries, and its weighted
- * values are running sums over keys of contiguous rows. Both inner loops
- * are unit-stride and branch-free, so the compiler vectorises them on any
- * target. Simpler than the avx2 set (no query pairs, no prefetching): it
- * is the fallback, about 3-4x slower than avx2 at SSE2. */
+/* cf_portable_attention.c: the attention core's arithmetic in plain C, on
+ * the same tables and in the same gather form as the avx2 set
+ * (cf_cpu_attention_layout.h), one query at a time even where the driver
+ * (cf_cpu_attention_task.c) hands a pair: a query's scores are, per key
+ * rank, 8 running sums over depth (small enough to stay in registers)
+ * that read 8 consecutive table entries, and its weighted values are
+ * running sums over keys of contiguous rows. Both inner loops are
+ * unit-stride and branch-free, so the compiler vectorises them on any
+ * target. The fallback, about 3-4x slower than avx2 at SSE2. */
 #include <stddef.h>
 
 #include "backends/cpu/cf_cpu_attention_layout.h"
@@ -31,15 +31,16 @@ static void softmax64(float *s) {
   for (int k = 0; k < 64; k++) s[k] *= inv;
 }
 
-/* s[64] = q.k + q.Eq[p] + k.Ek[p] over depth dh for one query. kt: keys
- * transposed [dh][64]; eq, ek: reversed tables [dh][225] already offset by
- * c(q) (unused when use_q / use_k is 0). Inlined with constant use_q /
- * use_k so each combination is its own branch-free loop. */
+/* s[32 half .. +32] = q.k + q.Eq[p] + k.Ek[p] over depth dh for one query
+ * against the keys of ranks 4 half .. 4 half + 3. kt: keys transposed
+ * [dh][64]; eq, ek: reversed tables [dh][225] already offset by c(q)
+ * (unused when use_q / use_k is 0). Inlined with constant use_q / use_k so
+ * each combination is its own branch-free loop. */
 static inline __attribute__((always_inline)) void scores(int dh, const float *Q,
                                                          const float *kt, const float *eq,
                                                          const float *ek, int use_q, int use_k,
-                                                         float *restrict s) {
-  for (int r = 0; r < 8; r++) {
+                                                         int half, float *restrict s) {
+  for (int r = 4 * half; r < 4 * half + 4; r++) {
     float acc[8] = {0};
     for (int i = 0; i < dh; i++) {
       const float q = Q[i];
@@ -80,63 +81,40 @@ static void finish_scores(float *s, float scale, const float *bias) {
   softmax64(s);
 }
 
-/* next_h and cold only steer the avx2 and avx512 sets' table prefetching;
- * unused here. The next task's rows are prefetched as there. */
-void cf_portable_attend(const cf_attention_args *a, const cf_cpu_head_tables *t, int b, int h,
-                        int next_h, bool cold, cf_cpu_task next) {
-  (void)next_h;
-  (void)cold;
-  const int H = a->heads, dh = a->depth, dm = H * dh, ld = 3 * dm;
-  const float *tok = a->qkv + (size_t)b * 64 * ld; /* [64][3*dm] */
-  float *out = a->out + (size_t)b * 64 * dm;       /* [64][dm] */
-  const float *eq = cf_cpu_head_table(t->q_rev, h, dh);
-  const float *ek = cf_cpu_head_table(t->k_rev, h, dh);
-  const float *ev = cf_cpu_head_table(t->v_rows, h, dh);
-  const float *bias = a->bias ? a->bias + ((size_t)b * H + h) * 64 * 64 : NULL;
-  const cf_cpu_row_prefetch pf = cf_cpu_row_prefetch_for(a->qkv, a->out, H, dh, next.b, next.h);
+/* One query at a time: q0's tables are offset by c(q0), q0 + 8's by 15
+ * less. */
+static inline __attribute__((always_inline)) void scores2(int dh, const float *Q0,
+                                                          const float *Q1, const float *kt,
+                                                          const float *eq, const float *ek,
+                                                          int use_q, int use_k, int half,
+                                                          float *s0, float *s1) {
+  scores(dh, Q0, kt, eq, ek, use_q, use_k, half, s0);
+  scores(dh, Q1, kt, use_q ? eq - 15 : NULL, use_k ? ek - 15 : NULL, use_q, use_k, half, s1);
+}
 
-  _Alignas(64) float kt[CF_CPU_MAX_FAST_DEPTH * 64]; /* this head's keys, [dh][64] */
-  const float *K0 = tok + dm + h * dh;
+static void scores_pair(int dh, const float *Q0, const float *Q1, const float *kt,
+                        const float *eq, const float *ek, int half, float *s0, float *s1) {
+  CF_CPU_SCORES_PAIR(scores2, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
+}
+
+static void weighted_values_pair(int dh, const float *a0, const float *a1, const float *v,
+                                 size_t ld, const float *ev, int base0, int base1, float *o0,
+                                 float *o1) {
+  weighted_values(dh, a0, v, ld, ev, base0, o0);
+  weighted_values(dh, a1, v, ld, ev, base1, o1);
+}
+
+float cf_portable_dot_rpe(int dh, const float *Q, const float *K, const float *eq,
+                          const float *ek) {
+  float acc = 0.0f;
   for (int i = 0; i < dh; i++)
-    for (int k = 0; k < 64; k++) kt[i * 64 + k] = K0[(size_t)k * ld + i];
-  const float *V = tok + 2 * dm + h * dh;
-  for (int q = 0; q < 64; q++) {
-    const float *Q = tok + (size_t)q * ld + h * dh;
-    if (pf.qkv) cf_cpu_prefetch_token(&pf, q);
-    const int c = TABLE - 1 - cf_cpu_query_base(q);
-    const float *eqc = eq ? eq + c : NULL, *ekc = ek ? ek + c : NULL;
-    _Alignas(64) float s[64];
-    if (eq && ek) scores(dh, Q, kt, eqc, ekc, 1, 1, s);
-    else if (eq) scores(dh, Q, kt, eqc, NULL, 1, 0, s);
-    else if (ek) scores(dh, Q, kt, NULL, ekc, 0, 1, s);
-    else scores(dh, Q, kt, NULL, NULL, 0, 0, s);
-    finish_scores(s, a->scale, bias ? bias + q * 64 : NULL);
-    weighted_values(dh, s, V, (size_t)ld, ev, cf_cpu_query_base(q),
-                    out + (size_t)q * dm + h * dh);
-  }
+    acc += Q[i] * (K[i] + (eq ? eq[i] : 0.0f)) + (ek ? K[i] * ek[i] : 0.0f);
+  return acc;
 }
 
-/* Any depth: dot products, one (query, key) pair at a time. */
-void cf_portable_attend_plain(const cf_attention_args *a, const float *eq_rows,
-                              const float *ek_rows, const float *ev_rows, int b, int h) {
-  const int H = a->heads, dh = a->depth, dm = H * dh, ld = 3 * dm;
-  const float *tok = a->qkv + (size_t)b * 64 * ld;
-  const size_t tab = (size_t)h * TABLE * dh;
-  for (int q = 0; q < 64; q++) {
-    const float *Q = tok + (size_t)q * ld + h * dh;
-    float s[64];
-    for (int k = 0; k < 64; k++) {
-      const float *K = tok + (size_t)k * ld + dm + h * dh;
-      const size_t p = tab + (size_t)(cf_cpu_query_base(q) - cf_cpu_key_off(k)) * dh;
-      float acc = 0.0f;
-      for (int i = 0; i < dh; i++)
-        acc += Q[i] * (K[i] + (eq_rows ? eq_rows[p + i] : 0.0f)) +
-               (ek_rows ? K[i] * ek_rows[p + i] : 0.0f);
-      s[k] = acc * a->scale;
-      if (a->bias) s[k] += a->bias[(((size_t)b * H + h) * 64 + q) * 64 + k];
-    }
-    softmax64(s);
-    weighted_values(dh, s, tok + 2 * dm + h * dh, (size_t)ld, ev_rows ? ev_rows + tab : NULL,
-                    cf_cpu_query_base(q), a->out + ((size_t)b * 64 + q) * dm + h * dh);
-  }
-}
+const cf_cpu_attention_math cf_portable_attention_math = {
+    .scores_pair = scores_pair,
+    .finish_scores = finish_scores,
+    .weighted_values_pair = weighted_values_pair,
+    .dot_rpe = cf_portable_dot_rpe,
+};

@@ -1,5 +1,5 @@
 /* cf_cost.c: per-evaluation cost of a network (cf_cost.h, NETWORK.md section 8). */
-#include "weights/cf_cost.h"
+#include "tools/netcost/cf_cost.h"
 
 #include <string.h>
 

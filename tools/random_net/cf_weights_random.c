@@ -4,7 +4,7 @@
  * unit-scale activations (variance 1/3) at any width; norms' gammas are near
  * 1 and biases small. The post-norm residual stack then stays O(1) at any
  * depth, which is what benchmarks and parity-style tests need. */
-#include "weights/cf_weights_random.h"
+#include "tools/random_net/cf_weights_random.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,0 +1,41 @@
+/* cf_cpu_attention_task.h: one (position, head) task of the CPU attention
+ * op, written once for every kernel set: the loops, the key transpose and
+ * the prefetching here, the arithmetic from the set's
+ * cf_cpu_attention_math (cf_cpu_kernels.h). cf_cpu_attention.c spreads
+ * the tasks over threads. */
+#ifndef CF_CPU_ATTENTION_TASK_H
+#define CF_CPU_ATTENTION_TASK_H
+
+#include <stdbool.h>
+
+#include "backends/cpu/cf_cpu_kernels.h"
+
+/* The per-head RPE tables of one attention call (built at upload; layouts
+ * in cf_cpu_attention_layout.h). NULL: that term is absent. */
+typedef struct cf_cpu_head_tables {
+  const float *q_rev, *k_rev; /* [H][dh][225], reversed (fast path) */
+  const float *q_rows, *k_rows; /* [H][225][dh] (plain path) */
+  const float *v_rows;          /* [H][225][dh] */
+} cf_cpu_head_tables;
+
+/* One task: position b, head h. */
+typedef struct cf_cpu_task {
+  int b, h;
+} cf_cpu_task;
+
+/* Attention of task `task` with depth <= CF_CPU_MAX_FAST_DEPTH. next_h: the
+ * head this thread runs next when it differs (its tables are prefetched
+ * during this task's score pass, so a batch-1 eval does not wait on each
+ * head's tables from L3), else -1. cold: the thread's first task, whose
+ * tables nobody prefetched. next: the thread's next task, whose q/k/v and
+ * output rows are prefetched (next.b < 0: none). */
+void cf_cpu_attend(const cf_cpu_attention_math *m, const cf_attention_args *a,
+                   const cf_cpu_head_tables *t, cf_cpu_task task, int next_h, bool cold,
+                   cf_cpu_task next);
+
+/* The same for any depth: a dot product per (query, key) pair, RPE terms
+ * from the row tables. */
+void cf_cpu_attend_plain(const cf_cpu_attention_math *m, const cf_attention_args *a,
+                         const cf_cpu_head_tables *t, cf_cpu_task task);
+
+#endif /* CF_CPU_ATTENTION_TASK_H */
