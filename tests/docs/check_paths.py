@@ -66,11 +66,12 @@ def read_text(path):
         return None
 
 
-def scan(text):
-    """(line number, pattern name, line) for every machine path in text."""
+def scan(text, patterns=None):
+    """(line number, pattern name, line) for every line of text a pattern
+    matches (default: the machine paths); check_reference.py shares it."""
     hits = []
     for n, line in enumerate(text.splitlines(), 1):
-        for name, rx in PATTERNS:
+        for name, rx in patterns or PATTERNS:
             if rx.search(line):
                 hits.append((n, name, line))
     return hits

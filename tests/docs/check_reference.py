@@ -8,6 +8,8 @@ import os
 import re
 import sys
 
+from check_paths import scan
+
 PATTERNS = [
     ("an issue number", re.compile(r"\bissues?\s+#?\d+", re.I)),
     ("an issue number", re.compile(r"(?:^|\s)#\d+\b")),
@@ -30,12 +32,7 @@ def pages(root):
 
 def scan_text(text):
     """(line number, what, line) for every diary mark in text."""
-    hits = []
-    for n, line in enumerate(text.splitlines(), 1):
-        for what, rx in PATTERNS:
-            if rx.search(line):
-                hits.append((n, what, line))
-    return hits
+    return scan(text, PATTERNS)
 
 
 def self_test():
