@@ -51,7 +51,7 @@ typedef struct cf_engine_weights_info {
 #define CF_UNTRAINED_MARKER "untrained"
 
 /* The folders autodiscover searches, in order: exe_dir (may be NULL),
- * exe_dir/networks, $XDG_DATA_HOME/cformer (or ~/.local/share/cformer),
+ * exe_dir/networks, $XDG_DATA_HOME/cformer (or $HOME/.local/share/cformer),
  * /usr/local/share/cformer, /usr/share/cformer. Writes up to max - 1
  * entries into buf (storage) and dirs (NULL-terminated). */
 void cf_engine_default_search_dirs(const char *exe_dir, char buf[][1024], const char **dirs,

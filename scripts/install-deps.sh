@@ -22,6 +22,8 @@ packages=(
   # helper scripts, the trainer (training/) and its tests: Debian's python3
   # with NumPy and PyTorch (CPU), and pytest for the Python tests
   python3 python3-numpy python3-torch python3-pytest
+  # training curves (training/plot_curve.py draws them with matplotlib)
+  python3-matplotlib
   # man pages (man/): groff renders them in the man/pages test
   groff-base
   # backends tests: the CPU backends on an emulated CPU without AVX

@@ -317,8 +317,7 @@ static void test_kernel_set_named(cf_test *t) {
   const cf_backend_desc *d = cf_backend_default();
   if (!CHECK(d != NULL)) return;
   if (!d->iface->variant) {
-    CHECK(true);
-    printf("  the default backend %s has no kernel sets: nothing to name\n", d->name);
+    CF_SKIP("the default backend has no kernel sets (not a CPU backend): nothing to name");
     return;
   }
   setenv("CFORMER_CPU_KERNELS", "portable", 1);

@@ -93,7 +93,7 @@ double nc_test_parity_error(cf_test *t, const char *name, const cf_weights *w, i
     /* The shared checker compares at the parity tolerance and records the
      * largest deviation; its verdict goes to a scratch record, ours is the
      * caller's bound on the returned deviation. */
-    cf_test scratch = {"scratch", 0, 0};
+    cf_test scratch = {"scratch", 0, 0, NULL};
     scratch.failures = 1000; /* keeps the checker from printing every miss */
     cf_parity_max_err = 0;
     for (int i = 0; i < n; i++)

@@ -113,7 +113,8 @@ def main():
                            capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
         text = open(svg).read()
-        assert text.startswith("<svg") and text.count("<polyline") >= 3 and "<circle" in text
+        assert "<svg" in text and ">full: training curve<" in text, text[:400]
+        assert tmp not in text  # the title names the run, never a path
         assert "6 training and 3 validation points" in r.stdout, r.stdout
         # A second run into the same folder is refused (use --resume).
         assert run_train(["--data", data, "--run", full, "--steps", "6"] + TINY).returncode != 0

@@ -88,10 +88,18 @@ static void test_seed_corpus(cf_test *t) {
   CHECK_INT_EQ(ok, files - 1); /* all but the obsolete text-format seed */
 }
 
+/* The minimized corpus of a long fuzz run (docs/FUZZING.md): mostly broken
+ * files, each refused with a message or loaded, none crashing. */
+static void test_minimized_corpus(cf_test *t) {
+  int files = 0;
+  CHECK(replay_dir(t, CF_WEIGHTS_FUZZ_DIR "/minimized", &files) >= 0);
+  CHECK(files > 0);
+}
+
 static void test_regressions(cf_test *t) {
   int files = 0;
   replay_dir(t, CF_WEIGHTS_FUZZ_DIR "/regressions", &files);
   CHECK(files >= 0);
 }
 
-CF_TEST_MAIN(test_seed_corpus, test_regressions)
+CF_TEST_MAIN(test_seed_corpus, test_minimized_corpus, test_regressions)

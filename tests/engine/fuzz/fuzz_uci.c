@@ -2,15 +2,28 @@
  *
  * The input is split into lines and fed to a fresh responder; then any
  * search is stopped and everything freed. The first byte picks the
- * network: low bits 111 = the built-in net (searches really run, cut short
- * with the policy agent unless the input sets another; loading the net is
- * slow, hence one input in eight),
- * anything else = a missing weights file (fast; the no-network paths), and
- * then bit 3 set = background loading as the binary runs it (commands
- * queue behind a load, quit lets it go; at the end of an input without
- * quit the responder is drained as the binary does). The output callback
- * checks every line is non-empty, clean text (valid UTF-8, no control
- * character, so no newline either).
+ * network: low bits 11 = a missing weights file (the no-network paths;
+ * one input in four), anything else = tiny.pb.gz beside this file on the
+ * ref backend: a random net of 1 layer, d 4, 1 head, dff 4, so a load
+ * takes well under a millisecond and an evaluation a few microseconds,
+ * and every agent, the search included, really runs at a thousand inputs
+ * a second or more. Searches are bounded: every go line is fed with
+ * " nodes 4" appended unless it already ends its search within 4 visits
+ * (a later nodes overrides an earlier one, so a timed, depth or infinite
+ * search still parses and runs as asked, only shorter); a held search
+ * ends with the next command, and cf_uci_free stops any at the end of the
+ * input. The NN cache is set to 1,000
+ * entries (the default 2,000,000 is cleared for every search: most of an
+ * input's time), and an input that asks for more than 2 threads or a cache
+ * above 20,000 entries is not run (return -1: not kept in the corpus): it
+ * would measure the machine's memory and thread start-up, not the code.
+ * The input may still pick `<built in>` or another backend (rare and
+ * slower). Bit 3 of the first
+ * byte = background loading as the binary runs it (commands queue behind
+ * a load, quit lets it go; at the end of an input without quit the
+ * responder is drained as the binary does). The output callback checks
+ * every line is non-empty, clean text (valid UTF-8, no control character,
+ * so no newline either).
  *
  * uci.dict (passed with -dict=) holds the commands, go tokens, option
  * names and values, moves and FEN parts.
@@ -18,9 +31,11 @@
  * Build and run (clang):
  *   CC=clang meson setup build-fuzz -Dfuzz=true && ninja -C build-fuzz
  *   meson test -C build-fuzz --suite fuzz          # engine/fuzz: 45 s
+ * A long run and the corpus minimization: docs/FUZZING.md.
  * Built with -DCF_FUZZ_REPLAY instead, main() replays files or folders
  * given on the command line (the normal suite replays the seed corpus and
  * regressions/ that way). */
+#include <ctype.h>
 #include <dirent.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -42,15 +57,79 @@ static void check_line(void *user, const char *line) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+enum { GO_NODE_CAP = 4 };
+
+/* Whether line (len bytes, no newline) is a go command that may search
+ * past GO_NODE_CAP visits: its first word is go and it has no later
+ * "nodes N" with N <= the cap. */
+static bool go_needs_cap(const char *line, size_t len) {
+  char buf[512];
+  if (len >= sizeof buf) return false; /* too long to be a go the engine reads well */
+  memcpy(buf, line, len);
+  buf[len] = 0;
+  if (memchr(buf, 0, len)) return false; /* a NUL: the engine refuses the line */
+  char *save = NULL, *w = strtok_r(buf, " \t\r", &save);
+  if (!w || strcmp(w, "go") != 0) return false;
+  long nodes = -1;
+  for (w = strtok_r(NULL, " \t\r", &save); w; w = strtok_r(NULL, " \t\r", &save)) {
+    if (strcmp(w, "nodes") != 0) continue;
+    char *v = strtok_r(NULL, " \t\r", &save), *end = NULL;
+    long n = v ? strtol(v, &end, 10) : -1;
+    nodes = v && *v && !*end ? n : -1;
+    if (!v) break;
+  }
+  return nodes < 0 || nodes > GO_NODE_CAP;
+}
+
+/* Feeds one line as read (with its newline, if any), capping a go. */
+static bool feed_line(cf_uci *u, const char *line, size_t len) {
+  size_t body = len && line[len - 1] == '\n' ? len - 1 : len;
+  if (!go_needs_cap(line, body)) return cf_uci_feed_n(u, line, len);
+  char capped[600];
+  int n = snprintf(capped, sizeof capped, "%.*s nodes %d\n", (int)body, line, GO_NODE_CAP);
+  return cf_uci_feed_n(u, capped, (size_t)n);
+}
+
+/* Whether a setoption line asks for more of a resource than a fuzz input
+ * may use: Threads above 2, NNCacheSize above 20000 (names in any case;
+ * a value that does not parse is the engine's to refuse). */
+static bool asks_too_much(const char *line, size_t len) {
+  char low[256];
+  if (len >= sizeof low) len = sizeof low - 1;
+  for (size_t i = 0; i < len; i++) low[i] = (char)tolower((unsigned char)line[i]);
+  low[len] = 0;
+  if (!strstr(low, "setoption")) return false;
+  long cap;
+  if (strstr(low, "threads")) cap = 2;
+  else if (strstr(low, "nncachesize")) cap = 20000;
+  else return false;
+  const char *v = strstr(low, " value ");
+  return v && strtol(v + 7, NULL, 10) > cap;
+}
+
+#ifndef CF_FUZZ_TINY_NET
+#error "CF_FUZZ_TINY_NET: the path of tests/engine/fuzz/tiny.pb.gz (meson passes it)"
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size == 0 || size > 65536) return 0;
-  const bool built_in = (data[0] & 7) == 7;
-  cf_uci_config cfg = {.search_dirs = NULL, .max_batch = 4,
-                       .background_load = !built_in && (data[0] & 8)};
+  for (const char *p = (const char *)data + 1, *end = (const char *)data + size; p < end;) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    const char *stop = nl ? nl : end;
+    if (asks_too_much(p, (size_t)(stop - p))) return -1;
+    p = stop + 1;
+  }
+  const bool no_net = (data[0] & 3) == 3;
+  cf_uci_config cfg = {.search_dirs = NULL, .max_batch = 4, .background_load = data[0] & 8};
   cf_uci *u;
   if (cf_uci_create(&cfg, check_line, NULL, &u, NULL) != CF_OK) abort();
-  if (!built_in) cf_uci_set_option(u, CF_OPT_WEIGHTS_FILE, "/nonexistent/fuzz.pb.gz", NULL);
-  else cf_uci_set_option(u, CF_OPT_AGENT, "policy", NULL); /* one evaluation per go */
+  if (no_net) {
+    cf_uci_set_option(u, CF_OPT_WEIGHTS_FILE, "/nonexistent/fuzz.pb.gz", NULL);
+  } else if (cf_uci_set_option(u, CF_OPT_WEIGHTS_FILE, CF_FUZZ_TINY_NET, NULL) != CF_OK ||
+             cf_uci_set_option(u, CF_OPT_BACKEND, "ref", NULL) != CF_OK) {
+    abort();
+  }
+  if (cf_uci_set_option(u, CF_OPT_NN_CACHE_SIZE, "1000", NULL) != CF_OK) abort();
   /* Lines end at '\n' and are fed with their length, as the engine's
    * reader does (a line with a NUL byte is refused). */
   const char *p = (const char *)data + 1, *end = (const char *)data + size;
@@ -58,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   while (p < end && !quit) {
     const char *nl = memchr(p, '\n', (size_t)(end - p));
     const char *stop = nl ? nl + 1 : end;
-    quit = !cf_uci_feed_n(u, p, (size_t)(stop - p));
+    quit = !feed_line(u, p, (size_t)(stop - p));
     p = stop;
   }
   if (!quit) cf_uci_drain(u);

@@ -17,10 +17,12 @@
  * Crashes land in build-weights-fuzz/tests/weights/fuzz-work/artifacts/;
  * fix them and copy the input to tests/weights/fuzz/regressions/, which
  * test_weights_fuzz_regress replays in the normal suite. */
+#define _GNU_SOURCE /* memfd_create */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "weights/cf_weights.h"
@@ -51,14 +53,42 @@ static bool same_values(void *user, const char *path, cf_tensor *t) {
 }
 
 static char tmp_path[64];
+static int mem_fd = -1;
 
 static void remove_tmp(void) {
-  if (tmp_path[0]) unlink(tmp_path);
+  if (tmp_path[0] && mem_fd < 0) unlink(tmp_path);
 }
 
-/* The input as a file, rewritten for each input; NULL if no temporary
- * file could be made (the file path is then skipped). */
+/* The input as a file in memory (a memfd, opened by its /proc/self/fd
+ * path: a regular file, no disk and no open/close per input), rewritten
+ * for each input. */
+static const char *as_memfd(const uint8_t *data, size_t size) {
+#ifdef __linux__
+  if (mem_fd < 0) {
+    mem_fd = memfd_create("fuzz_weights", 0);
+    if (mem_fd < 0) return NULL;
+    snprintf(tmp_path, sizeof tmp_path, "/proc/self/fd/%d", mem_fd);
+  }
+  if (ftruncate(mem_fd, 0) != 0) return NULL;
+  for (size_t done = 0; done < size;) {
+    ssize_t n = pwrite(mem_fd, data + done, size - done, (off_t)done);
+    if (n <= 0) return NULL;
+    done += (size_t)n;
+  }
+  return tmp_path;
+#else
+  (void)data;
+  (void)size;
+  return NULL;
+#endif
+}
+
+/* The input as a file, rewritten for each input: a memfd where there is
+ * one, else a temporary file; NULL if neither could be made (the file
+ * path is then skipped). */
 static const char *as_file(const uint8_t *data, size_t size) {
+  const char *mem = tmp_path[0] && mem_fd < 0 ? NULL : as_memfd(data, size);
+  if (mem) return mem;
   char *path = tmp_path;
   if (!path[0]) {
     snprintf(path, sizeof tmp_path, "/tmp/fuzz_weights_XXXXXX");
