@@ -19,6 +19,7 @@
 
 #include "chess/cf_game.h"
 #include "chess/cf_move.h"
+#include "common/cf_clock.h"
 #include "common/cf_status.h"
 #include "engine/search/cf_search.h"
 #include "net/cf_net.h"
@@ -37,7 +38,7 @@ typedef struct cf_agent_request {
   /* Set by another thread to stop early (UCI `stop`, a deadline); NULL =
    * never. A stopped agent still returns the best move found so far. */
   const atomic_bool *stop;
-  /* Stop once cf_agent_now() passes this (seconds); 0 = no deadline. */
+  /* Stop once cf_clock_now() passes this (seconds); 0 = no deadline. */
   double deadline;
   float policy_temperature; /* softmax temperature for the reported policy; 0 = 1 */
   /* The search agent: stop when the average depth reaches this (0 = no
@@ -107,8 +108,9 @@ int cf_agent_count(void);
 const cf_agent_desc *cf_agent_at(int i);
 const cf_agent_desc *cf_agent_find(const char *name);
 
-/* Monotonic clock in seconds, the time base of deadline. */
-double cf_agent_now(void);
+/* The time base of deadline is cf_clock_now() (common/cf_clock.h). This
+ * older name for it is kept for the UCI engine's files until they move. */
+static inline double cf_agent_now(void) { return cf_clock_now(); }
 
 /* The agent the engine uses unless told otherwise. */
 #define CF_AGENT_DEFAULT "search"

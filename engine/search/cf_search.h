@@ -58,7 +58,7 @@ int cf_search_default_minibatch(const char *backend);
  * with nothing left to search) ends it. */
 typedef struct cf_search_limits {
   long visits;             /* stop when the root has this many visits (reused ones count); 0 = none */
-  double deadline;         /* cf_agent_now() time to stop at; 0 = none */
+  double deadline;         /* cf_clock_now() time to stop at (common/cf_clock.h); 0 = none */
   int depth;               /* stop when the average depth of this search's playouts reaches it */
   const atomic_bool *stop; /* set from another thread to stop; NULL = never */
   bool infinite;           /* `go infinite` / `ponder`: smart pruning never ends it */

@@ -207,9 +207,9 @@ static int walk(cf_search *s, int *n_leaves, cf_snode **collided) {
 cf_status cf_search_batch(cf_search *s, int want, cf_error *err) {
   if (want > s->cap_leaves) want = s->cap_leaves;
   int max_collisions = s->params.max_collisions > 0 ? s->params.max_collisions : want;
+  if (max_collisions > s->cap_collided) max_collisions = s->cap_collided;
   int n_leaves = 0, n_coll = 0;
-  cf_snode **coll = calloc((size_t)max_collisions, sizeof *coll);
-  if (!coll) return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory");
+  cf_snode **coll = s->collided;
   cf_status st = CF_OK;
   int walks = 0;
   while (n_leaves < want && n_coll < max_collisions) {
@@ -268,6 +268,5 @@ cf_status cf_search_batch(cf_search *s, int want, cf_error *err) {
     }
   }
   for (int i = 0; i < n_coll; i++) cancel_walk(coll[i]);
-  free(coll);
   return st;
 }

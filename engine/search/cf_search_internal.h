@@ -83,6 +83,8 @@ struct cf_search {
   int cap_leaves;
   cf_net_request *requests;
   cf_net_output *outputs;
+  cf_snode **collided;  /* walks that collided in this batch, cancelled at its end */
+  int cap_collided;
   /* Per run. */
   cf_net *net;
   cf_game *game;        /* pushed and popped along paths; the root position at rest */
@@ -110,6 +112,8 @@ void cf_node_pool_free(cf_node_pool *pool);
 bool cf_node_has_twofold(const cf_snode *node);
 
 /* ---- PUCT (cf_search_puct.c) ---- */
+/* Whether searchmoves (allowed, n_allowed; NULL/0 = all) lets m be searched. */
+bool cf_search_allowed(cf_move m, const cf_move *allowed, int n_allowed);
 float cf_search_cpuct(const cf_search_params *p, uint32_t n);
 /* First-play urgency of node's unvisited children, from the side to move at node. */
 float cf_search_fpu(const cf_search_params *p, const cf_snode *node, float draw_score);
@@ -141,5 +145,44 @@ bool cf_search_classify_terminal(cf_search *s, cf_snode *x, int depth);
 void cf_search_backup(cf_search *s, cf_snode *node, double wl, float d, float m);
 /* DrawScore for the side to move at a node `depth` plies below the root. */
 float cf_search_draw_score(const cf_search *s, int depth);
+
+/* ---- stop rules (cf_search_stop.c) ----
+ * Each reads s->limits and the tree; each is true when its rule ends the
+ * search now. */
+typedef enum cf_search_stop {
+  CF_STOP_NONE,
+  CF_STOP_FLAG,     /* the stop flag is set (once the root has a move) */
+  CF_STOP_DEADLINE, /* the deadline has passed (once the root has a move) */
+  CF_STOP_VISITS,   /* the root has the visits asked for */
+  CF_STOP_DEPTH,    /* this run's playouts reach the depth asked for on average */
+  CF_STOP_RAM,      /* the tree holds RamLimitMb */
+  CF_STOP_PRUNED,   /* smart pruning: no other move can catch the best */
+  CF_STOP_SOLVED,   /* the root is proven (a held search waits for its stop) */
+} cf_search_stop;
+bool cf_stop_by_flag(const cf_search *s);
+bool cf_stop_by_deadline(const cf_search *s, double now);
+bool cf_stop_by_visits(const cf_search *s);
+bool cf_stop_by_depth(const cf_search *s);
+bool cf_stop_by_ram(const cf_search *s);
+bool cf_stop_by_smart_pruning(const cf_search *s, double now);
+bool cf_stop_by_proof(const cf_search *s);
+/* The first rule, in the order above, that ends the search now. */
+cf_search_stop cf_search_stop_rule(const cf_search *s, double now);
+
+/* ---- pace (cf_search_pace.c) ---- */
+/* Leaves the next batch may take: the minibatch, cut to the visits left
+ * and, in a timed or held search, to what fits the stop latency at the
+ * measured speed (s->sec_per_eval). */
+int cf_search_batch_target(const cf_search *s, int minibatch, double now);
+/* When a progress line is due: the best move, depth or seldepth changed,
+ * or INFO_INTERVAL_S passed since the last one. */
+typedef struct cf_info_throttle {
+  double last;
+  cf_move best;
+  int depth, seldepth;
+} cf_info_throttle;
+void cf_info_throttle_init(cf_info_throttle *t, double now);
+/* True (and remembers info and now) when info is worth reporting. */
+bool cf_info_throttle_due(cf_info_throttle *t, const cf_search_info *info, double now);
 
 #endif /* CF_SEARCH_INTERNAL_H */

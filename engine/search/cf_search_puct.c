@@ -34,7 +34,7 @@ float cf_search_edge_q(const cf_sedge *e, float fpu, float draw_score) {
   return (float)c->wl + draw_score * c->d;
 }
 
-static bool allowed_move(cf_move m, const cf_move *allowed, int n_allowed) {
+bool cf_search_allowed(cf_move m, const cf_move *allowed, int n_allowed) {
   if (!allowed || n_allowed <= 0) return true;
   for (int i = 0; i < n_allowed; i++)
     if (allowed[i] == m) return true;
@@ -51,7 +51,7 @@ int cf_search_select(const cf_search_params *p, const cf_snode *node, float draw
   float best_score = -INFINITY;
   for (int i = 0; i < node->n_edges; i++) {
     const cf_sedge *e = &node->edges[i];
-    if (!allowed_move(e->move, allowed, n_allowed)) continue;
+    if (!cf_search_allowed(e->move, allowed, n_allowed)) continue;
     const cf_snode *c = e->child;
     uint32_t started = c ? c->n + c->in_flight : 0;
     float score = cf_search_edge_q(e, fpu, draw_score) + u_coeff * e->p / (1.0f + (float)started);
@@ -86,7 +86,7 @@ int cf_search_best_edge(const cf_snode *node, float draw_score, const cf_move *a
                         int n_allowed) {
   int best = -1;
   for (int i = 0; i < node->n_edges; i++) {
-    if (!allowed_move(node->edges[i].move, allowed, n_allowed)) continue;
+    if (!cf_search_allowed(node->edges[i].move, allowed, n_allowed)) continue;
     if (best < 0 || cf_search_compare_edges(&node->edges[i], &node->edges[best], draw_score) > 0) best = i;
   }
   return best;
