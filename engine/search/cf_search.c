@@ -173,8 +173,7 @@ static cf_status prepare_buffers(cf_search *s, int minibatch, cf_error *err) {
     s->cap_leaves = s->leaves && s->requests && s->outputs ? minibatch : 0;
     if (!s->cap_leaves) return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for a batch");
   }
-  /* A batch's collisions are bounded by max_collisions, or by its size. */
-  const int collisions = s->params.max_collisions > minibatch ? s->params.max_collisions : minibatch;
+  const int collisions = cf_search_max_collisions(&s->params, minibatch);
   if (s->cap_collided < collisions) {
     free(s->collided);
     s->collided = malloc((size_t)collisions * sizeof *s->collided);

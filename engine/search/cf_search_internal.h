@@ -15,6 +15,8 @@
 #include "net/cf_net.h"
 
 #define CF_UNPROVEN 2
+/* cf_snode.collision_visits of a node the batch's walks no longer enter. */
+#define CF_COLLISION_BLOCKED (1u << 16)
 
 enum {
   CF_NODE_TERMINAL = 1, /* the game is over here (mate, draw by rule) */
@@ -36,7 +38,11 @@ struct cf_snode {
   float d, m;        /* mean draw probability and moves left (plies) */
   float v;           /* the network's own W - L for this node, NAN if never evaluated */
   uint32_t n;        /* completed visits */
-  uint32_t in_flight;/* visits on their way (this batch) */
+  uint32_t in_flight;/* visits on their way to the network (this batch) */
+  /* Visits this batch's collisions stand for (cf_search_gather.c): they
+   * steer the batch's next walks like visits, and go when it ends;
+   * CF_COLLISION_BLOCKED: nothing below is left to gather this batch. */
+  uint32_t collision_visits;
   uint16_t n_edges;
   uint16_t edge_index;  /* index of the edge that leads here from the parent */
   int8_t proven;        /* +1 won, 0 drawn, -1 lost, CF_UNPROVEN */
@@ -83,7 +89,7 @@ struct cf_search {
   int cap_leaves;
   cf_net_request *requests;
   cf_net_output *outputs;
-  cf_snode **collided;  /* walks that collided in this batch, cancelled at its end */
+  cf_snode **collided;  /* this batch's collided leaves, whose paths' marks go at its end */
   int cap_collided;
   /* Per run. */
   cf_net *net;
@@ -119,9 +125,17 @@ float cf_search_cpuct(const cf_search_params *p, uint32_t n);
 float cf_search_fpu(const cf_search_params *p, const cf_snode *node, float draw_score);
 /* Q of edge e of node for the side to move at node. */
 float cf_search_edge_q(const cf_sedge *e, float fpu, float draw_score);
-/* The edge selection picks (max Q + U); allowed may restrict it (root). -1 if none. */
+/* The edge selection picks (max Q + U, n counting visits in flight and
+ * collision marks); allowed may restrict it (root). Blocked children
+ * (CF_COLLISION_BLOCKED) are passed over. -1 if none. */
 int cf_search_select(const cf_search_params *p, const cf_snode *node, float draw_score,
                      const cf_move *allowed, int n_allowed);
+/* How many visits in a row edge `edge` of node would take, the next one
+ * included, before another edge's score passed it (>= 1; UINT32_MAX when
+ * none can). Edges to leaves waiting for the network and blocked edges are
+ * no rivals. A collision below that edge stands for that many visits. */
+uint32_t cf_search_edge_run(const cf_search_params *p, const cf_snode *node, int edge,
+                            float draw_score, const cf_move *allowed, int n_allowed);
 /* Orders two edges for the move to play (the order below); > 0 when a is better. */
 int cf_search_compare_edges(const cf_sedge *a, const cf_sedge *b, float draw_score);
 /* Best child for the move to play: proven win (shortest) first, then
@@ -137,6 +151,9 @@ bool cf_search_update_proof(cf_snode *node);
  * and backs everything up. Terminal and cached leaves are backed up on the
  * way. */
 cf_status cf_search_batch(cf_search *s, int want, cf_error *err);
+/* Collision events a batch of `want` leaves may have: max_collisions, or
+ * by default a multiple of want. */
+int cf_search_max_collisions(const cf_search_params *p, int want);
 /* Marks a new node x, `depth` plies below the root, whose position (the
  * current one of s->game) ends the game or repeats inside the tree
  * (TwoFoldDraws): proven, exact value. False if the game goes on there. */
