@@ -130,17 +130,38 @@ static bool warm(cf_test *t, cf_search *s, cf_net *net, cf_game *g) {
   return true;
 }
 
+/* A network, a search (NN cache of `cache` entries) and a game at fen,
+ * warmed up (warm) and ready for a hand-built tree. */
+typedef struct fixture {
+  cf_net *net;
+  cf_search *s;
+  cf_game g;
+  bool game;
+} fixture;
+
+static bool setup(cf_test *t, fixture *fx, long cache, const char *fen) {
+  *fx = (fixture){.net = builtin_net(t), .s = new_search(t, cache)};
+  if (!fx->net || !fx->s) return false;
+  fx->game = CHECK(cf_game_init_fen(&fx->g, fen, NULL) == CF_OK);
+  return fx->game && warm(t, fx->s, fx->net, &fx->g);
+}
+
+static void teardown(fixture *fx) {
+  if (fx->game) cf_game_free(&fx->g);
+  if (fx->s) fx->s->limits = NULL;
+  cf_search_free(fx->s);
+  cf_net_free(fx->net);
+}
+
 /* Start position, priors of 0.9 then 0.95 on one move: a batch of 32 is
  * still full, in one network call. */
 static void test_full_batch_with_sharp_priors(cf_test *t) {
-  cf_net *net = builtin_net(t);
-  cf_search *s = new_search(t, 0);
-  cf_game g;
-  if (!net || !s || !CHECK(cf_game_init_fen(&g, CF_FEN_STARTPOS, NULL) == CF_OK)) goto out;
-  if (warm(t, s, net, &g) && hand_tree(t, s, &g, 0.9f, 0.1f, true)) {
+  fixture fx;
+  cf_search *s = NULL;
+  if (setup(t, &fx, 0, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, true)) {
     const uint32_t before = s->root->n;
     cf_search_limits lim = {0};
-    begin(s, net, &g, &lim);
+    begin(s, fx.net, &fx.g, &lim);
     const long leaves = s->leaves_evaluated, batches = s->batches, coll = s->collisions;
     CHECK(cf_search_batch(s, 32, NULL) == CF_OK);
     CHECK_INT_EQ(s->leaves_evaluated - leaves, 32);
@@ -151,33 +172,27 @@ static void test_full_batch_with_sharp_priors(cf_test *t) {
     /* A second batch fills too, and the game is back at the root. */
     CHECK(cf_search_batch(s, 32, NULL) == CF_OK);
     CHECK_INT_EQ(s->root->n, before + 64);
-    CHECK_INT_EQ(g.count, 1);
+    CHECK_INT_EQ(fx.g.count, 1);
     check_exact(t, s->root);
   }
-  cf_game_free(&g);
-out:
-  if (s) s->limits = NULL;
-  cf_search_free(s);
-  cf_net_free(net);
+  teardown(&fx);
 }
 
 /* The NN cache answers the leaves one batch evaluated: the same walks on
  * the same tree meet them again, back them up at once and still gather a
  * full batch of new leaves behind them. */
 static void test_cached_leaves_out_of_order(cf_test *t) {
-  cf_net *net = builtin_net(t);
-  cf_search *s = new_search(t, 100000);
-  cf_game g;
-  if (!net || !s || !CHECK(cf_game_init_fen(&g, CF_FEN_STARTPOS, NULL) == CF_OK)) goto out;
-  if (warm(t, s, net, &g) && hand_tree(t, s, &g, 0.9f, 0.1f, true)) {
+  fixture fx;
+  cf_search *s = NULL;
+  if (setup(t, &fx, 100000, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, true)) {
     cf_search_limits lim = {0};
-    begin(s, net, &g, &lim);
+    begin(s, fx.net, &fx.g, &lim);
     CHECK(cf_search_batch(s, 16, NULL) == CF_OK);
     CHECK_INT_EQ(s->cache_hits, 0);
     /* The same tree again: its 16 leaves are cached now. */
     cf_node_free_subtree(&s->pool, s->root);
     s->root = NULL;
-    if (hand_tree(t, s, &g, 0.9f, 0.1f, true)) {
+    if (hand_tree(t, s, &fx.g, 0.9f, 0.1f, true)) {
       const uint32_t before = s->root->n;
       const long leaves = s->leaves_evaluated, batches = s->batches;
       CHECK(cf_search_batch(s, 16, NULL) == CF_OK);
@@ -189,11 +204,7 @@ static void test_cached_leaves_out_of_order(cf_test *t) {
       check_exact(t, s->root);
     }
   }
-  cf_game_free(&g);
-out:
-  if (s) s->limits = NULL;
-  cf_search_free(s);
-  cf_net_free(net);
+  teardown(&fx);
 }
 
 /* Black's king on a8 against a queen on c7: every king move and some queen
@@ -201,15 +212,13 @@ out:
  * (0) on the spot and take no place in the batch. (Even priors, and a root
  * good for White, so the draws do not draw every walk.) */
 static void test_terminal_leaves_out_of_order(cf_test *t) {
-  cf_net *net = builtin_net(t);
-  cf_search *s = new_search(t, 0);
-  cf_game g;
-  if (!net || !s || !CHECK(cf_game_init_fen(&g, "k7/2Q5/8/8/8/8/8/6K1 w - - 0 1", NULL) == CF_OK))
-    goto out;
-  if (warm(t, s, net, &g) && hand_tree(t, s, &g, 0, -0.5f, false)) {
+  fixture fx;
+  cf_search *s = NULL;
+  if (setup(t, &fx, 0, "k7/2Q5/8/8/8/8/8/6K1 w - - 0 1") &&
+      hand_tree(t, (s = fx.s), &fx.g, 0, -0.5f, false)) {
     const uint32_t before = s->root->n;
     cf_search_limits lim = {0};
-    begin(s, net, &g, &lim);
+    begin(s, fx.net, &fx.g, &lim);
     const long leaves = s->leaves_evaluated, batches = s->batches, terminal = s->terminal_visits;
     CHECK(cf_search_batch(s, 8, NULL) == CF_OK);
     CHECK(s->terminal_visits - terminal >= 1);
@@ -232,11 +241,7 @@ static void test_terminal_leaves_out_of_order(cf_test *t) {
     CHECK_NEAR(s->root->wl, sum / s->root->n, 1e-12);
     check_exact(t, s->root);
   }
-  cf_game_free(&g);
-out:
-  if (s) s->limits = NULL;
-  cf_search_free(s);
-  cf_net_free(net);
+  teardown(&fx);
 }
 
 CF_TEST_MAIN(test_full_batch_with_sharp_priors, test_cached_leaves_out_of_order,
