@@ -13,10 +13,11 @@
  *     than at any node below it): visits that could only collide again. So
  *     one collision steers the next walks to where a new leaf is, where a
  *     walk per visit would need hundreds under a sharp prior. A node whose
- *     children are all blocked is blocked in turn, so a line the search
- *     favours but that has nothing left to evaluate in this batch yields
- *     its place to the next best. The marks go when the batch ends;
- *     collision events are bounded (cf_search_max_collisions).
+ *     children are all blocked is blocked in turn; a line whose Q alone
+ *     outweighs its rivals' still draws the walks, which collide there
+ *     until the collision events (cf_search_max_collisions) end the batch:
+ *     a line the search favours is not traded for worse ones to fill it.
+ *     The marks go when the batch ends.
  * The leaves are evaluated together by one cf_net_eval call, expanded
  * (priors = softmax(logits / PolicyTemperature)) and backed up. */
 #include <math.h>
@@ -228,7 +229,7 @@ static int walk(cf_search *s, int *n_leaves, cf_snode **collided) {
     const bool at_root = depth == 0;
     int i = cf_search_select(&s->params, x, cf_search_draw_score(s, depth),
                              at_root ? s->limits->allowed : NULL, at_root ? s->limits->n_allowed : 0);
-    if (i < 0) { /* every move is blocked in this batch (or none allowed) */
+    if (i < 0) { /* no selectable move (cannot happen below the root) */
       cancel_walk(x);
       mark_collision(s, x, depth);
       *collided = x;

@@ -15,7 +15,8 @@
 #include "net/cf_net.h"
 
 #define CF_UNPROVEN 2
-/* cf_snode.collision_visits of a node the batch's walks no longer enter. */
+/* cf_snode.collision_visits of a node with nothing left to gather in this
+ * batch: its U is as good as gone, and it is no rival (cf_search_edge_run). */
 #define CF_COLLISION_BLOCKED (1u << 16)
 
 enum {
@@ -126,8 +127,7 @@ float cf_search_fpu(const cf_search_params *p, const cf_snode *node, float draw_
 /* Q of edge e of node for the side to move at node. */
 float cf_search_edge_q(const cf_sedge *e, float fpu, float draw_score);
 /* The edge selection picks (max Q + U, n counting visits in flight and
- * collision marks); allowed may restrict it (root). Blocked children
- * (CF_COLLISION_BLOCKED) are passed over. -1 if none. */
+ * collision marks); allowed may restrict it (root). -1 if none. */
 int cf_search_select(const cf_search_params *p, const cf_snode *node, float draw_score,
                      const cf_move *allowed, int n_allowed);
 /* How many visits in a row edge `edge` of node would take, the next one

@@ -60,7 +60,6 @@ int cf_search_select(const cf_search_params *p, const cf_snode *node, float draw
   for (int i = 0; i < node->n_edges; i++) {
     const cf_sedge *e = &node->edges[i];
     if (!cf_search_allowed(e->move, allowed, n_allowed)) continue;
-    if (blocked(e->child)) continue;
     uint32_t started = started_visits(e->child);
     float score = cf_search_edge_q(e, fpu, draw_score) + u_coeff * e->p / (1.0f + (float)started);
     if (score > best_score) {
