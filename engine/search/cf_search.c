@@ -33,6 +33,7 @@ void cf_search_params_default(cf_search_params *p) {
       .smart_pruning_factor = 1.33f,
       .ram_limit_mb = 0,
       .max_collisions = 0,
+      .fill_batches = false,
   };
 }
 

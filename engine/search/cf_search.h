@@ -41,8 +41,11 @@ typedef struct cf_search_params {
   long nn_cache_size;        /* NNCacheSize 2000000 entries; 0 = no cache */
   float smart_pruning_factor;/* SmartPruningFactor 1.33; 0 = off */
   long ram_limit_mb;         /* RamLimitMb 0 = no limit: the tree's memory cap */
-  int max_collisions;        /* collision events allowed while gathering one batch; 0 = twice
-                                the batch size (engine/search/cf_search_gather.c) */
+  int max_collisions;        /* collision events allowed while gathering one batch; 0 = the
+                                batch size, twice that with fill_batches */
+  bool fill_batches;         /* gather until the batch is full: a collision blocks its leaf
+                                and marks its path (engine/search/cf_search_gather.c);
+                                false (default) = single-visit collisions */
 } cf_search_params;
 
 void cf_search_params_default(cf_search_params *p);

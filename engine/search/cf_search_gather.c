@@ -18,8 +18,13 @@
  *     until the collision events (cf_search_max_collisions) end the batch:
  *     a line the search favours is not traded for worse ones to fill it.
  *     The marks go when the batch ends.
+ * Without fill_batches (the default for now) a collision is the walk left
+ * in flight until the batch ends, and at most max_collisions of them (the
+ * batch size) end it: Lc0's early way, which leaves small trees' batches
+ * part empty (docs/SEARCH.md says why it is still the default).
  * The leaves are evaluated together by one cf_net_eval call, expanded
  * (priors = softmax(logits / PolicyTemperature)) and backed up. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,8 +201,10 @@ static int walk(cf_search *s, int *n_leaves, cf_snode **collided) {
     }
     if (!x->edges) {
       if (x->in_flight > 1) { /* already waiting for the network in this batch */
-        cancel_walk(x);
-        mark_collision(s, x, depth);
+        if (s->params.fill_batches) {
+          cancel_walk(x);
+          mark_collision(s, x, depth);
+        } /* else the walk stays in flight until the batch ends */
         *collided = x;
         result = -1;
         break;
@@ -230,8 +237,10 @@ static int walk(cf_search *s, int *n_leaves, cf_snode **collided) {
     int i = cf_search_select(&s->params, x, cf_search_draw_score(s, depth),
                              at_root ? s->limits->allowed : NULL, at_root ? s->limits->n_allowed : 0);
     if (i < 0) { /* no selectable move (cannot happen below the root) */
-      cancel_walk(x);
-      mark_collision(s, x, depth);
+      if (s->params.fill_batches) {
+        cancel_walk(x);
+        mark_collision(s, x, depth);
+      }
       *collided = x;
       result = -1;
       break;
@@ -259,23 +268,26 @@ static int walk(cf_search *s, int *n_leaves, cf_snode **collided) {
 }
 
 int cf_search_max_collisions(const cf_search_params *p, int want) {
-  return p->max_collisions > 0 ? p->max_collisions : COLLISIONS_PER_LEAF * want;
+  if (p->max_collisions > 0) return p->max_collisions;
+  return p->fill_batches ? COLLISIONS_PER_LEAF * want : want;
 }
 
 cf_status cf_search_batch(cf_search *s, int want, cf_error *err) {
   if (want > s->cap_leaves) want = s->cap_leaves;
   int max_collisions = cf_search_max_collisions(&s->params, want);
   if (max_collisions > s->cap_collided) max_collisions = s->cap_collided;
-  const int max_out_of_order = OUT_OF_ORDER_PER_LEAF * want;
+  const bool fill = s->params.fill_batches;
+  const int max_out_of_order = fill ? OUT_OF_ORDER_PER_LEAF * want : INT_MAX;
   int n_leaves = 0, n_coll = 0, out_of_order = 0;
   cf_snode **coll = s->collided;
   cf_status st = CF_OK;
   int walks = 0;
   while (n_leaves < want && n_coll < max_collisions && out_of_order < max_out_of_order) {
-    /* Enough visits already started for a node limit (collisions are no
-     * visits: they only steer). */
+    /* Enough visits already started for a node limit (filling, collisions
+     * are no visits: they only steer; otherwise they count while in flight). */
     const long visits = s->limits->visits;
-    if (visits > 0 && (long)s->root->n + n_leaves >= visits) break;
+    const long started = fill ? (long)s->root->n + n_leaves : (long)(s->root->n + s->root->in_flight);
+    if (visits > 0 && started >= visits) break;
     if (walks++ > 0 && s->root->proven != CF_UNPROVEN) break; /* solved: one visit is enough */
     cf_snode *collided = NULL;
     int r = walk(s, &n_leaves, &collided);
@@ -328,6 +340,9 @@ cf_status cf_search_batch(cf_search *s, int want, cf_error *err) {
       cf_search_backup(s, l->node, wl, d, m);
     }
   }
-  for (int i = 0; i < n_coll; i++) clear_collision(coll[i]);
+  for (int i = 0; i < n_coll; i++) {
+    if (fill) clear_collision(coll[i]);
+    else cancel_walk(coll[i]);
+  }
   return st;
 }

@@ -1,5 +1,6 @@
-/* test_search_gather.c: how the search fills a batch, on trees built by
- * hand over real positions and evaluated by the built-in network:
+/* test_search_gather.c: how the search fills a batch (fill_batches), on
+ * trees built by hand over real positions and evaluated by the built-in
+ * network:
  *   - a full batch even when the priors are sharp (collisions steer the
  *     next walks elsewhere instead of ending the batch);
  *   - leaves the NN cache knows and positions that end the game are backed
@@ -114,6 +115,7 @@ static cf_search *new_search(cf_test *t, long cache) {
   p.nn_cache_size = cache;
   p.minibatch_size = 32;
   p.smart_pruning_factor = 0;
+  p.fill_batches = true;
   cf_search *s = NULL;
   if (!CHECK(cf_search_create(&p, &s, NULL) == CF_OK)) return NULL;
   return s;
@@ -173,6 +175,25 @@ static void test_full_batch_with_sharp_priors(cf_test *t) {
     CHECK(cf_search_batch(s, 32, NULL) == CF_OK);
     CHECK_INT_EQ(s->root->n, before + 64);
     CHECK_INT_EQ(fx.g.count, 1);
+    check_exact(t, s->root);
+  }
+  teardown(&fx);
+}
+
+/* The same tree without fill_batches (single-visit collisions, at most
+ * the batch size of them): the sharp prior ends the batch part empty. */
+static void test_single_visit_collisions_stop_short(cf_test *t) {
+  fixture fx;
+  cf_search *s = NULL;
+  if (setup(t, &fx, 0, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, true)) {
+    s->params.fill_batches = false;
+    const uint32_t before = s->root->n;
+    cf_search_limits lim = {0};
+    begin(s, fx.net, &fx.g, &lim);
+    const long leaves = s->leaves_evaluated;
+    CHECK(cf_search_batch(s, 32, NULL) == CF_OK);
+    CHECK(s->leaves_evaluated - leaves < 32);
+    CHECK_INT_EQ(s->root->n, before + (uint32_t)(s->leaves_evaluated - leaves));
     check_exact(t, s->root);
   }
   teardown(&fx);
@@ -244,5 +265,6 @@ static void test_terminal_leaves_out_of_order(cf_test *t) {
   teardown(&fx);
 }
 
-CF_TEST_MAIN(test_full_batch_with_sharp_priors, test_cached_leaves_out_of_order,
+CF_TEST_MAIN(test_full_batch_with_sharp_priors, test_single_visit_collisions_stop_short,
+             test_cached_leaves_out_of_order,
              test_terminal_leaves_out_of_order)
