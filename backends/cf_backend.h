@@ -238,6 +238,10 @@ typedef struct cf_backend_desc {
   /* Bit (1u << cf_precision) for each precision beyond F32 it may run
    * (create still refuses one the CPU lacks); 0 = float32 only. */
   unsigned precisions;
+  /* The search's MinibatchSize when the user leaves it at 0: the batch
+   * that keeps this backend busy while one network call stays short enough
+   * to stop on (docs/SEARCH.md). Every registered backend declares one. */
+  int default_minibatch;
 } cf_backend_desc;
 
 /* A backend instance. iface is the table its ops go through: desc->iface,

@@ -19,6 +19,7 @@
 
 #include "chess/cf_game.h"
 #include "chess/cf_move.h"
+#include "common/cf_clock.h"
 #include "common/cf_status.h"
 #include "engine/search/cf_search.h"
 #include "net/cf_net.h"
@@ -37,7 +38,7 @@ typedef struct cf_agent_request {
   /* Set by another thread to stop early (UCI `stop`, a deadline); NULL =
    * never. A stopped agent still returns the best move found so far. */
   const atomic_bool *stop;
-  /* Stop once cf_agent_now() passes this (seconds); 0 = no deadline. */
+  /* Stop once cf_clock_now() passes this (seconds); 0 = no deadline. */
   double deadline;
   float policy_temperature; /* softmax temperature for the reported policy; 0 = 1 */
   /* The search agent: stop when the average depth reaches this (0 = no
@@ -129,9 +130,6 @@ const cf_agent_desc *cf_agent_find(const char *name);
 static inline bool cf_agent_has(const cf_agent_desc *a, unsigned caps) {
   return a && (a->caps & caps) == caps;
 }
-
-/* Monotonic clock in seconds, the time base of deadline. */
-double cf_agent_now(void);
 
 /* The agent the engine uses unless told otherwise. */
 #define CF_AGENT_DEFAULT "search"

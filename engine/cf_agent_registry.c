@@ -1,6 +1,5 @@
 /* cf_agent_registry.c: the one table of agents. */
 #include <string.h>
-#include <time.h>
 
 #include "engine/cf_agent.h"
 
@@ -20,10 +19,4 @@ const cf_agent_desc *cf_agent_find(const char *name) {
   for (int i = 0; name && i < cf_agent_count(); i++)
     if (strcmp(registry[i]->name, name) == 0) return registry[i];
   return NULL;
-}
-
-double cf_agent_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }

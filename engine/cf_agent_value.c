@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cf_clock.h"
 #include "engine/cf_agent_root.h"
 #include "engine/cf_net_input.h"
 
@@ -42,7 +43,7 @@ static double deadline(const cf_agent_request *req) {
 
 static bool stop_requested(const cf_agent_request *req) {
   const double end = deadline(req);
-  return (req->stop && atomic_load(req->stop)) || (end > 0 && cf_agent_now() >= end);
+  return (req->stop && atomic_load(req->stop)) || (end > 0 && cf_clock_now() >= end);
 }
 
 /* Scores a child that ends the game; false if the game goes on. */
@@ -126,7 +127,7 @@ static cf_status evaluate(const cf_agent_request *req, work *w, cf_agent_result 
        * honoured promptly even on a slow backend. */
       double budget = STOP_LATENCY_S;
       const double end = deadline(req);
-      if (end > 0 && end - cf_agent_now() < budget) budget = end - cf_agent_now();
+      if (end > 0 && end - cf_clock_now() < budget) budget = end - cf_clock_now();
       double fit = budget / w->seconds_per_eval;
       if (fit < n) n = fit >= 1 ? (int)fit : 1;
     }
@@ -134,9 +135,9 @@ static cf_status evaluate(const cf_agent_request *req, work *w, cf_agent_result 
       out->stopped = true;
       break;
     }
-    double t0 = cf_agent_now();
+    double t0 = cf_clock_now();
     CF_TRY(cf_net_eval(req->net, n, w->requests + at, w->outputs + at, err));
-    w->seconds_per_eval = (cf_agent_now() - t0) / n;
+    w->seconds_per_eval = (cf_clock_now() - t0) / n;
     out->evals += n;
     for (int j = at; j < at + n; j++) {
       child *c = &w->kids[w->pending[j]];
@@ -201,9 +202,9 @@ static void rank_moves(const cf_agent_root *root, const int *order, const work *
 
 static cf_status choose(const cf_agent_request *req, cf_agent_result *out, cf_error *err) {
   cf_agent_root root;
-  double t0 = cf_agent_now();
+  double t0 = cf_clock_now();
   CF_TRY(cf_agent_eval_root(req, &root, err));
-  double root_seconds = cf_agent_now() - t0;
+  double root_seconds = cf_clock_now() - t0;
   cf_agent_result_from_root(&root, out);
   if (root.n == 0) return CF_OK;
   work *w = malloc(sizeof *w);

@@ -8,6 +8,7 @@
 #include "chess/cf_fen.h"
 #include "chess/cf_game.h"
 #include "chess/cf_move_uci.h"
+#include "common/cf_clock.h"
 #include "engine/cf_agent.h"
 #include "engine/cf_net_input.h"
 #include "lib/cf_api_internal.h"
@@ -163,7 +164,7 @@ cformer_status cformer_choose(cformer_net *net, const cformer_position *position
       .net = net->net,
       .game = &game,
       .max_evals = o.nodes,
-      .deadline = o.movetime > 0 ? cf_agent_now() + o.movetime : 0,
+      .deadline = o.movetime > 0 ? cf_clock_now() + o.movetime : 0,
       .policy_temperature = o.temperature,
   };
   cf_agent_result res;

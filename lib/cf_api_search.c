@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cf_clock.h"
 #include "chess/cf_move_uci.h"
 #include "engine/cf_agent.h"
 #include "engine/search/cf_search.h"
@@ -108,7 +109,7 @@ cformer_status cformer_search(cformer_net *net, const cformer_position *position
     const bool unlimited = o.nodes <= 0 && o.movetime <= 0 && !o.infinite;
     cf_search_limits lim = {
         .visits = unlimited ? CF_SEARCH_DEFAULT_VISITS : o.nodes,
-        .deadline = o.movetime > 0 ? cf_agent_now() + o.movetime : 0,
+        .deadline = o.movetime > 0 ? cf_clock_now() + o.movetime : 0,
         .stop = o.stop ? &o.stop->flag : NULL,
         .infinite = o.infinite != 0,
     };

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "common/cf_clock.h"
 #include "chess/cf_attacks.h"
 #include "chess/cf_fen.h"
 #include "chess/cf_game.h"
@@ -64,12 +65,6 @@ static int fail(const char *fmt, ...) {
   fprintf(stderr, "\n");
   va_end(ap);
   return 1;
-}
-
-static double seconds_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static uint64_t splitmix64(uint64_t x) {
@@ -371,7 +366,7 @@ typedef struct pack_stats {
 
 static void progress(const pack_stats *s, const pack_file *train, const pack_file *val,
                      double t0) {
-  double dt = seconds_now() - t0;
+  double dt = cf_clock_now() - t0;
   fprintf(stderr,
           "pack-data: %ld lines, %" PRIu64 " train + %" PRIu64
           " val records, %ld duplicates, %ld skipped, %.0f lines/s\n",
@@ -512,7 +507,7 @@ static int pack(const pack_options *op, const char *const *shards, int n_shards)
   }
   hash_set seen = {0};
   pack_stats s = {0};
-  double t0 = seconds_now();
+  double t0 = cf_clock_now();
   rc = 0;
   for (int i = 0; i < n_shards && rc == 0; i++)
     rc = pack_shard(shards[i], &o, &seen, &train, &val, &s, t0);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/cf_clock.h"
 #include "chess/cf_fen.h"
 #include "chess/cf_move_uci.h"
 #include "chess/cf_perft.h"
@@ -25,12 +26,6 @@
 #define USAGE                                                                            \
   "usage: cformer perft [--fen FEN | startpos] [--depth N] [--divide]\n\n"                \
   "Counts the leaf nodes of the legal move tree N plies deep and reports the speed.\n\n"
-
-static double seconds_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int cf_cmd_perft(int argc, char **argv) {
   int depth = DEFAULT_DEPTH;
@@ -70,7 +65,7 @@ int cf_cmd_perft(int argc, char **argv) {
   if (cf_position_from_fen(&pos, fen, &err) != CF_OK)
     return cf_cli_usage_error(&spec, "bad FEN: %s", err.msg);
 
-  double start = seconds_now();
+  double start = cf_clock_now();
   uint64_t nodes;
   if (divide) {
     static uint64_t counts[CF_MAX_MOVES];
@@ -85,7 +80,7 @@ int cf_cmd_perft(int argc, char **argv) {
   } else {
     nodes = cf_perft(&pos, depth);
   }
-  double elapsed = seconds_now() - start;
+  double elapsed = cf_clock_now() - start;
   printf("depth: %d\nnodes: %" PRIu64 "\ntime: %.3f s\n", depth, nodes, elapsed);
   if (elapsed > 0)
     printf("speed: %.0f nodes/s\n", (double)nodes / elapsed);

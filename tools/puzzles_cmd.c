@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/cf_clock.h"
 #include "engine/cf_agent.h"
 #include "engine/cf_engine_weights.h"
 #include "engine/uci/cf_uci_options.h"
@@ -226,7 +227,7 @@ int cf_cmd_puzzles(int argc, char **argv) {
   while (fgets(line, sizeof line, f)) expected += line[0] != '\n' && strncmp(line, "PuzzleId,", 9) != 0;
   if (a.limit > 0 && a.limit < expected) expected = a.limit;
   rewind(f);
-  const double t0 = cf_agent_now();
+  const double t0 = cf_clock_now();
   int total = 0, bad = 0, lineno = 0;
   rc = 0;
   while (fgets(line, sizeof line, f) && (a.limit == 0 || total < a.limit)) {
@@ -263,7 +264,7 @@ int cf_cmd_puzzles(int argc, char **argv) {
     }
     total += counted;
     if (!a.quiet && counted && total % 100 == 0) {
-      const double spent = cf_agent_now() - t0, rate = total / (spent > 0 ? spent : 1e-9);
+      const double spent = cf_clock_now() - t0, rate = total / (spent > 0 ? spent : 1e-9);
       const double left = expected > total ? (double)(expected - total) / rate : 0;
       fprintf(stderr, "  %d/%ld puzzles, %.1f puzzles/s, ETA %dm%02ds\n", total, expected, rate,
               (int)(left / 60), (int)left % 60);

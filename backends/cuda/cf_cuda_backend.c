@@ -253,6 +253,7 @@ static const cf_backend_desc cuda_module_desc = {
     .probe = cuda_probe,
     .unavailable = "needs an NVIDIA GPU (cudaGetDeviceCount() found none)",
     .iface = &cuda_iface,
+    .default_minibatch = 256,
 };
 
 /* The module's one exported symbol (the rest is hidden). */

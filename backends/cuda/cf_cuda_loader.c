@@ -170,4 +170,5 @@ const cf_backend_desc cf_backend_cuda_desc = {
     .probe = cuda_probe,
     .unavailable = why_unavailable,
     .iface = &module_iface,
+    .default_minibatch = 256,
 };

@@ -491,4 +491,5 @@ const cf_backend_desc cf_backend_onednn_desc = {
     .probe = NULL,
     .iface = &onednn_iface,
     .precisions = (1u << CF_PRECISION_BF16) | (1u << CF_PRECISION_INT8),
+    .default_minibatch = 32,
 };

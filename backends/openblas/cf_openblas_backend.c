@@ -98,4 +98,5 @@ const cf_backend_desc cf_backend_openblas_desc = {
     .activations = CF_CPU_ACTIVATIONS,
     .probe = NULL,
     .iface = &openblas_iface,
+    .default_minibatch = 32,
 };

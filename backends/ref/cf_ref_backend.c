@@ -131,4 +131,5 @@ const cf_backend_desc cf_backend_ref_desc = {
     .activations = ALL_ACTS,
     .probe = NULL,
     .iface = &ref_iface,
+    .default_minibatch = 8,
 };

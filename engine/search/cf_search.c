@@ -1,6 +1,6 @@
 /* cf_search.c: the search's life cycle and its main loop: keep or drop the
- * tree, run batches until a limit says stop (nodes, time, depth, smart
- * pruning, RamLimitMb, the stop flag), report progress, pick the move. */
+ * tree, run batches until a stop rule says stop (cf_search_stop.c), report
+ * progress (cf_search_pace.c), pick the move. */
 #include "engine/search/cf_search.h"
 
 #include <math.h>
@@ -9,21 +9,14 @@
 #include <strings.h>
 #include <time.h>
 
-#include "chess/cf_movegen.h"
-#include "engine/cf_agent.h"
 #include "backends/cf_backend.h"
+#include "chess/cf_movegen.h"
+#include "common/cf_clock.h"
 #include "engine/search/cf_search_internal.h"
 
-/* The longest one network call should take: how late a stop may be
- * honoured. Batches are cut to fit it once the speed is known. */
-#define STOP_LATENCY_S 0.1
-/* Lc0's smart pruning waits this long after the first evaluation before it
- * trusts its speed estimate, and pads the node count. */
-#define SMART_PRUNING_TOLERANCE_S 0.2
-#define SMART_PRUNING_TOLERANCE_NODES 300
-/* Progress lines at least this often. */
-#define INFO_INTERVAL_S 5.0
 #define MAX_MINIBATCH 1024
+/* The MinibatchSize for a backend name no registered backend has. */
+#define FALLBACK_MINIBATCH 32
 
 void cf_search_params_default(cf_search_params *p) {
   *p = (cf_search_params){
@@ -40,18 +33,15 @@ void cf_search_params_default(cf_search_params *p) {
       .smart_pruning_factor = 1.33f,
       .ram_limit_mb = 0,
       .max_collisions = 0,
+      .fill_batches = false,
   };
 }
 
 int cf_search_default_minibatch(const char *backend) {
   /* "auto" is whatever backend a net gets by default: a GPU when there is one */
-  if (!backend || !*backend || strcmp(backend, "auto") == 0) {
-    const cf_backend_desc *d = cf_backend_default();
-    backend = d ? d->name : NULL;
-  }
-  if (backend && strcmp(backend, "cuda") == 0) return 256;
-  if (backend && strcmp(backend, "ref") == 0) return 8;
-  return 32;
+  const bool by_default = !backend || !*backend || strcmp(backend, "auto") == 0;
+  const cf_backend_desc *d = by_default ? cf_backend_default() : cf_backend_find(backend);
+  return d && d->default_minibatch > 0 ? d->default_minibatch : FALLBACK_MINIBATCH;
 }
 
 static cf_status check_params(const cf_search_params *p, cf_error *err) {
@@ -106,6 +96,7 @@ void cf_search_free(cf_search *s) {
   free(s->leaves);
   free(s->requests);
   free(s->outputs);
+  free(s->collided);
   free(s);
 }
 
@@ -183,6 +174,13 @@ static cf_status prepare_buffers(cf_search *s, int minibatch, cf_error *err) {
     s->cap_leaves = s->leaves && s->requests && s->outputs ? minibatch : 0;
     if (!s->cap_leaves) return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for a batch");
   }
+  const int collisions = cf_search_max_collisions(&s->params, minibatch);
+  if (s->cap_collided < collisions) {
+    free(s->collided);
+    s->collided = malloc((size_t)collisions * sizeof *s->collided);
+    s->cap_collided = s->collided ? collisions : 0;
+    if (!s->collided) return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for a batch");
+  }
   if (cf_nn_cache_capacity(s->cache) != s->params.nn_cache_size) {
     cf_nn_cache_free(s->cache);
     s->cache = NULL;
@@ -197,13 +195,6 @@ static cf_status prepare_buffers(cf_search *s, int minibatch, cf_error *err) {
 }
 
 /* ---- reading the root --------------------------------------------------- */
-
-static bool is_allowed(const cf_search_limits *l, cf_move m) {
-  if (!l || !l->allowed || l->n_allowed <= 0) return true;
-  for (int i = 0; i < l->n_allowed; i++)
-    if (l->allowed[i] == m) return true;
-  return false;
-}
 
 /* W, D, L from (wl, d). */
 static void wdl_of(double wl, float d, float out[3]) {
@@ -246,7 +237,7 @@ static void fill_info(const cf_search *s, cf_search_info *info) {
   info->evals = s->evals;
   info->cache_hits = s->cache_hits;
   info->batches = s->batches;
-  info->seconds = cf_agent_now() - s->start_time;
+  info->seconds = cf_clock_now() - s->start_time;
   long cap = cf_nn_cache_capacity(s->cache);
   info->hashfull = cap > 0 ? (int)(1000 * cf_nn_cache_count(s->cache) / cap) : 0;
   info->tree_bytes = s->pool.bytes;
@@ -266,7 +257,9 @@ int cf_search_root_stats(const cf_search *s, cf_search_move_stats *out, int max)
   while (k < max) {
     int best = -1;
     for (int i = 0; i < r->n_edges; i++) {
-      if (taken[i] || !is_allowed(lim, r->edges[i].move)) continue;
+      if (taken[i] || !cf_search_allowed(r->edges[i].move, lim ? lim->allowed : NULL,
+                                         lim ? lim->n_allowed : 0))
+        continue;
       if (best < 0 || cf_search_compare_edges(&r->edges[i], &r->edges[best], ds) > 0) best = i;
     }
     if (best < 0) break;
@@ -327,50 +320,6 @@ void cf_search_get_counters(const cf_search *s, cf_search_counters *out) {
   };
 }
 
-/* ---- stopping ----------------------------------------------------------- */
-
-static bool stop_flag(const cf_search *s) {
-  return s->limits->stop && atomic_load(s->limits->stop);
-}
-
-/* Lc0's smart pruning: stop when no other move can catch the best in the
- * playouts left (estimated from the speed so far, divided by the factor),
- * at once with only one move, or when a move wins by force. */
-static bool smart_prune(const cf_search *s, double now) {
-  const cf_search_limits *l = s->limits;
-  const float factor = s->params.smart_pruning_factor;
-  if (factor <= 0 || l->infinite) return false;
-  const cf_snode *r = s->root;
-  int n_moves = 0, losing = 0;
-  uint32_t first = 0, second = 0;
-  for (int i = 0; i < r->n_edges; i++) {
-    if (!is_allowed(l, r->edges[i].move)) continue;
-    const cf_snode *c = r->edges[i].child;
-    n_moves++;
-    if (c && c->proven == 1) return true; /* a forced win */
-    if (c && c->proven == -1) losing++;
-    uint32_t n = c ? c->n : 0;
-    if (n > first) {
-      second = first;
-      first = n;
-    } else if (n > second) {
-      second = n;
-    }
-  }
-  if (n_moves == 1 || n_moves <= losing + 1) return true;
-  if (s->first_eval_time <= 0 || now < s->first_eval_time + SMART_PRUNING_TOLERANCE_S) return false;
-  double remaining = INFINITY;
-  if (l->deadline > 0) {
-    double nps = (double)(s->playouts + SMART_PRUNING_TOLERANCE_NODES) / (now - s->first_eval_time);
-    remaining = (l->deadline - now) * nps / factor;
-  }
-  if (l->visits > 0) {
-    double left = (double)(l->visits - (long)r->n) / factor;
-    if (left < remaining) remaining = left;
-  }
-  return remaining < (double)(first - second);
-}
-
 /* ---- the run ------------------------------------------------------------ */
 
 cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_search_limits *limits,
@@ -389,7 +338,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
   s->playouts = s->evals = s->cache_hits = s->batches = s->collisions = 0;
   s->terminal_visits = s->cum_depth = s->leaves_evaluated = 0;
   s->max_depth = 0;
-  s->start_time = cf_agent_now();
+  s->start_time = cf_clock_now();
   s->first_eval_time = 0;
 
   cf_movelist legal;
@@ -420,14 +369,11 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
   s->root_ply = game->count - 1;
   s->root_black = cf_game_position(game)->side == CF_BLACK;
 
-  const double ram_limit = s->params.ram_limit_mb > 0 ? (double)s->params.ram_limit_mb * 1048576.0 : 0;
-  double sec_per_eval = s->sec_per_eval, last_info = s->start_time;
-  cf_move last_best = CF_MOVE_NONE;
-  int last_depth = -1, last_seldepth = -1;
+  cf_info_throttle throttle;
+  cf_info_throttle_init(&throttle, s->start_time);
   cf_search_info info;
   for (;;) {
-    const double now = cf_agent_now();
-    const bool expanded = s->root->edges != NULL;
+    const double now = cf_clock_now();
     if (lim.live_deadline) {
       const double late = atomic_load(lim.live_deadline);
       if (late > 0) {
@@ -435,70 +381,32 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
         lim.infinite = false;
       }
     }
-    if (expanded && stop_flag(s)) {
-      out->stopped = true;
-      break;
-    }
-    if (expanded && lim.deadline > 0 && now >= lim.deadline) {
-      out->stopped = true;
-      break;
-    }
-    if (lim.visits > 0 && (long)s->root->n >= lim.visits) break;
-    if (lim.depth > 0 && s->playouts > 0 && (double)s->cum_depth / (double)s->playouts >= lim.depth)
-      break;
-    if (expanded && ram_limit > 0 && (double)s->pool.bytes >= ram_limit) {
-      out->stopped = out->ram_limited = true;
-      break;
-    }
-    if (expanded && smart_prune(s, now)) break;
-    if (expanded && s->root->proven != CF_UNPROVEN) {
+    const cf_search_stop stop = cf_search_stop_rule(s, now);
+    if (stop == CF_STOP_SOLVED && lim.infinite && lim.stop) {
       /* Solved: nothing more to learn. A held search (infinite, ponder)
        * waits for its stop without spinning. */
-      if (!lim.infinite || !lim.stop) break;
       struct timespec nap = {0, 1000000};
       nanosleep(&nap, NULL);
       continue;
     }
-    int want = minibatch;
-    if (lim.visits > 0) {
-      long left = lim.visits - (long)(s->root->n + s->root->in_flight);
-      if (left < want) want = left > 0 ? (int)left : 1;
+    if (stop != CF_STOP_NONE) {
+      out->stopped = stop == CF_STOP_FLAG || stop == CF_STOP_DEADLINE || stop == CF_STOP_RAM;
+      out->ram_limited = stop == CF_STOP_RAM;
+      break;
     }
-    if (sec_per_eval > 0 && (lim.deadline > 0 || lim.infinite)) {
-      /* A batch cannot be interrupted: in a timed or held search keep it
-       * within the stop latency and the time left. (A node-limited search
-       * keeps whole batches, so its tree does not depend on timing.) */
-      double budget = STOP_LATENCY_S;
-      if (lim.deadline > 0 && lim.deadline - now < budget) budget = lim.deadline - now;
-      double fit = budget / sec_per_eval;
-      if (fit < want) want = fit >= 1 ? (int)fit : 1;
-    } else if (lim.deadline > 0 && now >= lim.deadline) {
-      /* Out of time before any batch was timed (a clock at zero, a budget
-       * spent loading the net): one position, the least work that gives a
-       * move, not a whole minibatch behind a root the NN cache answered. */
-      want = 1;
-    }
+    const int want = cf_search_batch_target(s, minibatch, now);
     const long evals_before = s->evals;
-    const double t0 = cf_agent_now();
+    const double t0 = cf_clock_now();
     st = cf_search_batch(s, want, err);
     const long made = s->evals - evals_before;
     if (made > 0) {
-      sec_per_eval = (cf_agent_now() - t0) / (double)made;
-      s->sec_per_eval = sec_per_eval;
-      if (s->first_eval_time <= 0) s->first_eval_time = cf_agent_now();
+      s->sec_per_eval = (cf_clock_now() - t0) / (double)made;
+      if (s->first_eval_time <= 0) s->first_eval_time = cf_clock_now();
     }
     if (st != CF_OK) break;
     if (on_info) {
       fill_info(s, &info);
-      const double t = cf_agent_now();
-      if (info.best != last_best || info.depth != last_depth || info.seldepth != last_seldepth ||
-          t - last_info >= INFO_INTERVAL_S) {
-        on_info(user, s, &info);
-        last_info = t;
-        last_best = info.best;
-        last_depth = info.depth;
-        last_seldepth = info.seldepth;
-      }
+      if (cf_info_throttle_due(&throttle, &info, cf_clock_now())) on_info(user, s, &info);
     }
   }
   fill_info(s, &out->info);

@@ -41,7 +41,11 @@ typedef struct cf_search_params {
   long nn_cache_size;        /* NNCacheSize 2000000 entries; 0 = no cache */
   float smart_pruning_factor;/* SmartPruningFactor 1.33; 0 = off */
   long ram_limit_mb;         /* RamLimitMb 0 = no limit: the tree's memory cap */
-  int max_collisions;        /* collisions allowed while gathering one batch; 0 = the batch size */
+  int max_collisions;        /* collision events allowed while gathering one batch; 0 = the
+                                batch size, twice that with fill_batches */
+  bool fill_batches;         /* gather until the batch is full: a collision blocks its leaf
+                                and marks its path (engine/search/cf_search_gather.c);
+                                false (default) = single-visit collisions */
 } cf_search_params;
 
 void cf_search_params_default(cf_search_params *p);
@@ -58,7 +62,7 @@ int cf_search_default_minibatch(const char *backend);
  * with nothing left to search) ends it. */
 typedef struct cf_search_limits {
   long visits;             /* stop when the root has this many visits (reused ones count); 0 = none */
-  double deadline;         /* cf_agent_now() time to stop at; 0 = none */
+  double deadline;         /* cf_clock_now() time to stop at (common/cf_clock.h); 0 = none */
   int depth;               /* stop when the average depth of this search's playouts reaches it */
   const atomic_bool *stop; /* set from another thread to stop; NULL = never */
   bool infinite;           /* `go infinite` / `ponder`: smart pruning never ends it */

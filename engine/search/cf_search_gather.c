@@ -1,16 +1,43 @@
 /* cf_search_gather.c: one step of the search. Walk from the root to leaves
  * by PUCT, marking each visit in flight on its path so the next walk of the
- * same batch is steered elsewhere (a walk that ends on a leaf already
- * waiting is a collision, undone when the batch ends). A leaf that ends the
- * game, repeats inside the tree, or is in the NN cache is backed up on the
- * spot; the others are evaluated together by one cf_net_eval call, expanded
+ * same batch is steered elsewhere, until the batch holds as many leaves for
+ * the network as it wants (the way Lc0 gathers):
+ *   - a leaf that ends the game, repeats inside the tree, or is in the NN
+ *     cache is backed up on the spot, out of order: it takes no place in
+ *     the batch (at most OUT_OF_ORDER_PER_LEAF of them per leaf wanted, so
+ *     that a batch of them still ends);
+ *   - a walk that ends on a leaf already waiting is a collision. It is
+ *     taken back; the leaf is blocked for the rest of the batch, and its
+ *     ancestors are marked with the visits their path would take in a row
+ *     before a sibling overtook it (cf_search_edge_run; at a node, no more
+ *     than at any node below it): visits that could only collide again. So
+ *     one collision steers the next walks to where a new leaf is, where a
+ *     walk per visit would need hundreds under a sharp prior. A node whose
+ *     children are all blocked is blocked in turn; a line whose Q alone
+ *     outweighs its rivals' still draws the walks, which collide there
+ *     until the collision events (cf_search_max_collisions) end the batch:
+ *     a line the search favours is not traded for worse ones to fill it.
+ *     The marks go when the batch ends.
+ * Without fill_batches (the default for now) a collision is the walk left
+ * in flight until the batch ends, and at most max_collisions of them (the
+ * batch size) end it: Lc0's early way, which leaves small trees' batches
+ * part empty (docs/SEARCH.md says why it is still the default).
+ * The leaves are evaluated together by one cf_net_eval call, expanded
  * (priors = softmax(logits / PolicyTemperature)) and backed up. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/cf_net_input.h"
 #include "engine/search/cf_search_internal.h"
+
+/* Collision events one batch may have, per leaf it wants (Lc0 allows 917
+ * events a batch; a multi-visit collision makes each one count). */
+#define COLLISIONS_PER_LEAF 2
+/* Leaves backed up out of order (terminal, repeated, cached) one batch may
+ * take, per leaf it wants (Lc0's MaxOutOfOrderEvalsFactor is 2.4). */
+#define OUT_OF_ORDER_PER_LEAF 3
 
 /* DrawScore is from White's view (as Lc0's): a draw is worth it to White
  * and its negative to Black. */
@@ -60,6 +87,34 @@ static void propagate_proof(cf_snode *node) {
 static void cancel_walk(cf_snode *node) {
   for (cf_snode *x = node; x; x = x->parent)
     if (x->in_flight > 0) x->in_flight--;
+}
+
+/* Marks x, where a walk collided (a leaf waiting for the network, or a
+ * node whose children are all blocked), `depth` plies below the root: x is
+ * blocked for the rest of the batch, and each ancestor is marked with the
+ * visits its path would take in a row before a sibling overtook it, at its
+ * level or any level below (cf_search_edge_run, taken before the level
+ * below is marked). An ancestor whose every other child is blocked is
+ * blocked too. */
+static void mark_collision(cf_search *s, cf_snode *x, int depth) {
+  uint32_t visits = CF_COLLISION_BLOCKED;
+  for (cf_snode *c = x; c->parent; c = c->parent, depth--) {
+    const cf_snode *p = c->parent;
+    const bool at_root = p == s->root;
+    const uint32_t run = cf_search_edge_run(&s->params, p, c->edge_index,
+                                            cf_search_draw_score(s, depth - 1),
+                                            at_root ? s->limits->allowed : NULL,
+                                            at_root ? s->limits->n_allowed : 0);
+    const uint32_t marked = c->collision_visits + visits;
+    c->collision_visits = marked < CF_COLLISION_BLOCKED ? marked : CF_COLLISION_BLOCKED;
+    if (run < visits) visits = run;
+  }
+  if (!x->parent) x->collision_visits = CF_COLLISION_BLOCKED; /* the root: nothing left */
+}
+
+/* Takes back the marks of a collision at leaf. */
+static void clear_collision(cf_snode *leaf) {
+  for (cf_snode *x = leaf; x; x = x->parent) x->collision_visits = 0;
 }
 
 bool cf_search_classify_terminal(cf_search *s, cf_snode *x, int depth) {
@@ -131,8 +186,8 @@ static void note_depth(cf_search *s, int depth) {
 
 /* One walk from the root. Returns 1 when it ended on a new leaf for the
  * network (leaves[*n_leaves] filled), 0 when it was settled on the way, -1
- * on a collision (the walk stays in flight until the batch ends), -2 out of
- * memory. */
+ * on a collision at *collided (the walk taken back, the path marked), -2
+ * out of memory. */
 static int walk(cf_search *s, int *n_leaves, cf_snode **collided) {
   cf_snode *x = s->root;
   int depth = 0, result = 0;
@@ -146,6 +201,10 @@ static int walk(cf_search *s, int *n_leaves, cf_snode **collided) {
     }
     if (!x->edges) {
       if (x->in_flight > 1) { /* already waiting for the network in this batch */
+        if (s->params.fill_batches) {
+          cancel_walk(x);
+          mark_collision(s, x, depth);
+        } /* else the walk stays in flight until the batch ends */
         *collided = x;
         result = -1;
         break;
@@ -178,6 +237,10 @@ static int walk(cf_search *s, int *n_leaves, cf_snode **collided) {
     int i = cf_search_select(&s->params, x, cf_search_draw_score(s, depth),
                              at_root ? s->limits->allowed : NULL, at_root ? s->limits->n_allowed : 0);
     if (i < 0) { /* no selectable move (cannot happen below the root) */
+      if (s->params.fill_batches) {
+        cancel_walk(x);
+        mark_collision(s, x, depth);
+      }
       *collided = x;
       result = -1;
       break;
@@ -204,18 +267,27 @@ static int walk(cf_search *s, int *n_leaves, cf_snode **collided) {
   return result;
 }
 
+int cf_search_max_collisions(const cf_search_params *p, int want) {
+  if (p->max_collisions > 0) return p->max_collisions;
+  return p->fill_batches ? COLLISIONS_PER_LEAF * want : want;
+}
+
 cf_status cf_search_batch(cf_search *s, int want, cf_error *err) {
   if (want > s->cap_leaves) want = s->cap_leaves;
-  int max_collisions = s->params.max_collisions > 0 ? s->params.max_collisions : want;
-  int n_leaves = 0, n_coll = 0;
-  cf_snode **coll = calloc((size_t)max_collisions, sizeof *coll);
-  if (!coll) return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory");
+  int max_collisions = cf_search_max_collisions(&s->params, want);
+  if (max_collisions > s->cap_collided) max_collisions = s->cap_collided;
+  const bool fill = s->params.fill_batches;
+  const int max_out_of_order = fill ? OUT_OF_ORDER_PER_LEAF * want : INT_MAX;
+  int n_leaves = 0, n_coll = 0, out_of_order = 0;
+  cf_snode **coll = s->collided;
   cf_status st = CF_OK;
   int walks = 0;
-  while (n_leaves < want && n_coll < max_collisions) {
-    /* Enough visits already started for a node limit. */
+  while (n_leaves < want && n_coll < max_collisions && out_of_order < max_out_of_order) {
+    /* Enough visits already started for a node limit (filling, collisions
+     * are no visits: they only steer; otherwise they count while in flight). */
     const long visits = s->limits->visits;
-    if (visits > 0 && (long)(s->root->n + s->root->in_flight) >= visits) break;
+    const long started = fill ? (long)s->root->n + n_leaves : (long)(s->root->n + s->root->in_flight);
+    if (visits > 0 && started >= visits) break;
     if (walks++ > 0 && s->root->proven != CF_UNPROVEN) break; /* solved: one visit is enough */
     cf_snode *collided = NULL;
     int r = walk(s, &n_leaves, &collided);
@@ -223,10 +295,11 @@ cf_status cf_search_batch(cf_search *s, int want, cf_error *err) {
       st = cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for the tree");
       break;
     }
+    if (r == 0) out_of_order++;
     if (r == -1) {
       coll[n_coll++] = collided;
       s->collisions++;
-      if (collided == s->root) break; /* the root itself is waiting: nothing else to do */
+      if (collided == s->root) break; /* nothing left to gather below the root */
     }
   }
   if (st == CF_OK && n_leaves > 0) {
@@ -267,7 +340,9 @@ cf_status cf_search_batch(cf_search *s, int want, cf_error *err) {
       cf_search_backup(s, l->node, wl, d, m);
     }
   }
-  for (int i = 0; i < n_coll; i++) cancel_walk(coll[i]);
-  free(coll);
+  for (int i = 0; i < n_coll; i++) {
+    if (fill) clear_collision(coll[i]);
+    else cancel_walk(coll[i]);
+  }
   return st;
 }

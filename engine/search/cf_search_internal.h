@@ -15,6 +15,9 @@
 #include "net/cf_net.h"
 
 #define CF_UNPROVEN 2
+/* cf_snode.collision_visits of a node with nothing left to gather in this
+ * batch: its U is as good as gone, and it is no rival (cf_search_edge_run). */
+#define CF_COLLISION_BLOCKED (1u << 16)
 
 enum {
   CF_NODE_TERMINAL = 1, /* the game is over here (mate, draw by rule) */
@@ -36,7 +39,11 @@ struct cf_snode {
   float d, m;        /* mean draw probability and moves left (plies) */
   float v;           /* the network's own W - L for this node, NAN if never evaluated */
   uint32_t n;        /* completed visits */
-  uint32_t in_flight;/* visits on their way (this batch) */
+  uint32_t in_flight;/* visits on their way to the network (this batch) */
+  /* Visits this batch's collisions stand for (cf_search_gather.c): they
+   * steer the batch's next walks like visits, and go when it ends;
+   * CF_COLLISION_BLOCKED: nothing below is left to gather this batch. */
+  uint32_t collision_visits;
   uint16_t n_edges;
   uint16_t edge_index;  /* index of the edge that leads here from the parent */
   int8_t proven;        /* +1 won, 0 drawn, -1 lost, CF_UNPROVEN */
@@ -83,6 +90,8 @@ struct cf_search {
   int cap_leaves;
   cf_net_request *requests;
   cf_net_output *outputs;
+  cf_snode **collided;  /* this batch's collided leaves, whose paths' marks go at its end */
+  int cap_collided;
   /* Per run. */
   cf_net *net;
   cf_game *game;        /* pushed and popped along paths; the root position at rest */
@@ -110,14 +119,23 @@ void cf_node_pool_free(cf_node_pool *pool);
 bool cf_node_has_twofold(const cf_snode *node);
 
 /* ---- PUCT (cf_search_puct.c) ---- */
+/* Whether searchmoves (allowed, n_allowed; NULL/0 = all) lets m be searched. */
+bool cf_search_allowed(cf_move m, const cf_move *allowed, int n_allowed);
 float cf_search_cpuct(const cf_search_params *p, uint32_t n);
 /* First-play urgency of node's unvisited children, from the side to move at node. */
 float cf_search_fpu(const cf_search_params *p, const cf_snode *node, float draw_score);
 /* Q of edge e of node for the side to move at node. */
 float cf_search_edge_q(const cf_sedge *e, float fpu, float draw_score);
-/* The edge selection picks (max Q + U); allowed may restrict it (root). -1 if none. */
+/* The edge selection picks (max Q + U, n counting visits in flight and
+ * collision marks); allowed may restrict it (root). -1 if none. */
 int cf_search_select(const cf_search_params *p, const cf_snode *node, float draw_score,
                      const cf_move *allowed, int n_allowed);
+/* How many visits in a row edge `edge` of node would take, the next one
+ * included, before another edge's score passed it (>= 1; UINT32_MAX when
+ * none can). Edges to leaves waiting for the network and blocked edges are
+ * no rivals. A collision below that edge stands for that many visits. */
+uint32_t cf_search_edge_run(const cf_search_params *p, const cf_snode *node, int edge,
+                            float draw_score, const cf_move *allowed, int n_allowed);
 /* Orders two edges for the move to play (the order below); > 0 when a is better. */
 int cf_search_compare_edges(const cf_sedge *a, const cf_sedge *b, float draw_score);
 /* Best child for the move to play: proven win (shortest) first, then
@@ -133,6 +151,9 @@ bool cf_search_update_proof(cf_snode *node);
  * and backs everything up. Terminal and cached leaves are backed up on the
  * way. */
 cf_status cf_search_batch(cf_search *s, int want, cf_error *err);
+/* Collision events a batch of `want` leaves may have: max_collisions, or
+ * by default a multiple of want. */
+int cf_search_max_collisions(const cf_search_params *p, int want);
 /* Marks a new node x, `depth` plies below the root, whose position (the
  * current one of s->game) ends the game or repeats inside the tree
  * (TwoFoldDraws): proven, exact value. False if the game goes on there. */
@@ -141,5 +162,44 @@ bool cf_search_classify_terminal(cf_search *s, cf_snode *x, int depth);
 void cf_search_backup(cf_search *s, cf_snode *node, double wl, float d, float m);
 /* DrawScore for the side to move at a node `depth` plies below the root. */
 float cf_search_draw_score(const cf_search *s, int depth);
+
+/* ---- stop rules (cf_search_stop.c) ----
+ * Each reads s->limits and the tree; each is true when its rule ends the
+ * search now. */
+typedef enum cf_search_stop {
+  CF_STOP_NONE,
+  CF_STOP_FLAG,     /* the stop flag is set (once the root has a move) */
+  CF_STOP_DEADLINE, /* the deadline has passed (once the root has a move) */
+  CF_STOP_VISITS,   /* the root has the visits asked for */
+  CF_STOP_DEPTH,    /* this run's playouts reach the depth asked for on average */
+  CF_STOP_RAM,      /* the tree holds RamLimitMb */
+  CF_STOP_PRUNED,   /* smart pruning: no other move can catch the best */
+  CF_STOP_SOLVED,   /* the root is proven (a held search waits for its stop) */
+} cf_search_stop;
+bool cf_stop_by_flag(const cf_search *s);
+bool cf_stop_by_deadline(const cf_search *s, double now);
+bool cf_stop_by_visits(const cf_search *s);
+bool cf_stop_by_depth(const cf_search *s);
+bool cf_stop_by_ram(const cf_search *s);
+bool cf_stop_by_smart_pruning(const cf_search *s, double now);
+bool cf_stop_by_proof(const cf_search *s);
+/* The first rule, in the order above, that ends the search now. */
+cf_search_stop cf_search_stop_rule(const cf_search *s, double now);
+
+/* ---- pace (cf_search_pace.c) ---- */
+/* Leaves the next batch may take: the minibatch, cut to the visits left
+ * and, in a timed or held search, to what fits the stop latency at the
+ * measured speed (s->sec_per_eval). */
+int cf_search_batch_target(const cf_search *s, int minibatch, double now);
+/* When a progress line is due: the best move, depth or seldepth changed,
+ * or INFO_INTERVAL_S passed since the last one. */
+typedef struct cf_info_throttle {
+  double last;
+  cf_move best;
+  int depth, seldepth;
+} cf_info_throttle;
+void cf_info_throttle_init(cf_info_throttle *t, double now);
+/* True (and remembers info and now) when info is worth reporting. */
+bool cf_info_throttle_due(cf_info_throttle *t, const cf_search_info *info, double now);
 
 #endif /* CF_SEARCH_INTERNAL_H */

@@ -34,12 +34,20 @@ float cf_search_edge_q(const cf_sedge *e, float fpu, float draw_score) {
   return (float)c->wl + draw_score * c->d;
 }
 
-static bool allowed_move(cf_move m, const cf_move *allowed, int n_allowed) {
+bool cf_search_allowed(cf_move m, const cf_move *allowed, int n_allowed) {
   if (!allowed || n_allowed <= 0) return true;
   for (int i = 0; i < n_allowed; i++)
     if (allowed[i] == m) return true;
   return false;
 }
+
+/* Visits a child has started: completed, on their way to the network, and
+ * those this batch's collisions stand for. */
+static uint32_t started_visits(const cf_snode *c) {
+  return c ? c->n + c->in_flight + c->collision_visits : 0;
+}
+
+static bool blocked(const cf_snode *c) { return c && c->collision_visits >= CF_COLLISION_BLOCKED; }
 
 int cf_search_select(const cf_search_params *p, const cf_snode *node, float draw_score,
                      const cf_move *allowed, int n_allowed) {
@@ -51,9 +59,8 @@ int cf_search_select(const cf_search_params *p, const cf_snode *node, float draw
   float best_score = -INFINITY;
   for (int i = 0; i < node->n_edges; i++) {
     const cf_sedge *e = &node->edges[i];
-    if (!allowed_move(e->move, allowed, n_allowed)) continue;
-    const cf_snode *c = e->child;
-    uint32_t started = c ? c->n + c->in_flight : 0;
+    if (!cf_search_allowed(e->move, allowed, n_allowed)) continue;
+    uint32_t started = started_visits(e->child);
     float score = cf_search_edge_q(e, fpu, draw_score) + u_coeff * e->p / (1.0f + (float)started);
     if (score > best_score) {
       best_score = score;
@@ -61,6 +68,34 @@ int cf_search_select(const cf_search_params *p, const cf_snode *node, float draw
     }
   }
   return best;
+}
+
+uint32_t cf_search_edge_run(const cf_search_params *p, const cf_snode *node, int edge,
+                            float draw_score, const cf_move *allowed, int n_allowed) {
+  const float fpu = cf_search_fpu(p, node, draw_score);
+  const uint32_t children_visits = node->n > 0 ? node->n - 1 : 0;
+  const float u_coeff =
+      cf_search_cpuct(p, node->n) * sqrtf((float)(children_visits > 1 ? children_visits : 1));
+  /* The best score among the other edges, leaving out leaves waiting for
+   * the network: a visit sent there would collide too. */
+  float rival = -INFINITY;
+  for (int i = 0; i < node->n_edges; i++) {
+    const cf_sedge *e = &node->edges[i];
+    if (i == edge || !cf_search_allowed(e->move, allowed, n_allowed)) continue;
+    if (blocked(e->child) || (e->child && !e->child->edges && e->child->in_flight > 0)) continue;
+    float score = cf_search_edge_q(e, fpu, draw_score) +
+                  u_coeff * e->p / (1.0f + (float)started_visits(e->child));
+    if (score > rival) rival = score;
+  }
+  /* The edge keeps winning while Q + u P / (1 + started + k) stays at or
+   * above the rival's score: k <= u P / (rival - Q) - 1 - started. A rival
+   * that its Q alone beats never catches it. */
+  const cf_sedge *e = &node->edges[edge];
+  const float q = cf_search_edge_q(e, fpu, draw_score);
+  if (!(rival > q)) return UINT32_MAX;
+  const double k = floor((double)u_coeff * e->p / (double)(rival - q) - 1.0 - (double)started_visits(e->child));
+  if (k < 0) return 1;
+  return k >= (double)(UINT32_MAX - 1) ? UINT32_MAX : (uint32_t)k + 1;
 }
 
 int cf_search_compare_edges(const cf_sedge *a, const cf_sedge *b, float draw_score) {
@@ -86,7 +121,7 @@ int cf_search_best_edge(const cf_snode *node, float draw_score, const cf_move *a
                         int n_allowed) {
   int best = -1;
   for (int i = 0; i < node->n_edges; i++) {
-    if (!allowed_move(node->edges[i].move, allowed, n_allowed)) continue;
+    if (!cf_search_allowed(node->edges[i].move, allowed, n_allowed)) continue;
     if (best < 0 || cf_search_compare_edges(&node->edges[i], &node->edges[best], draw_score) > 0) best = i;
   }
   return best;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/cf_clock.h"
 #include "engine/uci/cf_uci_internal.h"
 
 #define DEFAULT_MAX_BATCH 32
@@ -26,7 +27,7 @@ bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len) {
          (size_t)(nul - line) + 1, len);
     return true;
   }
-  const double at = cf_agent_now();
+  const double at = cf_clock_now();
   char *copy = malloc(len + 1);
   if (!copy) {
     cf_uci_emit(u, "info string error: out of memory");

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/cf_clock.h"
 #include "chess/cf_fen.h"
 #include "engine/uci/cf_uci_internal.h"
 
@@ -161,7 +162,7 @@ static void cmd_go(cf_uci *u, char *args) {
     cf_uci_emit(u, "bestmove 0000");
     return;
   }
-  u->start = cf_agent_now();
+  u->start = cf_clock_now();
   /* The clock started when go was read, so time spent loading the network
    * here counts against the move. A held search (infinite, ponder) has no
    * deadline; ponderhit gives it one. */
@@ -215,13 +216,13 @@ static void cmd_ponderhit(cf_uci *u, char *args) {
     cf_uci_pending *p = cf_uci_queued_go(u);
     if (p && p->ponder && !p->ponderhit) {
       p->ponderhit = true;
-      p->at = cf_agent_now();
+      p->at = cf_clock_now();
     }
     return;
   }
   pthread_mutex_lock(&u->mu);
   if (u->go.ponder) {
-    const double now = cf_agent_now();
+    const double now = cf_clock_now();
     u->clock_start = now;
     const double budget = cf_uci_move_budget(u);
     if (budget >= 0) atomic_store(&u->live_deadline, now + budget / 1000.0);

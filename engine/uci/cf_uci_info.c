@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/cf_clock.h"
 #include "chess/cf_move_uci.h"
 #include "engine/cf_instant_move.h"
 #include "engine/cf_net_input.h"
@@ -216,7 +217,7 @@ void cf_uci_play_instant(cf_uci *u, const char *why) {
   char move[CF_UCI_MOVE_MAX];
   cf_move_write_uci(r.best, cf_uci_king_takes_rook(u), move);
   cf_uci_emit(u, "info depth 0 seldepth 0 time %ld nodes 0 pv %s",
-       (long)((cf_agent_now() - u->clock_start) * 1000.0), move);
+       (long)((cf_clock_now() - u->clock_start) * 1000.0), move);
   cf_uci_emit(u, "info string %s: %s played without the network", why, move);
   cf_uci_emit_bestmove(u, &r);
 }

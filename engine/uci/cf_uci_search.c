@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "common/cf_clock.h"
 #include "engine/uci/cf_uci_internal.h"
 
 /* Waits for stop / ponderhit when the search was started held. */
@@ -37,12 +38,12 @@ static void *search_main(void *arg) {
   cf_agent_result r = none; /* an agent that fails before its first evaluation leaves it */
   cf_error err = {0};
   cf_status st = u->agent->choose(&req, &r, &err);
-  double elapsed = cf_agent_now() - u->start;
+  double elapsed = cf_clock_now() - u->start;
   /* Under mu: a ponderhit may be setting the clock (a ponder search that
    * ended early, at RamLimitMb, is still waiting for it). */
   pthread_mutex_lock(&u->mu);
   if (u->budget_ms >= 0) /* set only for agents that spend their budget */
-    cf_time_manager_done(&u->tm, u->budget_ms, (cf_agent_now() - u->clock_start) * 1000.0);
+    cf_time_manager_done(&u->tm, u->budget_ms, (cf_clock_now() - u->clock_start) * 1000.0);
   pthread_mutex_unlock(&u->mu);
   /* An agent that failed part way (the network, mid-search) still has its
    * best move so far: the search's, or the root policy's for the one-ply
@@ -54,7 +55,7 @@ static void *search_main(void *arg) {
   if (st != CF_OK) cf_uci_emit(u, "info string error: %s", err.msg);
   if (answer) cf_uci_emit_final_info(u, &r, elapsed);
   if (!u->hold) {
-    const double answer_ms = (cf_agent_now() - u->clock_start) * 1000.0;
+    const double answer_ms = (cf_clock_now() - u->clock_start) * 1000.0;
     u->answer_ms = answer_ms > 0.75 * u->answer_ms ? answer_ms : 0.75 * u->answer_ms;
   }
   wait_release(u);

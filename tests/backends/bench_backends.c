@@ -22,18 +22,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/cf_clock.h"
 #include "backends/cf_backend.h"
 #include "net/cf_net.h"
 #include "weights/cf_weights.h"
 #ifdef CF_HAVE_OPENBLAS
 #include <cblas.h>
 #endif
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Floating-point operations of one evaluation's encoder (2 per MAC). */
 static double encoder_flops(const cf_net_arch *a) {
@@ -70,9 +65,9 @@ static double sgemm_gflops(int threads, double *per_cpu) {
   double best = 0;
   *per_cpu = 0;
   for (int r = 0; r < 5; r++) {
-    double t0 = now(), c0 = cpu_now();
+    double t0 = cf_clock_now(), c0 = cpu_now();
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, N, N, N, 1.0f, a, N, b, N, 0.0f, c, N);
-    double g = 2.0 * N * N * N / (now() - t0) / 1e9;
+    double g = 2.0 * N * N * N / (cf_clock_now() - t0) / 1e9;
     double gc = 2.0 * N * N * N / (cpu_now() - c0) / 1e9 * threads;
     if (g > best) best = g;
     if (gc > *per_cpu) *per_cpu = gc;
@@ -118,8 +113,8 @@ static int bench_one(const cf_weights *w, const char *backend, const char *extra
   }
   int ok = cf_net_eval(net, batch, req, out, &err) == CF_OK; /* warm-up: primitives, tables */
   long long evals = 0;
-  double t0 = now(), c0 = cpu_now(), t = 0;
-  while (ok && (t = now() - t0) < seconds) {
+  double t0 = cf_clock_now(), c0 = cpu_now(), t = 0;
+  while (ok && (t = cf_clock_now() - t0) < seconds) {
     ok = cf_net_eval(net, batch, req, out, &err) == CF_OK;
     evals += batch;
   }

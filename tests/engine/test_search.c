@@ -11,6 +11,7 @@
 #include "chess/cf_move_uci.h"
 #include "chess/cf_movegen.h"
 #include "backends/cf_backend.h"
+#include "common/cf_clock.h"
 #include "engine/cf_agent.h"
 #include "engine/cf_engine_weights.h"
 #include "engine/uci/cf_uci_options.h"
@@ -536,7 +537,7 @@ static void test_limits(cf_test *t) {
       CHECK(r.stopped);
       CHECK(r.info.best != CF_MOVE_NONE);
     }
-    cf_search_limits past = {.deadline = cf_agent_now() - 1};
+    cf_search_limits past = {.deadline = cf_clock_now() - 1};
     if (CHECK(cf_search_run(s, net, &g, &past, NULL, NULL, &r, NULL) == CF_OK)) {
       CHECK(r.info.best != CF_MOVE_NONE);
       CHECK(r.info.playouts <= 1);
@@ -566,19 +567,6 @@ static void test_limits(cf_test *t) {
 out:
   cf_search_free(s);
   cf_net_free(net);
-}
-
-/* The default minibatch follows the backend; "auto" is the default backend
- * (on a GPU machine, cuda's 256, not the CPU's 32). */
-static void test_default_minibatch(cf_test *t) {
-  CHECK_INT_EQ(cf_search_default_minibatch("ref"), 8);
-  CHECK_INT_EQ(cf_search_default_minibatch("cuda"), 256);
-  CHECK_INT_EQ(cf_search_default_minibatch("onednn"), 32);
-  const cf_backend_desc *d = cf_backend_default();
-  if (!CHECK(d != NULL)) return;
-  CHECK_INT_EQ(cf_search_default_minibatch("auto"), cf_search_default_minibatch(d->name));
-  CHECK_INT_EQ(cf_search_default_minibatch(NULL), cf_search_default_minibatch(d->name));
-  CHECK_INT_EQ(cf_search_default_minibatch(""), cf_search_default_minibatch(d->name));
 }
 
 static void test_bad_params(cf_test *t) {
@@ -673,7 +661,7 @@ out:
   cf_net_free(good);
 }
 
-CF_TEST_MAIN(test_net_failure_mid_search, test_default_minibatch, test_cpuct_growth, test_fpu_and_selection, test_best_edge_order, test_proofs,
+CF_TEST_MAIN(test_net_failure_mid_search, test_cpuct_growth, test_fpu_and_selection, test_best_edge_order, test_proofs,
              test_backup_signs, test_time_manager, test_one_visit_is_the_policy, test_mates_the_one_ply_agent_misses,
              test_tree_reuse, test_deterministic, test_terminal_classification,
              test_search_sees_repetition, test_ram_limit, test_limits,

@@ -14,6 +14,7 @@
 #include "chess/cf_fen.h"
 #include "chess/cf_game.h"
 #include "chess/cf_move_uci.h"
+#include "common/cf_clock.h"
 #include "engine/cf_engine_weights.h"
 #include "engine/uci/cf_uci.h"
 #include "engine/cf_agent.h"
@@ -565,7 +566,7 @@ static void test_score_and_time(cf_test *t) {
 
 
 /* Milliseconds between two monotonic times. */
-static double ms_since(double t0) { return (cf_agent_now() - t0) * 1000.0; }
+static double ms_since(double t0) { return (cf_clock_now() - t0) * 1000.0; }
 
 /* Latency bounds hold for a release build; sanitizers slow every network
  * call several times over, so their builds get that much slack. */
@@ -650,19 +651,19 @@ static void test_search_time_and_stop(cf_test *t) {
   if (!u) return;
   run(u, &tr, "isready\nposition startpos\ngo nodes 1"); /* warm the backend */
   /* movetime less MoveOverheadMs: 400 - 200 leaves 200 ms. */
-  double t0 = cf_agent_now();
+  double t0 = cf_clock_now();
   const char *o = run(u, &tr, "go movetime 400");
   double took = ms_since(t0);
   CHECK_INT_EQ(count(o, "bestmove "), 1);
   CHECK_LATENCY(took, 350 * SLACK, "go movetime 400 less MoveOverheadMs 200");
   /* A clock: Lc0's time manager stays well inside the time left. */
-  t0 = cf_agent_now();
+  t0 = cf_clock_now();
   o = run(u, &tr, "go wtime 3000 btime 3000 winc 0 binc 0");
   took = ms_since(t0);
   CHECK_INT_EQ(count(o, "bestmove "), 1);
   CHECK_LATENCY(took, 1500 * SLACK, "go wtime 3000 btime 3000");
   /* No time left, or less than the overhead: move at once. */
-  t0 = cf_agent_now();
+  t0 = cf_clock_now();
   o = run(u, &tr, "go wtime -50 btime -50");
   CHECK_LATENCY(ms_since(t0), 100 * SLACK, "go wtime -50 btime -50");
   CHECK_INT_EQ(count(o, "bestmove "), 1);
@@ -675,7 +676,7 @@ static void test_search_time_and_stop(cf_test *t) {
   pthread_mutex_lock(&tr.mu);
   CHECK(!strstr(tr.text + from, "bestmove"));
   pthread_mutex_unlock(&tr.mu);
-  t0 = cf_agent_now();
+  t0 = cf_clock_now();
   cf_uci_feed(u, "stop");
   cf_uci_wait(u);
   CHECK_LATENCY(ms_since(t0), 100 * SLACK, "stop during go infinite");
@@ -689,7 +690,7 @@ static void test_search_time_and_stop(cf_test *t) {
   pthread_mutex_lock(&tr.mu);
   CHECK(!strstr(tr.text + from, "bestmove"));
   pthread_mutex_unlock(&tr.mu);
-  t0 = cf_agent_now();
+  t0 = cf_clock_now();
   o = run(u, &tr, "ponderhit");
   CHECK_LATENCY(ms_since(t0), 1000 * SLACK, "ponderhit with wtime 2000");
   CHECK_INT_EQ(count(o, "bestmove "), 1);
@@ -702,7 +703,7 @@ static void test_search_time_and_stop(cf_test *t) {
   /* quit during a long search: quick. */
   cf_uci_feed(u, "go infinite");
   sleep_ms(50);
-  t0 = cf_agent_now();
+  t0 = cf_clock_now();
   CHECK(!cf_uci_feed(u, "quit"));
   CHECK_LATENCY(ms_since(t0), 100 * SLACK, "quit during go infinite");
   cf_uci_free(u);
@@ -1178,7 +1179,7 @@ static void test_clocks_every_agent(cf_test *t) {
              agents[a]);
     run(u, &tr, cmd); /* loaded and warm */
     for (size_t g = 0; g < sizeof gos / sizeof gos[0]; g++) {
-      double t0 = cf_agent_now();
+      double t0 = cf_clock_now();
       const char *o = run(u, &tr, gos[g]);
       double took = ms_since(t0);
       char what[160];
@@ -1219,7 +1220,7 @@ static void test_clocks_every_agent(cf_test *t) {
   {
     const char *o = run(u, &tr, "setoption name MoveOverheadMs value 2980");
     CHECK_STR_EQ(o, "");
-    double t0 = cf_agent_now();
+    double t0 = cf_clock_now();
     o = run(u, &tr, "go movetime 3000");
     double took = ms_since(t0);
     const long nodes = last_nodes(o);
@@ -1231,7 +1232,7 @@ static void test_clocks_every_agent(cf_test *t) {
      * overhead, a clock of a quarter of what the full value search just
      * took is played without the network; a clock of ten times it is not. */
     run(u, &tr, "setoption name MoveOverheadMs value 0");
-    t0 = cf_agent_now();
+    t0 = cf_clock_now();
     o = run(u, &tr, "go wtime 600000 btime 600000");
     const double full = ms_since(t0);
     CHECK(strstr(o, "time trouble") == NULL);
@@ -1245,7 +1246,7 @@ static void test_clocks_every_agent(cf_test *t) {
     CHECK(strstr(o, "time trouble") == NULL && last_nodes(o) >= 1);
     run(u, &tr, "setoption name MoveOverheadMs value 2980");
     /* The full search, for scale: it must be cut above. */
-    t0 = cf_agent_now();
+    t0 = cf_clock_now();
     o = run(u, &tr, "go");
     fprintf(stderr, "  value agent, full: %.0f ms, %ld nodes\n", ms_since(t0), last_nodes(o));
     CHECK_INT_EQ(last_nodes(o), 42);
@@ -1255,7 +1256,7 @@ static void test_clocks_every_agent(cf_test *t) {
     run(u, &tr, "setoption name MoveOverheadMs value 200");
     const char *ponders[] = {"go ponder wtime 250 btime 250\nponderhit", "go ponder\nponderhit"};
     for (int i = 0; i < 2; i++) {
-      t0 = cf_agent_now();
+      t0 = cf_clock_now();
       o = run(u, &tr, ponders[i]);
       fprintf(stderr, "  value agent, '%s': %.0f ms, %ld nodes\n", ponders[i], ms_since(t0),
               last_nodes(o));
@@ -1275,7 +1276,7 @@ static void test_clocks_every_agent(cf_test *t) {
     tr.watch = "info string loaded network";
     tr.watch_at = 0;
     pthread_mutex_unlock(&tr.mu);
-    double t0 = cf_agent_now();
+    double t0 = cf_clock_now();
     const char *o = run(u, &tr, "go movetime 230");
     const double took = ms_since(t0), load = (tr.watch_at - t0) * 1000.0;
     fprintf(stderr, "  value agent, load + movetime 230: load %.0f ms, %.0f ms in all, %ld nodes\n",

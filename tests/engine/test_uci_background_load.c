@@ -16,6 +16,7 @@
 
 #include "chess/cf_game.h"
 #include "chess/cf_move_uci.h"
+#include "common/cf_clock.h"
 #include "engine/cf_agent.h"
 #include "engine/uci/cf_uci.h"
 #include "tests/cf_test.h"
@@ -26,7 +27,7 @@ static void sleep_ms(long ms) {
   nanosleep(&ts, NULL);
 }
 
-static double ms_since(double t0) { return (cf_agent_now() - t0) * 1000.0; }
+static double ms_since(double t0) { return (cf_clock_now() - t0) * 1000.0; }
 
 /* An engine whose loads take delay_ms more (the built-in net on ref);
  * quit waits quit_wait_ms for a load (0: the default). */
@@ -51,7 +52,7 @@ static cf_uci *slow_engine(cf_test *t, transcript *tr, int delay_ms) {
 
 /* Feeds one line; it must return at once (well before any load ends). */
 static bool feed(cf_test *t, cf_uci *u, const char *line) {
-  double t0 = cf_agent_now();
+  double t0 = cf_clock_now();
   bool go_on = cf_uci_feed(u, line);
   char what[160];
   snprintf(what, sizeof what, "feeding '%s' during a load", line);
@@ -62,7 +63,7 @@ static bool feed(cf_test *t, cf_uci *u, const char *line) {
 /* Waits until the output holds needle (at or after from); returns the
  * offset of it, or -1 after timeout_ms (the test fails). */
 static long wait_for(cf_test *t, transcript *tr, size_t from, const char *needle, double timeout_ms) {
-  double t0 = cf_agent_now();
+  double t0 = cf_clock_now();
   for (;;) {
     pthread_mutex_lock(&tr->mu);
     const char *p = strstr(tr->text + from, needle);
@@ -105,7 +106,7 @@ static void test_isready_waits(cf_test *t) {
   const int delay = 800;
   cf_uci *u = slow_engine(t, &tr, delay);
   if (!u) return;
-  double t0 = cf_agent_now();
+  double t0 = cf_clock_now();
   feed(t, u, "isready");
   feed(t, u, "uci");
   CHECK(has(&tr, 0, "uciok"));
@@ -142,7 +143,7 @@ static void test_option_during_load(cf_test *t) {
   if (!u) return;
   feed(t, u, "go nodes 1"); /* starts a load and waits for it */
   feed(t, u, "stop");       /* answers the go without the network */
-  double t0 = cf_agent_now();
+  double t0 = cf_clock_now();
   long best = wait_for(t, &tr, 0, "bestmove ", load_margin_ms());
   CHECK_LATENCY(ms_since(t0), 1000 * CF_TEST_SLACK, "bestmove after stop during a load");
   CHECK(best >= 0);
@@ -173,7 +174,7 @@ static void test_stop_during_load(cf_test *t) {
   feed(t, u, "go infinite");
   sleep_ms(100);
   CHECK(!has(&tr, 0, "bestmove"));
-  double t0 = cf_agent_now();
+  double t0 = cf_clock_now();
   feed(t, u, "stop");
   long best = wait_for(t, &tr, 0, "bestmove ", load_margin_ms());
   CHECK_LATENCY(ms_since(t0), 500 * CF_TEST_SLACK, "bestmove after stop during a 3 s load");
@@ -202,7 +203,7 @@ static void test_go_clock_counts_wait(cf_test *t) {
   CHECK(cf_uci_set_option(u, CF_OPT_SMART_PRUNING_FACTOR, "0", NULL) == CF_OK);
   char go[64];
   snprintf(go, sizeof go, "go movetime %d", movetime);
-  double t0 = cf_agent_now();
+  double t0 = cf_clock_now();
   feed(t, u, go);
   long best = wait_for(t, &tr, 0, "bestmove ", movetime + delay + load_margin_ms());
   double took = ms_since(t0);
@@ -217,7 +218,7 @@ static void test_go_clock_counts_wait(cf_test *t) {
   /* A clock of 1 s against a 1.5 s load: no time to ask the network. */
   CHECK(cf_uci_set_option(u, CF_OPT_BACKEND_OPTIONS, "create_delay_ms=1500", NULL) == CF_OK);
   size_t from = tr.at;
-  t0 = cf_agent_now();
+  t0 = cf_clock_now();
   feed(t, u, "go wtime 1000 btime 1000");
   best = wait_for(t, &tr, from, "bestmove ", 1500 + load_margin_ms());
   long loaded = wait_for(t, &tr, from, "info string loaded network", 1);
@@ -304,7 +305,7 @@ static void test_foreground(cf_test *t) {
   CHECK(cf_uci_set_option(u, CF_OPT_WEIGHTS_FILE, "<built in>", NULL) == CF_OK);
   CHECK(cf_uci_set_option(u, CF_OPT_BACKEND, "ref", NULL) == CF_OK);
   CHECK(cf_uci_set_option(u, CF_OPT_BACKEND_OPTIONS, "create_delay_ms=300", NULL) == CF_OK);
-  double t0 = cf_agent_now();
+  double t0 = cf_clock_now();
   CHECK(cf_uci_feed(u, "isready"));
   CHECK(ms_since(t0) >= 295);
   CHECK(has(&tr, 0, "info string loaded network <built in>"));

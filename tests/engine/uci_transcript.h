@@ -14,11 +14,12 @@
 
 #include "chess/cf_game.h"
 #include "chess/cf_move_uci.h"
+#include "common/cf_clock.h"
 #include "engine/cf_agent.h"
 #include "engine/uci/cf_uci.h"
 
 /* Collected output. watch: when set, the first line containing it has its
- * time (cf_agent_now) recorded in watch_at. */
+ * time (cf_clock_now) recorded in watch_at. */
 typedef struct transcript {
   pthread_mutex_t mu;
   char text[1 << 20];
@@ -37,7 +38,7 @@ static inline void uci_transcript_init(transcript *tr) {
 static inline void uci_transcript_collect(void *user, const char *line) {
   transcript *tr = user;
   pthread_mutex_lock(&tr->mu);
-  if (tr->watch && tr->watch_at == 0 && strstr(line, tr->watch)) tr->watch_at = cf_agent_now();
+  if (tr->watch && tr->watch_at == 0 && strstr(line, tr->watch)) tr->watch_at = cf_clock_now();
   int n = snprintf(tr->text + tr->at, sizeof tr->text - tr->at, "%s\n", line);
   if (n > 0 && tr->at + (size_t)n < sizeof tr->text) tr->at += (size_t)n;
   pthread_mutex_unlock(&tr->mu);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "common/cf_clock.h"
 #include "tests/cf_test.h"
 #include "tests/weights/weights_test_util.h"
 
@@ -55,21 +56,15 @@ static const char *tmp_path(const char *name) {
   return path;
 }
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Loads path and expects a quick CF_ERR_IO whose message names the kind. */
 static void expect_refused(cf_test *t, const char *path, const char *kind) {
   cf_error err = {0};
   cf_weights *w = (cf_weights *)1;
-  double t0 = now_s();
+  double t0 = cf_clock_now();
   alarm(HANG_ALARM);
   cf_status st = cf_weights_load_file(path, NULL, &w, &err);
   alarm(0);
-  double dt = now_s() - t0;
+  double dt = cf_clock_now() - t0;
   CHECK_INT_EQ(st, CF_ERR_IO);
   CHECK(w == NULL);
   char want[128];
@@ -259,9 +254,9 @@ static void load_bomb(cf_test *t) {
   cf_error err = {0};
   cf_weights *w = (cf_weights *)1;
   cf_weights_load_options opts = {.limit_name = "WeightsMaxMb"};
-  double t0 = now_s();
+  double t0 = cf_clock_now();
   CHECK_INT_EQ(cf_weights_load_file(bomb_path, &opts, &w, &err), CF_ERR_NOMEM);
-  double dt = now_s() - t0;
+  double dt = cf_clock_now() - t0;
   CHECK(w == NULL);
   /* Stopped at the automatic limit (64 MiB for a 4 MB file), not by
    * running out of memory. */

@@ -2,13 +2,10 @@
 #include "tools/bench/bench_clock.h"
 
 #include <stdlib.h>
-#include <time.h>
 
-double bench_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "common/cf_clock.h"
+
+double bench_now(void) { return cf_clock_now(); }
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;

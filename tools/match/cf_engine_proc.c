@@ -11,13 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/cf_clock.h"
 #include "tools/match/cf_engine_proc.h"
 
-double cf_engine_now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
-}
+double cf_engine_now_ms(void) { return cf_clock_now() * 1000.0; }
 
 static long now_ms(void) { return (long)cf_engine_now_ms(); }
 

@@ -1,6 +1,7 @@
 /* nc_common.c: shared netconv helpers (nc_common.h). */
 #include "tools/netconv/nc_common.h"
 
+#include "common/cf_clock.h"
 #include "tools/cli/cf_cli_net.h"
 
 #include <errno.h>
@@ -123,30 +124,24 @@ const char *nc_input_format_name(int f) {
   }
 }
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 cf_status nc_load_net(const char *path, const cf_weights_load_options *opts, cf_weights **out,
                       cf_error *err) {
   struct stat st; /* <built in> is no file: no progress line */
   bool big = stat(path, &st) == 0 && (uint64_t)st.st_size >= NC_PROGRESS_MIN_BYTES;
-  double t0 = now_s();
+  double t0 = cf_clock_now();
   if (big) fprintf(stderr, "loading %s (%.0f MB)...", path, (double)st.st_size / 1e6);
   cf_status s = cf_cli_load_weights(path, opts, out, err);
-  if (big) fprintf(stderr, s == CF_OK ? " done (%.1f s)\n" : " failed\n", now_s() - t0);
+  if (big) fprintf(stderr, s == CF_OK ? " done (%.1f s)\n" : " failed\n", cf_clock_now() - t0);
   return s;
 }
 
 cf_status nc_save_net(const cf_weights *w, const char *path, cf_encoding enc, bool gzip,
                       cf_error *err) {
   bool big = (uint64_t)w->param_count * 2 >= NC_PROGRESS_MIN_BYTES;
-  double t0 = now_s();
+  double t0 = cf_clock_now();
   if (big) fprintf(stderr, "writing %s (%zu parameters)...", path, w->param_count);
   cf_status s = cf_weights_save_file(w, path, enc, gzip, err);
-  if (big) fprintf(stderr, s == CF_OK ? " done (%.1f s)\n" : " failed\n", now_s() - t0);
+  if (big) fprintf(stderr, s == CF_OK ? " done (%.1f s)\n" : " failed\n", cf_clock_now() - t0);
   return s;
 }
 

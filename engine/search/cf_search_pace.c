@@ -1,0 +1,49 @@
+/* cf_search_pace.c: how many leaves the next batch may take, and when a
+ * progress line is due. */
+#include "engine/search/cf_search_internal.h"
+
+/* The longest one network call should take: how late a stop may be
+ * honoured. Batches are cut to fit it once the speed is known. */
+#define STOP_LATENCY_S 0.1
+/* Progress lines at least this often. */
+#define INFO_INTERVAL_S 5.0
+
+int cf_search_batch_target(const cf_search *s, int minibatch, double now) {
+  const cf_search_limits *lim = s->limits;
+  int want = minibatch;
+  if (lim->visits > 0) {
+    long left = lim->visits - (long)(s->root->n + s->root->in_flight);
+    if (left < want) want = left > 0 ? (int)left : 1;
+  }
+  const double sec_per_eval = s->sec_per_eval;
+  if (sec_per_eval > 0 && (lim->deadline > 0 || lim->infinite)) {
+    /* A batch cannot be interrupted: in a timed or held search keep it
+     * within the stop latency and the time left. (A node-limited search
+     * keeps whole batches, so its tree does not depend on timing.) */
+    double budget = STOP_LATENCY_S;
+    if (lim->deadline > 0 && lim->deadline - now < budget) budget = lim->deadline - now;
+    double fit = budget / sec_per_eval;
+    if (fit < want) want = fit >= 1 ? (int)fit : 1;
+  } else if (lim->deadline > 0 && now >= lim->deadline) {
+    /* Out of time before any batch was timed (a clock at zero, a budget
+     * spent loading the net): one position, the least work that gives a
+     * move, not a whole minibatch behind a root the NN cache answered. */
+    want = 1;
+  }
+  return want;
+}
+
+void cf_info_throttle_init(cf_info_throttle *t, double now) {
+  *t = (cf_info_throttle){.last = now, .best = CF_MOVE_NONE, .depth = -1, .seldepth = -1};
+}
+
+bool cf_info_throttle_due(cf_info_throttle *t, const cf_search_info *info, double now) {
+  if (info->best == t->best && info->depth == t->depth && info->seldepth == t->seldepth &&
+      now - t->last < INFO_INTERVAL_S)
+    return false;
+  t->last = now;
+  t->best = info->best;
+  t->depth = info->depth;
+  t->seldepth = info->seldepth;
+  return true;
+}

@@ -1,0 +1,270 @@
+/* test_search_gather.c: how the search fills a batch (fill_batches), on
+ * trees built by hand over real positions and evaluated by the built-in
+ * network:
+ *   - a full batch even when the priors are sharp (collisions steer the
+ *     next walks elsewhere instead of ending the batch);
+ *   - leaves the NN cache knows and positions that end the game are backed
+ *     up out of order and take no place in the batch;
+ *   - afterwards every count and value is exact: each node's visits are
+ *     one plus its children's, its mean is its own value and its
+ *     children's (sign-flipped) averaged over those visits, nothing is left
+ *     in flight. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "chess/cf_fen.h"
+#include "chess/cf_movegen.h"
+#include "engine/cf_engine_weights.h"
+#include "engine/uci/cf_uci_options.h"
+#include "engine/search/cf_search_internal.h"
+#include "tests/cf_test.h"
+
+static cf_net *builtin_net(cf_test *t) {
+  cf_engine_weights_spec spec = {.weights = CF_WEIGHTS_BUILT_IN, .net = {.max_batch = 32}};
+  cf_net *net = NULL;
+  cf_engine_weights_info info;
+  cf_error err = {0};
+  if (!CHECK(cf_engine_load_net(&spec, &net, &info, &err) == CF_OK)) fprintf(stderr, "%s\n", err.msg);
+  return net;
+}
+
+/* Gives x an edge per legal move of the game's current position: the first
+ * listed move gets prior `sharp` (0: all even), the others share the rest. x counts as
+ * evaluated once, with value v (from the view of the side that moved into x). */
+static bool expand_by_hand(cf_search *s, cf_snode *x, const cf_game *g, float sharp, float v) {
+  cf_movelist legal;
+  cf_generate_legal(cf_game_position(g), &legal);
+  if (!cf_node_alloc_edges(&s->pool, x, legal.count)) return false;
+  if (sharp <= 0) sharp = 1.0f / (float)legal.count; /* even */
+  for (int i = 0; i < legal.count; i++) {
+    const float rest = legal.count > 1 ? (1.0f - sharp) / (float)(legal.count - 1) : 0.0f;
+    x->edges[i] = (cf_sedge){.move = legal.moves[i], .p = i == 0 ? sharp : rest};
+  }
+  x->n = 1;
+  x->wl = v;
+  x->v = v;
+  return true;
+}
+
+/* A root over g's position, evaluated once with value root_v, priors
+ * `sharp` on its first move; with `two_plies`, each child also evaluated
+ * once (all at the same value, so the priors alone steer) with priors of
+ * 0.95 on its first move. The root's mean follows from its children's, as
+ * a backup would have made it. */
+static bool hand_tree(cf_test *t, cf_search *s, cf_game *g, float sharp, float root_v,
+                      bool two_plies) {
+  cf_snode *root = cf_node_new(&s->pool, NULL, 0);
+  if (!CHECK(root && expand_by_hand(s, root, g, sharp, root_v))) return false;
+  s->root = root;
+  s->start = g->plies[0].pos;
+  s->n_moves = 0;
+  if (!two_plies) return true;
+  double sum = root->v;
+  for (int i = 0; i < root->n_edges; i++) {
+    cf_snode *c = cf_node_new(&s->pool, root, i);
+    if (!CHECK(c != NULL)) return false;
+    root->edges[i].child = c;
+    if (!CHECK(cf_game_push(g, root->edges[i].move, NULL) == CF_OK)) return false;
+    const bool ok = expand_by_hand(s, c, g, 0.95f, -root_v);
+    cf_game_pop(g);
+    if (!CHECK(ok)) return false;
+    root->n += c->n;
+    sum += -c->wl * c->n;
+  }
+  root->wl = sum / root->n;
+  return true;
+}
+
+/* The counts and means of the subtree at x are what its visits add up to;
+ * returns the nodes checked. */
+static int check_exact(cf_test *t, const cf_snode *x) {
+  int nodes = 1;
+  CHECK_INT_EQ(x->in_flight, 0);
+  if (x->flags & CF_NODE_TERMINAL) { /* every visit scored the same, exactly */
+    CHECK(x->wl == x->v);
+    return nodes;
+  }
+  uint32_t n = x->n > 0 && !isnan(x->v) ? 1 : 0;
+  double sum = n ? x->v : 0;
+  for (int i = 0; i < x->n_edges; i++) {
+    const cf_snode *c = x->edges[i].child;
+    if (!c || c->n == 0) continue;
+    n += c->n;
+    sum += -c->wl * c->n;
+    nodes += check_exact(t, c);
+  }
+  CHECK_INT_EQ(x->n, n);
+  if (x->n > 0 && x->proven == CF_UNPROVEN) CHECK_NEAR(x->wl, sum / x->n, 1e-9);
+  return nodes;
+}
+
+/* Sets up s to gather on g without a run around it (the run's stop rules
+ * would otherwise choose the batch). */
+static void begin(cf_search *s, cf_net *net, cf_game *g, cf_search_limits *lim) {
+  s->net = net;
+  s->game = g;
+  s->limits = lim;
+  s->root_ply = g->count - 1;
+  s->root_black = cf_game_position(g)->side == CF_BLACK;
+}
+
+static cf_search *new_search(cf_test *t, long cache) {
+  cf_search_params p;
+  cf_search_params_default(&p);
+  p.nn_cache_size = cache;
+  p.minibatch_size = 32;
+  p.smart_pruning_factor = 0;
+  p.fill_batches = true;
+  cf_search *s = NULL;
+  if (!CHECK(cf_search_create(&p, &s, NULL) == CF_OK)) return NULL;
+  return s;
+}
+
+/* A run of one node limit on a position, so that the search owns its
+ * batch buffers and cache; the tree is then replaced by a hand-built one. */
+static bool warm(cf_test *t, cf_search *s, cf_net *net, cf_game *g) {
+  cf_search_limits lim = {.visits = 1};
+  cf_search_result r;
+  if (!CHECK(cf_search_run(s, net, g, &lim, NULL, NULL, &r, NULL) == CF_OK)) return false;
+  cf_node_free_subtree(&s->pool, s->root);
+  s->root = NULL;
+  return true;
+}
+
+/* A network, a search (NN cache of `cache` entries) and a game at fen,
+ * warmed up (warm) and ready for a hand-built tree. */
+typedef struct fixture {
+  cf_net *net;
+  cf_search *s;
+  cf_game g;
+  bool game;
+} fixture;
+
+static bool setup(cf_test *t, fixture *fx, long cache, const char *fen) {
+  *fx = (fixture){.net = builtin_net(t), .s = new_search(t, cache)};
+  if (!fx->net || !fx->s) return false;
+  fx->game = CHECK(cf_game_init_fen(&fx->g, fen, NULL) == CF_OK);
+  return fx->game && warm(t, fx->s, fx->net, &fx->g);
+}
+
+static void teardown(fixture *fx) {
+  if (fx->game) cf_game_free(&fx->g);
+  if (fx->s) fx->s->limits = NULL;
+  cf_search_free(fx->s);
+  cf_net_free(fx->net);
+}
+
+/* Start position, priors of 0.9 then 0.95 on one move: a batch of 32 is
+ * still full, in one network call. */
+static void test_full_batch_with_sharp_priors(cf_test *t) {
+  fixture fx;
+  cf_search *s = NULL;
+  if (setup(t, &fx, 0, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, true)) {
+    const uint32_t before = s->root->n;
+    cf_search_limits lim = {0};
+    begin(s, fx.net, &fx.g, &lim);
+    const long leaves = s->leaves_evaluated, batches = s->batches, coll = s->collisions;
+    CHECK(cf_search_batch(s, 32, NULL) == CF_OK);
+    CHECK_INT_EQ(s->leaves_evaluated - leaves, 32);
+    CHECK_INT_EQ(s->batches - batches, 1);
+    CHECK(s->collisions > coll); /* the sharp prior did collide */
+    CHECK_INT_EQ(s->root->n, before + 32);
+    CHECK(check_exact(t, s->root) > 1 + 20); /* grandchildren were reached and checked */
+    /* A second batch fills too, and the game is back at the root. */
+    CHECK(cf_search_batch(s, 32, NULL) == CF_OK);
+    CHECK_INT_EQ(s->root->n, before + 64);
+    CHECK_INT_EQ(fx.g.count, 1);
+    check_exact(t, s->root);
+  }
+  teardown(&fx);
+}
+
+/* The same tree without fill_batches (single-visit collisions, at most
+ * the batch size of them): the sharp prior ends the batch part empty. */
+static void test_single_visit_collisions_stop_short(cf_test *t) {
+  fixture fx;
+  cf_search *s = NULL;
+  if (setup(t, &fx, 0, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, true)) {
+    s->params.fill_batches = false;
+    const uint32_t before = s->root->n;
+    cf_search_limits lim = {0};
+    begin(s, fx.net, &fx.g, &lim);
+    const long leaves = s->leaves_evaluated;
+    CHECK(cf_search_batch(s, 32, NULL) == CF_OK);
+    CHECK(s->leaves_evaluated - leaves < 32);
+    CHECK_INT_EQ(s->root->n, before + (uint32_t)(s->leaves_evaluated - leaves));
+    check_exact(t, s->root);
+  }
+  teardown(&fx);
+}
+
+/* The NN cache answers the leaves one batch evaluated: the same walks on
+ * the same tree meet them again, back them up at once and still gather a
+ * full batch of new leaves behind them. */
+static void test_cached_leaves_out_of_order(cf_test *t) {
+  fixture fx;
+  cf_search *s = NULL;
+  if (setup(t, &fx, 100000, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, true)) {
+    cf_search_limits lim = {0};
+    begin(s, fx.net, &fx.g, &lim);
+    CHECK(cf_search_batch(s, 16, NULL) == CF_OK);
+    CHECK_INT_EQ(s->cache_hits, 0);
+    /* The same tree again: its 16 leaves are cached now. */
+    cf_node_free_subtree(&s->pool, s->root);
+    s->root = NULL;
+    if (hand_tree(t, s, &fx.g, 0.9f, 0.1f, true)) {
+      const uint32_t before = s->root->n;
+      const long leaves = s->leaves_evaluated, batches = s->batches;
+      CHECK(cf_search_batch(s, 16, NULL) == CF_OK);
+      CHECK_INT_EQ(s->leaves_evaluated - leaves, 16); /* a full batch of new leaves */
+      CHECK_INT_EQ(s->batches - batches, 1);
+      CHECK(s->cache_hits >= 1);
+      CHECK(s->cache_hits <= 16);
+      CHECK_INT_EQ(s->root->n, before + 16 + (uint32_t)s->cache_hits);
+      check_exact(t, s->root);
+    }
+  }
+  teardown(&fx);
+}
+
+/* Black's king on a8 against a queen on c7: every king move and some queen
+ * moves stalemate. Those walks end on a drawn position, are scored exactly
+ * (0) on the spot and take no place in the batch. (Even priors, and a root
+ * good for White, so the draws do not draw every walk.) */
+static void test_terminal_leaves_out_of_order(cf_test *t) {
+  fixture fx;
+  cf_search *s = NULL;
+  if (setup(t, &fx, 0, "k7/2Q5/8/8/8/8/8/6K1 w - - 0 1") &&
+      hand_tree(t, (s = fx.s), &fx.g, 0, -0.5f, false)) {
+    const uint32_t before = s->root->n;
+    cf_search_limits lim = {0};
+    begin(s, fx.net, &fx.g, &lim);
+    const long leaves = s->leaves_evaluated, batches = s->batches, terminal = s->terminal_visits;
+    CHECK(cf_search_batch(s, 8, NULL) == CF_OK);
+    CHECK(s->terminal_visits - terminal >= 1);
+    CHECK_INT_EQ(s->leaves_evaluated - leaves, 8);
+    CHECK_INT_EQ(s->batches - batches, 1);
+    CHECK_INT_EQ(s->root->n, before + 8 + (uint32_t)(s->terminal_visits - terminal));
+    /* Each stalemate child: a draw, exactly. */
+    int draws = 0;
+    double sum = s->root->v;
+    for (int i = 0; i < s->root->n_edges; i++) {
+      const cf_snode *c = s->root->edges[i].child;
+      if (!c || !c->n) continue;
+      sum += -c->wl * c->n;
+      if (c->flags & CF_NODE_TERMINAL) {
+        draws++;
+        CHECK(c->proven == 0 && c->wl == 0.0 && c->d == 1.0f);
+      }
+    }
+    CHECK(draws >= 1);
+    CHECK_NEAR(s->root->wl, sum / s->root->n, 1e-12);
+    check_exact(t, s->root);
+  }
+  teardown(&fx);
+}
+
+CF_TEST_MAIN(test_full_batch_with_sharp_priors, test_single_visit_collisions_stop_short,
+             test_cached_leaves_out_of_order,
+             test_terminal_leaves_out_of_order)
