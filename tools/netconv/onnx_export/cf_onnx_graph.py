@@ -3,25 +3,17 @@ layers (RPE q/k/v, smolgen, LayerNorm or RMSNorm), exactly as
 docs/NETWORK.md sections 3-5 and cformer's reference backend compute it.
 
 Tensors are [N][64][width] (token-major); attention runs per head as
-[N][H][64][dh]. The Shaw relative-position terms are plain ops: each term is
-one MatMul against the [225]-offset table, and a Gather with a constant
-index picks, for each (query, key), the offset p(q, k) of NETWORK.md
-section 5, so the graph never holds a 64x64xdh table.
+[N][H][64][dh]. The Shaw relative-position terms are in cf_onnx_rpe.py.
 """
 
 import math
 
 import numpy as np
 
+import cf_onnx_rpe as rpe
+
 PLANES = 112
 PIECE_PLANES = 12
-
-
-def displacement():
-    """p(q, k) = 15 (rank q - rank k + 7) + (file q - file k + 7): [64][64]."""
-    sq = np.arange(64)
-    rank, file = sq // 8, sq % 8
-    return 15 * (rank[:, None] - rank[None, :] + 7) + (file[:, None] - file[None, :] + 7)
 
 
 def pos_table():
@@ -56,15 +48,6 @@ class Body:
         self.H = arch["heads"]
         self.dm = arch["dm"]
         self.dh = self.dm // self.H
-        p = displacement()
-        q = np.arange(64)[:, None]
-        k = np.arange(64)[None, :]
-        self.idx_q = q * 225 + p          # rpe_q: [q][225] flattened, pick p(q,k)
-        self.idx_k = k * 225 + p          # rpe_k: [k][225] flattened, pick p(q,k)
-        idx_v = np.tile(q * 65 + 64, (1, 225))  # rpe_v: column 64 of A padded is 0
-        for qq in range(64):
-            idx_v[qq, p[qq]] = qq * 65 + np.arange(64)
-        self.idx_v = idx_v
 
     def t(self, name):
         return self.net.get(name)
@@ -150,11 +133,6 @@ class Body:
         g, be, eps = self.norm_of(pre + "ln2_")
         return b.residual_norm(name + "/ln2", x, f, self.alpha, g, be, eps)
 
-    def heads_of(self, name, table):
-        """rpe [225][dh*H] (p, i*H + h) -> [H][dh][225] for MatMul."""
-        e = table.reshape(225, self.dh, self.H).transpose(2, 1, 0)
-        return self.b.weight(name, e)
-
     def attention(self, name, pre, x):
         b, t, a = self.b, self.t, self.arch
         H, dh, d = self.H, self.dh, a["d"]
@@ -168,32 +146,16 @@ class Body:
         q, k, v = proj("q"), proj("k"), proj("v")
         kt = b.transpose(name + "/K/T", k, [0, 1, 3, 2])
         s = b.node("MatMul", [q, kt], name + "/QK")  # [N][H][64 q][64 k]
-        for c, idx in (("q", self.idx_q), ("k", self.idx_k)):
-            e = t(f"{pre}rpe_{c}")
-            if e is None:
-                continue
-            src = q if c == "q" else k
-            r = b.node("MatMul", [src, self.heads_of(f"{name}/rpe_{c}", e)], f"{name}/rpe_{c}/matmul")
-            r = b.reshape(f"{name}/rpe_{c}/flat", r, [-1, H, 64 * 225])
-            r = b.node("Gather", [r, b.ints(f"{name}/rpe_{c}/index", idx)],
-                       f"{name}/rpe_{c}/gather", axis=2)
-            s = b.node("Add", [s, r], f"{name}/rpe_{c}/add")
+        for i, r in enumerate(rpe.score_terms(b, name, self.net, pre, q, k, H, dh)):
+            s = b.node("Add", [s, r], f"{name}/rpe/add{i}")
         s = b.node("Mul", [s, b.scalar(name + "/scale", 1.0 / math.sqrt(dh))], name + "/QK/scale")
         if t(pre + "smolgen.compress") is not None:
             s = b.node("Add", [s, self.smolgen(name + "/smolgen", pre + "smolgen.", x)],
                        name + "/smolgen/add")
         att = b.node("Softmax", [s], name + "/softmax", axis=-1)
         o = b.node("MatMul", [att, v], name + "/AV")  # [N][H][64][dh]
-        ev = t(pre + "rpe_v")
-        if ev is not None:
-            # A onto the 225 offsets: A'[q][p] = A[q][k] with p(q, k) = p, else 0.
-            pad = b.node("Pad", [att, b.ints(name + "/rpe_v/pads", [0, 0, 0, 0, 0, 0, 0, 1])],
-                         name + "/rpe_v/pad")
-            pad = b.reshape(name + "/rpe_v/flat", pad, [-1, H, 64 * 65])
-            ap = b.node("Gather", [pad, b.ints(name + "/rpe_v/index", self.idx_v)],
-                        name + "/rpe_v/gather", axis=2)  # [N][H][64][225]
-            ev_h = b.weight(name + "/rpe_v", ev.reshape(225, dh, H).transpose(2, 0, 1))
-            r = b.node("MatMul", [ap, ev_h], name + "/rpe_v/matmul")  # ev_h: [H][225][dh]
+        r = rpe.value_term(b, name, self.net, pre, att, H, dh)
+        if r is not None:
             o = b.node("Add", [o, r], name + "/rpe_v/add")
         o = b.transpose(name + "/out/T", o, [0, 2, 1, 3])
         return b.reshape(name + "/out", o, [-1, 64, self.dm])
