@@ -26,50 +26,17 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_vs_lc0 import RunError, cpu_model, loadavg, run  # noqa: E402 (the shared helpers)
+
 ORT_RUN = os.path.join(ROOT, "tools", "netconv", "onnx_export", "ort_run.js")
 SUITE = os.path.join(ROOT, "data", "bench", "positions.txt")
-
-
-class RunError(Exception):
-    pass
-
-
-def loadavg():
-    try:
-        with open("/proc/loadavg") as f:
-            return " ".join(f.read().split()[:3])
-    except OSError:
-        return "unknown"
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def run(cmd, what, stdin=None):
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, input=stdin)
-    except OSError as e:
-        raise RunError(f"{what}: cannot run {cmd[0]}: {e}")
-    if proc.returncode != 0:
-        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
-        raise RunError(f"{what} failed (exit {proc.returncode}): {' '.join(cmd)}\n{tail}")
-    return proc
 
 
 def suite_cases():
@@ -86,8 +53,9 @@ def suite_cases():
 def write_planes(cformer, net, path):
     """The suite's input planes for net, as `cformer eval` builds them."""
     cases = suite_cases()
-    stdin = "".join(json.dumps(c) + "\n" for c in cases)
-    proc = run([cformer, "eval", "--weights", net, "--backend", "ref"], "cformer eval", stdin)
+    with open(path + ".jsonl", "w") as f:
+        f.writelines(json.dumps(c) + "\n" for c in cases)
+    proc = run([cformer, "eval", "--weights", net, "--cases", path + ".jsonl"], "cformer eval")
     with open(path, "wb") as f:
         for line in proc.stdout.splitlines():
             out = json.loads(line)

@@ -17,7 +17,6 @@ usage: test_onnx_runtime.py NETCONV CFORMER SOURCE_ROOT
 exit 77: python3-onnx, node or onnxruntime-node is not installed.
 """
 
-import json
 import os
 import sys
 import tempfile

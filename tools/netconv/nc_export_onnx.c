@@ -108,21 +108,34 @@ static int check_out_dir(const char *out) {
   return rc;
 }
 
-/* The exporter script: $CFORMER_ONNX_EXPORTER, else the first of the build's
- * candidates (the source tree, then the installed copy) that exists. */
+/* The exporter script: $CFORMER_ONNX_EXPORTER; else, like the tools' data
+ * files (tools/data/cf_data_path.h), <folder of netconv>/../share/cformer/
+ * onnx_export (an installed tree, wherever it was moved); else the build's
+ * candidates: the source tree, then the configured install folder. */
 static const char *find_exporter(char *buf, size_t size) {
   const char *env = getenv("CFORMER_ONNX_EXPORTER");
   if (env && *env) return env;
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+      *slash = '\0';
+      int w = snprintf(buf, size, "%s/../share/cformer/onnx_export/cf_onnx_export.py", exe);
+      if (w > 0 && (size_t)w < size && access(buf, R_OK) == 0) return buf;
+    }
+  }
   const char *p = CF_ONNX_EXPORTER_PATHS;
   while (*p) {
     const char *end = strchr(p, ':');
-    size_t n = end ? (size_t)(end - p) : strlen(p);
-    if (n < size) {
-      memcpy(buf, p, n);
-      buf[n] = '\0';
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (len < size) {
+      memcpy(buf, p, len);
+      buf[len] = '\0';
       if (access(buf, R_OK) == 0) return buf;
     }
-    p += n + (end ? 1 : 0);
+    p += len + (end ? 1 : 0);
   }
   return NULL;
 }
