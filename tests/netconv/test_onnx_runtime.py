@@ -11,13 +11,15 @@ dimension is dynamic). The network embedded in cformer and a CF-6M-shaped
 random net (`netconv random --preset cf6m`) are checked on a few positions
 in float32 too. Then each activation cformer runs, set as the FFN and
 smolgen activation of lc0-smolgen-relu2 through `netconv import`, is checked
-the same way in float32.
+the same way in float32. Last, the Node example of docs/NETCONV.md runs as
+written on an export and prints three W/D/L numbers and 1858.
 
 usage: test_onnx_runtime.py NETCONV CFORMER SOURCE_ROOT
 exit 77: python3-onnx, node or onnxruntime-node is not installed.
 """
 
 import os
+import re
 import sys
 import tempfile
 
@@ -68,6 +70,26 @@ def with_activation(tmp, base, act):
     return net
 
 
+def docs_example(tmp):
+    """docs/NETCONV.md's Node example, run with the onnxruntime-node that
+    ort_run.js uses, on an export of the built-in net."""
+    text = open(os.path.join(ROOT, "docs", "NETCONV.md")).read()
+    blocks = re.findall(r"```js\n(.*?)```", text, re.S)
+    assert blocks, "docs/NETCONV.md has no Node example"
+    model = os.path.join(tmp, "net.onnx")
+    u.export(NETCONV, "<built in>", model)
+    script = os.path.join(tmp, "example.js")
+    with open(script, "w") as f:
+        f.write(blocks[0])
+    modules = os.path.join(os.path.dirname(os.path.abspath(RUNNER[1])), "node_modules")
+    r = u.run([RUNNER[0], script], cwd=tmp, env=dict(os.environ, NODE_PATH=modules))
+    assert r.returncode == 0, r.stderr
+    numbers = re.findall(r"[-+]?\d*\.\d+(?:e[-+]?\d+)?", r.stdout)
+    assert len(numbers) == 3 and abs(sum(map(float, numbers)) - 1) < 1e-5, r.stdout
+    assert r.stdout.split()[-1] == "1858", r.stdout
+    print("docs/NETCONV.md's Node example runs:", " ".join(r.stdout.split()))
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         for name in u.PARITY_NETS:
@@ -85,6 +107,7 @@ def main():
         for act in ACTIVATIONS:
             check_net(with_activation(tmp, base, act), cases, tmp, ("float32",),
                       f"lc0-smolgen-relu2 with {act}", max_cases=8)
+        docs_example(tmp)
 
 
 main()
