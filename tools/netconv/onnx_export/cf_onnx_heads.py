@@ -43,14 +43,18 @@ class Heads:
         p0 = b.linear("/policy/embed", y, we.reshape(de, d), t("weights.policy_heads.ip_pol_b"),
                       a["default_activation"])
         index = b.ints("/policy/map", self.arch["policy_map"])
-        for head in POLICY_HEADS:
-            pre = f"weights.policy_heads.{head}."
-            if t(pre + "ip2_pol_w") is None:
-                continue
-            name = "/policy" if head == "vanilla" else f"/policy/{head}"
-            out = "/output/policy" if head == "vanilla" else f"/output/policy_{head}"
+        for pre, name, sfx in self.present("policy", POLICY_HEADS, "ip2_pol_w"):
             full = self.attention_policy(name, pre, p0, de)
-            self.output([full, index], out, 1858, "Gather", axis=1)
+            self.output([full, index], f"/output/policy{sfx}", 1858, "Gather", axis=1)
+
+    def present(self, kind, heads, probe):
+        """(field prefix, node name, output suffix) of each head the net has;
+        the first head of the list is the unnamed one ("/policy", "/value")."""
+        for head in heads:
+            pre = f"weights.{kind}_heads.{head}."
+            if self.t(pre + probe) is not None:
+                first = head == heads[0]
+                yield pre, f"/{kind}" if first else f"/{kind}/{head}", "" if first else f"_{head}"
 
     def attention_policy(self, name, pre, p0, de):
         """The 4288 attention slots [N][4288]: 64x64 from-to logits, then the
@@ -98,12 +102,7 @@ class Heads:
 
     def values(self, y):
         b, t = self.b, self.t
-        for head in VALUE_HEADS:
-            pre = f"weights.value_heads.{head}."
-            if t(pre + "ip_val_w") is None:
-                continue
-            name = "/value" if head == "winner" else f"/value/{head}"
-            sfx = "" if head == "winner" else f"_{head}"
+        for pre, name, sfx in self.present("value", VALUE_HEADS, "ip_val_w"):
             h, hidden = self.dense_head(name, y, t(pre + "ip_val_w"), t(pre + "ip_val_b"),
                                         t(pre + "ip1_val_w"), t(pre + "ip1_val_b"))
             w2 = t(pre + "ip2_val_w")
