@@ -24,6 +24,9 @@ packages=(
   python3 python3-numpy python3-torch python3-pytest
   # training curves (training/plot_curve.py draws them with matplotlib)
   python3-matplotlib
+  # netconv export --onnx: Debian's ONNX Python package (graph builder,
+  # checker, shape inference)
+  python3-onnx
   # man pages (man/): groff renders them in the man/pages test
   groff-base
   # backends tests: the CPU backends on an emulated CPU without AVX
@@ -45,3 +48,22 @@ export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
 echo "install-deps: ${#packages[@]} packages present"
+
+# onnxruntime for the ONNX export's runtime test and scripts/bench_vs_ort.py:
+# npm's onnxruntime-node at the version pinned in
+# tools/netconv/onnx_export/package-lock.json, into that folder's
+# node_modules (not tracked). --onnxruntime-node-install=skip skips its
+# optional CUDA download (the CPU runtime ships in the package). Without
+# npm, Debian's nodejs and npm are installed first. A failure here is not
+# fatal: the runtime test then skips (exit 77) and says why.
+if ! command -v npm >/dev/null 2>&1; then
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null || true
+fi
+onnx_dir="$(cd "$(dirname "$0")/.." && pwd)/tools/netconv/onnx_export"
+if command -v npm >/dev/null 2>&1 &&
+   npm ci --prefix "$onnx_dir" --no-audit --no-fund --loglevel=error \
+     --onnxruntime-node-install=skip >/dev/null; then
+  echo "install-deps: onnxruntime-node $(node -p "require('$onnx_dir/node_modules/onnxruntime-node/package.json').version" 2>/dev/null) present"
+else
+  echo "install-deps: warning: onnxruntime-node could not be installed; the ONNX runtime test will skip" >&2
+fi

@@ -108,6 +108,12 @@ mv "$work/match.away" "$p/share/cformer/match"
 "$p/bin/netconv" random --layers 1 --embedding 32 --heads 2 --dff 32 --seed 3 -o "$work/tiny.pb.gz" >/dev/null
 out=$("$p/bin/netconv" describe "$work/tiny.pb.gz")
 check "netconv describe" "$out" "1 layer"
+# export --onnx runs the installed exporter (share/cformer/onnx_export).
+if /usr/bin/python3 -c 'import onnx, numpy' 2>/dev/null; then
+  out=$("$p/bin/netconv" export "$work/tiny.pb.gz" --onnx "$work/tiny.onnx" 2>&1)
+  check "netconv export --onnx" "$out" "ONNX opset 17"
+  [ -s "$work/tiny.onnx" ] || fail "netconv export --onnx wrote nothing"
+fi
 out=$(echo '{"id": "s"}' | "$p/bin/cformer" eval --weights "$work/tiny.pb.gz")
 check "cformer eval" "$out" '"wdl"'
 

@@ -1,7 +1,8 @@
 /* nc_export.c: `netconv export NET -o OUT.safetensors`: a network's tensors
  * under our trainer's names (or the Chessformer trainer's), F32, with the
  * import configuration in the safetensors metadata, so that
- * `netconv import OUT.safetensors` rebuilds NET exactly. */
+ * `netconv import OUT.safetensors` rebuilds NET exactly. With --onnx OUT.onnx
+ * it writes the network as an ONNX model instead (nc_export_onnx.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,11 +10,14 @@
 #include "tools/cli/cf_cli_net.h"
 #include "tools/netconv/nc_common.h"
 #include "tools/netconv/nc_config.h"
+#include "tools/netconv/nc_export_onnx.h"
 #include "tools/netconv/nc_names.h"
 #include "tools/netconv/nc_safetensors.h"
 
 static const char usage[] =
     "usage: netconv export NET -o OUT.safetensors [--naming ours|chessformer]\n"
+    "                      [--weights-max-mb MB]\n"
+    "       netconv export NET --onnx OUT.onnx [--precision float32|float16|bfloat16]\n"
     "                      [--weights-max-mb MB]\n\n"
     "Writes every tensor of NET as float32 safetensors. Names and layouts are our\n"
     "trainer's (training/model.py state_dict names, nn.Linear [out][in]; see\n"
@@ -22,7 +26,11 @@ static const char usage[] =
     "configuration `netconv import` needs (input format, heads, activations) goes into\n"
     "the file's __metadata__, so `netconv import OUT.safetensors -o NET2` needs no\n"
     "--config. Importing an export gives back NET's values exactly (float32). NET may\n"
-    "be <built in>, the network embedded in cformer.\n\n";
+    "be <built in>, the network embedded in cformer.\n\n"
+    "--onnx writes NET as an ONNX model (opset 17, dynamic batch, Lc0's leela2onnx\n"
+    "tensor names: /input/planes [N,112,8,8], /output/policy [N,1858], /output/wdl\n"
+    "[N,3], /output/mlh [N,1]; docs/NETCONV.md). It needs python3 and python3-onnx.\n"
+    "--precision stores the weights as float16 or bfloat16 (computing in float32).\n\n";
 
 static void fill_config(const cf_weights *w, nc_naming naming, nc_config *c) {
   nc_config_init(c);
@@ -40,12 +48,17 @@ static void fill_config(const cf_weights *w, nc_naming naming, nc_config *c) {
 
 int nc_cmd_export(int argc, char **argv) {
   static const char *const namings[] = {"ours", "chessformer", NULL};
-  const char *out = NULL;
-  int naming_index = 0;
+  static const char *const precisions[] = {"float32", "float16", "bfloat16", NULL};
+  const char *out = NULL, *onnx = NULL;
+  int naming_index = -1, precision_index = -1;
   cf_weights_load_options load = CF_CLI_WEIGHTS_LOAD;
   cf_cli_flag flags[] = {
       {.name = "output", .letter = 'o', .kind = CF_CLI_STRING, .dest = &out,
-       .arg = "OUT.safetensors", .attrs = CF_CLI_REQUIRED, .help = "the file to write"},
+       .arg = "OUT.safetensors", .help = "the safetensors file to write"},
+      {.name = "onnx", .kind = CF_CLI_STRING, .dest = &onnx, .arg = "OUT.onnx",
+       .help = "write an ONNX model instead (not with -o)"},
+      {.name = "precision", .kind = CF_CLI_CHOICE, .dest = &precision_index, .choices = precisions,
+       .arg = "P", .help = "with --onnx: float32 (default), float16 or bfloat16 weights"},
       {.name = "naming", .kind = CF_CLI_CHOICE, .dest = &naming_index, .choices = namings,
        .arg = "N", .help = "ours (default) or chessformer: whose tensor names and layouts"},
       CF_CLI_WEIGHTS_MAX_MB_FLAG(&load),
@@ -58,10 +71,22 @@ int nc_cmd_export(int argc, char **argv) {
   const char *in = spec.positional.count ? spec.positional.items[0] : NULL;
   cf_cli_free(&spec);
   if (!in) return cf_cli_usage_error(&spec, "no network given: netconv export NET -o OUT");
-  const nc_naming naming = naming_index == 0 ? NC_NAMING_OURS : NC_NAMING_CHESSFORMER;
+  if (!out == !onnx)
+    return cf_cli_usage_error(&spec, out ? "give -o OUT.safetensors or --onnx OUT.onnx, not both"
+                                         : "no output given: -o OUT.safetensors or --onnx OUT.onnx");
+  if (onnx && naming_index >= 0)
+    return cf_cli_usage_error(&spec, "--naming is for safetensors (-o), not --onnx");
+  if (!onnx && precision_index >= 0)
+    return cf_cli_usage_error(&spec, "--precision is for --onnx; safetensors are float32");
+  const nc_naming naming = naming_index <= 0 ? NC_NAMING_OURS : NC_NAMING_CHESSFORMER;
   cf_weights *w = NULL;
   cf_error err = {0};
   if (nc_load_net(in, &load, &w, &err) != CF_OK) return nc_fail("export", "%s", err.msg);
+  if (onnx) {
+    int orc = nc_export_onnx(w, in, onnx, precisions[precision_index < 0 ? 0 : precision_index]);
+    cf_weights_free(w);
+    return orc;
+  }
   int n = 0, m = 0, rc = 1;
   nc_slot *slots = nc_slots(w, &n);
   nc_st_out *t = slots ? calloc((size_t)n, sizeof *t) : NULL;

@@ -17,7 +17,7 @@ static const command commands[] = {
   {"describe", nc_cmd_describe, "architecture, parameters, encodings, cost of a network file"},
   {"convert", nc_cmd_convert, "re-encode a network (linear16/float16/bfloat16/float32)"},
   {"import", nc_cmd_import, "build a network from trainer safetensors + a config"},
-  {"export", nc_cmd_export, "write a network's tensors as safetensors (our trainer's names)"},
+  {"export", nc_cmd_export, "write a network as safetensors (trainer names) or as ONNX"},
   {"random", nc_cmd_random, "a deterministic random network of a given shape"},
 };
 
