@@ -58,6 +58,9 @@ cf_status analyse_engine_create(cf_net *net, const analyse_engine_options *opts,
     cf_search_params p;
     cf_search_params_default(&p);
     p.nn_cache_size = 65536; /* as a one-off search of the agent */
+    /* A node-limited search without smart pruning (which reads the clock)
+     * builds the same tree every time: records do not depend on timing. */
+    if (e->o.movetime_ms <= 0) p.smart_pruning_factor = 0;
     cf_status st = cf_search_create(&p, &e->search, err);
     if (st != CF_OK) {
       analyse_engine_free(e);

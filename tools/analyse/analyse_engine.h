@@ -5,7 +5,8 @@
  * out through the emit callback in the order positions went in.
  *
  * Determinism: the search starts afresh (new tree, empty cache) at every
- * position and the caller flushes the batch at shard boundaries, so the
+ * position, a --nodes search runs without smart pruning (which reads the
+ * clock), and the caller flushes the batch at shard boundaries, so the
  * same position in the same place of its shard gives the same record
  * however the input is split among processes (docs/ANALYSE.md). */
 #ifndef ANALYSE_ENGINE_H
