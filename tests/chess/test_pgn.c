@@ -25,6 +25,17 @@ static cf_status parse(const char *text, cf_pgn_game *g, cf_error *err) {
   return cf_pgn_parse_game(text, strlen(text), 1, g, err);
 }
 
+/* Parses text, which must be good, and checks its moves as UCI text. */
+#define CHECK_GAME_MOVES(text, g, want)                 \
+  do {                                                  \
+    cf_error err_ = {CF_OK, ""};                        \
+    CHECK_INT_EQ(parse((text), (g), &err_), CF_OK);     \
+    CHECK_STR_EQ(err_.msg, "");                         \
+    char uci_[256];                                     \
+    moves_uci((g), uci_, sizeof uci_);                  \
+    CHECK_STR_EQ(uci_, (want));                         \
+  } while (0)
+
 static void test_tags_comments_nags_variations(cf_test *t) {
   const char *text =
       "[Event \"Test \\\"quoted\\\" event\"]\n"
@@ -34,12 +45,7 @@ static void test_tags_comments_nags_variations(cf_test *t) {
       "; a rest-of-line comment with { and (\n"
       "3.Bb5 a6 {a comment\nover two lines} 4. Ba4 Nf6 5. O-O Be7 1-0\n";
   cf_pgn_game g = {0};
-  cf_error err = {CF_OK, ""};
-  CHECK_INT_EQ(parse(text, &g, &err), CF_OK);
-  CHECK_STR_EQ(err.msg, "");
-  char uci[256];
-  moves_uci(&g, uci, sizeof uci);
-  CHECK_STR_EQ(uci, "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7");
+  CHECK_GAME_MOVES(text, &g, "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7");
   CHECK_STR_EQ(g.result, "1-0");
   CHECK_STR_EQ(cf_pgn_tag_value(&g, "Event"), "Test \"quoted\" event");
   CHECK_STR_EQ(cf_pgn_tag_value(&g, "Black"), "B");
@@ -68,11 +74,7 @@ static void test_fen_tag_promotion_and_castling_zeros(cf_test *t) {
   const char *text = "[SetUp \"1\"]\n[FEN \"r3k2r/6P1/8/8/8/8/8/R3K2R b KQkq - 0 30\"]\n\n"
                      "30... 0-0-0 31. gxh8=Q Rxh8 32. 0-0 *\n";
   cf_pgn_game g = {0};
-  cf_error err = {CF_OK, ""};
-  CHECK_INT_EQ(parse(text, &g, &err), CF_OK);
-  char uci[256];
-  moves_uci(&g, uci, sizeof uci);
-  CHECK_STR_EQ(uci, "e8c8 g7h8q d8h8 e1g1");
+  CHECK_GAME_MOVES(text, &g, "e8c8 g7h8q d8h8 e1g1");
   cf_pgn_game_free(&g);
 }
 
@@ -82,12 +84,7 @@ static void test_chess960_variant(cf_test *t) {
       "[FEN \"1k6/8/8/8/8/8/8/RK2R3 w EA - 0 1\"]\n\n"
       "1. O-O Kc7 *\n";
   cf_pgn_game g = {0};
-  cf_error err = {CF_OK, ""};
-  CHECK_INT_EQ(parse(text, &g, &err), CF_OK);
-  CHECK_STR_EQ(err.msg, "");
-  char uci[256];
-  moves_uci(&g, uci, sizeof uci);
-  CHECK_STR_EQ(uci, "b1e1 b8c7"); /* king takes rook in a 960 position */
+  CHECK_GAME_MOVES(text, &g, "b1e1 b8c7"); /* king takes rook in a 960 position */
   cf_pgn_game_free(&g);
   cf_error err2 = {CF_OK, ""};
   CHECK_INT_EQ(parse("[Variant \"Crazyhouse\"]\n\n1. e4 *\n", &g, &err2), CF_ERR_UNSUPPORTED);
