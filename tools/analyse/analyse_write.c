@@ -63,7 +63,10 @@ void analyse_write_jsonl(FILE *out, const char *source, const char *agent,
     fputs(",\"id\":", out);
     json_string(out, r->unit->id);
   }
-  if (r->unit->solution[0]) fprintf(out, ",\"solution\":\"%s\"", r->unit->solution);
+  if (r->unit->solution[0]) { /* the puzzle file's text, not checked as a move */
+    fputs(",\"solution\":", out);
+    json_string(out, r->unit->solution);
+  }
   if (r->played != CF_MOVE_NONE && r->ply < r->unit->pgn.n_moves && r->unit->first_ply == 0) {
     uci(r, r->played, m);
     cf_san_write(&r->pos, r->played, san);
@@ -156,7 +159,9 @@ void analyse_write_csv(FILE *out, const char *source, const char *agent, const a
   csv_text(out, source);
   fprintf(out, ",%ld,%d,%s,", r->unit->game, r->ply, r->fen);
   csv_text(out, r->unit->id);
-  fprintf(out, ",%s,", r->unit->solution);
+  fputc(',', out);
+  csv_text(out, r->unit->solution);
+  fputc(',', out);
   if (r->played != CF_MOVE_NONE && r->unit->first_ply == 0) {
     uci(r, r->played, m);
     cf_san_write(&r->pos, r->played, san);
