@@ -127,7 +127,8 @@ static int parse_args(int argc, char **argv, analyse_args *a, cf_cli_spec *spec_
       .positional_name = "INPUT", .max_positional = 1};
   int rc = cf_cli_parse(spec_out, argc, argv);
   if (rc != CF_CLI_CONTINUE) return rc;
-  if (spec_out->positional.count == 1) a->input = spec_out->positional.items[0];
+  if (spec_out->positional.count == 1) a->input = spec_out->positional.items[0]; /* in argv */
+  cf_cli_free(spec_out); /* before any usage error below returns */
   if (!a->input && !a->serve) return cf_cli_usage_error(spec_out, "no INPUT file");
   if (a->workers && a->scheduler)
     return cf_cli_usage_error(spec_out, "--workers and --scheduler exclude each other");
@@ -235,6 +236,5 @@ int cf_cmd_analyse(int argc, char **argv) {
   else if (a.emit_units) rc = analyse_emit_units(&a);
   else if (a.workers || a.scheduler) rc = analyse_dask(&a, argv[0]);
   else rc = run_here(&a);
-  cf_cli_free(&spec);
   return rc;
 }
