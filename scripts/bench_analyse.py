@@ -147,13 +147,19 @@ def main():
             med_in[name] = statistics.median(inner[name])
             print("%-22s %9.1f %9.1f   %s" % (name, med[name], med_in[name],
                                                ", ".join("%.1f" % x for x in rates[name])))
-        print("\nnet-only plain / bench (running): %.3f" % (med_in["net-only, plain"] / b))
+        # ratios within each rep (the runs of one rep are minutes apart at
+        # most, so they share the machine's load), then their median
+        def paired(x, y, m):
+            return statistics.median(p / q for p, q in zip(m[x], m[y]))
+        print("\nratios, median over reps of the ratio within each rep:")
+        print("  net-only plain (running) / bench: %.3f" % statistics.median(
+            p / q for p, q in zip(inner["net-only, plain"], bench)))
         for mode in ("net-only", "100 nodes"):
-            for label, m in (("wall", med), ("running", med_in)):
-                plain, one, two = (m["%s, %s" % (mode, k)] for k in
-                                   ("plain", "1 worker", "2 workers"))
-                print("%-9s %-7s Dask overhead at 1 worker: %+.1f%%   2 workers / 1 worker: %.2fx"
-                      % (mode, label, 100 * (plain / one - 1), two / one))
+            for label, m in (("wall", rates), ("running", inner)):
+                over = paired("%s, plain" % mode, "%s, 1 worker" % mode, m)
+                speedup = paired("%s, 2 workers" % mode, "%s, 1 worker" % mode, m)
+                print("  %-9s %-7s Dask overhead at 1 worker: %+.1f%%   2 workers / 1 worker: %.2fx"
+                      % (mode, label, 100 * (over - 1), speedup))
 
     if not a.skip_rss:
         print("\npeak RSS, net-only, one process:")
