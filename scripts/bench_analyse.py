@@ -60,11 +60,15 @@ def run_timed(cmd, env=None):
     """Wall seconds, peak RSS (KiB) and the command's own final rate (its
     last progress line: positions/s from when its network was loaded, or
     for Dask from when the cluster was up) of one command."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    err = p.stderr.read().decode()
+    # stderr to a file, not a pipe: a long run's progress lines would fill
+    # a pipe nobody reads until the end, and the command would block
+    with tempfile.TemporaryFile() as log:
+        t0 = time.perf_counter()
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env=env)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        log.seek(0)
+        err = log.read().decode("utf-8", "replace")
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         raise SystemExit("failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), err))
