@@ -37,7 +37,7 @@ GAMES = [
     "1. d4 d5 2. c4 dxc4 3. Nf3 Nf6 4. e3 e6 5. Bxc4 c5 6. O-O a6 7. dxc5 Qxd1 "
     "8. Rxd1 Bxc5 9. Kf1 b5 10. Be2 Bb7 11. Nbd2 Nbd7 12. Nb3 Be7 13. a4 b4 *",
 ]
-PLIES = [34, 28, 26]  # positions per game: plies + 1
+PLIES = [33, 28, 26]  # plies per game; positions: plies + 1
 
 
 def make_pgn(path, positions):
