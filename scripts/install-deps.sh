@@ -8,6 +8,8 @@ packages=(
   gcc libc6-dev pkg-config meson ninja-build
   # weights/: protobuf-c (runtime + protoc-c generator) and zlib
   libprotobuf-c-dev protobuf-c-compiler zlib1g-dev
+  # cformer analyse: .pgn.zst input (.gz is zlib above), and its Dask path
+  libzstd-dev python3-distributed
   # backends/: oneDNN and OpenBLAS
   libdnnl-dev libopenblas-dev
   # JSON (cformer eval) and YAML (netconv configs)

@@ -13,5 +13,6 @@ int cf_cmd_uci(int argc, char **argv);
 int cf_cmd_bench(int argc, char **argv); /* tools/bench/bench_cmd.c */
 int cf_cmd_puzzles(int argc, char **argv);
 int cf_cmd_pack_data(int argc, char **argv);
+int cf_cmd_analyse(int argc, char **argv); /* tools/analyse/analyse_cmd.c */
 
 #endif /* CF_COMMANDS_H */

@@ -19,6 +19,7 @@ static const command commands[] = {
   {"eval", cf_cmd_eval, "network outputs for positions given as JSON lines (parity case schema)"},
   {"bench", cf_cmd_bench, "cost and speed of a net: FLOPs, time per move, evals/s per backend"},
   {"puzzles", cf_cmd_puzzles, "the agents' accuracy on Lichess puzzles by rating band"},
+  {"analyse", cf_cmd_analyse, "a file of games or positions: net outputs, search, annotated PGN"},
   {"pack-data", cf_cmd_pack_data, "training records from Stockfish-labelled TSV shards (training/)"},
 };
 

@@ -19,6 +19,9 @@ in its shard and continues with the next game number (games are seeded by
 (seed, worker, game number), so a rerun reproduces the same games), and
 positions already present are not written again.
 
+With --scheduler tcp://HOST:PORT (or --dask-local N) the same games are
+played on a Dask cluster instead (datagen_dask.py).
+
 Usage:
     training/datagen.py --out training/data --games 1000 --workers 2
     training/datagen.py --out DIR --child-rate 0.5 --agent-child-rate 1 \
@@ -326,6 +329,11 @@ def parse_args(argv=None):
         help="print a worker's progress (games, positions/hour, games/hour, ETA) every N games "
         "and at its last game",
     )
+    ap.add_argument("--scheduler", help="play on this Dask cluster (tcp://HOST:PORT; datagen_dask.py)")
+    ap.add_argument("--dask-local", type=int, default=0, metavar="N",
+                    help="play on a local Dask cluster of N worker processes (datagen_dask.py)")
+    ap.add_argument("--chunk-games", type=int, default=10,
+                    help="with Dask: games of one worker slot per task and per output file")
     cformer_cli.add_arguments(ap, "value", "that plays the agent's children (--agent-child-rate)")
     return cformer_cli.resolve(ap, ap.parse_args(argv), "datagen")
 
@@ -338,6 +346,10 @@ def main(argv=None):
         cformer_cli.check_executable(args, "datagen")
     os.makedirs(args.out, exist_ok=True)
     args.games_per_worker = (args.games + args.workers - 1) // args.workers
+    if args.scheduler or args.dask_local:
+        import datagen_dask
+        datagen_dask.main(args)
+        return
     procs = []
     for i in range(args.workers):
         pid = os.fork()
