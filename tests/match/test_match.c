@@ -11,7 +11,7 @@
 #include "tests/cf_test.h"
 #include "tools/match/cf_elo.h"
 #include "tools/match/cf_openings.h"
-#include "tools/match/cf_san.h"
+#include "chess/cf_san.h"
 #include "tools/match/cf_sprt.h"
 
 static const char *san(const char *fen, const char *uci) {
@@ -20,7 +20,7 @@ static const char *san(const char *fen, const char *uci) {
   cf_move m;
   if (cf_position_from_fen(&pos, fen, NULL) != CF_OK) return "bad fen";
   if (cf_move_parse_uci(&pos, uci, &m, NULL) != CF_OK) return "bad move";
-  cf_move_to_san(&pos, m, out);
+  cf_san_write(&pos, m, out);
   return out;
 }
 

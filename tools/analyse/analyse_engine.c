@@ -1,5 +1,6 @@
 /* analyse_engine.c: batching positions into network calls, and the agent
  * per position (analyse_engine.h). */
+#include "common/cf_clock.h"
 #include "tools/analyse/analyse_engine.h"
 
 #include <math.h>
@@ -171,7 +172,7 @@ static cf_status run_agent(analyse_engine *e, analyse_record *r, cf_game *game, 
   if (e->search) cf_search_reset(e->search);
   cf_agent_request req = {.net = e->net, .game = game, .max_evals = e->o.nodes,
                           .search = e->search};
-  if (e->o.movetime_ms > 0) req.deadline = cf_agent_now() + (double)e->o.movetime_ms / 1000.0;
+  if (e->o.movetime_ms > 0) req.deadline = cf_clock_now() + (double)e->o.movetime_ms / 1000.0;
   cf_agent_result res;
   CF_TRY(e->o.agent->choose(&req, &res, err));
   e->evals += res.evals;

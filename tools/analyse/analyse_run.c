@@ -1,6 +1,7 @@
 /* analyse_run.c: the loop of one analyse pass (analyse_run.h). Units are
  * read into a ring as long as the network batch may still point into them:
  * a batch of B positions spans at most B + 1 units. */
+#include "common/cf_clock.h"
 #include "tools/analyse/analyse_run.h"
 
 #include <stdlib.h>
@@ -40,7 +41,7 @@ static void format_eta(double seconds, char *out, size_t size) {
 }
 
 static void report(run_state *s, bool final) {
-  const double now = cf_agent_now(), spent = now - s->t0;
+  const double now = cf_clock_now(), spent = now - s->t0;
   if (!final && now - s->last_report < 2.0) return;
   s->last_report = now;
   const double rate = spent > 0 ? (double)s->written / spent : 0;
@@ -78,7 +79,7 @@ cf_status analyse_run(const analyse_run_config *c, cf_net *net, const analyse_en
   memset(stats, 0, sizeof *stats);
   analyse_units units;
   CF_TRY(analyse_units_open(&units, c->input, c->format, err));
-  run_state s = {.c = c, .units = &units, .t0 = cf_agent_now()};
+  run_state s = {.c = c, .units = &units, .t0 = cf_clock_now()};
   s.last_report = s.t0;
   long skip_games = 0;
   if (c->out_kind == ANALYSE_OUT_PGN) skip_games = c->skip;
@@ -123,7 +124,7 @@ cf_status analyse_run(const analyse_run_config *c, cf_net *net, const analyse_en
   if (c->progress && st == CF_OK) report(&s, true);
   stats->positions = s.written;
   stats->evals = e ? analyse_engine_evals(e) : 0;
-  stats->seconds = cf_agent_now() - s.t0;
+  stats->seconds = cf_clock_now() - s.t0;
   analyse_engine_free(e);
   analyse_pgn_out_free(s.pgn);
   for (int i = 0; ring && i < ring_n; i++) analyse_unit_free(&ring[i]);

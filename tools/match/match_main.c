@@ -30,7 +30,7 @@
 #include "tools/cli/cf_cli.h"
 #include "tools/data/cf_data_path.h"
 #include "tools/match/cf_openings.h"
-#include "tools/match/cf_san.h"
+#include "chess/cf_san.h"
 #include "tools/match/cf_sprt.h"
 
 #define MAX_CONCURRENCY 64
@@ -287,7 +287,7 @@ static void write_pgn(match_state *s, int round, const cf_match_game_result *r, 
   for (int k = 1; k < r->game.count; k++) {
     const cf_position *before = &r->game.plies[k - 1].pos;
     char san[CF_SAN_MAX], num[16] = "";
-    cf_move_to_san(before, r->game.plies[k].move, san);
+    cf_san_write(before, r->game.plies[k].move, san);
     if (before->side == CF_WHITE) snprintf(num, sizeof num, "%d. ", before->fullmove);
     else if (k == 1) snprintf(num, sizeof num, "%d... ", before->fullmove);
     int len = (int)(strlen(num) + strlen(san) + 1);
