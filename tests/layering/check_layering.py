@@ -111,7 +111,7 @@ def self_test():
         "backends/cf_backend.h": "",
         "weights/cf_weights.c": '#include "cf_net.pb-c.h"\n',
         "common/cf_status.h": "",
-        "tests/x.c": '#include "engine/cf_uci.h"\n',
+        "tests/x.c": '#include "engine/uci/cf_uci.h"\n',
     }
     planted = {
         "backends/cf_bad_up.c": ('#include "net/cf_net.h"\n', "points up"),

@@ -19,7 +19,7 @@
 
 #include "engine/cf_agent.h"
 #include "engine/cf_engine_weights.h"
-#include "engine/cf_uci_options.h"
+#include "engine/uci/cf_uci_options.h"
 #include "tools/analyse/analyse_cmd.h"
 #include "tools/analyse/analyse_resume.h"
 #include "tools/analyse/analyse_run.h"
