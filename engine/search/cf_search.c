@@ -238,6 +238,7 @@ static void fill_info(const cf_search *s, cf_search_info *info) {
   }
   info->root_q = (float)-r->wl + cf_search_draw_score(s, 0) * r->d;
   wdl_of(-r->wl, r->d, info->root_wdl);
+  info->root_m = r->n > 0 ? (float)r->m : NAN;
   info->playouts = s->playouts;
   /* Lc0 truncates the average depth. */
   info->depth = s->playouts > 0 ? (int)(s->cum_depth / s->playouts) : 0;
@@ -425,6 +426,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
   cf_move last_best = CF_MOVE_NONE;
   int last_depth = -1, last_seldepth = -1;
   cf_search_info info;
+  bool owe_batch = lim.one_minibatch; /* cf_search_limits.one_minibatch */
   for (;;) {
     const double now = cf_agent_now();
     const bool expanded = s->root->edges != NULL;
@@ -439,7 +441,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
       out->stopped = true;
       break;
     }
-    if (expanded && lim.deadline > 0 && now >= lim.deadline) {
+    if (expanded && lim.deadline > 0 && now >= lim.deadline && !owe_batch) {
       out->stopped = true;
       break;
     }
@@ -449,6 +451,10 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
     if (expanded && ram_limit > 0 && (double)s->pool.bytes >= ram_limit) {
       out->stopped = out->ram_limited = true;
       break;
+    }
+    if (expanded && lim.mate > 0) {
+      fill_info(s, &info);
+      if (info.mate > 0 && info.mate <= lim.mate) break;
     }
     if (expanded && smart_prune(s, now)) break;
     if (expanded && s->root->proven != CF_UNPROVEN) {
@@ -464,7 +470,9 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
       long left = lim.visits - (long)(s->root->n + s->root->in_flight);
       if (left < want) want = left > 0 ? (int)left : 1;
     }
-    if (sec_per_eval > 0 && (lim.deadline > 0 || lim.infinite)) {
+    if (owe_batch && expanded) {
+      /* the owed minibatch is a whole one */
+    } else if (sec_per_eval > 0 && (lim.deadline > 0 || lim.infinite)) {
       /* A batch cannot be interrupted: in a timed or held search keep it
        * within the stop latency and the time left. (A node-limited search
        * keeps whole batches, so its tree does not depend on timing.) */
@@ -488,6 +496,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
       if (s->first_eval_time <= 0) s->first_eval_time = cf_agent_now();
     }
     if (st != CF_OK) break;
+    if (expanded) owe_batch = false;
     if (on_info) {
       fill_info(s, &info);
       const double t = cf_agent_now();

@@ -199,9 +199,29 @@ static void test_time_manager(cf_test *t) {
   CHECK(next <= 0);
   /* A movetime and a clock: the smaller. */
   clock.time_ms = 60000;
-  clock.movetime_ms = 300;
+  clock.movetime_ms = 500;
   CHECK(cf_time_manager_budget(&tm, &clock, 20, &next));
-  CHECK_NEAR(next, 100, 1e-9);
+  CHECK_NEAR(next, 300, 1e-9);
+  CHECK(!tm.overhead_cut);
+  /* MoveOverheadMs never takes more than half of a movetime or a clock. */
+  const long movetimes[] = {1, 50, 100, 199, 200, 250, 400, 401};
+  for (size_t i = 0; i < sizeof movetimes / sizeof movetimes[0]; i++) {
+    clock = none;
+    clock.movetime_ms = movetimes[i];
+    CHECK(cf_time_manager_budget(&tm, &clock, 20, &next));
+    const double half = movetimes[i] / 2.0;
+    CHECK_NEAR(next, movetimes[i] - (half < 200 ? half : 200), 1e-9);
+    CHECK(tm.overhead_cut == (half < 200));
+  }
+  clock = none;
+  clock.time_ms = 300; /* the clock: at most 150 kept back, so 150 to spend over the game */
+  tm.first_move = false;
+  CHECK(cf_time_manager_budget(&tm, &clock, 20, &next));
+  CHECK_NEAR(next, 150 / cf_time_manager_moves_to_go(20), 1e-6);
+  CHECK(tm.overhead_cut);
+  CHECK_NEAR(cf_time_manager_overhead(&tm, 100), 50, 1e-12);
+  CHECK_NEAR(cf_time_manager_overhead(&tm, 1000), 200, 1e-12);
+  CHECK_NEAR(cf_time_manager_overhead(&tm, 0), 0, 1e-12);
 }
 
 /* ---- searches on the built-in network ---------------------------------- */
