@@ -14,31 +14,18 @@
 #include "tests/engine/uci_transcript.h"
 #include "tests/weights/weights_test_util.h"
 
+/* An engine writing to tr (batches of up to 8, the options' defaults). */
 static cf_uci *engine(cf_test *t, transcript *tr) {
   uci_transcript_init(tr);
-  cf_uci_config cfg = {.max_batch = 8};
   cf_uci *u = NULL;
   cf_error err = {0};
-  CHECK(cf_uci_create(&cfg, uci_transcript_collect, tr, &u, &err) == CF_OK);
+  if (!CHECK(cf_uci_create(&(cf_uci_config){.max_batch = 8}, uci_transcript_collect, tr, &u,
+                           &err) == CF_OK))
+    fprintf(stderr, "  %s\n", err.msg);
   return u;
 }
 
-static const char *run(cf_uci *u, transcript *tr, const char *lines) {
-  return uci_transcript_run(u, tr, lines);
-}
 
-static int count(const char *hay, const char *needle) {
-  int n = 0;
-  for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) n++;
-  return n;
-}
-
-/* The nodes of the last info line with nodes in out; -1 if none. */
-static long last_nodes(const char *out) {
-  const char *last = NULL;
-  for (const char *p = strstr(out, " nodes "); p; p = strstr(p + 1, " nodes ")) last = p;
-  return last ? atol(last + 7) : -1;
-}
 
 static void bestmove_of(const char *out, char move[8]) {
   move[0] = 0;
@@ -55,43 +42,43 @@ static void test_no_move_played_blind(cf_test *t) {
   transcript tr;
   cf_uci *u = engine(t, &tr);
   if (!u) return;
-  run(u, &tr, "setoption name WeightsFile value <built in>\nisready");
+  uci_transcript_run(u, &tr, "setoption name WeightsFile value <built in>\nisready");
   const long movetimes[] = {1, 50, 100, 199, 200, 250};
   for (size_t i = 0; i < sizeof movetimes / sizeof movetimes[0]; i++) {
     char cmd[256];
     snprintf(cmd, sizeof cmd, "ucinewgame\nposition fen %s\ngo movetime %ld", MATE_IN_ONE,
              movetimes[i]);
-    const char *o = run(u, &tr, cmd);
-    const long nodes = last_nodes(o);
+    const char *o = uci_transcript_run(u, &tr, cmd);
+    const long nodes = uci_last_nodes(o);
     if (!CHECK(nodes > 1)) fprintf(stderr, "  movetime %ld:\n%s", movetimes[i], o);
-    CHECK_INT_EQ(count(o, "bestmove "), 1);
+    CHECK_INT_EQ(uci_count(o, "bestmove "), 1);
     CHECK(!strstr(o, "time trouble"));
     /* 250 ms less 200 would leave 50: under half, so the warning too */
-    CHECK_INT_EQ(count(o, "info string warning: MoveOverheadMs 200 is more than half of the "
+    CHECK_INT_EQ(uci_count(o, "info string warning: MoveOverheadMs 200 is more than half of the "
                           "movetime"), 1);
     /* the second move of the same game: no second warning */
     snprintf(cmd, sizeof cmd, "go movetime %ld", movetimes[i]);
-    o = run(u, &tr, cmd);
-    CHECK(last_nodes(o) > 1);
-    CHECK_INT_EQ(count(o, "warning"), 0);
+    o = uci_transcript_run(u, &tr, cmd);
+    CHECK(uci_last_nodes(o) > 1);
+    CHECK_INT_EQ(uci_count(o, "warning"), 0);
   }
   /* The mate in one is found at movetime 100 (python-chess's 0.1 s). */
   char cmd[256], move[8];
   snprintf(cmd, sizeof cmd, "ucinewgame\nposition fen %s\ngo movetime 100", MATE_IN_ONE);
-  const char *o = run(u, &tr, cmd);
+  const char *o = uci_transcript_run(u, &tr, cmd);
   bestmove_of(o, move);
   if (!CHECK_STR_EQ(move, "h5f7")) fprintf(stderr, "%s", o);
   CHECK_STR_CONTAINS(o, "score mate 1");
   /* A budget that MoveOverheadMs does not halve: no warning. */
-  o = run(u, &tr, "ucinewgame\nposition startpos\ngo movetime 401");
-  CHECK_INT_EQ(count(o, "warning"), 0);
+  o = uci_transcript_run(u, &tr, "ucinewgame\nposition startpos\ngo movetime 401");
+  CHECK_INT_EQ(uci_count(o, "warning"), 0);
   /* A clock at or below MoveOverheadMs: half of it is kept back, the rest
    * is searched (python-chess's go wtime 1000 too). */
-  o = run(u, &tr, "ucinewgame\nposition startpos\ngo wtime 300 btime 300");
-  CHECK(last_nodes(o) > 1);
+  o = uci_transcript_run(u, &tr, "ucinewgame\nposition startpos\ngo wtime 300 btime 300");
+  CHECK(uci_last_nodes(o) > 1);
   CHECK_STR_CONTAINS(o, "info string warning: MoveOverheadMs 200 is more than half of the time left");
-  o = run(u, &tr, "ucinewgame\nposition startpos\ngo wtime 1000 btime 1000");
-  CHECK(last_nodes(o) > 1);
+  o = uci_transcript_run(u, &tr, "ucinewgame\nposition startpos\ngo wtime 1000 btime 1000");
+  CHECK(uci_last_nodes(o) > 1);
   cf_uci_free(u);
 }
 
@@ -102,16 +89,16 @@ static void openings(cf_test *t, const char *setup, int n, int plies, char *out,
   cf_uci *u = engine(t, &tr);
   out[0] = 0;
   if (!u) return;
-  run(u, &tr, setup);
+  uci_transcript_run(u, &tr, setup);
   size_t at = 0;
   for (int g = 0; g < n; g++) {
     char moves[512] = "";
     size_t m = 0;
-    run(u, &tr, "ucinewgame");
+    uci_transcript_run(u, &tr, "ucinewgame");
     for (int p = 0; p < plies; p++) {
       char cmd[640], move[8];
       snprintf(cmd, sizeof cmd, "position startpos%s%s\ngo nodes 12", m ? " moves" : "", moves);
-      bestmove_of(run(u, &tr, cmd), move);
+      bestmove_of(uci_transcript_run(u, &tr, cmd), move);
       if (!CHECK(move[0] && strcmp(move, "0000") != 0)) break;
       m += (size_t)snprintf(moves + m, sizeof moves - m, " %s", move);
     }
@@ -155,16 +142,16 @@ static void test_go_mate(cf_test *t) {
   transcript tr;
   cf_uci *u = engine(t, &tr);
   if (!u) return;
-  run(u, &tr, "setoption name WeightsFile value <built in>\nisready");
+  uci_transcript_run(u, &tr, "setoption name WeightsFile value <built in>\nisready");
   char cmd[256], move[8];
   snprintf(cmd, sizeof cmd, "position fen %s\ngo mate 1", MATE_IN_ONE);
-  const char *o = run(u, &tr, cmd);
+  const char *o = uci_transcript_run(u, &tr, cmd);
   bestmove_of(o, move);
   CHECK_STR_EQ(move, "h5f7");
   CHECK_STR_CONTAINS(o, "score mate 1");
-  o = run(u, &tr, "ucinewgame\nposition startpos\ngo mate 1 nodes 40");
-  CHECK_INT_EQ(count(o, "bestmove "), 1);
-  CHECK(last_nodes(o) >= 40 && last_nodes(o) < 60);
+  o = uci_transcript_run(u, &tr, "ucinewgame\nposition startpos\ngo mate 1 nodes 40");
+  CHECK_INT_EQ(uci_count(o, "bestmove "), 1);
+  CHECK(uci_last_nodes(o) >= 40 && uci_last_nodes(o) < 60);
   cf_uci_free(u);
 }
 
@@ -178,14 +165,14 @@ static void test_clean_output(cf_test *t) {
   cf_error err = {0};
   CHECK(cf_uci_set_option(u, CF_OPT_THREADS, "128", &err) == CF_OK);
   CHECK_INT_EQ((int)tr.at, 0); /* held */
-  const char *o = run(u, &tr, "uci");
+  const char *o = uci_transcript_run(u, &tr, "uci");
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
   if (cores < 128) {
     const char *w = strstr(o, "info string warning: Threads 128");
     CHECK(w && w > strstr(o, "uciok"));
   }
   CHECK(strncmp(o, "id name", 7) == 0);
-  o = run(u, &tr, "setoption name Threads value 1\nsetoption name WeightsFile value <built in>\n"
+  o = uci_transcript_run(u, &tr, "setoption name Threads value 1\nsetoption name WeightsFile value <built in>\n"
                   "setoption name UCI_ShowWDL value true\nsetoption name MultiPV value 20\n"
                   "setoption name VerboseMoveStats value true\nisready\nposition startpos\ngo nodes 3");
   /* unvisited moves (N: 0) show the same root figures, never 500 0 500 */
@@ -222,11 +209,11 @@ static void test_moves_left(cf_test *t) {
     char cmd[256];
     snprintf(cmd, sizeof cmd, "setoption name WeightsFile value %s\nsetoption name "
                               "UCI_ShowMovesLeft value true\nisready\ngo nodes 20", path);
-    const char *o = run(u, &tr, cmd);
+    const char *o = uci_transcript_run(u, &tr, cmd);
     const char *ml = strstr(o, " movesleft ");
     if (CHECK(ml)) CHECK(atol(ml + 11) >= 0);
-    CHECK_INT_EQ(count(o, " movesleft "), count(o, " score "));
-    o = run(u, &tr, "setoption name UCI_ShowMovesLeft value false\ngo nodes 20");
+    CHECK_INT_EQ(uci_count(o, " movesleft "), uci_count(o, " score "));
+    o = uci_transcript_run(u, &tr, "setoption name UCI_ShowMovesLeft value false\ngo nodes 20");
     CHECK(!strstr(o, " movesleft "));
     cf_uci_free(u);
   }
@@ -244,25 +231,25 @@ static void test_lc0_names(cf_test *t) {
   bool openblas = false;
   for (int i = 0; i < cf_backend_count(); i++)
     openblas |= strcmp(cf_backend_at(i)->name, "openblas") == 0 && cf_backend_at(i)->priority >= 0;
-  const char *o = run(u, &tr, "setoption name Backend value blas");
+  const char *o = uci_transcript_run(u, &tr, "setoption name Backend value blas");
   if (openblas) {
     CHECK_STR_EQ(o, "");
     CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_BACKEND), "openblas");
   } else {
     CHECK_STR_CONTAINS(o, "expected one of: auto");
   }
-  o = run(u, &tr, "setoption name Backend value cudnn-fp16");
+  o = uci_transcript_run(u, &tr, "setoption name Backend value cudnn-fp16");
   CHECK_STR_CONTAINS(o, "info string error: option Backend: bad value 'cudnn-fp16' (expected one of: auto, ");
-  CHECK_STR_EQ(run(u, &tr, "setoption name TimeManager value legacy(slowmover=1.5, steepness=6)"), "");
-  o = run(u, &tr, "setoption name TimeManager value smooth");
+  CHECK_STR_EQ(uci_transcript_run(u, &tr, "setoption name TimeManager value legacy(slowmover=1.5, steepness=6)"), "");
+  o = uci_transcript_run(u, &tr, "setoption name TimeManager value smooth");
   CHECK_STR_CONTAINS(o, "'smooth' is not available (available: legacy");
   CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_TIME_MANAGER), "legacy(slowmover=1.5, steepness=6)");
-  CHECK_STR_CONTAINS(run(u, &tr, "setoption name TimeManager value legacy(speed=2)"),
+  CHECK_STR_CONTAINS(uci_transcript_run(u, &tr, "setoption name TimeManager value legacy(speed=2)"),
                      "unknown legacy setting 'speed'");
-  CHECK_STR_CONTAINS(run(u, &tr, "setoption name Slowmover value 2"), "cannot both be set");
-  CHECK_STR_EQ(run(u, &tr, "setoption name TimeManager value legacy\nsetoption name Slowmover value 2"), "");
-  CHECK_STR_CONTAINS(run(u, &tr, "setoption name Temperature value 101"), "expected 0 to 100");
-  CHECK_STR_CONTAINS(run(u, &tr, "setoption name TempVisitOffset value -1001"),
+  CHECK_STR_CONTAINS(uci_transcript_run(u, &tr, "setoption name Slowmover value 2"), "cannot both be set");
+  CHECK_STR_EQ(uci_transcript_run(u, &tr, "setoption name TimeManager value legacy\nsetoption name Slowmover value 2"), "");
+  CHECK_STR_CONTAINS(uci_transcript_run(u, &tr, "setoption name Temperature value 101"), "expected 0 to 100");
+  CHECK_STR_CONTAINS(uci_transcript_run(u, &tr, "setoption name TempVisitOffset value -1001"),
                      "expected -1000 to 1000");
   cf_uci_free(u);
 }
