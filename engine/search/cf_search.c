@@ -471,7 +471,13 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
       if (left < want) want = left > 0 ? (int)left : 1;
     }
     if (owe_batch && expanded) {
-      /* the owed minibatch is a whole one */
+      /* The owed minibatch: as many positions as the whole budget fits at
+       * the measured speed (at least one), so a slow network does not
+       * overrun a short budget by a whole minibatch. */
+      if (sec_per_eval > 0 && lim.deadline > 0) {
+        const double fit = (lim.deadline - s->start_time) / sec_per_eval;
+        if (fit < want) want = fit >= 1 ? (int)fit : 1;
+      }
     } else if (sec_per_eval > 0 && (lim.deadline > 0 || lim.infinite)) {
       /* A batch cannot be interrupted: in a timed or held search keep it
        * within the stop latency and the time left. (A node-limited search

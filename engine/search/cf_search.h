@@ -69,9 +69,10 @@ typedef struct cf_search_limits {
   const cf_move *allowed;  /* searchmoves: root moves to consider; NULL/0 = all */
   int n_allowed;
   /* A positive time budget: the deadline ends the search only after one
-   * whole minibatch below the root, so a short budget still searches
-   * rather than playing the root's policy move (stop and the other limits
-   * still end it at once). */
+   * minibatch below the root (as many positions as the budget fits at the
+   * measured speed, at least one), so a short budget still searches rather
+   * than playing the root's policy move (stop and the other limits still
+   * end it at once). */
   bool one_minibatch;
   /* `go mate N`: stop once the best move is a proven mate in N moves or
    * fewer (the other limits still apply); 0 = none. */
