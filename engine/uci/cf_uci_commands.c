@@ -182,10 +182,14 @@ static void cmd_go(cf_uci *u, char *args) {
                 u->tm.move_overhead_ms, by_clock ? "time left" : "movetime",
                 by_clock ? clock.time_ms : clock.movetime_ms);
   }
+  /* Time trouble keeps the whole MoveOverheadMs (not the half a budget
+   * may cut it to): in sudden death the last MoveOverheadMs of the clock are
+   * kept for moves without the network, so the engine does not lose on
+   * time; the engine says so in an info string. */
   const double waited_ms = (u->start - go_at) * 1000.0;
   const bool time_trouble = !u->hold && clock.time_ms >= 0 &&
-                            (double)clock.time_ms - cf_time_manager_overhead(&u->tm, clock.time_ms) -
-                                    waited_ms < u->answer_ms;
+                            (double)(clock.time_ms - u->tm.move_overhead_ms) - waited_ms <
+                                u->answer_ms;
   if (early_stop || time_trouble) {
     /* Answered here, on the thread that runs the command: the move costs
      * microseconds, while waking a new thread can cost a scheduler slice
