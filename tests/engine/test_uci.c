@@ -1140,8 +1140,6 @@ static bool save_slow_net(const char *path) {
   return ok;
 }
 
-/* " nodes N " of the last info line in out; -1 if none. */
-
 /* Every agent: a clock at 0 or below means move now (without the network:
  * time trouble); MoveOverheadMs is kept back from every budget; the time a
  * network load takes counts against the move. */
