@@ -173,15 +173,6 @@ static void cmd_go(cf_uci *u, char *args) {
   u->deadline = budget >= 0 ? go_at + budget / 1000.0 : 0;
   u->one_minibatch = budget > 0;
   const cf_clock clock = cf_uci_go_clock(u);
-  if (!u->hold && u->tm.overhead_cut && !u->overhead_warned) {
-    u->overhead_warned = true;
-    const bool by_clock = clock.time_ms >= 0 && (clock.movetime_ms < 0 || clock.time_ms < clock.movetime_ms);
-    cf_uci_emit(u, "info string warning: MoveOverheadMs %ld is more than half of the %s (%ld ms), "
-                "which leaves the search too little time: half of it is kept back instead; set "
-                "MoveOverheadMs lower for such short times (once per game)",
-                u->tm.move_overhead_ms, by_clock ? "time left" : "movetime",
-                by_clock ? clock.time_ms : clock.movetime_ms);
-  }
   /* Time trouble keeps the whole MoveOverheadMs (not the half a budget
    * may cut it to): in sudden death the last MoveOverheadMs of the clock are
    * kept for moves without the network, so the engine does not lose on
@@ -190,6 +181,17 @@ static void cmd_go(cf_uci *u, char *args) {
   const bool time_trouble = !u->hold && clock.time_ms >= 0 &&
                             (double)(clock.time_ms - u->tm.move_overhead_ms) - waited_ms <
                                 u->answer_ms;
+  /* The budget cut MoveOverheadMs to half: said once a game, when a search
+   * runs on that budget. */
+  if (!u->hold && !early_stop && !time_trouble && u->tm.overhead_cut && !u->overhead_warned) {
+    u->overhead_warned = true;
+    const bool by_clock = clock.time_ms >= 0 && (clock.movetime_ms < 0 || clock.time_ms < clock.movetime_ms);
+    cf_uci_emit(u, "info string warning: MoveOverheadMs %ld is more than half of the %s (%ld ms), "
+                "which leaves the search too little time: half of it is kept back instead; set "
+                "MoveOverheadMs lower for such short times (once per game)",
+                u->tm.move_overhead_ms, by_clock ? "time left" : "movetime",
+                by_clock ? clock.time_ms : clock.movetime_ms);
+  }
   if (early_stop || time_trouble) {
     /* Answered here, on the thread that runs the command: the move costs
      * microseconds, while waking a new thread can cost a scheduler slice
