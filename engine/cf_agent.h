@@ -50,6 +50,10 @@ typedef struct cf_agent_request {
   int depth;
   bool infinite;
   const _Atomic double *live_deadline; /* see cf_search_limits */
+  bool one_minibatch; /* a positive time budget: see cf_search_limits */
+  /* `go mate N` (the search agent): stop at a proven mate in N or fewer;
+   * alone, with no other limit, it searches until then (or stop), as Lc0. */
+  int mate;
   cf_search *search;
   cf_search_info_fn on_info;
   void *info_user;
@@ -88,6 +92,8 @@ typedef struct cf_agent_result {
    * variation starting with best. playouts: visits this search added. */
   long nodes, playouts;
   int depth, seldepth, hashfull;
+  float root_q, root_wdl[3]; /* the root's own value (all its visits): shown for unvisited moves */
+  float root_m;              /* the root's moves left (plies), NAN if unknown */
   cf_move pv[CF_AGENT_PV_MAX];
   int pv_len;
   /* The one-ply agents' candidates in the order they rank them, best first

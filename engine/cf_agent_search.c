@@ -29,15 +29,18 @@ static cf_status choose(const cf_agent_request *req, cf_agent_result *out, cf_er
    * `go infinite` is the way to search until stopped. */
   const bool unlimited = req->max_evals <= 0 && req->deadline <= 0 && req->depth <= 0 &&
                          !req->infinite;
+  const bool mate_only = unlimited && req->mate > 0;
   cf_search_limits lim = {
-      .visits = unlimited ? CF_SEARCH_DEFAULT_VISITS : req->max_evals,
+      .visits = unlimited && !mate_only ? CF_SEARCH_DEFAULT_VISITS : req->max_evals,
       .deadline = req->deadline,
       .depth = req->depth,
       .stop = req->stop,
-      .infinite = req->infinite,
+      .infinite = req->infinite || mate_only,
       .live_deadline = req->live_deadline,
       .allowed = req->allowed,
       .n_allowed = req->n_allowed,
+      .one_minibatch = req->one_minibatch,
+      .mate = req->mate,
   };
   cf_search_result r;
   cf_status st = cf_search_run(s, req->net, req->game, &lim, req->on_info, req->info_user, &r, err);
@@ -52,6 +55,9 @@ static cf_status choose(const cf_agent_request *req, cf_agent_result *out, cf_er
   out->depth = r.info.depth;
   out->seldepth = r.info.seldepth;
   out->hashfull = r.info.hashfull;
+  out->root_q = r.info.root_q;
+  out->root_m = r.info.root_m;
+  memcpy(out->root_wdl, r.info.root_wdl, sizeof out->root_wdl);
   out->stopped = r.stopped;
   out->pv_len = cf_search_pv(s, r.info.best, out->pv, CF_AGENT_PV_MAX);
   cf_search_free(own);

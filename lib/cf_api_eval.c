@@ -165,6 +165,7 @@ cformer_status cformer_choose(cformer_net *net, const cformer_position *position
       .game = &game,
       .max_evals = o.nodes,
       .deadline = o.movetime > 0 ? cf_clock_now() + o.movetime : 0,
+      .one_minibatch = o.movetime > 0, /* a positive budget searches (cf_search_limits) */
       .policy_temperature = o.temperature,
   };
   cf_agent_result res;

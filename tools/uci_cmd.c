@@ -22,6 +22,7 @@
 #include "engine/uci/cf_uci.h"
 #include "tools/cf_commands.h"
 #include "tools/cli/cf_cli.h"
+#include "tools/cli/cf_cli_config.h"
 
 static void write_line(void *user, const char *line) {
   FILE *out = user;
@@ -58,7 +59,9 @@ static bool set_option(void *ctx, const char *value, char *why, size_t why_size)
 static const char *value_name(const cf_uci_option_desc *o) {
   switch (o->type) {
   case CF_OPT_TYPE_STRING:
-    return strcmp(o->flag, "weights") == 0 ? "NET" : strcmp(o->flag, "logfile") == 0 ? "FILE" : "OPTS";
+    if (strcmp(o->flag, "weights") == 0) return "NET";
+    if (strcmp(o->flag, "logfile") == 0 || strcmp(o->flag, "config") == 0) return "FILE";
+    return strcmp(o->flag, "time-manager") == 0 ? "NAME" : "OPTS";
   case CF_OPT_TYPE_SPIN: return "N";
   case CF_OPT_TYPE_FLOAT: return "X";
   case CF_OPT_TYPE_COMBO: return "NAME";
@@ -66,8 +69,24 @@ static const char *value_name(const cf_uci_option_desc *o) {
   }
 }
 
-/* Applies the flags in order; returns -1 to go on, else an exit status. */
-static int apply_flags(cf_uci *u, int argc, char **argv) {
+/* The configuration file (Lc0's ConfigFile): the one --config names, else
+ * cformer.config beside the binary when it is there; its flags come before
+ * the command line's, which override them. Returns -1 to go on, else an
+ * exit status (a named file that cannot be read). */
+static int apply_config(cf_cli_spec *spec, const char *dir, int argc, char **argv) {
+  const char *named = cf_cli_config_named(argc, argv);
+  char path[PATH_MAX + 32];
+  if (named && !*named) return CF_CLI_CONTINUE; /* --config= : none */
+  if (named) snprintf(path, sizeof path, "%s", named);
+  else if (dir[0]) snprintf(path, sizeof path, "%s/%s", dir, CF_CONFIG_DEFAULT_FILE);
+  else return CF_CLI_CONTINUE;
+  int skipped = 0;
+  return cf_cli_config_apply(spec, path, named != NULL, &skipped);
+}
+
+/* Applies the configuration file's flags, then the command line's, in
+ * order; returns -1 to go on, else an exit status. */
+static int apply_flags(cf_uci *u, const char *dir, int argc, char **argv) {
   cf_cli_flag flags[CF_OPT_COUNT];
   uci_flag_ctx ctx[CF_OPT_COUNT];
   char help[CF_OPT_COUNT][640];
@@ -92,7 +111,9 @@ static int apply_flags(cf_uci *u, int argc, char **argv) {
       break;
     case CF_OPT_TYPE_CHECK: f.kind = CF_CLI_BOOL; break;
     case CF_OPT_TYPE_COMBO:
-      f.kind = CF_CLI_CHOICE;
+      /* with other names for its values (Backend's blas), the option's own
+       * check takes them and lists the choices when refused */
+      f.kind = o->aliases[0][0] ? CF_CLI_STRING : CF_CLI_CHOICE;
       f.choices = o->vars;
       break;
     }
@@ -105,7 +126,9 @@ static int apply_flags(cf_uci *u, int argc, char **argv) {
                "a UCI option, settable with setoption; a boolean is --flag, --no-flag or\n"
                "--flag true|false):\n\n",
       .flags = flags, .n_flags = CF_OPT_COUNT};
-  int rc = cf_cli_parse(&spec, argc, argv);
+  int rc = apply_config(&spec, dir, argc, argv);
+  if (rc != CF_CLI_CONTINUE) return rc;
+  rc = cf_cli_parse(&spec, argc, argv);
   if (rc == CF_CLI_CONTINUE) cf_cli_free(&spec);
   return rc;
 }
@@ -124,7 +147,7 @@ int cf_cmd_uci(int argc, char **argv) {
     fprintf(stderr, "cformer uci: %s\n", err.msg);
     return 1;
   }
-  int rc = apply_flags(u, argc, argv);
+  int rc = apply_flags(u, dir, argc, argv);
   if (rc >= 0) {
     cf_uci_free(u);
     return rc;

@@ -204,7 +204,7 @@ static void wdl_of(double wl, float d, float out[3]) {
   out[2] = l < 0 ? 0 : l;
 }
 
-static int mate_of(const cf_snode *child) {
+int cf_search_mate_of(const cf_snode *child) {
   if (!child || child->proven == CF_UNPROVEN || child->proven == 0) return 0;
   /* child->proven_plies: plies from the child's position to the end. */
   if (child->proven == 1) return (child->proven_plies + 2) / 2;
@@ -222,13 +222,14 @@ static void fill_info(const cf_search *s, cf_search_info *info) {
   if (c && c->n > 0) {
     info->q = (float)c->wl + cf_search_draw_score(s, 0) * c->d;
     wdl_of(c->wl, c->d, info->wdl);
-    info->mate = mate_of(c);
+    info->mate = cf_search_mate_of(c);
   } else { /* nothing below the root yet: the root's own value */
     info->q = (float)-r->wl + cf_search_draw_score(s, 0) * r->d;
     wdl_of(-r->wl, r->d, info->wdl);
   }
   info->root_q = (float)-r->wl + cf_search_draw_score(s, 0) * r->d;
   wdl_of(-r->wl, r->d, info->root_wdl);
+  info->root_m = r->n > 0 ? (float)r->m : NAN;
   info->playouts = s->playouts;
   /* Lc0 truncates the average depth. */
   info->depth = s->playouts > 0 ? (int)(s->cum_depth / s->playouts) : 0;
@@ -281,7 +282,7 @@ int cf_search_root_stats(const cf_search *s, cf_search_move_stats *out, int max)
         .v = c ? c->v : NAN,
         .proven = c ? c->proven : CF_UNPROVEN,
         .proven_plies = c ? c->proven_plies : 0,
-        .mate = mate_of(c),
+        .mate = cf_search_mate_of(c),
     };
   }
   return k;
@@ -372,6 +373,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
   cf_info_throttle throttle;
   cf_info_throttle_init(&throttle, s->start_time);
   cf_search_info info;
+  s->owe_batch = lim.one_minibatch;
   for (;;) {
     const double now = cf_clock_now();
     if (lim.live_deadline) {
@@ -394,6 +396,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
       out->ram_limited = stop == CF_STOP_RAM;
       break;
     }
+    const bool expanded = s->root->edges != NULL;
     const int want = cf_search_batch_target(s, minibatch, now);
     const long evals_before = s->evals;
     const double t0 = cf_clock_now();
@@ -404,6 +407,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
       if (s->first_eval_time <= 0) s->first_eval_time = cf_clock_now();
     }
     if (st != CF_OK) break;
+    if (expanded) s->owe_batch = false; /* the owed batch below the root is done */
     if (on_info) {
       fill_info(s, &info);
       if (cf_info_throttle_due(&throttle, &info, cf_clock_now())) on_info(user, s, &info);

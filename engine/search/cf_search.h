@@ -72,6 +72,15 @@ typedef struct cf_search_limits {
   const _Atomic double *live_deadline;
   const cf_move *allowed;  /* searchmoves: root moves to consider; NULL/0 = all */
   int n_allowed;
+  /* A positive time budget: the deadline ends the search only after one
+   * minibatch below the root (as many positions as the budget fits at the
+   * measured speed, at least one), so a short budget still searches rather
+   * than playing the root's policy move (stop and the other limits still
+   * end it at once). */
+  bool one_minibatch;
+  /* `go mate N`: stop once the best move is a proven mate in N moves or
+   * fewer (the other limits still apply); 0 = none. */
+  int mate;
 } cf_search_limits;
 
 /* One root move's statistics (VerboseMoveStats, MultiPV). Values are from
@@ -95,6 +104,7 @@ typedef struct cf_search_info {
   cf_move best;            /* CF_MOVE_NONE when the root has no legal move */
   float q, wdl[3];         /* of best, from the side to move */
   float root_q, root_wdl[3]; /* the root's own value (all its visits), same view */
+  float root_m;            /* the root's moves left (plies); NAN before its evaluation */
   int mate;                /* > 0: mate in this many moves; < 0: mated in -mate; 0 = not proven */
   int depth, seldepth;     /* average and maximum depth of this search's playouts */
   long visits;             /* root visits, reused ones included */

@@ -107,6 +107,7 @@ struct cf_search {
    * runs: a run on a reused tree starts without a root evaluation to time,
    * and its first batch must fit the stop latency too. 0 = never measured. */
   double sec_per_eval;
+  bool owe_batch; /* cf_search_limits.one_minibatch: a batch below the root is still owed */
 };
 
 /* ---- tree (cf_search_tree.c) ---- */
@@ -163,6 +164,10 @@ void cf_search_backup(cf_search *s, cf_snode *node, double wl, float d, float m)
 /* DrawScore for the side to move at a node `depth` plies below the root. */
 float cf_search_draw_score(const cf_search *s, int depth);
 
+/* Mate in this many moves (> 0) or mated in -this (< 0) after the move to
+ * child, as proven; 0 when not proven. */
+int cf_search_mate_of(const cf_snode *child);
+
 /* ---- stop rules (cf_search_stop.c) ----
  * Each reads s->limits and the tree; each is true when its rule ends the
  * search now. */
@@ -173,6 +178,7 @@ typedef enum cf_search_stop {
   CF_STOP_VISITS,   /* the root has the visits asked for */
   CF_STOP_DEPTH,    /* this run's playouts reach the depth asked for on average */
   CF_STOP_RAM,      /* the tree holds RamLimitMb */
+  CF_STOP_MATE,     /* go mate N: the best move mates in N or fewer */
   CF_STOP_PRUNED,   /* smart pruning: no other move can catch the best */
   CF_STOP_SOLVED,   /* the root is proven (a held search waits for its stop) */
 } cf_search_stop;
@@ -181,6 +187,7 @@ bool cf_stop_by_deadline(const cf_search *s, double now);
 bool cf_stop_by_visits(const cf_search *s);
 bool cf_stop_by_depth(const cf_search *s);
 bool cf_stop_by_ram(const cf_search *s);
+bool cf_stop_by_mate(const cf_search *s);
 bool cf_stop_by_smart_pruning(const cf_search *s, double now);
 bool cf_stop_by_proof(const cf_search *s);
 /* The first rule, in the order above, that ends the search now. */

@@ -16,7 +16,15 @@ int cf_search_batch_target(const cf_search *s, int minibatch, double now) {
     if (left < want) want = left > 0 ? (int)left : 1;
   }
   const double sec_per_eval = s->sec_per_eval;
-  if (sec_per_eval > 0 && (lim->deadline > 0 || lim->infinite)) {
+  if (s->owe_batch && s->root->edges) {
+    /* The owed minibatch (one_minibatch): as many positions as the whole
+     * budget fits at the measured speed (at least one), so a slow network
+     * does not overrun a short budget by a whole minibatch. */
+    if (sec_per_eval > 0 && lim->deadline > 0) {
+      const double fit = (lim->deadline - s->start_time) / sec_per_eval;
+      if (fit < want) want = fit >= 1 ? (int)fit : 1;
+    }
+  } else if (sec_per_eval > 0 && (lim->deadline > 0 || lim->infinite)) {
     /* A batch cannot be interrupted: in a timed or held search keep it
      * within the stop latency and the time left. (A node-limited search
      * keeps whole batches, so its tree does not depend on timing.) */

@@ -21,7 +21,8 @@ bool cf_stop_by_flag(const cf_search *s) {
 
 bool cf_stop_by_deadline(const cf_search *s, double now) {
   const double deadline = s->limits->deadline;
-  return root_expanded(s) && deadline > 0 && now >= deadline;
+  /* a search owed one batch below the root (one_minibatch) runs it first */
+  return root_expanded(s) && deadline > 0 && now >= deadline && !s->owe_batch;
 }
 
 bool cf_stop_by_visits(const cf_search *s) {
@@ -37,6 +38,16 @@ bool cf_stop_by_depth(const cf_search *s) {
 bool cf_stop_by_ram(const cf_search *s) {
   const long mb = s->params.ram_limit_mb;
   return root_expanded(s) && mb > 0 && (double)s->pool.bytes >= (double)mb * 1048576.0;
+}
+
+/* go mate N: the best move (as the answer would pick it) is a proven mate
+ * in N moves or fewer. */
+bool cf_stop_by_mate(const cf_search *s) {
+  const cf_search_limits *l = s->limits;
+  if (!root_expanded(s) || l->mate <= 0) return false;
+  int b = cf_search_best_edge(s->root, cf_search_draw_score(s, 0), l->allowed, l->n_allowed);
+  int mate = b >= 0 ? cf_search_mate_of(s->root->edges[b].child) : 0;
+  return mate > 0 && mate <= l->mate;
 }
 
 /* Lc0's smart pruning: stop when no other move can catch the best in the
@@ -87,6 +98,7 @@ cf_search_stop cf_search_stop_rule(const cf_search *s, double now) {
   if (cf_stop_by_visits(s)) return CF_STOP_VISITS;
   if (cf_stop_by_depth(s)) return CF_STOP_DEPTH;
   if (cf_stop_by_ram(s)) return CF_STOP_RAM;
+  if (cf_stop_by_mate(s)) return CF_STOP_MATE;
   if (cf_stop_by_smart_pruning(s, now)) return CF_STOP_PRUNED;
   if (cf_stop_by_proof(s)) return CF_STOP_SOLVED;
   return CF_STOP_NONE;

@@ -4,6 +4,7 @@
  * The rest of the room: cf_uci_internal.h lists it. */
 #include <ctype.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,12 @@ bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len) {
   if (*args) *args++ = 0;
   bool go_on = true;
   pthread_mutex_lock(&u->cmd_mu);
+  if (*s && !u->greeted) {
+    /* The first command: what the setup had to say comes now, or after
+     * uciok when the command is uci (cmd_uci). */
+    u->greeted = true;
+    if (strcmp(s, "uci") != 0) cf_uci_release_held(u);
+  }
   if (!*s) {
     /* empty line */
   } else if (strcmp(s, "quit") == 0) {
@@ -97,7 +104,7 @@ static void warn_threads(cf_uci *u) {
   const long threads = u->opt[CF_OPT_THREADS].i;
   const long cores = sysconf(_SC_NPROCESSORS_ONLN);
   if (cores > 0 && threads > cores)
-    cf_uci_emit(u, "info string warning: Threads %ld is more than the %ld CPU cores online; the "
+    cf_uci_note(u, "info string warning: Threads %ld is more than the %ld CPU cores online; the "
             "backend's threads will compete for them", threads, cores);
 }
 
@@ -108,7 +115,28 @@ static void switch_log(cf_uci *u) {
   cf_error err = {0};
   if (cf_uci_log_open(u->log, u->opt[CF_OPT_LOG_FILE].text, &err) == CF_OK) return;
   u->opt[CF_OPT_LOG_FILE] = (cf_uci_value){0};
-  cf_uci_emit(u, "info string error: %s; logging is off", err.msg);
+  cf_uci_note(u, "info string error: %s; logging is off", err.msg);
+}
+
+void cf_uci_note(cf_uci *u, const char *fmt, ...) {
+  char line[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  if (u->greeted) cf_uci_emit(u, "%s", line);
+  else if (u->n_held < CF_UCI_HELD_MAX) snprintf(u->held[u->n_held++], sizeof u->held[0], "%s", line);
+}
+
+void cf_uci_release_held(cf_uci *u) {
+  for (int i = 0; i < u->n_held; i++) cf_uci_emit(u, "%s", u->held[i]);
+  u->n_held = 0;
+}
+
+/* Seed: a fixed seed repeats the temperature's draws; 0 draws a new one. */
+static void seed_rng(cf_uci *u) {
+  const long seed = u->opt[CF_OPT_SEED].i;
+  u->rng = seed ? (uint64_t)seed : (uint64_t)(cf_clock_now() * 1e9) ^ (uint64_t)(uintptr_t)u;
 }
 
 cf_status cf_uci_set_option_locked(cf_uci *u, cf_uci_option_id id, const char *value, cf_error *err) {
@@ -120,12 +148,19 @@ cf_status cf_uci_set_option_locked(cf_uci *u, cf_uci_option_id id, const char *v
   u->opt[id] = v;
   cf_search_params p;
   search_params(u, &p);
+  cf_time_manager_params tp;
   cf_status st = cf_search_set_params(u->search, &p, err);
+  if (st == CF_OK) st = cf_uci_time_manager_params(u, &tp, err);
   if (st != CF_OK) {
     u->opt[id] = old; /* keep the old value */
+    cf_search_params kept;
+    search_params(u, &kept);
+    cf_search_set_params(u->search, &kept, NULL);
     return st;
   }
+  u->tm.p = tp;
   u->tm.move_overhead_ms = u->opt[CF_OPT_MOVE_OVERHEAD].i;
+  if (id == CF_OPT_SEED) seed_rng(u);
   /* Setting WeightsFile (even to the same value: the file may have
    * appeared or been fixed) or the limit tries a failed load again. */
   if (id == CF_OPT_WEIGHTS_FILE || id == CF_OPT_WEIGHTS_MAX_MB) u->failed_key[0] = 0;
@@ -187,6 +222,7 @@ cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *u
     return st;
   }
   cf_time_manager_init(&u->tm, u->opt[CF_OPT_MOVE_OVERHEAD].i);
+  seed_rng(u);
   st = cf_game_init(&u->game, NULL, err);
   if (st != CF_OK) {
     cf_uci_free(u);

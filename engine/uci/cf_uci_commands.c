@@ -21,6 +21,7 @@ static void cmd_uci(cf_uci *u, char *args) {
     cf_uci_emit(u, "%s", line);
   }
   cf_uci_emit(u, "uciok");
+  cf_uci_release_held(u); /* the setup's warnings, after uciok */
 }
 
 /* Comes after the network load it waited for (cf_uci_pump), so whatever the
@@ -76,6 +77,7 @@ static void cmd_ucinewgame(cf_uci *u, char *args) {
   u->game = g;
   cf_search_reset(u->search);
   cf_time_manager_new_game(&u->tm);
+  u->overhead_warned = false;
 }
 
 /* position startpos|fen <FEN> [moves m1 m2 ...]: builds the new game aside
@@ -170,11 +172,27 @@ static void cmd_go(cf_uci *u, char *args) {
   u->budget_ms = -1;
   const double budget = u->hold ? -1 : cf_uci_move_budget(u);
   u->deadline = budget >= 0 ? go_at + budget / 1000.0 : 0;
+  u->one_minibatch = budget > 0;
   const cf_clock clock = cf_uci_go_clock(u);
+  /* Time trouble keeps the whole MoveOverheadMs (not the half a budget
+   * may cut it to): in sudden death the last MoveOverheadMs of the clock are
+   * kept for moves without the network, so the engine does not lose on
+   * time; the engine says so in an info string. */
   const double waited_ms = (u->start - go_at) * 1000.0;
   const bool time_trouble = !u->hold && clock.time_ms >= 0 &&
                             (double)(clock.time_ms - u->tm.move_overhead_ms) - waited_ms <
                                 u->answer_ms;
+  /* The budget cut MoveOverheadMs to half: said once a game, when a search
+   * runs on that budget. */
+  if (!u->hold && !early_stop && !time_trouble && u->tm.overhead_cut && !u->overhead_warned) {
+    u->overhead_warned = true;
+    const bool by_clock = clock.time_ms >= 0 && (clock.movetime_ms < 0 || clock.time_ms < clock.movetime_ms);
+    cf_uci_emit(u, "info string warning: MoveOverheadMs %ld is more than half of the %s (%ld ms), "
+                "which leaves the search too little time: half of it is kept back instead; set "
+                "MoveOverheadMs lower for such short times (once per game)",
+                u->tm.move_overhead_ms, by_clock ? "time left" : "movetime",
+                by_clock ? clock.time_ms : clock.movetime_ms);
+  }
   if (early_stop || time_trouble) {
     /* Answered here, on the thread that runs the command: the move costs
      * microseconds, while waking a new thread can cost a scheduler slice

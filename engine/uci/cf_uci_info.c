@@ -47,6 +47,16 @@ static void wdl_text(const cf_uci *u, float wl, float d, char *out, size_t size)
   snprintf(out, size, " wdl %d %d %d", p[0], p[1], p[2]);
 }
 
+/* " movesleft N" when UCI_ShowMovesLeft is on and the network has a
+ * moves-left head: Lc0's (1 + plies left after the move) / 2, in moves. */
+static void moves_left_text(const cf_uci *u, float plies, char *out, size_t size) {
+  out[0] = 0;
+  if (!u->opt[CF_OPT_SHOW_MOVESLEFT].on || !u->net || !cf_net_get_info(u->net)->has_moves_left ||
+      isnan(plies))
+    return;
+  snprintf(out, size, " movesleft %d", (int)((1.0f + plies) / 2.0f));
+}
+
 /* Moves as " m1 m2 ..." into out. */
 static void moves_text(const cf_uci *u, const cf_move *moves, int n, char *out, size_t size) {
   size_t at = 0;
@@ -94,8 +104,10 @@ static void emit_search_info(cf_uci *u, const cf_search *s, const cf_search_info
     int len = cf_search_pv(s, m->move, line, CF_AGENT_PV_MAX);
     moves_text(u, line, len, pv, sizeof pv);
     if (multipv > 1) snprintf(mpv, sizeof mpv, " multipv %d", k + 1);
-    cf_uci_emit(u, "info depth %d seldepth %d time %ld nodes %ld%s score %s%s nps %ld hashfull %d pv%s",
-         info->depth, info->seldepth, ms, info->visits, mpv, score, wdl, nps, info->hashfull, pv);
+    char left[32] = "";
+    moves_left_text(u, m->n > 0 ? m->m : 1.0f + info->root_m, left, sizeof left);
+    cf_uci_emit(u, "info depth %d seldepth %d time %ld nodes %ld%s score %s%s%s nps %ld hashfull %d pv%s",
+         info->depth, info->seldepth, ms, info->visits, mpv, score, wdl, left, nps, info->hashfull, pv);
   }
 }
 
@@ -150,8 +162,10 @@ static void emit_one_ply_info(cf_uci *u, const cf_agent_result *r, double elapse
     wdl_text(u, wl, wdl3[1], wdl, sizeof wdl);
     moves_text(u, line, line[1] != CF_MOVE_NONE ? 2 : 1, pv, sizeof pv);
     if (multipv > 1) snprintf(mpv, sizeof mpv, " multipv %d", k + 1);
-    cf_uci_emit(u, "info depth 1 seldepth 1 time %ld nodes %ld%s score %s%s nps %ld pv%s", ms, r->evals,
-         mpv, score, wdl, nps, pv);
+    char left[32] = "";
+    if (m) moves_left_text(u, m->moves_left, left, sizeof left);
+    cf_uci_emit(u, "info depth 1 seldepth 1 time %ld nodes %ld%s score %s%s%s nps %ld pv%s", ms,
+         r->evals, mpv, score, wdl, left, nps, pv);
   }
 }
 
@@ -188,6 +202,9 @@ void cf_uci_emit_final_info(cf_uci *u, const cf_agent_result *r, double elapsed)
                            .seldepth = r->seldepth, .visits = r->nodes, .playouts = r->playouts,
                            .evals = r->evals, .seconds = elapsed, .hashfull = r->hashfull};
     memcpy(info.wdl, r->wdl, sizeof info.wdl);
+    info.root_q = r->root_q;
+    info.root_m = r->root_m; /* an unvisited MultiPV move shows it, as Lc0 does */
+    memcpy(info.root_wdl, r->root_wdl, sizeof info.root_wdl);
     emit_search_info(u, u->search, &info);
     if (u->opt[CF_OPT_VERBOSE_MOVE_STATS].on) emit_move_stats(u);
     return;

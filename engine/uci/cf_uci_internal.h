@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "chess/cf_game.h"
 #include "engine/cf_agent.h"
@@ -29,6 +30,7 @@
 
 #define CF_UCI_MAX_SEARCH_DIRS 16
 #define CF_UCI_NET_KEY_MAX (5 * CF_UCI_VALUE_MAX)
+#define CF_UCI_HELD_MAX 8
 
 typedef struct cf_uci_command {
   const char *name;
@@ -117,8 +119,23 @@ struct cf_uci {
    * measured here (go to bestmove), a decaying maximum so that one slow
    * answer is remembered for a few moves. */
   double answer_ms;
+  /* A positive budget owes the search one minibatch (cf_search_limits);
+   * the warning that MoveOverheadMs was cut to half a budget is given once
+   * a game (until ucinewgame). */
+  bool one_minibatch;
+  bool overhead_warned;
 
   cf_uci_log *log; /* LogFile: every line in and out (cf_uci_log.h) */
+
+  /* What the options set before the first command had to say (a warning
+   * about Threads, a log file that cannot be opened): held until the
+   * first command, and after uciok when that is uci, so that a GUI reads
+   * id and the options first (cf_uci_note). */
+  bool greeted;
+  char held[CF_UCI_HELD_MAX][512];
+  int n_held;
+
+  uint64_t rng; /* the temperature's draws (Seed) */
 };
 
 /* cf_uci_info.c */
@@ -137,6 +154,10 @@ bool cf_uci_start_search(cf_uci *u);
 void cf_uci_finish_search(cf_uci *u, bool force_stop);
 cf_clock cf_uci_go_clock(const cf_uci *u);
 double cf_uci_move_budget(cf_uci *u);
+int cf_uci_game_ply(const cf_uci *u);
+
+/* cf_uci_temperature.c */
+void cf_uci_apply_temperature(cf_uci *u, cf_agent_result *r);
 
 /* cf_uci_load.c */
 typedef enum { CF_UCI_NET_READY, CF_UCI_NET_FAILED, CF_UCI_NET_LOADING } cf_uci_net_state;
@@ -154,7 +175,15 @@ void cf_uci_wait_for_queue(cf_uci *u, double max_seconds);
 const cf_uci_command *cf_uci_command_find(const char *name);
 char *cf_uci_trim(char *s);
 
+/* cf_uci_time_manager.c: the TimeManager and Slowmover options' settings */
+cf_status cf_uci_time_manager_params(const cf_uci *u, cf_time_manager_params *out, cf_error *err);
+
 /* cf_uci.c */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void cf_uci_note(cf_uci *u, const char *fmt, ...);
+void cf_uci_release_held(cf_uci *u);
 cf_status cf_uci_set_option_locked(cf_uci *u, cf_uci_option_id id, const char *value,
                                    cf_error *err);
 

@@ -24,7 +24,8 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                                "automatic: 16 times the file's size, at least 64 MiB, at most "
                                "4096 MiB (more is taken for a decompression bomb)"},
     [CF_OPT_BACKEND] = {"Backend", "backend", NULL, 'b', CF_OPT_TYPE_COMBO, "auto", 0, 0, {NULL},
-                        "compute backend; auto = the best available"},
+                        "compute backend; auto = the best available; Lc0's blas is taken for "
+                        "openblas", {{"blas", "openblas"}}},
     [CF_OPT_BACKEND_OPTIONS] = {"BackendOptions", "backend-opts", NULL, 'o', CF_OPT_TYPE_STRING,
                                 "", 0, 0, {NULL}, "backend-specific key=value,... options"},
     [CF_OPT_THREADS] = {"Threads", "threads", NULL, 't', CF_OPT_TYPE_SPIN, "1", 1, 128, {NULL},
@@ -44,6 +45,10 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                              "fill missing history planes by repeating the first position"},
     [CF_OPT_SHOW_WDL] = {"UCI_ShowWDL", "show-wdl", NULL, 0, CF_OPT_TYPE_CHECK, "false", 0, 0,
                          {NULL}, "add win/draw/loss per mille to the info lines"},
+    [CF_OPT_SHOW_MOVESLEFT] = {"UCI_ShowMovesLeft", "show-movesleft", NULL, 0, CF_OPT_TYPE_CHECK,
+                               "false", 0, 0, {NULL},
+                               "add the moves left to the game (the network's estimate) to the "
+                               "info lines as movesleft"},
     [CF_OPT_UCI_CHESS960] = {"UCI_Chess960", "chess960", "uci-chess960", 0, CF_OPT_TYPE_CHECK,
                              "false", 0, 0, {NULL},
                              "write castling king takes rook (e1h1) in every position, as "
@@ -84,7 +89,46 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
     [CF_OPT_MOVE_OVERHEAD] = {"MoveOverheadMs", "move-overhead", NULL, 0, CF_OPT_TYPE_SPIN, "200",
                               0, 100000000, {NULL},
                               "milliseconds kept back from every time budget, of every agent, "
-                              "for the GUI and the connection"},
+                              "for the GUI and the connection; never more than half of a "
+                              "movetime or of the time left (with a warning once a game)"},
+    [CF_OPT_TIME_MANAGER] = {"TimeManager", "time-manager", NULL, 0, CF_OPT_TYPE_STRING, "legacy",
+                             0, 0, {NULL},
+                             "Lc0's time manager and its settings: legacy or legacy(slowmover=X,"
+                             "midpoint-move=X,steepness=X,immediate-use=X,first-move-bonus=X,"
+                             "book-ply-bonus=X); Lc0's smooth, alphazero and simple are not "
+                             "implemented"},
+    [CF_OPT_SLOWMOVER] = {"Slowmover", "slowmover", NULL, 0, CF_OPT_TYPE_FLOAT, "1", 0, 100,
+                          {NULL},
+                          "a clocked move's budget is multiplied by this (Lc0's legacy "
+                          "slowmover; cannot be set together with TimeManager)"},
+    [CF_OPT_TEMPERATURE] = {"Temperature", "temperature", NULL, 0, CF_OPT_TYPE_FLOAT, "0", 0, 100,
+                            {NULL},
+                            "the move played is drawn from the root visits with weights "
+                            "N^(1/T) (the policy agent: prior^(1/T)); 0 = the best move"},
+    [CF_OPT_TEMP_DECAY_MOVES] = {"TempDecayMoves", "tempdecay-moves", NULL, 0, CF_OPT_TYPE_SPIN,
+                                 "0", 0, 640, {NULL},
+                                 "Temperature falls linearly to 0 over this many moves; 0 = no "
+                                 "decay"},
+    [CF_OPT_TEMP_DECAY_DELAY_MOVES] = {"TempDecayDelayMoves", "tempdecay-delay-moves", NULL, 0,
+                                       CF_OPT_TYPE_SPIN, "0", 0, 100, {NULL},
+                                       "moves before the decay of Temperature starts"},
+    [CF_OPT_TEMP_CUTOFF_MOVE] = {"TempCutoffMove", "temp-cutoff-move", NULL, 0, CF_OPT_TYPE_SPIN,
+                                 "0", 0, 1000, {NULL},
+                                 "from this move number on TempEndgame is used; 0 = never"},
+    [CF_OPT_TEMP_ENDGAME] = {"TempEndgame", "temp-endgame", NULL, 0, CF_OPT_TYPE_FLOAT, "0", 0,
+                             100, {NULL},
+                             "temperature from TempCutoffMove on, and the floor of the decay"},
+    [CF_OPT_TEMP_VALUE_CUTOFF] = {"TempValueCutoff", "temp-value-cutoff", NULL, 0,
+                                  CF_OPT_TYPE_FLOAT, "100", 0, 100, {NULL},
+                                  "with a temperature, moves whose win percentage is more than "
+                                  "this below the most visited move's are not drawn"},
+    [CF_OPT_TEMP_VISIT_OFFSET] = {"TempVisitOffset", "temp-visit-offset", NULL, 0,
+                                  CF_OPT_TYPE_FLOAT, "0", -1000, 1000, {NULL},
+                                  "added to every move's visits before the draw; a move left at "
+                                  "0 or below is not drawn"},
+    [CF_OPT_SEED] = {"Seed", "seed", NULL, 0, CF_OPT_TYPE_SPIN, "0", 0, 2147483647, {NULL},
+                     "seed of the temperature's draws, so that a run repeats its games "
+                     "exactly; 0 = a different seed each run"},
     [CF_OPT_MULTIPV] = {"MultiPV", "multipv", NULL, 0, CF_OPT_TYPE_SPIN, "1", 1, 500, {NULL},
                         "lines (principal variations) in the info output"},
     [CF_OPT_VERBOSE_MOVE_STATS] = {"VerboseMoveStats", "verbose-move-stats", NULL, 'v',
@@ -100,6 +144,11 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
     [CF_OPT_LOG_FILE] = {"LogFile", "logfile", NULL, 'l', CF_OPT_TYPE_STRING, "", 0, 0, {NULL},
                          "append every line read and written, timestamped, to this file; "
                          "<stderr> = standard error; empty = no log"},
+    [CF_OPT_CONFIG_FILE] = {"ConfigFile", "config", NULL, 'c', CF_OPT_TYPE_STRING,
+                            CF_CONFIG_DEFAULT_FILE, 0, 0, {NULL},
+                            "file of flags read at startup, one a line (--threads=2; the "
+                            "leading -- may be left out), # starts a comment; by default "
+                            CF_CONFIG_DEFAULT_FILE " beside the binary, if there; empty = none"},
 };
 
 static void fill_vars(void) {
@@ -192,6 +241,8 @@ static cf_status check_text(const cf_uci_option_desc *o, const char *text,
     return cf_error_set(err, CF_ERR_ARG, "option %s: bad value '%s' (expected true or false)",
                         o->name, text);
   case CF_OPT_TYPE_COMBO:
+    for (int i = 0; i < CF_UCI_OPTION_ALIASES_MAX && o->aliases[i][0]; i++)
+      if (strcasecmp(o->aliases[i][0], text) == 0) text = o->aliases[i][1];
     for (int i = 0; o->vars[i]; i++)
       if (strcasecmp(o->vars[i], text) == 0) {
         snprintf(out, CF_UCI_VALUE_MAX, "%s", o->vars[i]);

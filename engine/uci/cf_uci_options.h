@@ -27,6 +27,7 @@ typedef enum cf_uci_option_id {
   CF_OPT_POLICY_TEMPERATURE,
   CF_OPT_HISTORY_FILL,
   CF_OPT_SHOW_WDL,
+  CF_OPT_SHOW_MOVESLEFT,
   CF_OPT_UCI_CHESS960,
   /* The search agent (Lc0's names, defaults and flags). */
   CF_OPT_CPUCT,
@@ -41,12 +42,24 @@ typedef enum cf_uci_option_id {
   CF_OPT_SMART_PRUNING_FACTOR,
   CF_OPT_RAM_LIMIT_MB,
   CF_OPT_MOVE_OVERHEAD,
+  CF_OPT_TIME_MANAGER,
+  CF_OPT_SLOWMOVER,
+  /* The move played: Lc0's temperature (engine/cf_temperature.h). */
+  CF_OPT_TEMPERATURE,
+  CF_OPT_TEMP_DECAY_MOVES,
+  CF_OPT_TEMP_DECAY_DELAY_MOVES,
+  CF_OPT_TEMP_CUTOFF_MOVE,
+  CF_OPT_TEMP_ENDGAME,
+  CF_OPT_TEMP_VALUE_CUTOFF,
+  CF_OPT_TEMP_VISIT_OFFSET,
+  CF_OPT_SEED,
   /* Output. */
   CF_OPT_MULTIPV,
   CF_OPT_VERBOSE_MOVE_STATS,
   CF_OPT_SCORE_TYPE,
   CF_OPT_PONDER,
   CF_OPT_LOG_FILE,
+  CF_OPT_CONFIG_FILE,
   CF_OPT_COUNT
 } cf_uci_option_id;
 
@@ -59,6 +72,7 @@ typedef enum cf_uci_option_type {
 } cf_uci_option_type;
 
 #define CF_UCI_OPTION_VARS_MAX 16
+#define CF_UCI_OPTION_ALIASES_MAX 4
 
 typedef struct cf_uci_option_desc {
   const char *name;       /* UCI name (matched without regard to case) */
@@ -70,6 +84,9 @@ typedef struct cf_uci_option_desc {
   double min, max;        /* SPIN and FLOAT */
   const char *vars[CF_UCI_OPTION_VARS_MAX]; /* COMBO, NULL-terminated */
   const char *help;
+  /* COMBO: other names taken for a var, as {name, var} pairs (Lc0's
+   * spelling of the same thing), NULL-terminated */
+  const char *aliases[CF_UCI_OPTION_ALIASES_MAX][2];
 } cf_uci_option_desc;
 
 #define CF_UCI_VALUE_MAX 1024
@@ -85,6 +102,10 @@ typedef struct cf_uci_value {
 /* WeightsFile's special values. */
 #define CF_WEIGHTS_AUTODISCOVER "<autodiscover>"
 #define CF_WEIGHTS_BUILT_IN "<built in>"
+
+/* ConfigFile's default: this file beside the binary, read when there (Lc0 reads
+ * lc0.config so). */
+#define CF_CONFIG_DEFAULT_FILE "cformer.config"
 
 const cf_uci_option_desc *cf_uci_option_at(cf_uci_option_id id);
 /* By UCI name, case-insensitive; NULL if none. */

@@ -30,6 +30,8 @@ static void *search_main(void *arg) {
       .depth = u->go.depth > 0 && u->go.depth < 1000 ? (int)u->go.depth : 0,
       .infinite = u->hold,
       .live_deadline = &u->live_deadline,
+      .one_minibatch = u->one_minibatch,
+      .mate = u->go.mate > 0 && u->go.mate < 1000 ? (int)u->go.mate : 0,
       .search = keeps ? u->search : NULL,
       .on_info = tree ? cf_uci_on_search_info : NULL,
       .info_user = u,
@@ -54,8 +56,15 @@ static void *search_main(void *arg) {
    * bestmove waits for stop or ponderhit. */
   if (st != CF_OK) cf_uci_emit(u, "info string error: %s", err.msg);
   if (answer) cf_uci_emit_final_info(u, &r, elapsed);
+  if (answer) cf_uci_apply_temperature(u, &r); /* after info, which shows the best move, as Lc0 */
   if (!u->hold) {
-    const double answer_ms = (cf_clock_now() - u->clock_start) * 1000.0;
+    /* A search its deadline cut spent its budget by design: what an answer
+     * costs is then how late it came after the deadline (the last network
+     * call that could not be cut). */
+    const double now = cf_clock_now();
+    const bool cut = r.stopped && u->deadline > 0;
+    double answer_ms = ((cut ? now - u->deadline : now - u->clock_start)) * 1000.0;
+    if (answer_ms < 0) answer_ms = 0;
     u->answer_ms = answer_ms > 0.75 * u->answer_ms ? answer_ms : 0.75 * u->answer_ms;
   }
   wait_release(u);
@@ -105,7 +114,7 @@ bool cf_uci_loading(cf_uci *u) {
 
 /* The game's ply as Lc0 counts it for the time manager: from the FEN's move
  * number, plus the moves played since. */
-static int game_ply(const cf_uci *u) {
+int cf_uci_game_ply(const cf_uci *u) {
   const cf_position *start = &u->game.plies[0].pos;
   int fullmove = start->fullmove > 0 ? start->fullmove : 1;
   return 2 * (fullmove - 1) + (start->side == CF_BLACK) + u->game.count - 1;
@@ -133,7 +142,7 @@ cf_clock cf_uci_go_clock(const cf_uci *u) {
 double cf_uci_move_budget(cf_uci *u) {
   cf_clock clock = cf_uci_go_clock(u);
   double ms;
-  if (!cf_time_manager_budget(&u->tm, &clock, game_ply(u), &ms)) return -1;
+  if (!cf_time_manager_budget(&u->tm, &clock, cf_uci_game_ply(u), &ms)) return -1;
   if (ms < 0) ms = 0;
   if (clock.time_ms >= 0 && cf_agent_has(u->agent, CF_AGENT_USES_CLOCK_BUDGET)) u->budget_ms = ms;
   return ms;

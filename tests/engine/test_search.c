@@ -200,9 +200,54 @@ static void test_time_manager(cf_test *t) {
   CHECK(next <= 0);
   /* A movetime and a clock: the smaller. */
   clock.time_ms = 60000;
-  clock.movetime_ms = 300;
+  clock.movetime_ms = 500;
   CHECK(cf_time_manager_budget(&tm, &clock, 20, &next));
-  CHECK_NEAR(next, 100, 1e-9);
+  CHECK_NEAR(next, 300, 1e-9);
+  CHECK(!tm.overhead_cut);
+  /* MoveOverheadMs never takes more than half of a movetime or a clock. */
+  const long movetimes[] = {1, 50, 100, 199, 200, 250, 400, 401};
+  for (size_t i = 0; i < sizeof movetimes / sizeof movetimes[0]; i++) {
+    clock = none;
+    clock.movetime_ms = movetimes[i];
+    CHECK(cf_time_manager_budget(&tm, &clock, 20, &next));
+    const double half = movetimes[i] / 2.0;
+    CHECK_NEAR(next, movetimes[i] - (half < 200 ? half : 200), 1e-9);
+    CHECK(tm.overhead_cut == (half < 200));
+  }
+  clock = none;
+  clock.time_ms = 300; /* the clock: at most 150 kept back, so 150 to spend over the game */
+  tm.first_move = false;
+  CHECK(cf_time_manager_budget(&tm, &clock, 20, &next));
+  CHECK_NEAR(next, 150 / cf_time_manager_moves_to_go(20), 1e-6);
+  CHECK(tm.overhead_cut);
+  CHECK_NEAR(cf_time_manager_overhead(&tm, 100), 50, 1e-12);
+  CHECK_NEAR(cf_time_manager_overhead(&tm, 1000), 200, 1e-12);
+  CHECK_NEAR(cf_time_manager_overhead(&tm, 0), 0, 1e-12);
+  /* Lc0's slowmover: the budget times it when that is over 200 ms (or the
+   * slowmover is below 1), the extra taken from the saved time; its other
+   * settings by their TimeManager names. */
+  cf_time_manager_init(&tm, 200);
+  tm.first_move = false;
+  tm.p.slowmover = 2;
+  clock = none;
+  clock.time_ms = 60000;
+  CHECK(cf_time_manager_budget(&tm, &clock, 20, &next));
+  const double plain = 59800 / cf_time_manager_moves_to_go(20);
+  CHECK_NEAR(next, 2 * plain, 1e-6);
+  CHECK_NEAR(tm.spared_ms, -plain, 1e-6);
+  cf_time_manager_init(&tm, 200);
+  tm.first_move = false;
+  tm.p.slowmover = 2;
+  clock.time_ms = 3000; /* 2 * 2800 / m is under 200 ms: no stretch */
+  CHECK(cf_time_manager_budget(&tm, &clock, 20, &next));
+  CHECK_NEAR(next, 2800 / cf_time_manager_moves_to_go(20), 1e-6);
+  cf_time_manager_init(&tm, 200);
+  tm.p.first_move_bonus = 0;
+  tm.p.book_ply_bonus = 0;
+  tm.p.midpoint_move = 40;
+  clock.time_ms = 60000;
+  CHECK(cf_time_manager_budget(&tm, &clock, 0, &next));
+  CHECK_NEAR(next, 59800 / 40.0, 1e-6);
 }
 
 /* ---- searches on the built-in network ---------------------------------- */

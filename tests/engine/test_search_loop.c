@@ -74,6 +74,9 @@ static void test_stop_by_deadline(cf_test *t) {
   if (!s) return;
   CHECK(!cf_stop_by_deadline(s, 9.999));
   CHECK(cf_stop_by_deadline(s, 10.0));
+  s->owe_batch = true; /* one_minibatch: the batch below the root comes first */
+  CHECK(!cf_stop_by_deadline(s, 11.0));
+  s->owe_batch = false;
   lim.deadline = 0;
   CHECK(!cf_stop_by_deadline(s, 1e9));
   done(s);
@@ -165,6 +168,28 @@ out:
   done(s);
 }
 
+static void test_stop_by_mate(cf_test *t) {
+  cf_search_limits lim = {.mate = 1};
+  cf_search *s = bare(t, &lim, 2);
+  if (!s) return;
+  cf_snode *win = child(s, 0, 10), *other = child(s, 1, 3);
+  if (!CHECK(win && other)) goto out;
+  CHECK(!cf_stop_by_mate(s)); /* nothing proven */
+  win->proven = 1;
+  win->proven_plies = 2; /* mate in 2 */
+  CHECK_INT_EQ(cf_search_mate_of(win), 2);
+  CHECK(!cf_stop_by_mate(s));
+  lim.mate = 2;
+  CHECK(cf_stop_by_mate(s));
+  lim.mate = 0;
+  CHECK(!cf_stop_by_mate(s)); /* no go mate */
+  lim.mate = 3;
+  win->proven = -1; /* the other way round: mated, not mating */
+  CHECK(!cf_stop_by_mate(s));
+out:
+  done(s);
+}
+
 static void test_stop_by_proof(cf_test *t) {
   cf_search_limits lim = {0};
   cf_search *s = bare(t, &lim, 2);
@@ -224,6 +249,13 @@ static void test_batch_target(cf_test *t) {
   s->sec_per_eval = 0;
   CHECK_INT_EQ(cf_search_batch_target(s, 32, 2.0), 1);
   CHECK_INT_EQ(cf_search_batch_target(s, 32, 0.5), 32);
+  /* The owed batch (one_minibatch) takes what the whole budget fits. */
+  s->owe_batch = true;
+  s->start_time = 0;
+  s->sec_per_eval = 0.1;
+  CHECK_INT_EQ(cf_search_batch_target(s, 32, 0.9), 10);
+  s->sec_per_eval = 10;
+  CHECK_INT_EQ(cf_search_batch_target(s, 32, 0.9), 1);
   done(s);
 }
 
@@ -267,5 +299,6 @@ static void test_every_backend_declares_a_minibatch(cf_test *t) {
 }
 
 CF_TEST_MAIN(test_stop_by_flag, test_stop_by_deadline, test_stop_by_visits, test_stop_by_depth,
-             test_stop_by_ram, test_stop_by_smart_pruning, test_stop_by_proof, test_stop_rule_order,
+             test_stop_by_ram, test_stop_by_smart_pruning, test_stop_by_mate,
+             test_stop_by_proof, test_stop_rule_order,
              test_batch_target, test_info_throttle, test_every_backend_declares_a_minibatch)

@@ -60,6 +60,20 @@ static inline const char *uci_transcript_run(cf_uci *u, transcript *tr, const ch
   return out;
 }
 
+/* How many times needle occurs in hay. */
+static inline int uci_count(const char *hay, const char *needle) {
+  int n = 0;
+  for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) n++;
+  return n;
+}
+
+/* The nodes of the last info line with nodes in out; -1 if none. */
+static inline long uci_last_nodes(const char *out) {
+  const char *last = NULL;
+  for (const char *p = strstr(out, " nodes "); p; p = strstr(p + 1, " nodes ")) last = p;
+  return last ? atol(last + 7) : -1;
+}
+
 /* Whether the first "bestmove M" in out is legal after fen (NULL: the
  * start position) and moves; move (8 bytes) gets M. */
 static inline bool uci_bestmove_legal(const char *out, const char *fen, const char *moves,

@@ -16,8 +16,10 @@ int cf_cli_usage_error(const cf_cli_spec *spec, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   fprintf(stderr, "%s: ", spec->prog);
+  if (spec->where) fprintf(stderr, "%s: ", spec->where);
   vfprintf(stderr, fmt, ap);
-  fprintf(stderr, " (%s --help)\n", spec->prog);
+  if (spec->where) fprintf(stderr, "\n");
+  else fprintf(stderr, " (%s --help)\n", spec->prog);
   va_end(ap);
   return CF_CLI_EXIT_USAGE;
 }

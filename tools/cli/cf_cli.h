@@ -100,6 +100,9 @@ typedef struct cf_cli_spec {
   const char *positional_name;
   int max_positional;
   cf_cli_list positional;
+  /* Where the arguments come from when not the command line ("FILE line
+   * N", cf_cli_config.h): messages say so instead of pointing at --help. */
+  const char *where;
 } cf_cli_spec;
 
 /* Parses argv[1..argc-1]. Returns CF_CLI_CONTINUE when the tool should go
@@ -114,7 +117,8 @@ void cf_cli_free(cf_cli_spec *spec);
 /* The help: usage, the flag list (with -h/--help and --version), footer. */
 void cf_cli_print_help(const cf_cli_spec *spec, FILE *out);
 
-/* Prints "PROG: MESSAGE (PROG --help)" on stderr; returns 2. */
+/* Prints "PROG: MESSAGE (PROG --help)" on stderr (with spec->where:
+ * "PROG: WHERE: MESSAGE"); returns 2. */
 int cf_cli_usage_error(const cf_cli_spec *spec, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
