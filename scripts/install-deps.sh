@@ -10,6 +10,8 @@ packages=(
   libprotobuf-c-dev protobuf-c-compiler zlib1g-dev
   # backends/: oneDNN and OpenBLAS
   libdnnl-dev libopenblas-dev
+  # engine/syzygy/: Syzygy tablebases (Fathom prober)
+  libfathom-dev
   # JSON (cformer eval) and YAML (netconv configs)
   libcjson-dev libyaml-dev
   # bench tests: SVG charts are checked with an XML parser
