@@ -87,6 +87,7 @@ typedef struct cf_agent_result {
    * variation starting with best. playouts: visits this search added. */
   long nodes, playouts;
   int depth, seldepth, hashfull;
+  long tb_hits; /* Syzygy probes that answered (search agent) */
   cf_move pv[CF_AGENT_PV_MAX];
   int pv_len;
   /* The one-ply agents' candidates in the order they rank them, best first

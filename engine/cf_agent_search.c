@@ -52,6 +52,7 @@ static cf_status choose(const cf_agent_request *req, cf_agent_result *out, cf_er
   out->depth = r.info.depth;
   out->seldepth = r.info.seldepth;
   out->hashfull = r.info.hashfull;
+  out->tb_hits = r.info.tb_hits;
   out->stopped = r.stopped;
   out->pv_len = cf_search_pv(s, r.info.best, out->pv, CF_AGENT_PV_MAX);
   cf_search_free(own);

@@ -21,9 +21,11 @@
 #include "engine/cf_uci_go.h"
 #include "engine/cf_uci_log.h"
 #include "engine/cf_uci_score.h"
+#include "engine/cf_uci_syzygy.h"
 #include "engine/cf_uci_text.h"
 #include "engine/search/cf_search.h"
 #include "engine/search/cf_time_manager.h"
+#include "engine/syzygy/cf_syzygy.h"
 #include "net/cf_net_options.h"
 #include "policy_head/cf_policy_map.h"
 #include "engine/cf_net_input.h"
@@ -107,6 +109,8 @@ struct cf_uci {
   double answer_ms;
 
   cf_uci_log *log; /* LogFile: every line in and out (cf_uci_log.h) */
+
+  char syzygy_loaded[CF_UCI_VALUE_MAX]; /* the SyzygyPath last loaded (cf_uci_syzygy.h) */
 };
 
 #if defined(__GNUC__)
@@ -196,8 +200,12 @@ static void emit_search_info(cf_uci *u, const cf_search *s, const cf_search_info
     int len = cf_search_pv(s, m->move, line, CF_AGENT_PV_MAX);
     moves_text(u, line, len, pv, sizeof pv);
     if (multipv > 1) snprintf(mpv, sizeof mpv, " multipv %d", k + 1);
-    emit(u, "info depth %d seldepth %d time %ld nodes %ld%s score %s%s nps %ld hashfull %d pv%s",
-         info->depth, info->seldepth, ms, info->visits, mpv, score, wdl, nps, info->hashfull, pv);
+    /* tbhits once tables are loaded (Lc0's place for it: after nps). */
+    char tb[32] = "";
+    if (cf_syzygy_max_pieces() > 0) snprintf(tb, sizeof tb, " tbhits %ld", info->tb_hits);
+    emit(u, "info depth %d seldepth %d time %ld nodes %ld%s score %s%s nps %ld%s hashfull %d pv%s",
+         info->depth, info->seldepth, ms, info->visits, mpv, score, wdl, nps, tb, info->hashfull,
+         pv);
   }
 }
 
@@ -288,7 +296,8 @@ static void emit_final_info(cf_uci *u, const cf_agent_result *r, double elapsed)
     /* The final figures, as the search left them. */
     cf_search_info info = {.best = r->best, .q = r->q, .mate = r->mate, .depth = r->depth,
                            .seldepth = r->seldepth, .visits = r->nodes, .playouts = r->playouts,
-                           .evals = r->evals, .seconds = elapsed, .hashfull = r->hashfull};
+                           .evals = r->evals, .seconds = elapsed, .hashfull = r->hashfull,
+                           .tb_hits = r->tb_hits};
     memcpy(info.wdl, r->wdl, sizeof info.wdl);
     emit_search_info(u, u->search, &info);
     if (option_on(u, CF_OPT_VERBOSE_MOVE_STATS)) emit_move_stats(u);
@@ -615,8 +624,18 @@ static void cmd_uci(cf_uci *u, char *args) {
 
 /* Comes after the network load it waited for (pump), so whatever the
  * load had to say is written before readyok. */
+static void say_line(void *user, const char *line) { emit(user, "%s", line); }
+
+/* SyzygyPath's tables, when it changed; never under a running search. */
+static void syzygy_sync(cf_uci *u) {
+  if (u->thread_live) return;
+  cf_uci_syzygy_sync(u->value[CF_OPT_SYZYGY_PATH], u->syzygy_loaded, sizeof u->syzygy_loaded,
+                     say_line, u);
+}
+
 static void cmd_isready(cf_uci *u, char *args) {
   (void)args;
+  syzygy_sync(u);
   emit(u, "readyok");
 }
 
@@ -752,6 +771,7 @@ static void cmd_go(cf_uci *u, char *args) {
     emit(u, "bestmove 0000");
     return;
   }
+  syzygy_sync(u);
   u->start = cf_agent_now();
   /* The clock started when go was read, so time spent loading the network
    * here counts against the move. A held search (infinite, ponder) has no
@@ -1128,6 +1148,10 @@ void cf_uci_free(cf_uci *u) {
   pthread_mutex_unlock(&u->cmd_mu);
   cf_engine_loader_release(l); /* not under cmd_mu: a load ending now takes it */
   finish_search(u, true);
+  /* The Syzygy tables are the process's (one prober) and stay loaded: the
+   * next SyzygyPath replaces them. (Unloading here would also print a
+   * spurious "munmap:" line per table: Fathom reports a successful unmap
+   * as an error.) */
   cf_net_free(u->net);
   cf_search_free(u->search);
   cf_game_free(&u->game);

@@ -15,9 +15,11 @@ from . import _lib
 from ._errors import (ArgumentError, BackendError, Error, FileError, FormatError,
                       InternalError, OutOfMemoryError, Status, UnsupportedError)
 from ._net import Choice, Evaluation, Net, NetInfo
+from ._tablebases import TablebaseInfo, set_tablebases
 
 __all__ = [
     "Net", "NetInfo", "Evaluation", "Choice", "agents", "library_path", "__version__",
+    "set_tablebases", "TablebaseInfo",
     "Error", "ArgumentError", "FileError", "FormatError", "UnsupportedError",
     "OutOfMemoryError", "BackendError", "InternalError", "Status",
 ]
