@@ -8,21 +8,12 @@
 #include "chess/cf_chess.h"
 #include "engine/syzygy/cf_syzygy.h"
 #include "retro_solver.h"
+#include "syzygy_test_tables.h"
 
 static retro_table *g_tables[CF_PIECE_TYPE_COUNT];
 static const retro_table *g_promo[CF_PIECE_TYPE_COUNT];
 
-static int load_tables(cf_test *t) {
-  if (!cf_syzygy_available()) {
-    printf("skip: this build reads no Syzygy tables (built without libfathom-dev)\n");
-    exit(77);
-  }
-  char path[1024];
-  snprintf(path, sizeof path, "%s/syzygy", cf_test_data_dir());
-  cf_syzygy_report report;
-  cf_status st = cf_syzygy_load(path, &report);
-  return CHECK_INT_EQ(st, CF_OK) && CHECK_INT_EQ(report.max_pieces, 4);
-}
+static int load_tables(cf_test *t) { return syzygy_test_load(t); }
 
 static const retro_table *solved(cf_piece_type piece) {
   if (!g_tables[piece]) {

@@ -11,18 +11,12 @@
 #include "engine/search/cf_search.h"
 #include "engine/syzygy/cf_syzygy.h"
 #include "tests/cf_test.h"
+#include "syzygy_test_tables.h"
 
 static cf_net *g_net;
 
 static int setup(cf_test *t) {
-  if (!cf_syzygy_available()) {
-    printf("skip: this build reads no Syzygy tables (built without libfathom-dev)\n");
-    exit(77);
-  }
-  char path[1024];
-  snprintf(path, sizeof path, "%s/syzygy", cf_test_data_dir());
-  cf_syzygy_report r;
-  if (!CHECK_INT_EQ(cf_syzygy_load(path, &r), CF_OK)) return 0;
+  if (!syzygy_test_load(t)) return 0;
   if (!g_net) {
     cf_engine_weights_spec spec = {.weights = CF_WEIGHTS_BUILT_IN, .net = {.max_batch = 32}};
     cf_engine_weights_info info;
