@@ -97,9 +97,27 @@ typedef struct cf_agent_result {
   cf_agent_move_stats moves[CF_MAX_MOVES];
 } cf_agent_result;
 
+/* What an agent is, so that callers ask it instead of comparing
+ * descriptor pointers (cf_agent_desc.caps; a new agent sets what holds). */
+typedef enum cf_agent_cap {
+  /* Builds a search tree: max_evals and depth bound the tree, progress comes
+   * through on_info and the final figures from the tree (nodes, pv,
+   * cf_search_root_stats); without it, the agent looks one ply deep and
+   * fills cf_agent_result.moves. */
+  CF_AGENT_BUILDS_TREE = 1u << 0,
+  /* Keeps state across moves in cf_agent_request.search (its tree and NN
+   * cache); a caller that has one passes it. */
+  CF_AGENT_KEEPS_STATE = 1u << 1,
+  /* Spends the clock budget it is given (it searches until the deadline),
+   * so the part of a budget it leaves unused is worth saving for later
+   * moves; an agent without it finishes early by design. */
+  CF_AGENT_USES_CLOCK_BUDGET = 1u << 2,
+} cf_agent_cap;
+
 typedef struct cf_agent_desc {
   const char *name;
   const char *summary;
+  unsigned caps; /* cf_agent_cap flags */
   cf_status (*choose)(const cf_agent_request *req, cf_agent_result *out, cf_error *err);
 } cf_agent_desc;
 
@@ -107,6 +125,11 @@ typedef struct cf_agent_desc {
 int cf_agent_count(void);
 const cf_agent_desc *cf_agent_at(int i);
 const cf_agent_desc *cf_agent_find(const char *name);
+
+/* Whether the agent has every capability in caps (cf_agent_cap). */
+static inline bool cf_agent_has(const cf_agent_desc *a, unsigned caps) {
+  return a && (a->caps & caps) == caps;
+}
 
 /* Monotonic clock in seconds, the time base of deadline. */
 double cf_agent_now(void);

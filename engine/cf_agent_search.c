@@ -62,5 +62,6 @@ static cf_status choose(const cf_agent_request *req, cf_agent_result *out, cf_er
 const cf_agent_desc cf_agent_search_desc = {
     .name = "search",
     .summary = "Lc0-style PUCT tree search over the network (the engine's default)",
+    .caps = CF_AGENT_BUILDS_TREE | CF_AGENT_KEEPS_STATE | CF_AGENT_USES_CLOCK_BUDGET,
     .choose = choose,
 };

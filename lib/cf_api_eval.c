@@ -13,9 +13,7 @@
 #include "lib/cf_api_internal.h"
 #include "net/cf_net_planes.h"
 
-/* Replays a public position into a game. Messages name the position's
- * index when there are several. */
-static cf_status replay(const cformer_position *p, int index, cf_game *game, cf_error *err) {
+cf_status cf_api_replay(const cformer_position *p, int index, cf_game *game, cf_error *err) {
   if (!p) return cf_error_set(err, CF_ERR_ARG, "position %d is NULL", index);
   if (p->n_moves < 0 || (p->n_moves > 0 && !p->moves))
     return cf_error_set(err, CF_ERR_ARG, "position %d: %d moves but no move list", index,
@@ -89,7 +87,7 @@ cformer_status cformer_evaluate(cformer_net *net, int n, const cformer_position 
   cf_status st = slots && req && o ? CF_OK : cf_error_set(&e, CF_ERR_NOMEM, "out of memory");
   for (int i = 0; i < n && st == CF_OK; i++) {
     cf_game game;
-    st = replay(&positions[i], i, &game, &e);
+    st = cf_api_replay(&positions[i], i, &game, &e);
     if (st != CF_OK) break;
     eval_slot *s = &slots[i];
     const cf_position *pos = cf_game_position(&game);
@@ -109,22 +107,26 @@ cformer_status cformer_evaluate(cformer_net *net, int n, const cformer_position 
   return st == CF_OK ? cf_api_ok(err) : cf_api_fail(err, st, &e);
 }
 
+void cf_api_write_planes(const cf_planes *p, float *out) {
+  for (int j = 0; j < CF_PLANE_COUNT; j++)
+    for (int sq = 0; sq < CFORMER_SQUARES; sq++)
+      out[j * CFORMER_SQUARES + sq] = (p->mask[j] >> sq & 1) ? p->value[j] : 0.0f;
+}
+
 cformer_status cformer_planes(const cformer_net *net, const cformer_position *position,
                               float planes[CFORMER_PLANES * CFORMER_SQUARES], int *transform,
                               cformer_error *err) {
   if (!net || !planes) return cf_api_arg(err, "cformer_planes: net or planes is NULL");
   cf_error e = {0};
   cf_game game;
-  cf_status st = replay(position, 0, &game, &e);
+  cf_status st = cf_api_replay(position, 0, &game, &e);
   if (st != CF_OK) return cf_api_fail(err, st, &e);
   cf_net_position pos;
   cf_engine_net_position(&game, net->info.input_format, &pos);
   cf_game_free(&game);
   cf_planes p;
   int tr = cf_net_encode_planes(&pos, net->fill, &p);
-  for (int j = 0; j < CF_PLANE_COUNT; j++)
-    for (int sq = 0; sq < CFORMER_SQUARES; sq++)
-      planes[j * CFORMER_SQUARES + sq] = (p.mask[j] >> sq & 1) ? p.value[j] : 0.0f;
+  cf_api_write_planes(&p, planes);
   if (transform) *transform = tr;
   return cf_api_ok(err);
 }
@@ -155,7 +157,7 @@ cformer_status cformer_choose(cformer_net *net, const cformer_position *position
       isinf(o.temperature))
     return cf_api_arg(err, "cformer_choose: nodes, movetime and temperature must be >= 0");
   cf_game game;
-  cf_status st = replay(position, 0, &game, &e);
+  cf_status st = cf_api_replay(position, 0, &game, &e);
   if (st != CF_OK) return cf_api_fail(err, st, &e);
   cf_agent_request req = {
       .net = net->net,

@@ -7,7 +7,7 @@
 #include "chess/cf_move.h"
 #include "chess/cf_move_uci.h"
 #include "engine/cf_engine_weights.h"
-#include "engine/cf_uci_options.h"
+#include "engine/uci/cf_uci_options.h"
 #include "lib/cf_api_internal.h"
 #include "net/cf_net_options.h"
 #include "weights/cf_weights.h"

@@ -32,7 +32,8 @@
  * only during the call; structs written out are the caller's. New fields are
  * only ever appended to option structs, and a zeroed option struct always
  * means "the defaults". The layout of the result structs (cformer_eval,
- * cformer_choice, cformer_net_info) changes only with the major version, so
+ * cformer_choice, cformer_net_info, cformer_arrays, cformer_search_result)
+ * changes only with the major version, so
  * bindings that mirror them (the Python package) check the major version. */
 #ifndef CFORMER_H
 #define CFORMER_H
@@ -176,6 +177,54 @@ CFORMER_API cformer_status cformer_planes(const cformer_net *net, const cformer_
                                           float planes[CFORMER_PLANES * CFORMER_SQUARES],
                                           int *transform, cformer_error *err);
 
+/* ---- arrays for trainers ------------------------------------------------ */
+
+#define CFORMER_POLICY_SIZE 1858 /* Lc0's policy vector */
+
+/* Where cformer_evaluate_arrays writes, position after position (row i of
+ * each array is positions[i]). Every pointer may be NULL: that output is
+ * then not written (planes cost a copy; leave them NULL when not wanted). */
+typedef struct cformer_arrays {
+  float *wdl;           /* n * 3: win, draw, loss for the side to move */
+  float *q;             /* n: wdl[0] - wdl[2] */
+  float *moves_left;    /* n: plies; NAN when the net has no moves-left head */
+  float *policy;        /* n * 1858: the network's raw logits, every entry of Lc0's
+                           policy vector (legal or not), in Lc0's order: squares in the
+                           mover's frame after the canonical transform */
+  unsigned char *legal; /* n * 1858: 1 where the entry is a legal move, else 0 */
+  float *planes;        /* n * 112 * 64: the input planes, as cformer_planes */
+  int *transform;       /* n: the canonical transform (as cformer_planes) */
+} cformer_arrays;
+
+/* Evaluates n positions (in passes of max_batch) into arrays: the same
+ * network outputs as cformer_evaluate (a legal move's logit here is its
+ * logit there), laid out for numerical code. A bad position fails the whole
+ * call with CFORMER_ERR_ARG naming its index. */
+CFORMER_API cformer_status cformer_evaluate_arrays(cformer_net *net, int n,
+                                                   const cformer_position *positions,
+                                                   const cformer_arrays *out, cformer_error *err);
+
+typedef struct cformer_move_index {
+  char move[CFORMER_MOVE_MAX]; /* UCI, as cformer_evaluate names it */
+  int index;                   /* its entry in the 1858 policy vector */
+} cformer_move_index;
+
+/* The legal moves of a position with their entries in the 1858 policy
+ * vector of cformer_evaluate_arrays (which depend on the net's input format
+ * and history fill): out[0..*n-1], in move generation order. */
+CFORMER_API cformer_status cformer_policy_indices(const cformer_net *net,
+                                                  const cformer_position *position,
+                                                  cformer_move_index out[CFORMER_MAX_MOVES],
+                                                  int *n, cformer_error *err);
+
+/* The UCI text ("a1b1", "a7a8q") of entry index of the 1858 policy vector
+ * in the position's own squares: for a position whose transform (from
+ * cformer_evaluate_arrays or cformer_planes) and side to move are given,
+ * the real move the entry stands for (castling as king takes rook, e1h1).
+ * move receives CFORMER_MOVE_MAX bytes. */
+CFORMER_API cformer_status cformer_policy_move(int index, int black_to_move, int transform,
+                                               char move[6], cformer_error *err);
+
 /* ---- choosing a move --------------------------------------------------- */
 
 typedef struct cformer_choose_options {
@@ -214,6 +263,67 @@ CFORMER_API const char *cformer_agent_name(int i);
 CFORMER_API cformer_status cformer_choose(cformer_net *net, const cformer_position *position,
                                           const cformer_choose_options *opts,
                                           cformer_choice *out, cformer_error *err);
+
+/* ---- searching ---------------------------------------------------------- */
+
+/* A flag that stops a search from another thread. cformer_stop_request and
+ * cformer_stop_clear may be called from any thread at any time; free it only
+ * when no search uses it. */
+typedef struct cformer_stop cformer_stop;
+
+CFORMER_API cformer_status cformer_stop_create(cformer_stop **out, cformer_error *err);
+CFORMER_API void cformer_stop_request(cformer_stop *stop);
+CFORMER_API void cformer_stop_clear(cformer_stop *stop);
+CFORMER_API int cformer_stop_requested(const cformer_stop *stop);
+/* Accepts NULL. */
+CFORMER_API void cformer_stop_free(cformer_stop *stop);
+
+typedef struct cformer_search_options {
+  /* Visits to make; with neither nodes, movetime nor infinite the search
+   * makes 800 (fewer when smart pruning ends it early). */
+  long nodes;
+  double movetime;   /* seconds; 0 = no limit */
+  float temperature; /* softmax temperature of the priors; 0 = 1.359 (Lc0's) */
+  int infinite;      /* 1: search until stop is requested (stop must be given) */
+  cformer_stop *stop; /* requested from another thread: the search ends at once with
+                         what it has; NULL = none. Not cleared by the search. */
+} cformer_search_options;
+
+#define CFORMER_PV_MAX 64
+
+/* One root move after a search. Values from the side to move at the root. */
+typedef struct cformer_root_move {
+  char move[CFORMER_MOVE_MAX];
+  long visits;
+  float prior;   /* softmax(logit / temperature) over the legal moves */
+  float q;       /* W - L of its subtree; NAN when not visited */
+  float wdl[3];  /* NAN when not visited */
+  int mate;      /* > 0: mates in this many moves; < 0: mated in -mate; 0 = none known */
+  int pv_len;    /* the principal variation starting with move */
+  char pv[CFORMER_PV_MAX][CFORMER_MOVE_MAX];
+} cformer_root_move;
+
+typedef struct cformer_search_result {
+  char move[CFORMER_MOVE_MAX];   /* the best move; "0000" when there is no legal move */
+  char ponder[CFORMER_MOVE_MAX]; /* its expected reply, "" when not known */
+  float q, wdl[3];               /* of move, from the side to move */
+  int mate;                      /* as cformer_root_move.mate, for move */
+  long visits;                   /* root visits */
+  long evaluations;              /* network evaluations made */
+  int depth, seldepth;           /* average and greatest depth of the playouts */
+  double seconds;
+  int stopped;                   /* the stop flag or movetime ended it */
+  int n_moves;                   /* legal root moves: moves[0..n_moves-1], best first */
+  cformer_root_move moves[CFORMER_MAX_MOVES];
+} cformer_search_result;
+
+/* An Lc0-style PUCT tree search of the position on a fresh tree (the
+ * search agent of cformer_choose), reporting every root move. opts may be
+ * NULL. The result is large (about 100 KB): allocate it, do not put it on
+ * a small stack. */
+CFORMER_API cformer_status cformer_search(cformer_net *net, const cformer_position *position,
+                                          const cformer_search_options *opts,
+                                          cformer_search_result *out, cformer_error *err);
 
 /* ---- endgame tablebases ------------------------------------------------ */
 

@@ -20,7 +20,7 @@
 
 #include "engine/cf_agent.h"
 #include "engine/cf_engine_weights.h"
-#include "engine/cf_uci_options.h"
+#include "engine/uci/cf_uci_options.h"
 #include "tools/cf_commands.h"
 #include "tools/cli/cf_cli.h"
 #include "tools/cli/cf_cli_net.h"
@@ -120,7 +120,8 @@ static int parse_args(int argc, char **argv, puzzles_args *a) {
 static cf_status agent_solver(void *ctx, const cf_game *game, cf_move *move, cf_error *err) {
   solver_ctx *s = ctx;
   cf_agent_request req = {.net = s->net, .game = (cf_game *)game};
-  if (s->agent == &cf_agent_search_desc) req.max_evals = s->nodes; /* the value agent would stop at it */
+  /* A tree grows to the node budget; a one-ply agent would be cut short by it. */
+  if (cf_agent_has(s->agent, CF_AGENT_BUILDS_TREE)) req.max_evals = s->nodes;
   cf_agent_result res;
   CF_TRY(s->agent->choose(&req, &res, err));
   s->evals += res.evals;

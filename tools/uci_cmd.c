@@ -5,7 +5,7 @@
  *                   [--backend-opts OPTS|-o OPTS] [--threads N|-t N]
  *                   [--agent search|policy|value] [--show-wdl|--no-show-wdl] ...
  *
- * Flags are the UCI options of engine/cf_uci_options.c under their flag
+ * Flags are the UCI options of engine/uci/cf_uci_options.c under their flag
  * names, parsed by tools/cli/cf_cli.h (--flag VALUE or --flag=VALUE;
  * booleans bare, --no-flag, or with true/false). The main thread reads lines and
  * feeds them to the responder while the search and any network load run on
@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "engine/cf_engine_weights.h"
-#include "engine/cf_uci.h"
+#include "engine/uci/cf_uci.h"
 #include "tools/cf_commands.h"
 #include "tools/cli/cf_cli.h"
 

@@ -3,8 +3,11 @@ networks included) from Python, over libcformer.
 
     import cformer
     with cformer.Net() as net:               # the built-in network
-        ev = net.evaluate((None, ["e2e4", "e7e5"]))
+        ev = net.evaluate(("startpos", ["e2e4", "e7e5"]))
         print(ev.wdl, ev.best_move)
+        a = net.evaluate_arrays(["startpos", board])   # board: e.g. a chess.Board
+        print(a.wdl.shape, a.policy.shape)               # (2, 3) (2, 1858)
+        print(net.search("startpos", nodes=400, multipv=3).lines)
         print(net.choose("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", agent="value").move)
 
 See python/README.md. The library is found through $CFORMER_LIBRARY, the
@@ -14,12 +17,14 @@ directory recorded at install time, then the system's search path.
 from . import _lib
 from ._errors import (ArgumentError, BackendError, Error, FileError, FormatError,
                       InternalError, OutOfMemoryError, Status, UnsupportedError)
+from ._arrays import Arrays, policy_move
 from ._net import Choice, Evaluation, Net, NetInfo
+from ._search import RootMove, SearchResult
 from ._tablebases import TablebaseInfo, set_tablebases
 
 __all__ = [
-    "Net", "NetInfo", "Evaluation", "Choice", "agents", "library_path", "__version__",
-    "set_tablebases", "TablebaseInfo",
+    "Net", "NetInfo", "Evaluation", "Choice", "Arrays", "SearchResult", "RootMove",
+    "agents", "policy_move", "library_path", "__version__", "set_tablebases", "TablebaseInfo",
     "Error", "ArgumentError", "FileError", "FormatError", "UnsupportedError",
     "OutOfMemoryError", "BackendError", "InternalError", "Status",
 ]

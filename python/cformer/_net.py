@@ -12,6 +12,8 @@ import numpy as np
 
 from . import _lib as L
 from ._errors import from_status
+from . import _arrays, _search
+from ._positions import _batch, _c_positions, _is_single, _optional_text, _text
 
 _lib = L.lib
 
@@ -19,19 +21,6 @@ _lib = L.lib
 def _check(status, err):
     if status != 0:
         raise from_status(status, err.message.decode("utf-8", "replace"))
-
-
-def _text(value, what):
-    """A str argument as NUL-free UTF-8 bytes."""
-    if not isinstance(value, str):
-        raise TypeError("%s must be a str, not %s" % (what, type(value).__name__))
-    if "\0" in value:
-        raise ValueError("%s contains a NUL character" % what)
-    return value.encode("utf-8")
-
-
-def _optional_text(value, what):
-    return None if value is None else _text(value, what)
 
 
 def _int(value, what):
@@ -74,71 +63,6 @@ def _options_string(options):
         return ",".join(items).encode("utf-8")
     raise TypeError("options must be a str 'key=value,...' or a dict, not %s"
                     % type(options).__name__)
-
-
-class _Position:
-    """One position as the C struct, holding the bytes it points to."""
-
-    __slots__ = ("fen", "moves", "array")
-
-    def __init__(self, position):
-        fen, moves = _split_position(position)
-        self.fen = _optional_text(fen, "FEN")
-        self.moves = [_text(m, "move %d" % (i + 1)) for i, m in enumerate(moves)]
-        self.array = (ctypes.c_char_p * len(self.moves))(*self.moves) if self.moves else None
-
-    def fill(self, c_pos):
-        c_pos.fen = self.fen
-        c_pos.moves = ctypes.cast(self.array, L.c_char_p_p) if self.array is not None else None
-        c_pos.n_moves = len(self.moves)
-
-
-def _split_position(position):
-    """(fen or None, list of moves) from a FEN, a (fen, moves) tuple or a
-    {"fen": ..., "moves": [...]} dict."""
-    if isinstance(position, str):
-        return position, []
-    if isinstance(position, tuple):
-        if len(position) != 2:
-            raise TypeError("a position tuple is (fen, moves), got %d items (pass a list "
-                            "for a batch of positions)" % len(position))
-        fen, moves = position
-    elif isinstance(position, dict):
-        unknown = set(position) - {"fen", "moves"}
-        if unknown:
-            raise ValueError("unknown position keys %s (known: fen, moves)" % sorted(unknown))
-        fen, moves = position.get("fen"), position.get("moves")
-    else:
-        raise TypeError("a position is a FEN str, a (fen, moves) tuple or a dict "
-                        "{'fen': ..., 'moves': [...]}, not %s" % type(position).__name__)
-    if fen is not None and not isinstance(fen, str):
-        raise TypeError("the FEN must be a str or None, not %s" % type(fen).__name__)
-    if moves is None:
-        moves = []
-    elif isinstance(moves, (str, bytes)):
-        raise TypeError("moves must be a list of UCI move strings, not a single %s "
-                        "(a tuple of two FENs is read as (fen, moves): pass a list "
-                        "for a batch)" % type(moves).__name__)
-    else:
-        try:
-            moves = list(moves)
-        except TypeError:
-            raise TypeError("moves must be a list of UCI move strings, not %s"
-                            % type(moves).__name__) from None
-    return fen, moves
-
-
-def _is_single(positions):
-    return isinstance(positions, (str, tuple, dict))
-
-
-def _c_positions(items):
-    """A ctypes array of cformer_position and the objects it points into."""
-    keep = [_Position(p) for p in items]
-    array = (L.cformer_position * max(len(keep), 1))()
-    for p, c in zip(keep, array):
-        p.fill(c)
-    return array, keep
 
 
 @dataclasses.dataclass(frozen=True)
@@ -240,8 +164,7 @@ class Net:
 
     def __init__(self, path=None, backend=None, options=None, *, threads=0, max_batch=0,
                  history_fill=None):
-        self._ptr = None
-        self._lock = threading.Lock()
+        self._init_state()
         opts, keep = self._options(backend, options, threads, max_batch, history_fill)
         if path is None:
             self._open(lambda out, err: _lib.cformer_open_builtin(ctypes.byref(opts), out, err))
@@ -269,13 +192,19 @@ class Net:
         data = bytes(data)
         c_name = _optional_text(name, "name")
         self = cls.__new__(cls)
-        self._ptr = None
-        self._lock = threading.Lock()
+        self._init_state()
         opts, keep = cls._options(backend, options, threads, max_batch, history_fill)
         self._open(lambda out, err: _lib.cformer_open_bytes(data, len(data), c_name,
                                                             ctypes.byref(opts), out, err))
         del keep
         return self
+
+    def _init_state(self):
+        self._ptr = None
+        self._lock = threading.Lock()  # one library call on this net at a time
+        self._stop = None              # the cformer_stop of this net's searches
+        self._state = threading.Lock() # guards _searching against stop()
+        self._searching = False
 
     @staticmethod
     def _options(backend, options, threads, max_batch, history_fill):
@@ -310,6 +239,9 @@ class Net:
             ptr, self._ptr = self._ptr, None
             if ptr:
                 _lib.cformer_close(ptr)
+            stop, self._stop = self._stop, None
+            if stop:
+                _search.free_stop(stop)
 
     @property
     def closed(self):
@@ -359,19 +291,8 @@ class Net:
         :class:`Evaluation`, any other iterable (e.g. a list) a list of them.
         temperature > 0 shapes the probabilities: softmax(logit /
         temperature) (0 is taken as 1)."""
-        single = _is_single(positions)
-        if single:
-            items = [positions]
-        else:
-            try:
-                items = list(positions)
-            except TypeError:
-                raise TypeError("positions must be a position (FEN str, (fen, moves) tuple, "
-                                "dict) or an iterable of them, not %s"
-                                % type(positions).__name__) from None
+        items, single = _batch(positions, "evaluate")
         t = _number(temperature, "temperature")
-        if len(items) > 2**31 - 1:
-            raise ValueError("too many positions")
         c_pos, keep = _c_positions(items)
         out = (L.cformer_eval * max(len(items), 1))()
         err = L.cformer_error()
@@ -390,8 +311,8 @@ class Net:
         with_transform=True returns (planes, transform), transform being
         Lc0's bits (1 flip files, 2 mirror ranks, 4 transpose; 0 = none)."""
         if not _is_single(position):
-            raise TypeError("planes takes one position (FEN str, (fen, moves) tuple or "
-                            "dict), not %s" % type(position).__name__)
+            raise TypeError("planes takes one position (FEN str, (fen, moves) tuple, "
+                            "dict or board), not %s" % type(position).__name__)
         c_pos, keep = _c_positions([position])
         planes = np.zeros((L.CFORMER_PLANES, L.CFORMER_SQUARES), dtype=np.float32)
         transform = ctypes.c_int(0)
@@ -412,8 +333,8 @@ class Net:
         limit); temperature: the policy softmax temperature (0 = the agent's
         default). Returns a :class:`Choice`."""
         if not _is_single(position):
-            raise TypeError("choose takes one position (FEN str, (fen, moves) tuple or "
-                            "dict), not %s" % type(position).__name__)
+            raise TypeError("choose takes one position (FEN str, (fen, moves) tuple, "
+                            "dict or board), not %s" % type(position).__name__)
         c_agent = _optional_text(agent, "agent")
         opts = L.cformer_choose_options(agent=c_agent, nodes=_int(nodes, "nodes"),
                                         movetime=_number(movetime, "movetime"),
@@ -432,3 +353,80 @@ class Net:
                       q=float(out.q), wdl=np.array(out.wdl[:], dtype=np.float32),
                       mate=int(out.mate), evaluations=int(out.evaluations),
                       stopped=bool(out.stopped))
+
+    def evaluate_arrays(self, positions, planes=False):
+        """Evaluates a batch into stacked NumPy arrays (an :class:`Arrays`):
+        wdl (N, 3), q (N,), moves_left (N,), policy (N, 1858) raw logits of
+        every entry of Lc0's policy vector, legal (N, 1858) bool, transform
+        (N,), and with planes=True the input planes (N, 112, 8, 8). The
+        numbers are those of :meth:`evaluate` for the same positions: a
+        legal move's logit is policy[i, net.policy_indices(p)[move]]. A
+        single position gives N = 1."""
+        items, _ = _batch(positions, "evaluate_arrays")
+        with self._lock:
+            return _arrays.evaluate_arrays(self._live, items, bool(planes))
+
+    def policy_indices(self, position):
+        """{UCI move: its entry in the 1858 policy vector} for the legal
+        moves of a position (the entries depend on the position's canonical
+        transform, hence on the net's input format)."""
+        if not _is_single(position):
+            raise TypeError("policy_indices takes one position, not %s"
+                            % type(position).__name__)
+        with self._lock:
+            return _arrays.policy_indices(self._live, position, _check)
+
+    def search(self, position, nodes=0, movetime=0.0, multipv=1, *, temperature=0.0,
+               infinite=False):
+        """Searches a position with the PUCT tree search on a fresh tree and
+        returns a :class:`SearchResult` with every root move's visits,
+        prior, Q and PV (best first; ``lines`` = the first multipv).
+        nodes: visits to make; movetime: seconds; with neither (and not
+        infinite) the search makes 800 visits. infinite=True searches until
+        :meth:`stop` is called from another thread. temperature: the
+        priors' softmax temperature (0 = Lc0's 1.359). The search runs
+        without the GIL."""
+        if not _is_single(position):
+            raise TypeError("search takes one position, not %s" % type(position).__name__)
+        multipv = _int(multipv, "multipv")
+        if multipv < 1:
+            raise ValueError("multipv must be >= 1")
+        c_pos, keep = _c_positions([position])
+        out = L.cformer_search_result()
+        err = L.cformer_error()
+        with self._lock:
+            ptr = self._live()
+            if self._stop is None:
+                self._stop = _search.new_stop()
+            opts = L.cformer_search_options(nodes=_int(nodes, "nodes"),
+                                            movetime=_number(movetime, "movetime"),
+                                            temperature=_number(temperature, "temperature"),
+                                            infinite=1 if infinite else 0, stop=self._stop)
+            with self._state:
+                _lib.cformer_stop_clear(self._stop)
+                self._searching = True
+            try:
+                st = _lib.cformer_search(ptr, c_pos, ctypes.byref(opts), ctypes.byref(out),
+                                         ctypes.byref(err))
+            finally:
+                with self._state:
+                    self._searching = False
+        _check(st, err)
+        del keep
+        return _search.result(out, multipv)
+
+    @property
+    def searching(self):
+        """True while :meth:`search` runs on this net."""
+        with self._state:
+            return self._searching
+
+    def stop(self):
+        """Ends the search running on this net now (from any thread); it
+        returns what it has found, with stopped=True. Returns whether a
+        search was running (with none running, nothing happens)."""
+        with self._state:
+            if self._searching:
+                _lib.cformer_stop_request(self._stop)
+                return True
+            return False

@@ -53,6 +53,15 @@ static void test_registry(cf_test *t) {
   CHECK(cf_agent_find("mcts") == NULL);
   CHECK(cf_agent_find(NULL) == NULL);
   CHECK(cf_agent_at(3) == NULL);
+  /* What each agent says it is: only the search builds a tree, keeps it
+   * across moves and spends its whole clock budget. */
+  CHECK(cf_agent_has(&cf_agent_search_desc, CF_AGENT_BUILDS_TREE | CF_AGENT_KEEPS_STATE |
+                                                CF_AGENT_USES_CLOCK_BUDGET));
+  CHECK(!cf_agent_has(&cf_agent_policy_desc, CF_AGENT_BUILDS_TREE));
+  CHECK(!cf_agent_has(&cf_agent_value_desc, CF_AGENT_BUILDS_TREE));
+  CHECK(!cf_agent_has(&cf_agent_value_desc, CF_AGENT_KEEPS_STATE));
+  CHECK(!cf_agent_has(&cf_agent_policy_desc, CF_AGENT_USES_CLOCK_BUDGET));
+  CHECK(!cf_agent_has(NULL, 0));
 }
 
 static void test_policy_agent(cf_test *t) {

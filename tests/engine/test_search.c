@@ -13,7 +13,7 @@
 #include "backends/cf_backend.h"
 #include "engine/cf_agent.h"
 #include "engine/cf_engine_weights.h"
-#include "engine/cf_uci_options.h"
+#include "engine/uci/cf_uci_options.h"
 #include "engine/search/cf_search_internal.h"
 #include "engine/search/cf_time_manager.h"
 #include "tests/cf_test.h"

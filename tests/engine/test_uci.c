@@ -15,11 +15,11 @@
 #include "chess/cf_game.h"
 #include "chess/cf_move_uci.h"
 #include "engine/cf_engine_weights.h"
-#include "engine/cf_uci.h"
+#include "engine/uci/cf_uci.h"
 #include "engine/cf_agent.h"
-#include "engine/cf_uci_go.h"
-#include "engine/cf_uci_score.h"
-#include "engine/cf_uci_text.h"
+#include "engine/uci/cf_uci_go.h"
+#include "engine/uci/cf_uci_score.h"
+#include "engine/uci/cf_uci_text.h"
 #include "tests/cf_test.h"
 #include "tests/engine/uci_transcript.h"
 #include "tests/weights/weights_test_util.h"
@@ -507,13 +507,25 @@ static void test_options_table(cf_test *t) {
   CHECK(cf_uci_option_by_flag("show-wdl", &id) && id == CF_OPT_SHOW_WDL);
   CHECK(cf_uci_option_by_flag("x", &id) == NULL);
   CHECK(cf_uci_option_by_name("uci_showwdl", &id) && id == CF_OPT_SHOW_WDL);
-  char v[CF_UCI_VALUE_MAX];
-  CHECK(cf_uci_option_check(cf_uci_option_at(CF_OPT_SHOW_WDL), "TRUE", v, NULL) == CF_OK);
-  CHECK_STR_EQ(v, "true");
+  static cf_uci_value v;
+  CHECK(cf_uci_option_check(cf_uci_option_at(CF_OPT_SHOW_WDL), "TRUE", &v, NULL) == CF_OK);
+  CHECK_STR_EQ(v.text, "true");
+  CHECK(v.on && v.i == 1);
   char longv[CF_UCI_VALUE_MAX + 10];
   memset(longv, 'a', sizeof longv - 1);
   longv[sizeof longv - 1] = 0;
-  CHECK(cf_uci_option_check(cf_uci_option_at(CF_OPT_WEIGHTS_FILE), longv, v, NULL) == CF_ERR_ARG);
+  CHECK(cf_uci_option_check(cf_uci_option_at(CF_OPT_WEIGHTS_FILE), longv, &v, NULL) == CF_ERR_ARG);
+  CHECK_STR_EQ(v.text, "true"); /* a refused value leaves out as it was */
+  /* Parsed once, when set: numbers and truth come with the text. */
+  CHECK(cf_uci_option_check(cf_uci_option_at(CF_OPT_MULTIPV), "12", &v, NULL) == CF_OK);
+  CHECK(v.i == 12 && v.f == 12.0 && !v.on);
+  CHECK(cf_uci_option_check(cf_uci_option_at(CF_OPT_CPUCT), "2.50", &v, NULL) == CF_OK);
+  CHECK_STR_EQ(v.text, "2.5");
+  CHECK(v.f == 2.5);
+  CHECK(cf_uci_option_check(cf_uci_option_at(CF_OPT_TWO_FOLD_DRAWS), "False", &v, NULL) == CF_OK);
+  CHECK(!v.on && v.i == 0);
+  CHECK(cf_uci_option_check(cf_uci_option_at(CF_OPT_SCORE_TYPE), "q", &v, NULL) == CF_OK);
+  CHECK_STR_EQ(v.text, "Q");
 }
 
 static void test_score_and_time(cf_test *t) {

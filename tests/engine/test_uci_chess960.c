@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/cf_uci.h"
-#include "engine/cf_uci_options.h"
+#include "engine/uci/cf_uci.h"
+#include "engine/uci/cf_uci_options.h"
 #include "tests/cf_test.h"
 #include "tests/engine/uci_transcript.h"
 

@@ -12,8 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "engine/cf_uci.h"
-#include "engine/cf_uci_log.h"
+#include "engine/uci/cf_uci.h"
+#include "engine/uci/cf_uci_log.h"
 #include "tests/cf_test.h"
 #include "tests/engine/uci_transcript.h"
 

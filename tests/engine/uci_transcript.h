@@ -15,7 +15,7 @@
 #include "chess/cf_game.h"
 #include "chess/cf_move_uci.h"
 #include "engine/cf_agent.h"
-#include "engine/cf_uci.h"
+#include "engine/uci/cf_uci.h"
 
 /* Collected output. watch: when set, the first line containing it has its
  * time (cf_agent_now) recorded in watch_at. */

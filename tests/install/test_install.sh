@@ -2,8 +2,8 @@
 # test_install.sh: `meson install` into a DESTDIR, then, with the source and
 # build trees hidden (a private mount namespace lays an empty tmpfs over
 # them), the installed tools, libcformer through pkg-config (the example of
-# docs/LIBRARY.md, shared and static), and the installed Python package run
-# from the installed tree alone.
+# docs/LIBRARY.md, shared and static), and the installed Python package
+# imported by a plain python3 (no PYTHONPATH) from the installed tree alone.
 #
 #   test_install.sh SOURCE_ROOT BUILD_ROOT
 #
@@ -38,6 +38,7 @@ blocks = re.findall(r"```c\n(.*?)```", text, re.S)
 assert blocks, "no C example in docs/LIBRARY.md"
 open(sys.argv[2], "w").write(blocks[0])
 EOF
+cp "$src/python/site_dir.py" "$work/site_dir.py"
 
 cat >"$work/inner.sh" <<'INNER'
 set -euo pipefail
@@ -134,16 +135,40 @@ if nm -D --defined-only "$lib/libcformer.so" | awk '{print $3}' | grep -v '^cfor
   fail "libcformer.so exports more than cformer_*"
 fi
 
-# The Python package, from the installed tree alone.
-pydir=$(find "$p/lib" -type d -name cformer -path '*-packages/*' | head -n 1)
-[ -n "$pydir" ] || fail "the Python package is not installed"
-out=$(env "${py_env[@]}" PYTHONPATH="$(dirname "$pydir")" /usr/bin/python3 -c '
+# The Python package where Debian's python3 imports from for this prefix
+# (site_dir.py asks the interpreter), found by a plain python3 with no
+# PYTHONPATH: the installed prefix is laid over the real one (/usr/local by
+# default) when that hides neither python3 nor NumPy (not so for /usr).
+read -r site where <<<"$(/usr/bin/python3 "$work/site_dir.py" "$prefix_rel" | paste -sd' ')"
+[ -f "$work/dest$site/cformer/__init__.py" ] || fail "the Python package is not in $site"
+[ -f "$work/dest$site/cformer/_paths.py" ] || fail "no _paths.py in the installed package"
+numpy_dir=$(/usr/bin/python3 -c 'import numpy, os; print(os.path.dirname(numpy.__file__))')
+py_real=$(readlink -f /usr/bin/python3)
+py_env+=(-u PYTHONPATH -u CFORMER_LIBRARY)
+overlaid=0
+if [ "$where" = on-path ] && [ -d "$prefix_rel" ] && [ "$prefix_rel" != / ] &&
+   [[ "$py_real" != "$prefix_rel"/* && "$numpy_dir" != "$prefix_rel"/* ]]; then
+  mount --bind "$p" "$prefix_rel"
+  overlaid=1
+else
+  echo "prefix $prefix_rel ($where): imported with PYTHONPATH=$work/dest$site" >&2
+  py_env+=(PYTHONPATH="$work/dest$site")
+fi
+out=$(cd / && env "${py_env[@]}" /usr/bin/python3 -c '
 import cformer
 with cformer.Net() as net:
     r = net.evaluate(("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", ["e2e4"]))
-    print("python ok", round(float(sum(r.wdl)), 3), len(r.policy))
+    a = net.evaluate_arrays(["startpos"])
+    print("python ok", round(float(sum(r.wdl)), 3), len(r.policy), int(a.legal.sum()))
+    print("package", cformer.__file__)
+    print("library", cformer.library_path)
 ')
-check "python" "$out" "python ok 1.0 20"
+check "python" "$out" "python ok 1.0 20 20"
+if [ "$overlaid" = 1 ]; then
+  check "python" "$out" "package $site/cformer/__init__.py"
+  check "python" "$out" "library $prefix_rel/$libdir_rel/libcformer.so"
+fi
+echo "python: overlaid=$overlaid ($site)"
 echo "installed tree works on its own"
 INNER
 

@@ -8,6 +8,7 @@
 
 #include "cformer.h"
 #include "tests/cf_test.h"
+#include "tests/lib/api_test.h"
 
 #define START "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -90,16 +91,6 @@ static void test_mate_in_one(cf_test *t) {
   CHECK_INT_EQ(ch.mate, 1);
   cformer_close(net);
 }
-
-/* Each call fails with status want and a message containing needle. */
-#define EXPECT_ERR(call, want, needle)                            \
-  do {                                                            \
-    cformer_error e_ = {.status = CFORMER_OK, .message = "unset"}; \
-    cformer_error *err = &e_;                                     \
-    CHECK_INT_EQ((call), (want));                                 \
-    CHECK_INT_EQ(e_.status, (want));                              \
-    CHECK_STR_CONTAINS(e_.message, (needle));                     \
-  } while (0)
 
 static void test_errors(cf_test *t) {
   cformer_net *bad = (cformer_net *)1;

@@ -114,6 +114,36 @@ grep -q "faults (illegal move, crash, timeout): cformer 0, opponent 0; adjudicat
 grep -q "fake-slow lost on time (clock)" "$tmp/flag.out" || fail "flag: the slow side did not lose on time"
 "$match" --tc 0+1 > /dev/null 2>&1; [ $? -eq 2 ] || fail "--tc 0+1 accepted"
 
+# --sprt: bad hypotheses are refused before anything starts; an opponent that
+# crashes at every move loses every pair, and the test accepts H1 and stops
+# handing out games long before --games, with the games so far in the PGN.
+"$match" --sprt 10,0 > /dev/null 2> "$tmp/sprt.err"
+[ $? -eq 2 ] && grep -q "elo0 (10) must be below elo1 (0)" "$tmp/sprt.err" || fail "sprt: elo0 >= elo1 accepted"
+"$match" --sprt 0,10,0.5,0.05 > /dev/null 2> "$tmp/sprt.err"
+[ $? -eq 2 ] && grep -q "alpha (0.5) must lie strictly between 0 and 0.5" "$tmp/sprt.err" ||
+  fail "sprt: alpha 0.5 accepted"
+"$match" --cformer "$tmp/cformer-e2e --agent policy" --opponent "$fake crash" --sprt 0,200 \
+  --games 100 --movetime 20 --margin 1500 --openings "$openings" --pgn "$tmp/sprt.pgn" > "$tmp/sprt.out" 2>&1
+rc=$?
+cat "$tmp/sprt.out"
+[ $rc -eq 0 ] || fail "sprt: exit status $rc"
+grep -q "^SPRT \[0, 200\] alpha 0.05 beta 0.05: LLR [0-9.]* (bounds -2.944, 2.944) after 8 pairs \[pentanomial 0 0 0 0 8\]: H1 accepted" \
+  "$tmp/sprt.out" || fail "sprt: no H1 after 8 won pairs"
+grep -q "^SPRT \[0, 200\].* after 7 pairs \[pentanomial 0 0 0 0 7\]$" "$tmp/sprt.out" ||
+  fail "sprt: no LLR line without a verdict"
+grep -q ": 16 games: W 16 D 0 L 0" "$tmp/sprt.out" || fail "sprt: did not stop at the decision"
+[ "$(grep -c '^\[Result ' "$tmp/sprt.pgn")" -eq 16 ] || fail "sprt: PGN lacks the games played"
+
+# A movetime at most cformer's MoveOverheadMs (200 by default) is warned of
+# once; not when the overhead is lowered below it.
+"$match" --cformer "$tmp/cformer-e2e --agent policy" --opponent "$fake crash" --games 2 \
+  --movetime 100 --margin 1500 --openings "$openings" > /dev/null 2> "$tmp/overhead.err"
+[ "$(grep -c "warning: --movetime 100 is at most cformer's MoveOverheadMs (200)" "$tmp/overhead.err")" -eq 1 ] ||
+  fail "overhead: no single warning for --movetime 100"
+"$match" --cformer "$tmp/cformer-e2e --agent policy" --copt MoveOverheadMs=20 --opponent "$fake crash" \
+  --games 2 --movetime 100 --margin 1500 --openings "$openings" > /dev/null 2> "$tmp/overhead.err"
+grep -q "MoveOverheadMs" "$tmp/overhead.err" && fail "overhead: warned with MoveOverheadMs 20"
+
 # Faults are losses for the engine that commits them.
 for mode in illegal silent crash; do
   "$match" --cformer "$fake $mode" --opponent "$tmp/stockfish-e2e" --games 2 --movetime 20 \

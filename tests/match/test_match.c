@@ -12,6 +12,7 @@
 #include "tools/match/cf_elo.h"
 #include "tools/match/cf_openings.h"
 #include "tools/match/cf_san.h"
+#include "tools/match/cf_sprt.h"
 
 static const char *san(const char *fen, const char *uci) {
   static char out[CF_SAN_MAX];
@@ -102,4 +103,80 @@ static void test_openings(cf_test *t) {
   CHECK(cf_openings_load("/nonexistent/openings.txt", &o, &err) == CF_ERR_IO);
 }
 
-CF_TEST_MAIN(test_san, test_elo, test_openings)
+/* LLRs from tests/match/sprt_reference.py, which reaches them another way
+ * (the concave dual, golden-section search, 60-digit decimals). */
+static const struct {
+  double counts[CF_SPRT_OUTCOMES], elo0, elo1, llr;
+} sprt_cases[] = {
+    {{10, 20, 40, 20, 10}, 0, 10, -0.137899221755},
+    {{5, 30, 60, 40, 15}, 0, 5, 0.818814265774},
+    {{12, 25, 50, 22, 9}, -5, 5, -0.466551509203},
+    {{0, 3, 10, 4, 1}, 0, 10, 0.258758427855},
+    {{40, 80, 150, 90, 60}, 0, 10, 1.615087819020},
+    {{1, 0, 0, 0, 0}, 0, 10, -0.029255446370},
+    {{0, 0, 7, 0, 0}, -10, 10, 0.000000000000},
+    {{300, 900, 1500, 1000, 350}, 0, 2, 1.830612442041},
+};
+
+static void test_sprt_llr(cf_test *t) {
+  for (size_t i = 0; i < sizeof sprt_cases / sizeof sprt_cases[0]; i++)
+    CHECK_NEAR(cf_sprt_llr_of_counts(sprt_cases[i].counts, sprt_cases[i].elo0, sprt_cases[i].elo1),
+               sprt_cases[i].llr, 1e-7);
+  /* Many pairs, close hypotheses: the LLR approaches the normal
+   * approximation N (s1 - s0) (2 m - s0 - s1) / (2 var) of the pair score
+   * per game (m its mean, var its variance). */
+  double c[CF_SPRT_OUTCOMES] = {3000, 9000, 15000, 10000, 3500}, n = 0, m = 0, v = 0;
+  for (int i = 0; i < CF_SPRT_OUTCOMES; i++) n += c[i], m += c[i] * i / 4.0;
+  m /= n;
+  for (int i = 0; i < CF_SPRT_OUTCOMES; i++) v += c[i] * (i / 4.0 - m) * (i / 4.0 - m);
+  v /= n;
+  double s0 = 0.5, s1 = 1.0 / (1.0 + pow(10.0, -2.0 / 400.0));
+  double approx = n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v);
+  CHECK_NEAR(cf_sprt_llr_of_counts(c, 0, 2), approx, 0.01 * fabs(approx));
+}
+
+static void test_sprt_pairs(cf_test *t) {
+  cf_sprt s;
+  char why[128];
+  if (!CHECK(cf_sprt_parse("0,10", &s, why, sizeof why))) return;
+  CHECK_NEAR(s.alpha, 0.05, 0);
+  CHECK_NEAR(s.lower, log(0.05 / 0.95), 1e-12);
+  CHECK_NEAR(s.upper, log(0.95 / 0.05), 1e-12);
+  if (!CHECK(cf_sprt_begin(&s, 9))) return;
+  CHECK_NEAR(cf_sprt_llr(&s), 0, 0);
+  /* Games finish out of order: a pair counts once both of its games have. */
+  CHECK(!cf_sprt_add_game(&s, 1, 2)); /* pair 0, second game won */
+  CHECK(!cf_sprt_add_game(&s, 2, 1)); /* pair 1, first game drawn */
+  CHECK(cf_sprt_add_game(&s, 0, 1));  /* pair 0 done: 1.5 points */
+  CHECK(cf_sprt_add_game(&s, 3, 0));  /* pair 1 done: 0.5 points */
+  CHECK(!cf_sprt_add_game(&s, 8, 2)); /* the odd last game never pairs */
+  CHECK(!cf_sprt_add_game(&s, 10, 2)); /* beyond the match: refused */
+  CHECK_INT_EQ(s.pairs[3], 1);
+  CHECK_INT_EQ(s.pairs[1], 1);
+  double c[CF_SPRT_OUTCOMES] = {0, 1, 0, 1, 0};
+  CHECK_NEAR(cf_sprt_llr(&s), cf_sprt_llr_of_counts(c, 0, 10), 0);
+  CHECK(cf_sprt_verdict_of(&s) == CF_SPRT_CONTINUE);
+  for (int i = 0; i < 400; i++) s.pairs[4]++; /* a landslide: H1 */
+  CHECK(cf_sprt_verdict_of(&s) == CF_SPRT_H1);
+  memset(s.pairs, 0, sizeof s.pairs);
+  s.pairs[2] = 2000; /* even pairs by the thousand: not elo1, H0 */
+  CHECK(cf_sprt_verdict_of(&s) == CF_SPRT_H0);
+  cf_sprt_end(&s);
+
+  CHECK(cf_sprt_parse("-1.5,3.5,0.1,0.2", &s, why, sizeof why));
+  CHECK_NEAR(s.elo0, -1.5, 0);
+  CHECK_NEAR(s.beta, 0.2, 0);
+  static const char *const bad[] = {"10,0", "5,5", "0,10,0.5,0.05", "0,10,0.05,0", "0,10,0.05",
+                                    "0", "", "a,b", "0,10,", "0,10,0.05,0.05,1", "0,1e9", "0,10x"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    why[0] = 0;
+    CHECK(!cf_sprt_parse(bad[i], &s, why, sizeof why));
+    CHECK(why[0] != 0);
+  }
+  CHECK(!cf_sprt_parse("10,0", &s, why, sizeof why));
+  CHECK_STR_CONTAINS(why, "elo0");
+  CHECK(!cf_sprt_parse("0,10,0.6,0.05", &s, why, sizeof why));
+  CHECK_STR_CONTAINS(why, "alpha");
+}
+
+CF_TEST_MAIN(test_san, test_elo, test_openings, test_sprt_llr, test_sprt_pairs)

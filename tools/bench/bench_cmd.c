@@ -338,7 +338,7 @@ static cf_status make_weights(const bench_args *a, bench_progress *progress, cf_
 
 static bool runs_search(const bench_args *a) {
   for (int i = 0; i < a->n_agents; i++)
-    if (a->agents[i] == &cf_agent_search_desc) return true;
+    if (cf_agent_has(a->agents[i], CF_AGENT_BUILDS_TREE)) return true;
   return false;
 }
 
@@ -393,7 +393,7 @@ static cf_status run_backend(const bench_args *a, const cf_weights *w, const cha
   for (int i = 0; i < a->n_agents && st == CF_OK; i++) {
     const cf_agent_desc *agent = a->agents[i];
     bench_agent_run *run = &out->agents[out->n_agents];
-    if (agent == &cf_agent_search_desc) {
+    if (cf_agent_has(agent, CF_AGENT_BUILDS_TREE)) {
       bench_progress_stage(progress, "%s: search agent over %d positions (%d visits, minibatch %d)",
                            name, suite->count, a->search_nodes, minibatch);
       st = bench_search_measure(net, suite, a->search_nodes, minibatch, cost->paper_macs,

@@ -12,7 +12,7 @@
 #include "common/cf_status.h"
 #include "weights/cf_weights.h"
 
-/* "<built in>" (engine/cf_uci_options.h's CF_WEIGHTS_BUILT_IN). */
+/* "<built in>" (engine/uci/cf_uci_options.h's CF_WEIGHTS_BUILT_IN). */
 #define CF_CLI_WEIGHTS_BUILT_IN "<built in>"
 
 /* Loads a network file within opts' payload limit (NULL: automatic, named

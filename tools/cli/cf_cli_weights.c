@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "engine/cf_engine_weights.h"
-#include "engine/cf_uci_options.h"
+#include "engine/uci/cf_uci_options.h"
 #include "tools/cli/cf_cli_net.h"
 
 _Static_assert(sizeof CF_CLI_WEIGHTS_BUILT_IN == sizeof CF_WEIGHTS_BUILT_IN,

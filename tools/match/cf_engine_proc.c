@@ -29,6 +29,7 @@ typedef struct declared_option {
   char name[96];
   char type[16];
   long min, max;
+  char def[64];   /* the declared default, "" when none */
   char vars[512]; /* combo: "\n"-separated */
 } declared_option;
 
@@ -41,7 +42,9 @@ static bool parse_declaration(const char *line, declared_option *o) {
   memset(o, 0, sizeof *o);
   snprintf(o->name, sizeof o->name, "%.*s", (int)(type - name), name);
   sscanf(type + 6, "%15s", o->type);
-  const char *at = strstr(type, " min ");
+  const char *at = strstr(type, " default ");
+  if (at) sscanf(at + 9, "%63s", o->def);
+  at = strstr(type, " min ");
   if (at) o->min = atol(at + 5);
   at = strstr(type, " max ");
   if (at) o->max = atol(at + 5);
@@ -172,6 +175,13 @@ cf_status cf_engine_start(const cf_engine_spec *spec, int timeout_ms, cf_engine_
   }
   for (int i = 0; st == CF_OK && i < spec->n_options; i++)
     st = check_option(decl, n_decl, spec->options[i], p->name, err);
+  p->move_overhead_ms = -1;
+  for (int i = 0; i < n_decl; i++)
+    if (strcasecmp(decl[i].name, "MoveOverheadMs") == 0 && decl[i].def[0])
+      p->move_overhead_ms = atol(decl[i].def);
+  for (int i = 0; i < spec->n_options; i++)
+    if (strncasecmp(spec->options[i], "MoveOverheadMs=", 15) == 0)
+      p->move_overhead_ms = atol(spec->options[i] + 15);
   free(decl);
   for (int i = 0; st == CF_OK && i < spec->n_options; i++) {
     const char *eq = strchr(spec->options[i], '=');

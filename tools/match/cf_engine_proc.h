@@ -26,6 +26,7 @@ typedef struct cf_engine_proc {
   char buf[CF_PROC_LINE_MAX];
   size_t len;                /* bytes buffered in buf */
   char name[128];            /* from `id name` */
+  long move_overhead_ms;     /* its MoveOverheadMs as set, else as declared; -1: it has none */
   cf_engine_message_fn on_message; /* from the spec; NULL = none */
   void *message_user;
 } cf_engine_proc;

@@ -1,7 +1,7 @@
 /* cformer-match: plays cformer against any UCI engine and reports W/D/L
  * with the Elo difference and its 95% interval.
  *
- *     cformer-match --games 200 --movetime 100 --opponent-elo 1350 --pgn out.pgn
+ *     cformer-match --games 200 --movetime 500 --opponent-elo 1350 --pgn out.pgn
  *
  * Openings (data/match/openings.txt, shipped as share/cformer/match/openings.txt, by
  * default) are played in order, each
@@ -31,6 +31,7 @@
 #include "tools/data/cf_data_path.h"
 #include "tools/match/cf_openings.h"
 #include "tools/match/cf_san.h"
+#include "tools/match/cf_sprt.h"
 
 #define MAX_CONCURRENCY 64
 
@@ -43,6 +44,8 @@ typedef struct match_args {
   cf_match_limits limits; /* its nodes[] are set per game from the two below */
   long cformer_nodes, opponent_nodes; /* go nodes N instead of movetime; 0 = movetime */
   bool quiet;
+  bool sprt_on;
+  cf_sprt sprt; /* --sprt: its hypotheses; the pairs are counted in match_state */
 } match_args;
 
 typedef struct match_state {
@@ -62,6 +65,9 @@ typedef struct match_state {
   double started_at;        /* monotonic seconds, for the ETA */
   uint64_t seen[64];        /* engine messages already shown (hashes) */
   int n_seen;
+  cf_sprt sprt;             /* --sprt: the pairs so far */
+  cf_sprt_verdict verdict;  /* set once a bound is crossed: no further game starts */
+  bool overhead_checked;    /* the movetime was held against cformer's MoveOverheadMs */
 } match_state;
 
 /* An engine's `info string error/warning` line, shown once on stderr with
@@ -87,6 +93,22 @@ static const char *limit_text(const match_args *a, long nodes, char *buf, size_t
     snprintf(buf, cap, "clock %g+%g s", a->limits.tc_base_ms / 1000.0, a->limits.tc_inc_ms / 1000.0);
   else snprintf(buf, cap, "%d ms/move", a->limits.movetime_ms);
   return buf;
+}
+
+/* A movetime at most cformer's MoveOverheadMs leaves the search almost
+ * nothing (half the movetime at best): said once, on the first start. */
+static void warn_overhead(match_state *s, const cf_engine_proc *c) {
+  const match_args *a = s->a;
+  pthread_mutex_lock(&s->mu);
+  bool check = !s->overhead_checked;
+  s->overhead_checked = true;
+  pthread_mutex_unlock(&s->mu);
+  if (!check || a->cformer_nodes > 0 || a->limits.tc_base_ms > 0 || c->move_overhead_ms < 0) return;
+  if (a->limits.movetime_ms <= c->move_overhead_ms)
+    fprintf(stderr, "cformer-match: warning: --movetime %d is at most cformer's MoveOverheadMs (%ld): "
+            "its search gets at most half of each move's time; lower it with --copt "
+            "MoveOverheadMs=N or give a longer --movetime\n", a->limits.movetime_ms,
+            c->move_overhead_ms);
 }
 
 /* --tc BASE+INC in seconds ("1+0", "0.3+0", "60+0.6"): ctx is the limits. */
@@ -124,6 +146,13 @@ static bool check_option(void *ctx, const char *value, char *why, size_t why_siz
   return false;
 }
 
+/* --sprt ELO0,ELO1[,ALPHA,BETA]: ctx is the match_args. */
+static bool set_sprt(void *ctx, const char *value, char *why, size_t why_size) {
+  match_args *a = ctx;
+  a->sprt_on = cf_sprt_parse(value, &a->sprt, why, (int)why_size);
+  return a->sprt_on;
+}
+
 /* Returns -1 to go on, else an exit status. */
 static int parse_args(int argc, char **argv, match_args *a) {
   /* The cformer beside this binary: the same folder when installed
@@ -147,7 +176,7 @@ static int parse_args(int argc, char **argv, match_args *a) {
   a->openings = NULL; /* the shipped file, found in main */
   a->games = 20;
   a->concurrency = 1;
-  a->limits = (cf_match_limits){.movetime_ms = 100, .margin_ms = 2000, .max_plies = 1000};
+  a->limits = (cf_match_limits){.movetime_ms = 500, .margin_ms = 2000, .max_plies = 1000};
   char search[1024], openings_help[1400], concurrency_help[64];
   cf_data_search_path(search, sizeof search);
   snprintf(openings_help, sizeof openings_help, "openings file (default: the shipped %s, in\n%s)",
@@ -171,7 +200,7 @@ static int parse_args(int argc, char **argv, match_args *a) {
       {.name = "games", .kind = CF_CLI_INT, .dest = &a->games, .imin = 1, .imax = 1000000,
        .help = "games to play (default 20)"},
       {.name = "movetime", .kind = CF_CLI_INT, .dest = &a->limits.movetime_ms, .imin = 1,
-       .imax = 3600000, .arg = "MS", .help = "time per move (default 100)"},
+       .imax = 3600000, .arg = "MS", .help = "time per move (default 500)"},
       {.name = "tc", .kind = CF_CLI_STRING, .arg = "BASE+INC", .set = set_tc, .ctx = &a->limits,
        .help = "a clock for both sides instead of a movetime: BASE seconds plus INC a\n"
                "move (go wtime/btime/winc/binc); a side whose clock runs out loses"},
@@ -193,6 +222,12 @@ static int parse_args(int argc, char **argv, match_args *a) {
                "resident memory (VmRSS, kB): a leak shows as a rising column"},
       {.name = "concurrency", .kind = CF_CLI_INT, .dest = &a->concurrency, .imin = 1,
        .imax = MAX_CONCURRENCY, .help = concurrency_help},
+      {.name = "sprt", .kind = CF_CLI_STRING, .arg = "ELO0,ELO1[,ALPHA,BETA]", .set = set_sprt,
+       .ctx = a,
+       .help = "stop as soon as a sequential probability ratio test over game\n"
+               "pairs decides between cformer being elo0 and elo1 Elo stronger\n"
+               "(alpha, beta 0.05 unless given; --games is then the most games,\n"
+               "20000 unless given); LLR and bounds after every pair"},
       {.name = "quiet", .kind = CF_CLI_BOOL, .dest = &a->quiet, .help = "no per-game progress lines"},
   };
   cf_cli_spec spec = {
@@ -212,6 +247,7 @@ static int parse_args(int argc, char **argv, match_args *a) {
     snprintf(a->elo_opts[1], sizeof a->elo_opts[1], "UCI_Elo=%d", elo);
     ok = ok && add_option(&a->opponent, a->elo_opts[0]) && add_option(&a->opponent, a->elo_opts[1]);
   }
+  if (a->sprt_on && !cf_cli_given(&spec, "games")) a->games = 20000;
   cf_cli_free(&spec);
   if (!ok)
     return cf_cli_usage_error(&spec, "too many UCI options (at most %d per engine, "
@@ -271,6 +307,21 @@ static void print_standing(const match_state *s, FILE *out) {
           s->losses, 100.0 * e.score, e.diff + 0.0, e.lo + 0.0, e.hi + 0.0); /* no "-0" */
 }
 
+/* "SPRT [0, 10]: LLR 1.23 (-2.94, 2.94) after 12 pairs [LL 1 LD 2 DD/WL 5 WD 3 WW 1]" */
+static void print_sprt(const match_state *s, FILE *out) {
+  const cf_sprt *p = &s->sprt;
+  long n = 0;
+  for (int i = 0; i < CF_SPRT_OUTCOMES; i++) n += p->pairs[i];
+  fprintf(out, "SPRT [%g, %g] alpha %g beta %g: LLR %.3f (bounds %.3f, %.3f) after %ld pairs "
+          "[pentanomial %ld %ld %ld %ld %ld]%s\n", s->a->sprt.elo0, s->a->sprt.elo1,
+          s->a->sprt.alpha, s->a->sprt.beta, cf_sprt_llr(p), p->lower, p->upper, n, p->pairs[0],
+          p->pairs[1], p->pairs[2], p->pairs[3], p->pairs[4],
+          s->verdict == CF_SPRT_H1   ? ": H1 accepted (cformer gains at least elo1)"
+          : s->verdict == CF_SPRT_H0 ? ": H0 accepted (cformer gains at most elo0)"
+                                     : "");
+  fflush(out);
+}
+
 static int compare_keys(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return (x > y) - (x < y);
@@ -307,7 +358,7 @@ static void *worker(void *arg) {
   bool need_start = true;
   for (;;) {
     pthread_mutex_lock(&s->mu);
-    int i = s->start_failed ? a->games : s->next++;
+    int i = s->start_failed || s->verdict != CF_SPRT_CONTINUE ? a->games : s->next++;
     pthread_mutex_unlock(&s->mu);
     if (i >= a->games) break;
     if (need_start) {
@@ -323,6 +374,7 @@ static void *worker(void *arg) {
         break;
       }
       need_start = false;
+      warn_overhead(s, &c);
     }
     int k = (i / 2) % s->openings.count;
     bool cformer_white = i % 2 == 0;
@@ -356,6 +408,10 @@ static void *worker(void *arg) {
     snprintf(s->cformer_name, sizeof s->cformer_name, "%s", c.name);
     snprintf(s->opponent_name, sizeof s->opponent_name, "%s", o.name);
     s->finished++;
+    if (a->sprt_on && cf_sprt_add_game(&s->sprt, i, win ? 2 : loss ? 0 : 1)) {
+      s->verdict = cf_sprt_verdict_of(&s->sprt);
+      if (!a->quiet || s->verdict != CF_SPRT_CONTINUE) print_sprt(s, stdout);
+    }
     write_pgn(s, i + 1, &r, cformer_white ? c.name : o.name, cformer_white ? o.name : c.name,
               s->openings.names[k]);
     if (s->rss_log) { /* between games: the engine is idle, its memory settled */
@@ -419,6 +475,17 @@ int main(int argc, char **argv) {
     cf_openings_free(&s.openings);
     return 1;
   }
+  if (a.sprt_on) {
+    s.sprt = a.sprt;
+    if (!cf_sprt_begin(&s.sprt, a.games)) {
+      fprintf(stderr, "cformer-match: out of memory\n");
+      free(s.game_keys);
+      if (s.pgn) fclose(s.pgn);
+      if (s.rss_log) fclose(s.rss_log);
+      cf_openings_free(&s.openings);
+      return 1;
+    }
+  }
   pthread_mutex_init(&s.mu, NULL);
   s.started_at = cf_engine_now_ms() / 1000.0;
   a.cformer.on_message = a.opponent.on_message = show_engine_message;
@@ -449,6 +516,7 @@ int main(int argc, char **argv) {
   cf_openings_free(&s.openings);
   int distinct = count_distinct(s.game_keys, s.finished);
   free(s.game_keys);
+  cf_sprt_end(&s.sprt); /* its counts stay for the summary */
   if (s.start_failed) {
     fprintf(stderr, "cformer-match: %s\n", s.start_error);
     /* an option the engine does not have, or a value it refuses: a bad
@@ -467,5 +535,9 @@ int main(int argc, char **argv) {
          s.cformer_moves ? (double)s.evals / (double)s.cformer_moves : 0.0, s.cformer_moves);
   printf("faults (illegal move, crash, timeout): cformer %d, opponent %d; adjudicated draws %d\n",
          s.faults_cformer, s.faults_opponent, s.adjudicated);
+  if (a.sprt_on) {
+    print_sprt(&s, stdout);
+    if (s.verdict == CF_SPRT_CONTINUE) printf("SPRT: no decision within %d games\n", a.games);
+  }
   return s.faults_cformer ? 3 : 0;
 }

@@ -29,8 +29,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "engine/cf_uci.h"
-#include "engine/cf_uci_text.h"
+#include "engine/uci/cf_uci.h"
+#include "engine/uci/cf_uci_text.h"
 
 static void check_line(void *user, const char *line) {
   (void)user;

@@ -7,7 +7,7 @@
 
 #include "chess/cf_chess.h"
 #include "engine/cf_engine_weights.h"
-#include "engine/cf_uci_options.h"
+#include "engine/uci/cf_uci_options.h"
 #include "engine/search/cf_search.h"
 #include "engine/syzygy/cf_syzygy.h"
 #include "tests/cf_test.h"

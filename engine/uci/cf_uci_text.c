@@ -1,5 +1,5 @@
 /* cf_uci_text.c: clean protocol text (cf_uci_text.h). */
-#include "engine/cf_uci_text.h"
+#include "engine/uci/cf_uci_text.h"
 
 #include <stdint.h>
 

@@ -1,5 +1,5 @@
 /* cf_uci_log.c: see cf_uci_log.h. */
-#include "engine/cf_uci_log.h"
+#include "engine/uci/cf_uci_log.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/cf_uci_text.h"
+#include "engine/uci/cf_uci_text.h"
 
 #ifndef CF_VERSION
 #define CF_VERSION "unknown"

@@ -35,10 +35,12 @@
  * copy of the options; a net loaded for options since changed is loaded
  * again by the next isready or go); `stop` makes a waiting go answer at
  * once, without the network; `ponderhit` makes a waiting `go ponder` a
- * timed go whose clock starts then; `quit` returns promptly (a load gets
- * 250 ms to end, so a fast one still answers a script's `isready` before
- * its `quit`) and cf_uci_free lets the load finish in the background and
- * free itself.
+ * timed go whose clock starts then; `quit` waits for the load under way
+ * (and for any load the commands before it start), so every `isready`
+ * read before `quit` gets its `readyok` (as in Lc0; a go read before quit
+ * starts and is stopped by it, with its bestmove); a load still under
+ * way after cf_uci_config.quit_wait_ms is let go: quit returns and
+ * cf_uci_free lets the load finish in the background and free itself.
  *
  * Nothing a GUI sends kills the engine: unknown commands, bad positions,
  * moves, FENs, options and missing or broken weights files give
@@ -52,7 +54,7 @@
 #include <stddef.h>
 
 #include "common/cf_status.h"
-#include "engine/cf_uci_options.h"
+#include "engine/uci/cf_uci_options.h"
 
 typedef struct cf_uci cf_uci;
 
@@ -68,6 +70,9 @@ typedef struct cf_uci_config {
    * false: a line that starts a load returns when it has ended (tests and
    * transcripts that read the output after each line). */
   bool background_load;
+  /* How long quit waits for a network load under way before it lets the
+   * load go; 0 = 30000 ms (a hung load cannot keep the engine alive). */
+  long quit_wait_ms;
 } cf_uci_config;
 
 cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *user,

@@ -1,11 +1,13 @@
 /* cf_uci_go.c: go parameters, score formats. */
+#include <ctype.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "chess/cf_move_uci.h"
-#include "engine/cf_uci_go.h"
+#include "engine/uci/cf_uci_go.h"
 
 static void add_warn(char *warn, size_t size, const char *fmt, const char *a, const char *b) {
   size_t at = strlen(warn);
@@ -15,25 +17,60 @@ static void add_warn(char *warn, size_t size, const char *fmt, const char *a, co
   snprintf(warn + at, size - at, fmt, a, b);
 }
 
+/* The go words, declared once: adding a numeric word (a long in
+ * cf_uci_go, -1 when not given) or a bare flag (a bool) is a field there and
+ * a row here; parsing, the defaults and the keyword check follow. */
+static const struct {
+  const char *name;
+  size_t at;
+} numbers[] = {
+    {"wtime", offsetof(cf_uci_go, wtime)},         {"btime", offsetof(cf_uci_go, btime)},
+    {"winc", offsetof(cf_uci_go, winc)},           {"binc", offsetof(cf_uci_go, binc)},
+    {"movestogo", offsetof(cf_uci_go, movestogo)}, {"movetime", offsetof(cf_uci_go, movetime)},
+    {"nodes", offsetof(cf_uci_go, nodes)},         {"depth", offsetof(cf_uci_go, depth)},
+    {"mate", offsetof(cf_uci_go, mate)},
+};
+static const struct {
+  const char *name;
+  size_t at;
+} flags[] = {
+    {"infinite", offsetof(cf_uci_go, infinite)},
+    {"ponder", offsetof(cf_uci_go, ponder)},
+};
+#define COUNT(a) (sizeof(a) / sizeof(a)[0])
+
 static long *number_field(cf_uci_go *go, const char *w) {
-  static const char *const names[] = {"wtime", "btime", "winc", "binc", "movestogo",
-                                      "movetime", "nodes", "depth", "mate"};
-  long *fields[] = {&go->wtime, &go->btime, &go->winc, &go->binc, &go->movestogo,
-                    &go->movetime, &go->nodes, &go->depth, &go->mate};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strcmp(w, names[i]) == 0) return fields[i];
+  for (size_t i = 0; i < COUNT(numbers); i++)
+    if (strcmp(w, numbers[i].name) == 0) return (long *)((char *)go + numbers[i].at);
+  return NULL;
+}
+
+static bool *flag_field(cf_uci_go *go, const char *w) {
+  for (size_t i = 0; i < COUNT(flags); i++)
+    if (strcmp(w, flags[i].name) == 0) return (bool *)((char *)go + flags[i].at);
   return NULL;
 }
 
 static bool is_keyword(cf_uci_go *go, const char *w) {
-  return number_field(go, w) || strcmp(w, "infinite") == 0 || strcmp(w, "ponder") == 0 ||
-         strcmp(w, "searchmoves") == 0;
+  return number_field(go, w) || flag_field(go, w) || strcmp(w, "searchmoves") == 0;
+}
+
+bool cf_uci_go_ponders(const char *args) {
+  const char *w = args ? args : "";
+  for (;;) {
+    while (*w && isspace((unsigned char)*w)) w++;
+    if (!*w) return false;
+    size_t n = 0;
+    while (w[n] && !isspace((unsigned char)w[n])) n++;
+    if (n == 6 && strncmp(w, "ponder", 6) == 0) return true;
+    w += n;
+  }
 }
 
 void cf_uci_go_parse(const char *args, const cf_position *pos, cf_uci_go *go, char *warn,
                      size_t warn_size) {
-  *go = (cf_uci_go){.wtime = -1, .btime = -1, .winc = -1, .binc = -1, .movestogo = -1,
-                    .movetime = -1, .nodes = -1, .depth = -1, .mate = -1};
+  *go = (cf_uci_go){0};
+  for (size_t i = 0; i < COUNT(numbers); i++) *(long *)((char *)go + numbers[i].at) = -1;
   warn[0] = 0;
   char *copy = strdup(args ? args : "");
   if (!copy) {
@@ -59,10 +96,8 @@ void cf_uci_go_parse(const char *args, const cf_position *pos, cf_uci_go *go, ch
       } else {
         *field = n;
       }
-    } else if (strcmp(w, "infinite") == 0) {
-      go->infinite = true;
-    } else if (strcmp(w, "ponder") == 0) {
-      go->ponder = true;
+    } else if (flag_field(go, w)) {
+      *flag_field(go, w) = true;
     } else if (strcmp(w, "searchmoves") == 0) {
       for (w = strtok_r(NULL, " \t\r\n", &save); w && !is_keyword(go, w);
            w = strtok_r(NULL, " \t\r\n", &save)) {

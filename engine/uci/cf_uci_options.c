@@ -8,7 +8,7 @@
 
 #include "backends/cf_backend.h"
 #include "engine/cf_agent.h"
-#include "engine/cf_uci_options.h"
+#include "engine/uci/cf_uci_options.h"
 #include "weights/cf_weights.h"
 
 /* Backend's vars are "auto" plus the registry's names, filled on first use
@@ -159,8 +159,9 @@ static void list_vars(const cf_uci_option_desc *o, char *out, size_t size) {
     at += (size_t)snprintf(out + at, size - at, "%s%s", i ? ", " : "", o->vars[i]);
 }
 
-cf_status cf_uci_option_check(const cf_uci_option_desc *o, const char *text,
-                              char out[CF_UCI_VALUE_MAX], cf_error *err) {
+/* The text check of cf_uci_option_check: the normalised text to out. */
+static cf_status check_text(const cf_uci_option_desc *o, const char *text,
+                            char out[CF_UCI_VALUE_MAX], cf_error *err) {
   if (!text) text = "";
   if (strlen(text) >= CF_UCI_VALUE_MAX)
     return cf_error_set(err, CF_ERR_ARG, "option %s: value too long (%zu characters, at most %d)",
@@ -208,6 +209,24 @@ cf_status cf_uci_option_check(const cf_uci_option_desc *o, const char *text,
     }
   }
   return cf_error_set(err, CF_ERR_INTERNAL, "option %s: unknown type", o->name);
+}
+
+cf_status cf_uci_option_check(const cf_uci_option_desc *o, const char *text, cf_uci_value *out,
+                              cf_error *err) {
+  cf_uci_value v = {0};
+  CF_TRY(check_text(o, text, v.text, err));
+  if (o->type == CF_OPT_TYPE_SPIN) {
+    v.i = strtol(v.text, NULL, 10);
+    v.f = (double)v.i;
+  } else if (o->type == CF_OPT_TYPE_FLOAT) {
+    v.f = strtod(v.text, NULL);
+  } else if (o->type == CF_OPT_TYPE_CHECK) {
+    v.on = strcmp(v.text, "true") == 0;
+    v.i = v.on;
+    v.f = v.on;
+  }
+  *out = v;
+  return CF_OK;
 }
 
 void cf_uci_option_line(const cf_uci_option_desc *o, char *out, size_t size) {

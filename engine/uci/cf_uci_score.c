@@ -1,5 +1,5 @@
 /* cf_uci_score.c: score and W/D/L text (cf_uci_score.h). */
-#include "engine/cf_uci_score.h"
+#include "engine/uci/cf_uci_score.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* cf_uci_syzygy.c: see cf_uci_syzygy.h. */
-#include "engine/cf_uci_syzygy.h"
+#include "engine/uci/cf_uci_syzygy.h"
 
 #include <stdio.h>
 #include <string.h>

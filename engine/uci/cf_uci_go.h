@@ -17,11 +17,18 @@ typedef struct cf_uci_go {
   int n_searchmoves;
 } cf_uci_go;
 
+/* Adding a go word: a field in cf_uci_go (a long for a number, -1 when not
+ * given; a bool for a bare word) and its row in cf_uci_go.c's tables. */
+
 /* Parses the words after `go`. Never fails: a bad or unknown word is
  * skipped and described in warn (empty when all was well), so the GUI
  * still gets a bestmove. searchmoves are read against pos. */
 void cf_uci_go_parse(const char *args, const cf_position *pos, cf_uci_go *go, char *warn,
                      size_t warn_size);
+
+/* Whether the words after `go` include `ponder` (what the queue needs to
+ * know of a go that waits for a network load, before its position is set). */
+bool cf_uci_go_ponders(const char *args);
 
 /* Q (-1..1, the mover's expected score) as centipawns, Lc0's
  * `centipawn` ScoreType (its default before 0.30; now WDL_mu, cf_uci_score.h): cp = 90 * tan(1.5637541897 * q), |q| clamped below 1 (at most

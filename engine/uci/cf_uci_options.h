@@ -1,8 +1,14 @@
 /* cf_uci_options.h: the engine's options, declared once. The same table
  * drives the UCI `option` lines, `setoption`, and the command-line flags of
  * `cformer uci` (Lc0's names: --weights/-w, --backend/-b,
- * --backend-opts/-o, --threads/-t, ...). Values are kept as text, checked
- * and normalised by cf_uci_option_check. */
+ * --backend-opts/-o, --threads/-t, ...). A value is parsed once, when it is
+ * set (cf_uci_option_check), into a cf_uci_value: its normalised text and
+ * its number or truth, so nothing reads it back with atoi/atof.
+ *
+ * Adding an option: a name in cf_uci_option_id (before CF_OPT_COUNT) and
+ * its row in cf_uci_options.c's table (name, flag, type, default, range,
+ * help). The `option` line, setoption, the flag and the parse follow from
+ * the row; the engine reads it as u->opt[CF_OPT_...].i / .f / .on / .text. */
 #ifndef CF_UCI_OPTIONS_H
 #define CF_UCI_OPTIONS_H
 
@@ -69,6 +75,14 @@ typedef struct cf_uci_option_desc {
 
 #define CF_UCI_VALUE_MAX 1024
 
+/* An option's value, parsed once when set. */
+typedef struct cf_uci_value {
+  char text[CF_UCI_VALUE_MAX]; /* normalised text (check: "true"/"false"; combo: as declared) */
+  long i;                      /* SPIN: the number; CHECK: 1/0; else 0 */
+  double f;                    /* FLOAT and SPIN: the number; CHECK: 1/0; else 0 */
+  bool on;                     /* CHECK: the truth; else false */
+} cf_uci_value;
+
 /* WeightsFile's special values. */
 #define CF_WEIGHTS_AUTODISCOVER "<autodiscover>"
 #define CF_WEIGHTS_BUILT_IN "<built in>"
@@ -79,11 +93,11 @@ const cf_uci_option_desc *cf_uci_option_by_name(const char *name, cf_uci_option_
 /* By command-line flag: "weights", an alias, or the letter 'w'; NULL if none. */
 const cf_uci_option_desc *cf_uci_option_by_flag(const char *flag, cf_uci_option_id *id);
 
-/* Checks text against the option's type and writes the normalised value
- * (check: "true"/"false"; combo: the var as declared) to out. CF_ERR_ARG
- * naming the option and the accepted values otherwise. */
-cf_status cf_uci_option_check(const cf_uci_option_desc *o, const char *text,
-                              char out[CF_UCI_VALUE_MAX], cf_error *err);
+/* Checks text against the option's type and writes the parsed value to out
+ * (out is left as it was on failure). CF_ERR_ARG naming the option and the
+ * accepted values otherwise. */
+cf_status cf_uci_option_check(const cf_uci_option_desc *o, const char *text, cf_uci_value *out,
+                              cf_error *err);
 
 /* The `option name ... type ...` line (no newline). */
 void cf_uci_option_line(const cf_uci_option_desc *o, char *out, size_t size);

@@ -1,0 +1,225 @@
+/* cf_uci.c: the core of the UCI responder (see cf_uci.h): create and free,
+ * the options (parsed once when set, cf_uci_options.h), and feeding a line:
+ * a command runs at once or queues (cf_uci_queue.c); quit ends the feeding.
+ * The rest of the room: cf_uci_internal.h lists it. */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/uci/cf_uci_internal.h"
+
+#define DEFAULT_MAX_BATCH 32
+/* How long quit waits for a network load under way (cf_uci_config). */
+#define DEFAULT_QUIT_WAIT_MS 30000
+
+bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len) {
+  if (!line) len = 0;
+  cf_uci_log_line(u->log, CF_UCI_LOG_IN, line, len); /* before its replies */
+  const char *nul = len ? memchr(line, 0, len) : NULL;
+  if (nul) {
+    /* Read as a C string the line would end at the NUL and the rest would
+     * be dropped without a word: the whole line is refused instead. */
+    cf_uci_emit(u, "info string error: input line has a NUL byte (byte %zu of %zu); line ignored",
+         (size_t)(nul - line) + 1, len);
+    return true;
+  }
+  const double at = cf_agent_now();
+  char *copy = malloc(len + 1);
+  if (!copy) {
+    cf_uci_emit(u, "info string error: out of memory");
+    return true;
+  }
+  if (len) memcpy(copy, line, len);
+  copy[len] = 0;
+  char *s = cf_uci_trim(copy), *args = s;
+  while (*args && !isspace((unsigned char)*args)) args++;
+  if (*args) *args++ = 0;
+  bool go_on = true;
+  pthread_mutex_lock(&u->cmd_mu);
+  if (!*s) {
+    /* empty line */
+  } else if (strcmp(s, "quit") == 0) {
+    /* Every isready read before quit is answered: a load under way is
+     * waited for, up to quit_wait_ms (cf_uci_queue.c). */
+    cf_uci_wait_for_queue(u, u->quit_wait_ms / 1000.0);
+    cf_uci_drop_queue(u);
+    cf_uci_finish_search(u, true);
+    go_on = false;
+  } else {
+    const cf_uci_command *c = cf_uci_command_find(s);
+    if (!c) {
+      /* At most 64 bytes of it; emit escapes what is not clean text. */
+      cf_uci_emit(u, "info string error: unknown command '%.64s'", s);
+    } else if (c->at_once) {
+      if (!c->during_search) cf_uci_finish_search(u, false);
+      c->run(u, args);
+      cf_uci_pump(u); /* a stopped go that waited answers now */
+    } else {
+      cf_uci_enqueue(u, c, args, at);
+    }
+  }
+  /* Without background loading, a load this line started ends before the
+   * line is done with (as if the load ran on this thread). */
+  while (go_on && !u->background_load && u->loader) pthread_cond_wait(&u->idle_cv, &u->cmd_mu);
+  pthread_mutex_unlock(&u->cmd_mu);
+  free(copy);
+  return go_on;
+}
+
+bool cf_uci_feed(cf_uci *u, const char *line) {
+  return cf_uci_feed_n(u, line, line ? strlen(line) : 0);
+}
+
+/* The search parameters the options say. */
+static void search_params(const cf_uci *u, cf_search_params *p) {
+  cf_search_params_default(p);
+  p->cpuct = (float)u->opt[CF_OPT_CPUCT].f;
+  p->cpuct_factor = (float)u->opt[CF_OPT_CPUCT_FACTOR].f;
+  p->cpuct_base = (float)u->opt[CF_OPT_CPUCT_BASE].f;
+  p->fpu_absolute = strcmp(u->opt[CF_OPT_FPU_STRATEGY].text, "absolute") == 0;
+  p->fpu_value = (float)u->opt[CF_OPT_FPU_VALUE].f;
+  p->policy_temperature = (float)u->opt[CF_OPT_POLICY_TEMPERATURE].f;
+  p->draw_score = (float)u->opt[CF_OPT_DRAW_SCORE].f;
+  p->two_fold_draws = u->opt[CF_OPT_TWO_FOLD_DRAWS].on;
+  p->minibatch_size = (int)u->opt[CF_OPT_MINIBATCH_SIZE].i;
+  p->nn_cache_size = u->opt[CF_OPT_NN_CACHE_SIZE].i;
+  p->smart_pruning_factor = (float)u->opt[CF_OPT_SMART_PRUNING_FACTOR].f;
+  p->ram_limit_mb = u->opt[CF_OPT_RAM_LIMIT_MB].i;
+}
+
+/* More threads than cores is allowed (the GUI may know better, or share
+ * the machine on purpose), with a word about it. */
+static void warn_threads(cf_uci *u) {
+  const long threads = u->opt[CF_OPT_THREADS].i;
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cores > 0 && threads > cores)
+    cf_uci_emit(u, "info string warning: Threads %ld is more than the %ld CPU cores online; the "
+            "backend's threads will compete for them", threads, cores);
+}
+
+/* LogFile was set: the log switches to it. A file that cannot be opened
+ * is not a bad option value (the engine goes on, unlogged): an error line,
+ * and the option reads empty, as logging is off. */
+static void switch_log(cf_uci *u) {
+  cf_error err = {0};
+  if (cf_uci_log_open(u->log, u->opt[CF_OPT_LOG_FILE].text, &err) == CF_OK) return;
+  u->opt[CF_OPT_LOG_FILE] = (cf_uci_value){0};
+  cf_uci_emit(u, "info string error: %s; logging is off", err.msg);
+}
+
+cf_status cf_uci_set_option_locked(cf_uci *u, cf_uci_option_id id, const char *value, cf_error *err) {
+  const cf_uci_option_desc *o = cf_uci_option_at(id);
+  if (!o) return cf_error_set(err, CF_ERR_ARG, "no option %d", (int)id);
+  cf_uci_value v, old;
+  CF_TRY(cf_uci_option_check(o, value, &v, err));
+  old = u->opt[id];
+  u->opt[id] = v;
+  cf_search_params p;
+  search_params(u, &p);
+  cf_status st = cf_search_set_params(u->search, &p, err);
+  if (st != CF_OK) {
+    u->opt[id] = old; /* keep the old value */
+    return st;
+  }
+  u->tm.move_overhead_ms = u->opt[CF_OPT_MOVE_OVERHEAD].i;
+  /* Setting WeightsFile (even to the same value: the file may have
+   * appeared or been fixed) or the limit tries a failed load again. */
+  if (id == CF_OPT_WEIGHTS_FILE || id == CF_OPT_WEIGHTS_MAX_MB) u->failed_key[0] = 0;
+  if (id == CF_OPT_THREADS) warn_threads(u);
+  if (id == CF_OPT_LOG_FILE) switch_log(u);
+  return CF_OK;
+}
+
+cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, cf_error *err) {
+  pthread_mutex_lock(&u->cmd_mu);
+  cf_status st = cf_uci_set_option_locked(u, id, value, err);
+  pthread_mutex_unlock(&u->cmd_mu);
+  return st;
+}
+
+const char *cf_uci_get_option(const cf_uci *u, cf_uci_option_id id) {
+  return id >= 0 && id < CF_OPT_COUNT ? u->opt[id].text : NULL;
+}
+
+cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *user,
+                        cf_uci **out, cf_error *err) {
+  *out = NULL;
+  cf_uci *u = calloc(1, sizeof *u);
+  if (!u) return cf_error_set(err, CF_ERR_NOMEM, "uci: out of memory");
+  u->write = write;
+  u->user = user;
+  u->max_batch = cfg && cfg->max_batch > 0 ? cfg->max_batch : DEFAULT_MAX_BATCH;
+  u->background_load = cfg && cfg->background_load;
+  u->quit_wait_ms = cfg && cfg->quit_wait_ms > 0 ? cfg->quit_wait_ms : DEFAULT_QUIT_WAIT_MS;
+  pthread_mutex_init(&u->cmd_mu, NULL);
+  pthread_cond_init(&u->idle_cv, NULL);
+  for (int i = 0; cfg && cfg->search_dirs && cfg->search_dirs[i] && i < CF_UCI_MAX_SEARCH_DIRS; i++) {
+    u->search_dirs[i] = strdup(cfg->search_dirs[i]);
+    if (!u->search_dirs[i]) {
+      cf_uci_free(u);
+      return cf_error_set(err, CF_ERR_NOMEM, "uci: out of memory");
+    }
+  }
+  for (int i = 0; i < CF_OPT_COUNT; i++) {
+    const cf_uci_option_desc *o = cf_uci_option_at((cf_uci_option_id)i);
+    if (cf_uci_option_check(o, o->def, &u->opt[i], err) != CF_OK) { /* a bad table row */
+      cf_uci_free(u);
+      return err ? err->status : CF_ERR_INTERNAL;
+    }
+  }
+  pthread_mutex_init(&u->out_mu, NULL);
+  pthread_mutex_init(&u->mu, NULL);
+  pthread_cond_init(&u->cv, NULL);
+  atomic_init(&u->stop, false);
+  if (cf_uci_log_create(&u->log, err) != CF_OK) {
+    cf_uci_free(u);
+    return err ? err->status : CF_ERR_NOMEM;
+  }
+  cf_search_params p;
+  search_params(u, &p);
+  cf_status st = cf_search_create(&p, &u->search, err);
+  if (st != CF_OK) {
+    cf_uci_free(u);
+    return st;
+  }
+  cf_time_manager_init(&u->tm, u->opt[CF_OPT_MOVE_OVERHEAD].i);
+  st = cf_game_init(&u->game, NULL, err);
+  if (st != CF_OK) {
+    cf_uci_free(u);
+    return st;
+  }
+  *out = u;
+  return CF_OK;
+}
+
+void cf_uci_free(cf_uci *u) {
+  if (!u) return;
+  /* A load under way is let go, not waited for (quit must be prompt): it
+   * finishes on its own thread and frees what it built. */
+  pthread_mutex_lock(&u->cmd_mu);
+  u->closing = true;
+  cf_engine_loader *l = u->loader;
+  u->loader = NULL;
+  cf_uci_drop_queue(u);
+  pthread_mutex_unlock(&u->cmd_mu);
+  cf_engine_loader_release(l); /* not under cmd_mu: a load ending now takes it */
+  cf_uci_finish_search(u, true);
+  /* The Syzygy tables are the process's (one prober) and stay loaded: the
+   * next SyzygyPath replaces them. (Unloading here would also print a
+   * spurious "munmap:" line per table: Fathom reports a successful unmap
+   * as an error.) */
+  cf_net_free(u->net);
+  cf_search_free(u->search);
+  cf_game_free(&u->game);
+  cf_uci_log_free(u->log);
+  for (int i = 0; i < CF_UCI_MAX_SEARCH_DIRS; i++) free(u->search_dirs[i]);
+  pthread_mutex_destroy(&u->out_mu);
+  pthread_mutex_destroy(&u->cmd_mu);
+  pthread_cond_destroy(&u->idle_cv);
+  pthread_mutex_destroy(&u->mu);
+  pthread_cond_destroy(&u->cv);
+  free(u);
+}

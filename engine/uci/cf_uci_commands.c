@@ -1,0 +1,270 @@
+/* cf_uci_commands.c: what each UCI command does (uci, isready, setoption,
+ * ucinewgame, position, go, stop, ponderhit) and the table that names them
+ * with when they may run (during a search, while others wait for a load,
+ * after the network). */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "chess/cf_fen.h"
+#include "engine/uci/cf_uci_internal.h"
+#include "engine/uci/cf_uci_syzygy.h"
+
+static void cmd_uci(cf_uci *u, char *args) {
+  (void)args;
+  cf_uci_emit(u, "id name cformer %s", CF_VERSION);
+  cf_uci_emit(u, "id author the cformer authors");
+  for (int i = 0; i < CF_OPT_COUNT; i++) {
+    char line[2048];
+    cf_uci_option_line(cf_uci_option_at((cf_uci_option_id)i), line, sizeof line);
+    cf_uci_emit(u, "%s", line);
+  }
+  cf_uci_emit(u, "uciok");
+}
+
+/* Comes after the network load it waited for (cf_uci_pump), so whatever the
+ * load had to say is written before readyok. */
+static void say_line(void *user, const char *line) { cf_uci_emit(user, "%s", line); }
+
+/* SyzygyPath's tables, when it changed; never under a running search. */
+static void syzygy_sync(cf_uci *u) {
+  if (u->thread_live) return;
+  cf_uci_syzygy_sync(u->opt[CF_OPT_SYZYGY_PATH].text, u->syzygy_loaded, sizeof u->syzygy_loaded,
+                     say_line, u);
+}
+
+static void cmd_isready(cf_uci *u, char *args) {
+  (void)args;
+  syzygy_sync(u);
+  cf_uci_emit(u, "readyok");
+}
+
+char *cf_uci_trim(char *s) {
+  while (isspace((unsigned char)*s)) s++;
+  char *e = s + strlen(s);
+  while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
+  return s;
+}
+
+/* "name <Name> [value <Value>]": both may contain spaces. */
+static void cmd_setoption(cf_uci *u, char *args) {
+  args = cf_uci_trim(args);
+  if (strncasecmp(args, "name", 4) != 0 || (args[4] && !isspace((unsigned char)args[4]))) {
+    cf_uci_emit(u, "info string error: setoption: expected 'setoption name <name> [value <value>]'");
+    return;
+  }
+  char *name = args + 4, *value = "";
+  for (char *p = name; *p; p++) {
+    if (isspace((unsigned char)p[0]) && strncasecmp(p + 1, "value", 5) == 0 &&
+        (p[6] == 0 || isspace((unsigned char)p[6]))) {
+      *p = 0;
+      value = p + 6;
+      break;
+    }
+  }
+  name = cf_uci_trim(name);
+  value = cf_uci_trim(value);
+  cf_uci_option_id id;
+  if (!cf_uci_option_by_name(name, &id)) {
+    cf_uci_emit(u, "info string error: unknown option '%s'", name);
+    return;
+  }
+  cf_error err = {0};
+  if (cf_uci_set_option_locked(u, id, value, &err) != CF_OK) cf_uci_emit(u, "info string error: %s", err.msg);
+}
+
+static void cmd_ucinewgame(cf_uci *u, char *args) {
+  (void)args;
+  cf_error err;
+  cf_game g;
+  if (cf_game_init(&g, NULL, &err) != CF_OK) {
+    cf_uci_emit(u, "info string error: %s", err.msg);
+    return;
+  }
+  cf_game_free(&u->game);
+  u->game = g;
+  cf_search_reset(u->search);
+  cf_time_manager_new_game(&u->tm);
+}
+
+/* position startpos|fen <FEN> [moves m1 m2 ...]: builds the new game aside
+ * and keeps it only if everything in it is valid. */
+static void cmd_position(cf_uci *u, char *args) {
+  char *save = NULL, *w = strtok_r(args, " \t", &save);
+  char fen[CF_FEN_INPUT_MAX] = "";
+  if (w && strcmp(w, "startpos") == 0) {
+    snprintf(fen, sizeof fen, "%s", CF_FEN_STARTPOS);
+    w = strtok_r(NULL, " \t", &save);
+  } else if (w && strcmp(w, "fen") == 0) {
+    size_t at = 0;
+    for (w = strtok_r(NULL, " \t", &save); w && strcmp(w, "moves") != 0;
+         w = strtok_r(NULL, " \t", &save)) {
+      size_t n = strlen(w);
+      if (at + n + 2 > sizeof fen) {
+        cf_uci_emit(u, "info string error: position: FEN too long");
+        return;
+      }
+      if (at) fen[at++] = ' ';
+      memcpy(fen + at, w, n + 1);
+      at += n;
+    }
+    if (!at) {
+      cf_uci_emit(u, "info string error: position: 'fen' needs a FEN");
+      return;
+    }
+  } else {
+    cf_uci_emit(u, "info string error: position: expected 'startpos' or 'fen <FEN>', got '%s'",
+         w ? w : "");
+    return;
+  }
+  if (w && strcmp(w, "moves") != 0) {
+    cf_uci_emit(u, "info string error: position: expected 'moves', got '%s'", w);
+    return;
+  }
+  cf_game g;
+  cf_error err = {0};
+  if (cf_game_init_fen(&g, fen, &err) != CF_OK) {
+    cf_uci_emit(u, "info string error: position: invalid FEN '%s': %s", fen, err.msg);
+    return;
+  }
+  int ply = 0;
+  for (w = strtok_r(NULL, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+    ply++;
+    if (cf_game_push_uci(&g, w, &err) != CF_OK) {
+      cf_uci_emit(u, "info string error: position: move %d '%s' rejected (%s); position unchanged", ply,
+           w, err.msg);
+      cf_game_free(&g);
+      return;
+    }
+  }
+  cf_game_free(&u->game);
+  u->game = g;
+}
+
+static void cmd_go(cf_uci *u, char *args) {
+  /* When go was read: a network load it waited for counts against it. */
+  const double go_at = u->cmd.at;
+  char warn[1024];
+  cf_uci_go_parse(args, cf_game_position(&u->game), &u->go, warn, sizeof warn);
+  if (warn[0]) cf_uci_emit(u, "info string error: go: %s", warn);
+  /* ponderhit came while it waited: a timed go, its clock from then. */
+  if (u->cmd.ponderhit) u->go.ponder = false;
+  u->hold = u->go.infinite || u->go.ponder;
+  u->released = false;
+  atomic_store(&u->live_deadline, 0.0);
+  atomic_store(&u->stop, false);
+  u->agent = cf_agent_find(u->opt[CF_OPT_AGENT].text);
+  cf_game_reason reason;
+  cf_game_result result = cf_game_outcome(&u->game, &reason);
+  if (result != CF_RESULT_ONGOING &&
+      (reason == CF_REASON_CHECKMATE || reason == CF_REASON_STALEMATE)) {
+    /* Nothing to search; a GUI still expects a bestmove. */
+    cf_uci_emit(u, "info string error: go: no legal moves (%s)", cf_game_reason_name(reason));
+    cf_uci_emit(u, "bestmove 0000");
+    return;
+  }
+  /* Stopped while it waited for a network load: it answers now, without
+   * the network, rather than after the load. */
+  const bool early_stop = u->cmd.stopped;
+  if (!early_stop && !cf_uci_net_ready(u)) {
+    cf_uci_emit(u, "info string error: go: no network loaded: %s", u->failed_msg);
+    cf_uci_emit(u, "bestmove 0000");
+    return;
+  }
+  syzygy_sync(u);
+  u->start = cf_agent_now();
+  /* The clock started when go was read, so time spent loading the network
+   * here counts against the move. A held search (infinite, ponder) has no
+   * deadline; ponderhit gives it one. */
+  u->clock_start = go_at;
+  u->budget_ms = -1;
+  const double budget = u->hold ? -1 : cf_uci_move_budget(u);
+  u->deadline = budget >= 0 ? go_at + budget / 1000.0 : 0;
+  const cf_clock clock = cf_uci_go_clock(u);
+  const double waited_ms = (u->start - go_at) * 1000.0;
+  const bool time_trouble = !u->hold && clock.time_ms >= 0 &&
+                            (double)(clock.time_ms - u->tm.move_overhead_ms) - waited_ms <
+                                u->answer_ms;
+  if (early_stop || time_trouble) {
+    /* Answered here, on the thread that runs the command: the move costs
+     * microseconds, while waking a new thread can cost a scheduler slice
+     * on a busy machine, and in time trouble every millisecond of the
+     * round trip is off the clock. */
+    cf_uci_play_instant(u, early_stop ? "stop came during the network load" : "time trouble");
+    return;
+  }
+  if (!cf_uci_start_search(u)) {
+    cf_uci_emit(u, "info string error: go: cannot start the search thread");
+    cf_uci_emit(u, "bestmove 0000");
+  }
+}
+
+static void cmd_stop(cf_uci *u, char *args) {
+  (void)args;
+  if (!u->thread_live) {
+    /* A go waiting for a network load answers at once (cf_uci_pump). */
+    cf_uci_pending *p = cf_uci_queued_go(u);
+    if (p) p->stopped = true;
+    return;
+  }
+  pthread_mutex_lock(&u->mu);
+  atomic_store(&u->stop, true);
+  u->released = true;
+  pthread_cond_broadcast(&u->cv);
+  pthread_mutex_unlock(&u->mu);
+}
+
+/* The move to ponder on was played: the agent goes on as a timed one with
+ * the time the clock of `go ponder` allows (the time manager's budget,
+ * counted from now); with no clock to go by it plays at once. A one-ply
+ * agent that finished while pondering answers at once. */
+static void cmd_ponderhit(cf_uci *u, char *args) {
+  (void)args;
+  if (!u->thread_live) {
+    /* A go ponder still waiting for a network load becomes a timed go
+     * whose clock starts now (cmd_go reads the flag). */
+    cf_uci_pending *p = cf_uci_queued_go(u);
+    if (p && p->ponder && !p->ponderhit) {
+      p->ponderhit = true;
+      p->at = cf_agent_now();
+    }
+    return;
+  }
+  pthread_mutex_lock(&u->mu);
+  if (u->go.ponder) {
+    const double now = cf_agent_now();
+    u->clock_start = now;
+    const double budget = cf_uci_move_budget(u);
+    if (budget >= 0) atomic_store(&u->live_deadline, now + budget / 1000.0);
+    else atomic_store(&u->stop, true);
+  }
+  u->released = true;
+  pthread_cond_broadcast(&u->cv);
+  pthread_mutex_unlock(&u->mu);
+}
+
+static void cmd_ignore(cf_uci *u, char *args) {
+  (void)u;
+  (void)args;
+}
+
+/* quit is not here: it ends the feeding (cf_uci.c). */
+static const cf_uci_command commands[] = {
+    {.name = "uci", .run = cmd_uci, .during_search = true, .at_once = true},
+    {.name = "isready", .run = cmd_isready, .during_search = true, .needs_net = true, .ready_check = true},
+    {.name = "setoption", .run = cmd_setoption},
+    {.name = "ucinewgame", .run = cmd_ucinewgame},
+    {.name = "position", .run = cmd_position},
+    {.name = "go", .run = cmd_go, .needs_net = true, .is_go = true},
+    {.name = "stop", .run = cmd_stop, .during_search = true, .at_once = true},
+    {.name = "ponderhit", .run = cmd_ponderhit, .during_search = true, .at_once = true},
+    {.name = "debug", .run = cmd_ignore, .during_search = true, .at_once = true},    /* no debug output exists */
+    {.name = "register", .run = cmd_ignore, .during_search = true, .at_once = true}, /* nothing to register */
+};
+
+const cf_uci_command *cf_uci_command_find(const char *name) {
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(name, commands[i].name) == 0) return &commands[i];
+  return NULL;
+}

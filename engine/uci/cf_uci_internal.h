@@ -1,0 +1,163 @@
+/* cf_uci_internal.h: what the files of the UCI room share (not for use
+ * outside engine/uci/): the responder's state and each file's entry points.
+ *
+ *   cf_uci.c          core: create/free, options, feeding a line, quit
+ *   cf_uci_commands.c the commands (uci, isready, setoption, position, go, ...)
+ *   cf_uci_queue.c    commands waiting for a network load, run in order
+ *   cf_uci_load.c     the network load: the key, start, take, report
+ *   cf_uci_search.c   the search thread and the move's clock
+ *   cf_uci_info.c     info and bestmove lines
+ *
+ * Locks: cmd_mu is held while a command runs (on the input thread, or on
+ * the loader's when a load ends); mu guards the search's hold/release and
+ * clock against stop/ponderhit; out_mu orders the lines written. */
+#ifndef CF_UCI_INTERNAL_H
+#define CF_UCI_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "chess/cf_game.h"
+#include "engine/cf_agent.h"
+#include "engine/cf_engine_loader.h"
+#include "engine/search/cf_search.h"
+#include "engine/search/cf_time_manager.h"
+#include "engine/uci/cf_uci.h"
+#include "engine/uci/cf_uci_go.h"
+#include "engine/uci/cf_uci_log.h"
+
+#define CF_UCI_MAX_SEARCH_DIRS 16
+#define CF_UCI_NET_KEY_MAX (5 * CF_UCI_VALUE_MAX)
+
+typedef struct cf_uci_command {
+  const char *name;
+  void (*run)(cf_uci *u, char *args);
+  bool during_search; /* runs alongside a search instead of ending it first */
+  bool at_once;       /* runs when read, even while others wait for a load */
+  bool needs_net;     /* waits for the network the options name */
+  bool is_go;         /* go: stop and ponderhit reach it while it waits */
+  bool ready_check;   /* isready: answered at once during a search */
+} cf_uci_command;
+
+/* A command that came in and has not run yet: commands run in the order
+ * they came, and isready and go wait at the head while a network loads. */
+typedef struct cf_uci_pending {
+  struct cf_uci_pending *next;
+  const cf_uci_command *cmd;
+  double at;      /* when it was read: a go's clock starts here */
+  bool tried;     /* a go cleared the failed load once already */
+  bool stopped;   /* a go that stop (or quit) came for while it waited */
+  bool ponder;    /* a go ponder (cf_uci_go_ponders) */
+  bool ponderhit; /* ponderhit came while it waited: a timed go from `at` */
+  char args[];
+} cf_uci_pending;
+
+/* How the running command came: when it was read, and what happened to it
+ * while it waited in the queue. */
+typedef struct cf_uci_cmd_state {
+  double at;
+  bool stopped;   /* a go stopped while it waited */
+  bool ponderhit; /* a go ponder whose ponderhit came while it waited */
+} cf_uci_cmd_state;
+
+struct cf_uci {
+  cf_uci_write_fn write;
+  void *user;
+  pthread_mutex_t out_mu; /* one line at a time */
+  cf_uci_value opt[CF_OPT_COUNT]; /* parsed once, when set */
+  char *search_dirs[CF_UCI_MAX_SEARCH_DIRS + 1];
+  int max_batch;
+
+  cf_game game; /* the position set by `position` (start position until then) */
+
+  /* The network and what it was built from (weights, backend, options). */
+  cf_net *net;
+  char net_key[CF_UCI_NET_KEY_MAX];
+  char failed_key[CF_UCI_NET_KEY_MAX]; /* the last key that failed to load */
+  char failed_msg[CF_ERROR_MSG_MAX];
+
+  /* Loading runs on a thread of its own (cf_engine_loader.h), so the
+   * input is read meanwhile; commands that must wait for it are queued. */
+  pthread_mutex_t cmd_mu;
+  pthread_cond_t idle_cv; /* a load ended */
+  cf_engine_loader *loader; /* the load under way; NULL when none */
+  char loading_key[CF_UCI_NET_KEY_MAX];
+  bool background_load; /* cf_uci_config: feed returns during a load */
+  bool closing;         /* cf_uci_free began: a load that ends is dropped */
+  long quit_wait_ms;    /* cf_uci_config */
+  cf_uci_pending *queue, *queue_tail;
+  cf_uci_cmd_state cmd; /* the running command's */
+
+  /* The search. The thread owns game, net and go while it runs; the feeding
+   * thread touches only the fields under mu and the stop flag. */
+  pthread_t thread;
+  bool thread_live;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  bool hold;      /* infinite / ponder: bestmove waits for release */
+  bool released;  /* stop or ponderhit came */
+  atomic_bool stop;
+  cf_uci_go go;
+  const cf_agent_desc *agent;
+  double start;    /* when the agent started (after any network load): info's time */
+  double deadline; /* when the agent must stop; 0 = no deadline */
+
+  /* The state kept across moves (tree, NN cache) for agents that keep it;
+   * the clock of every agent. */
+  cf_search *search;
+  cf_time_manager tm;
+  double budget_ms;   /* a clock budget whose unused part is saved; < 0: none */
+  double clock_start; /* when this move's clock started (go was read, or ponderhit) */
+  _Atomic double live_deadline; /* set by ponderhit: the pondering agent's deadline */
+
+  /* Time trouble: when the clock, less MoveOverheadMs, cannot pay for one
+   * more answer from the network, the move is made without it
+   * (cf_instant_move.h). answer_ms is the cost of a network answer as
+   * measured here (go to bestmove), a decaying maximum so that one slow
+   * answer is remembered for a few moves. */
+  double answer_ms;
+
+  cf_uci_log *log; /* LogFile: every line in and out (cf_uci_log.h) */
+
+  char syzygy_loaded[CF_UCI_VALUE_MAX]; /* the SyzygyPath last loaded (cf_uci_syzygy.h) */
+};
+
+/* cf_uci_info.c */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void cf_uci_emit(cf_uci *u, const char *fmt, ...);
+int cf_uci_king_takes_rook(const cf_uci *u);
+void cf_uci_on_search_info(void *user, const cf_search *s, const cf_search_info *info);
+void cf_uci_emit_final_info(cf_uci *u, const cf_agent_result *r, double elapsed);
+void cf_uci_emit_bestmove(cf_uci *u, const cf_agent_result *r);
+void cf_uci_play_instant(cf_uci *u, const char *why);
+
+/* cf_uci_search.c */
+bool cf_uci_start_search(cf_uci *u);
+void cf_uci_finish_search(cf_uci *u, bool force_stop);
+cf_clock cf_uci_go_clock(const cf_uci *u);
+double cf_uci_move_budget(cf_uci *u);
+
+/* cf_uci_load.c */
+typedef enum { CF_UCI_NET_READY, CF_UCI_NET_FAILED, CF_UCI_NET_LOADING } cf_uci_net_state;
+cf_uci_net_state cf_uci_start_load(cf_uci *u);
+bool cf_uci_net_ready(const cf_uci *u);
+
+/* cf_uci_queue.c */
+void cf_uci_enqueue(cf_uci *u, const cf_uci_command *c, const char *args, double at);
+void cf_uci_pump(cf_uci *u);
+void cf_uci_drop_queue(cf_uci *u);
+cf_uci_pending *cf_uci_queued_go(cf_uci *u);
+void cf_uci_wait_for_queue(cf_uci *u, double max_seconds);
+
+/* cf_uci_commands.c */
+const cf_uci_command *cf_uci_command_find(const char *name);
+char *cf_uci_trim(char *s);
+
+/* cf_uci.c */
+cf_status cf_uci_set_option_locked(cf_uci *u, cf_uci_option_id id, const char *value,
+                                   cf_error *err);
+
+#endif /* CF_UCI_INTERNAL_H */

@@ -1,0 +1,151 @@
+/* cf_uci_load.c: the network as the options name it. The key of a net
+ * (weights, backend, its options, history fill, batch) says whether the one
+ * loaded is still right; a load runs on the loader's thread
+ * (cf_engine_loader.h) and, when it ends, reports what it has to say and
+ * runs the commands that waited for it (cf_uci_queue.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/cf_engine_weights.h"
+#include "engine/uci/cf_uci_internal.h"
+#include "net/cf_net_options.h"
+#include "net/cf_net_planes.h"
+
+/* The backend options the net is created with: BackendOptions, led by
+ * lanes=Threads when Threads is above 1 and BackendOptions sets neither
+ * lanes nor the backend's own threads (Threads is how Lc0 users ask for
+ * more cores; here the network splits each batch across that many
+ * sleeping threads, since the agents have no parallel search:
+ * net/cf_net_lanes.h). */
+static void backend_options(const cf_uci *u, char *out, size_t size) {
+  if (!cf_net_options_for_threads(u->opt[CF_OPT_BACKEND_OPTIONS].text, (int)u->opt[CF_OPT_THREADS].i,
+                                  out, size))
+    snprintf(out, size, "%s", u->opt[CF_OPT_BACKEND_OPTIONS].text);
+}
+
+/* Positions per network pass: the search's MinibatchSize when set, else
+ * the larger of the engine's batch and the backend's default minibatch. */
+static int net_batch(const cf_uci *u) {
+  int mb = (int)u->opt[CF_OPT_MINIBATCH_SIZE].i;
+  if (mb > 0) return mb;
+  int def = cf_search_default_minibatch(u->opt[CF_OPT_BACKEND].text);
+  return def > u->max_batch ? def : u->max_batch;
+}
+
+static void net_key(const cf_uci *u, char *key, size_t size) {
+  char opts[CF_UCI_VALUE_MAX + 32];
+  backend_options(u, opts, sizeof opts);
+  snprintf(key, size, "%s\n%s\n%s\n%s\n%d", u->opt[CF_OPT_WEIGHTS_FILE].text,
+           u->opt[CF_OPT_BACKEND].text, opts, u->opt[CF_OPT_HISTORY_FILL].text, net_batch(u));
+}
+
+/* WeightsMaxMb as the loader's limit; a refused file's message names the
+ * option and its flag (name is the storage). */
+static cf_weights_load_options weights_limit(const cf_uci *u, char *name, size_t size) {
+  const cf_uci_option_desc *o = cf_uci_option_at(CF_OPT_WEIGHTS_MAX_MB);
+  snprintf(name, size, "%s (--%s)", o->name, o->flag);
+  return (cf_weights_load_options){
+      .max_decompressed_bytes = (uint64_t)u->opt[CF_OPT_WEIGHTS_MAX_MB].i << 20,
+      .limit_name = name};
+}
+
+/* Whether the loaded net is the one the options ask for. */
+bool cf_uci_net_ready(const cf_uci *u) {
+  char key[CF_UCI_NET_KEY_MAX];
+  net_key(u, key, sizeof key);
+  return u->net && strcmp(key, u->net_key) == 0;
+}
+
+/* What a network load said: the net and its notes, or the error. */
+static void report_load(cf_uci *u, const cf_engine_weights_info *info) {
+  cf_uci_emit(u, "info string loaded network %s (%d layers, d %d, %d heads, %zu parameters) on %s",
+       info->source, info->layers, info->d, info->heads, info->params,
+       cf_net_get_info(u->net)->backend);
+  /* Fields of the file that were read but are not run (weights/). */
+  for (int i = 0; i < info->n_notes; i++) cf_uci_emit(u, "info string warning: %s", info->notes[i]);
+  /* Autodiscover's choice: say which newer files it passed over, and why,
+   * or a user wonders why the net beside the binary is not the one played. */
+  for (int i = 0; i < info->n_skipped; i++) {
+    const char *why = info->skipped[i].why;
+    if (strstr(why, info->skipped[i].path))
+      cf_uci_emit(u, "info string warning: autodiscover skipped %s", why);
+    else
+      cf_uci_emit(u, "info string warning: autodiscover skipped %s: %s", info->skipped[i].path, why);
+  }
+  if (info->n_skipped_total > info->n_skipped)
+    cf_uci_emit(u, "info string warning: autodiscover skipped %d more files",
+         info->n_skipped_total - info->n_skipped);
+  if (info->untrained)
+    cf_uci_emit(u, "info string warning: this network is untrained (random weights: \"%s\"); its moves "
+            "are meaningless. Set WeightsFile (or --weights) to a trained network.",
+         info->license);
+}
+
+static void record_failure(cf_uci *u, const char *key, const char *msg) {
+  snprintf(u->failed_key, sizeof u->failed_key, "%s", key);
+  snprintf(u->failed_msg, sizeof u->failed_msg, "%s", msg);
+  cf_uci_emit(u, "info string error: %s", msg);
+}
+
+/* A load ended, on the loader's thread: the net (or the error) is taken
+ * and the commands that waited for it run. */
+static bool on_loaded(void *user, cf_engine_loader *l) {
+  cf_uci *u = user;
+  pthread_mutex_lock(&u->cmd_mu);
+  if (u->closing || u->loader != l) { /* cf_uci_free releases it */
+    pthread_mutex_unlock(&u->cmd_mu);
+    return false;
+  }
+  cf_error err = {0};
+  cf_engine_weights_info info;
+  if (cf_engine_loader_take(l, &u->net, &info, &err) == CF_OK) {
+    snprintf(u->net_key, sizeof u->net_key, "%s", u->loading_key);
+    u->failed_key[0] = 0;
+    report_load(u, &info);
+  } else {
+    record_failure(u, u->loading_key, err.msg);
+  }
+  u->loader = NULL;
+  cf_uci_pump(u);
+  pthread_cond_broadcast(&u->idle_cv);
+  pthread_mutex_unlock(&u->cmd_mu);
+  return true;
+}
+
+/* Makes the net match the options: ready, failed (the load error is
+ * reported once per setting, as isready may come often, until setoption
+ * WeightsFile or WeightsMaxMb, or a go, clears failed_key to try again),
+ * or loading now: a load was started (or one is under way), and what
+ * waits for it runs when it ends (on_loaded). Under cmd_mu. */
+cf_uci_net_state cf_uci_start_load(cf_uci *u) {
+  if (u->loader) return CF_UCI_NET_LOADING; /* the options are looked at again when it ends */
+  char key[CF_UCI_NET_KEY_MAX];
+  net_key(u, key, sizeof key);
+  if (u->net && strcmp(key, u->net_key) == 0) return CF_UCI_NET_READY;
+  if (strcmp(key, u->failed_key) == 0) return CF_UCI_NET_FAILED;
+  /* One net in memory at a time; no search runs during a load. */
+  cf_net_free(u->net);
+  u->net = NULL;
+  char opts[CF_UCI_VALUE_MAX + 32];
+  backend_options(u, opts, sizeof opts);
+  char limit_name[128];
+  cf_engine_weights_spec spec = {
+      .weights = u->opt[CF_OPT_WEIGHTS_FILE].text,
+      .search_dirs = (const char *const *)u->search_dirs,
+      .net = {.backend = u->opt[CF_OPT_BACKEND].text,
+              .backend_options = opts,
+              .max_batch = net_batch(u)},
+      .load = weights_limit(u, limit_name, sizeof limit_name),
+  };
+  /* A new network makes the tree and the cached outputs meaningless. */
+  cf_search_reset(u->search);
+  cf_error err = {0};
+  cf_status st = cf_history_fill_parse(u->opt[CF_OPT_HISTORY_FILL].text, &spec.net.history_fill, &err);
+  if (st == CF_OK) st = cf_engine_loader_start(&spec, on_loaded, u, &u->loader, &err);
+  if (st != CF_OK) {
+    record_failure(u, key, err.msg);
+    return CF_UCI_NET_FAILED;
+  }
+  snprintf(u->loading_key, sizeof u->loading_key, "%s", key);
+  return CF_UCI_NET_LOADING;
+}

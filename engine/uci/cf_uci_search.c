@@ -1,0 +1,148 @@
+/* cf_uci_search.c: the search thread (one agent's choice, its info and
+ * bestmove, held for stop/ponderhit under go infinite/ponder), joining it,
+ * and the move's clock (Lc0's time manager, for every agent). */
+#include <pthread.h>
+#include <string.h>
+
+#include "engine/uci/cf_uci_internal.h"
+
+/* Waits for stop / ponderhit when the search was started held. */
+static void wait_release(cf_uci *u) {
+  pthread_mutex_lock(&u->mu);
+  while (u->hold && !u->released) pthread_cond_wait(&u->cv, &u->mu);
+  pthread_mutex_unlock(&u->mu);
+}
+
+static void *search_main(void *arg) {
+  cf_uci *u = arg;
+  const bool tree = cf_agent_has(u->agent, CF_AGENT_BUILDS_TREE);
+  const bool keeps = cf_agent_has(u->agent, CF_AGENT_KEEPS_STATE);
+  cf_agent_request req = {
+      .net = u->net,
+      .game = &u->game,
+      .allowed = u->go.searchmoves,
+      .n_allowed = u->go.n_searchmoves,
+      .max_evals = u->go.nodes > 0 ? u->go.nodes : 0,
+      .stop = &u->stop,
+      .deadline = u->deadline,
+      .policy_temperature = (float)u->opt[CF_OPT_POLICY_TEMPERATURE].f,
+      .depth = u->go.depth > 0 && u->go.depth < 1000 ? (int)u->go.depth : 0,
+      .infinite = u->hold,
+      .live_deadline = &u->live_deadline,
+      .search = keeps ? u->search : NULL,
+      .on_info = tree ? cf_uci_on_search_info : NULL,
+      .info_user = u,
+  };
+  static const cf_agent_result none = {.best = CF_MOVE_NONE, .ponder = CF_MOVE_NONE};
+  cf_agent_result r = none; /* an agent that fails before its first evaluation leaves it */
+  cf_error err = {0};
+  cf_status st = u->agent->choose(&req, &r, &err);
+  double elapsed = cf_agent_now() - u->start;
+  /* Under mu: a ponderhit may be setting the clock (a ponder search that
+   * ended early, at RamLimitMb, is still waiting for it). */
+  pthread_mutex_lock(&u->mu);
+  if (u->budget_ms >= 0) /* set only for agents that spend their budget */
+    cf_time_manager_done(&u->tm, u->budget_ms, (cf_agent_now() - u->clock_start) * 1000.0);
+  pthread_mutex_unlock(&u->mu);
+  /* An agent that failed part way (the network, mid-search) still has its
+   * best move so far: the search's, or the root policy's for the one-ply
+   * agents. */
+  const bool answer = st == CF_OK || r.best != CF_MOVE_NONE;
+  /* The result is shown as soon as the work is done, so a GUI analysing
+   * with go infinite (or pondering) sees it before it sends stop; only
+   * bestmove waits for stop or ponderhit. */
+  if (st != CF_OK) cf_uci_emit(u, "info string error: %s", err.msg);
+  if (answer) cf_uci_emit_final_info(u, &r, elapsed);
+  if (!u->hold) {
+    const double answer_ms = (cf_agent_now() - u->clock_start) * 1000.0;
+    u->answer_ms = answer_ms > 0.75 * u->answer_ms ? answer_ms : 0.75 * u->answer_ms;
+  }
+  wait_release(u);
+  if (answer) cf_uci_emit_bestmove(u, &r);
+  else cf_uci_emit(u, "bestmove 0000");
+  return NULL;
+}
+
+/* Ends a running search: a held one is stopped (a timed one runs out its
+ * time), then joined. */
+void cf_uci_finish_search(cf_uci *u, bool force_stop) {
+  if (!u->thread_live) return;
+  pthread_mutex_lock(&u->mu);
+  if (force_stop || u->hold) {
+    atomic_store(&u->stop, true);
+    u->released = true;
+    pthread_cond_broadcast(&u->cv);
+  }
+  pthread_mutex_unlock(&u->mu);
+  pthread_join(u->thread, NULL);
+  u->thread_live = false;
+}
+
+void cf_uci_wait(cf_uci *u) {
+  pthread_mutex_lock(&u->cmd_mu);
+  while (u->loader) pthread_cond_wait(&u->idle_cv, &u->cmd_mu);
+  if (u->thread_live) {
+    /* The search takes no cmd_mu: joining under it is safe. */
+    pthread_join(u->thread, NULL);
+    u->thread_live = false;
+  }
+  pthread_mutex_unlock(&u->cmd_mu);
+}
+
+void cf_uci_drain(cf_uci *u) {
+  pthread_mutex_lock(&u->cmd_mu);
+  while (u->loader) pthread_cond_wait(&u->idle_cv, &u->cmd_mu);
+  pthread_mutex_unlock(&u->cmd_mu);
+}
+
+bool cf_uci_loading(cf_uci *u) {
+  pthread_mutex_lock(&u->cmd_mu);
+  const bool loading = u->loader != NULL;
+  pthread_mutex_unlock(&u->cmd_mu);
+  return loading;
+}
+
+/* The game's ply as Lc0 counts it for the time manager: from the FEN's move
+ * number, plus the moves played since. */
+static int game_ply(const cf_uci *u) {
+  const cf_position *start = &u->game.plies[0].pos;
+  int fullmove = start->fullmove > 0 ? start->fullmove : 1;
+  return 2 * (fullmove - 1) + (start->side == CF_BLACK) + u->game.count - 1;
+}
+
+/* The side to move's clock from `go`. */
+cf_clock cf_uci_go_clock(const cf_uci *u) {
+  const bool white = cf_game_position(&u->game)->side == CF_WHITE;
+  cf_clock c = {.time_ms = white ? u->go.wtime : u->go.btime,
+                .inc_ms = white ? u->go.winc : u->go.binc,
+                .movestogo = u->go.movestogo,
+                .movetime_ms = u->go.movetime};
+  return c;
+}
+
+/* This move's time budget in ms, counted from u->clock_start, for every
+ * agent: Lc0's time manager, so MoveOverheadMs is kept back from every
+ * budget and a clock at 0 or below (or a budget used up by the overhead)
+ * gives 0: move now, after the first evaluation. -1 when nothing limits
+ * the time (no clock for the side to move and no movetime). Only the
+ * clocked budgets of an agent that spends them (CF_AGENT_USES_CLOCK_BUDGET)
+ * are recorded in u->budget_ms, so that the unused time is saved for later
+ * moves: a one-ply agent finishes early by design and would pile up time it
+ * never uses. */
+double cf_uci_move_budget(cf_uci *u) {
+  cf_clock clock = cf_uci_go_clock(u);
+  double ms;
+  if (!cf_time_manager_budget(&u->tm, &clock, game_ply(u), &ms)) return -1;
+  if (ms < 0) ms = 0;
+  if (clock.time_ms >= 0 && cf_agent_has(u->agent, CF_AGENT_USES_CLOCK_BUDGET)) u->budget_ms = ms;
+  return ms;
+}
+
+
+/* Starts the agent on the search thread; false (and nothing started) when
+ * the thread cannot be made. */
+bool cf_uci_start_search(cf_uci *u) {
+  if (pthread_create(&u->thread, NULL, search_main, u) != 0) return false;
+  u->thread_live = true;
+  return true;
+}
