@@ -30,5 +30,11 @@ def test_search_plays_the_tables_move(tables, net):
     assert net.choose(HANGING_ROOK, nodes=50).move == "c3d2"
 
 
+def test_net_search_keeps_only_the_tables_moves(tables, net):
+    r = net.search(HANGING_ROOK, nodes=50)
+    assert r.move == "c3d2"
+    assert all(m.visits == 0 for m in r.moves if m.move != "c3d2")
+
+
 def test_dropping_them(tables):
     assert cformer.set_tablebases("").max_pieces == 0
