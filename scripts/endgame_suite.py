@@ -179,9 +179,10 @@ class Engine:
         self.p.wait(timeout=10)
 
 
-def play(tables, cformer, stockfish, board, side, cformer_side, movetime):
-    """Plays from (board, side); returns (result for cformer: 1/0.5/0, why, plies)."""
-    board, fen, moves = dict(board), fen_of(board, side), []
+def play(tables, cformer, stockfish, board, side, cformer_side, movetime, moves):
+    """Plays from (board, side), appending to moves; returns (result for
+    cformer: 1/0.5/0, why, plies)."""
+    board, fen = dict(board), fen_of(board, side)
     halfmove, seen = 0, {}
     for ply in range(600):
         key = (tuple(sorted(board.items())), side)
@@ -227,11 +228,14 @@ def main():
                     help="positions per ending and result (won, drawn, lost)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--limit", type=int, default=0, help="play only the first N positions")
+    ap.add_argument("--only", type=int, default=0, help="play only position N (1-based)")
     ap.add_argument("--json", help="write every game here")
     args = ap.parse_args()
 
     tables = Tables(args.tables)
     positions = pick_positions(tables, args.per_class, args.seed)
+    if args.only:
+        positions = positions[args.only - 1:args.only]
     if args.limit:
         positions = positions[:args.limit]
     copts = [("WeightsFile", args.weights), ("MoveOverheadMs", args.overhead)]
@@ -246,14 +250,15 @@ def main():
         want = "win" if wdl != 0 else "draw"
         for e in (cformer, stockfish):
             e.send("ucinewgame")
+        moves = []
         score, why, plies = play(tables, cformer, stockfish, board, side, cformer_side,
-                                 args.movetime)
+                                 args.movetime, moves)
         ok = score == 1.0 if want == "win" else score >= 0.5
         games.append({"ending": ending, "fen": fen_of(board, side), "table": WDL_NAMES[wdl],
                       "cformer": "wb"[cformer_side], "needs": want, "score": score,
-                      "end": why, "plies": plies, "ok": ok})
+                      "end": why, "plies": plies, "ok": ok, "moves": " ".join(moves)})
         print("%3d %-6s %-58s %-5s needs %-4s got %-3s %-20s %3d plies%s"
-              % (i + 1, ending, fen_of(board, side), WDL_NAMES[wdl], want, score, why, plies,
+              % ((args.only or i + 1), ending, fen_of(board, side), WDL_NAMES[wdl], want, score, why, plies,
                  "" if ok else "  MISSED"), flush=True)
     cformer.close()
     stockfish.close()

@@ -178,7 +178,7 @@ static void test_tablebases(cf_test *t) {
     return;
   }
   CHECK_INT_EQ(st, CFORMER_OK);
-  CHECK(info.wdl_tables == 8 && info.dtz_tables == 8 && info.max_pieces == 4);
+  CHECK(info.wdl_tables == 11 && info.dtz_tables == 11 && info.max_pieces == 4);
   snprintf(paths, sizeof paths, "%s/no-such-dir:%s", good, good);
   CHECK_INT_EQ(cformer_set_tablebases(paths, &info, &err), CFORMER_ERR_IO);
   CHECK_STR_CONTAINS(err.message, "no-such-dir");

@@ -18,7 +18,7 @@ def tables(testdata):
 
 
 def test_counts(tables):
-    assert tables == cformer.TablebaseInfo(wdl_tables=8, dtz_tables=8, max_pieces=4)
+    assert tables == cformer.TablebaseInfo(wdl_tables=11, dtz_tables=11, max_pieces=4)
 
 
 def test_missing_directory_names_it(tables, testdata):

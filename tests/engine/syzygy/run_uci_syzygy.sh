@@ -10,13 +10,13 @@ tables=$2
 fail() { echo "FAIL: $*"; echo "$out"; exit 1; }
 
 out=$(printf 'isready\nquit\n' | "$cformer" -w "<built in>" -s "$tables:$tables/../no-such-dir" 2>/dev/null)
-echo "$out" | grep -qx "info string Syzygy: 8 WDL and 8 DTZ tables found, up to 4 pieces" || fail "-s: no table count"
+echo "$out" | grep -qx "info string Syzygy: 11 WDL and 11 DTZ tables found, up to 4 pieces" || fail "-s: no table count"
 echo "$out" | grep -q "^info string error: SyzygyPath: .*no-such-dir" || fail "-s: missing directory not reported"
 echo "$out" | grep -qx "readyok" || fail "-s: no readyok"
 
 out=$(printf 'isready\nposition fen 8/8/8/8/8/2k5/3R4/K7 b - - 0 1\ngo nodes 50\nisready\nquit\n' |
   "$cformer" -w "<built in>" --syzygy-paths="$tables" 2>/dev/null)
-echo "$out" | grep -q "^info string Syzygy: 8 WDL" || fail "--syzygy-paths: no table count"
+echo "$out" | grep -q "^info string Syzygy: 11 WDL" || fail "--syzygy-paths: no table count"
 echo "$out" | grep -q "^info depth .* tbhits [1-9]" || fail "no tbhits in the info lines"
 echo "$out" | grep -qx "bestmove c3d2.*" || fail "the only drawing move was not played"
 

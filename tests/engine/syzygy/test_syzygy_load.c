@@ -80,8 +80,8 @@ static void test_good_directory(cf_test *t) {
     return;
   }
   CHECK_INT_EQ(r.error_count, 0);
-  CHECK_INT_EQ(r.wdl_tables, 8);
-  CHECK_INT_EQ(r.dtz_tables, 8);
+  CHECK_INT_EQ(r.wdl_tables, 11);
+  CHECK_INT_EQ(r.dtz_tables, 11);
   CHECK_INT_EQ(r.max_pieces, 4);
   CHECK_INT_EQ(cf_syzygy_max_pieces(), 4);
   /* Lc0's "nothing" spellings unload. */
@@ -164,7 +164,7 @@ static void test_good_beside_bad(cf_test *t) {
   CHECK_INT_EQ(r.error_count, 2);
   CHECK_STR_CONTAINS(r.errors[0], "no-such-dir");
   CHECK_STR_CONTAINS(r.errors[1], "truncated");
-  CHECK_INT_EQ(r.wdl_tables, 8);
+  CHECK_INT_EQ(r.wdl_tables, 11);
   CHECK_INT_EQ(r.max_pieces, 4);
   cf_position pos;
   cf_syzygy_wdl wdl;
