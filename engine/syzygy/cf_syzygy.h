@@ -86,7 +86,7 @@ int cf_syzygy_probe_wdl(const cf_position *pos, cf_syzygy_wdl *wdl);
  * says how they were ranked. `has_repeated`: the position occurred before
  * since the last capture or pawn move (then wins are no longer ranked as
  * certain, as in Lc0). Returns CF_SYZYGY_ROOT_NONE, with safe->count 0,
- * otherwise. Not for concurrent use: one call per search, at its root. */
+ * otherwise. Thread-safe (concurrent calls take turns). */
 cf_syzygy_root cf_syzygy_root_filter(const cf_position *pos, int has_repeated, cf_movelist *safe);
 
 /* Adds a message to the report (counted always, kept while there is room).

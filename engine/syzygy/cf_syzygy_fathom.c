@@ -1,6 +1,7 @@
 /* cf_syzygy_fathom.c: the prober, Fathom (libfathom-dev), behind
  * cf_syzygy.h: positions are handed over as bitboards (a1 = 0, as chess/
  * numbers squares), results come back in the tables' terms. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <tbprobe.h>
 
@@ -13,6 +14,10 @@
  * 100 or more ranks the root moves alike (no win is certain any more), so a
  * clamp at 200 changes nothing Lc0 would do. */
 #define ROOT_RULE50_CLAMP 200
+
+/* Fathom documents its root probes as not safe to run concurrently; one
+ * search at a time probes its root (WDL probes in the tree need no lock). */
+static pthread_mutex_t g_root_mu = PTHREAD_MUTEX_INITIALIZER;
 
 int cf_syzygy_backend_available(void) { return 1; }
 
@@ -101,6 +106,7 @@ cf_syzygy_root cf_syzygy_root_filter(const cf_position *pos, int has_repeated, c
   fathom_board b = board_of(pos);
   unsigned rule50 = (unsigned)(pos->rule50 < ROOT_RULE50_CLAMP ? pos->rule50 : ROOT_RULE50_CLAMP);
   cf_syzygy_root how = CF_SYZYGY_ROOT_NONE;
+  pthread_mutex_lock(&g_root_mu);
   if (tb_probe_root_dtz(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights,
                         b.pawns, rule50, 0, b.ep, b.turn, has_repeated != 0, true, rm) &&
       keep_best(pos, rm, safe))
@@ -109,6 +115,7 @@ cf_syzygy_root cf_syzygy_root_filter(const cf_position *pos, int has_repeated, c
                              b.pawns, rule50, 0, b.ep, b.turn, true, rm) &&
            keep_best(pos, rm, safe))
     how = CF_SYZYGY_ROOT_WDL;
+  pthread_mutex_unlock(&g_root_mu);
   free(rm);
   if (how == CF_SYZYGY_ROOT_NONE) safe->count = 0;
   return how;
