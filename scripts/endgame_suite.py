@@ -17,7 +17,7 @@ does not lose.
     scripts/endgame_suite.py --tables data/syzygy --no-syzygy  # same positions, none
 
 Prints one line per game and a summary by ending; --json writes every game.
-Run it under the bench lock on a shared machine (it is timed play).
+It is timed play: run it on a machine otherwise idle.
 """
 import argparse
 import ctypes

@@ -4,9 +4,9 @@
 one with more pieces than the tables), with and without --syzygy-paths,
 interleaved, reporting the median visits/s of each and their ratio.
 
-    flock /tmp/cformer-bench.lock scripts/syzygy_probe_cost.py --tables data/syzygy
+    scripts/syzygy_probe_cost.py --tables data/syzygy
 
-Run it under the bench lock on a shared machine; the load average is
+Time it on a machine otherwise idle; the load average is
 printed with the figures.
 """
 import argparse
