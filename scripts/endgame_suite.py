@@ -190,6 +190,11 @@ def play(tables, cformer, stockfish, board, side, cformer_side, movetime, moves)
         if seen[key] >= 3:
             return 0.5, "threefold repetition", ply
         if halfmove >= 100:
+            # A mate on the hundredth half-move still counts (FIDE 9.3):
+            # the side in check with no move is mated, not saved.
+            engine = cformer if side == cformer_side else stockfish
+            if tables.in_check(board, side) and engine.move(fen, moves, movetime) is None:
+                return (0.0 if side == cformer_side else 1.0), "checkmate", ply
             return 0.5, "fifty-move rule", ply
         kinds = sorted(k for _, k in board.values())
         if kinds in ([5, 5], [1, 5, 5], [2, 5, 5]):
