@@ -94,6 +94,7 @@ typedef struct cf_agent_result {
   int depth, seldepth, hashfull;
   float root_q, root_wdl[3]; /* the root's own value (all its visits): shown for unvisited moves */
   float root_m;              /* the root's moves left (plies), NAN if unknown */
+  long tb_hits; /* Syzygy probes that answered (search agent) */
   cf_move pv[CF_AGENT_PV_MAX];
   int pv_len;
   /* The one-ply agents' candidates in the order they rank them, best first

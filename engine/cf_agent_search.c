@@ -58,6 +58,7 @@ static cf_status choose(const cf_agent_request *req, cf_agent_result *out, cf_er
   out->root_q = r.info.root_q;
   out->root_m = r.info.root_m;
   memcpy(out->root_wdl, r.info.root_wdl, sizeof out->root_wdl);
+  out->tb_hits = r.info.tb_hits;
   out->stopped = r.stopped;
   out->pv_len = cf_search_pv(s, r.info.best, out->pv, CF_AGENT_PV_MAX);
   cf_search_free(own);

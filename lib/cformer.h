@@ -325,6 +325,30 @@ CFORMER_API cformer_status cformer_search(cformer_net *net, const cformer_positi
                                           const cformer_search_options *opts,
                                           cformer_search_result *out, cformer_error *err);
 
+/* ---- endgame tablebases ------------------------------------------------ */
+
+typedef struct cformer_tablebase_info {
+  int wdl_tables; /* Syzygy WDL tables (.rtbw) in use */
+  int dtz_tables; /* DTZ tables (.rtbz) in use */
+  int max_pieces; /* the largest piece count among them; 0 when none */
+} cformer_tablebase_info;
+
+/* Syzygy endgame tablebases for the search agent, as Lc0's SyzygyPath:
+ * directories separated by ':'; NULL or "" drops them. Once loaded, every
+ * cformer_search, and cformer_choose with the search agent, uses them: at
+ * the root only the moves that keep the tables' best result are searched
+ * (by DTZ, so wins are converted within the fifty-move rule), and inside
+ * the tree positions right after a capture or pawn move are scored from
+ * WDL without the network. The tables are the process's (one prober): call
+ * this while no other thread is in cformer_choose or cformer_search. *out
+ * (may be NULL) says what loaded. Returns CFORMER_OK when every directory
+ * loaded; otherwise the status and message of the first problem (a missing
+ * or empty directory, a damaged or truncated table, a path over 4096
+ * bytes, a build without Syzygy support), with the other directories
+ * loaded all the same. */
+CFORMER_API cformer_status cformer_set_tablebases(const char *paths, cformer_tablebase_info *out,
+                                                  cformer_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,8 @@ packages=(
   libzstd-dev python3-distributed
   # backends/: oneDNN and OpenBLAS
   libdnnl-dev libopenblas-dev
+  # engine/syzygy/: Syzygy tablebases (Fathom prober)
+  libfathom-dev
   # JSON (cformer eval) and YAML (netconv configs)
   libcjson-dev libyaml-dev
   # bench tests: SVG charts are checked with an XML parser

@@ -242,6 +242,7 @@ static void fill_info(const cf_search *s, cf_search_info *info) {
   long cap = cf_nn_cache_capacity(s->cache);
   info->hashfull = cap > 0 ? (int)(1000 * cf_nn_cache_count(s->cache) / cap) : 0;
   info->tree_bytes = s->pool.bytes;
+  info->tb_hits = s->tb_hits;
 }
 
 int cf_search_root_stats(const cf_search *s, cf_search_move_stats *out, int max) {
@@ -335,6 +336,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
     for (int i = 0; i < lim.n_allowed && !any; i++) any = cf_move_is_legal(cf_game_position(game), lim.allowed[i]);
     if (!any) lim.allowed = NULL, lim.n_allowed = 0;
   }
+  cf_search_tb_root(s, game, &lim);
   s->limits = &lim;
   s->playouts = s->evals = s->cache_hits = s->batches = s->collisions = 0;
   s->terminal_visits = s->cum_depth = s->leaves_evaluated = 0;

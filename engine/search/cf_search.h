@@ -115,6 +115,7 @@ typedef struct cf_search_info {
   double seconds;          /* since the search started */
   int hashfull;            /* NN cache fill, per mille */
   size_t tree_bytes;       /* memory held by the tree */
+  long tb_hits;            /* Syzygy probes that answered (the root's counts one) */
 } cf_search_info;
 
 typedef struct cf_search_result {

@@ -51,7 +51,8 @@ float cf_search_draw_score(const cf_search *s, int depth) {
 static void set_exact(cf_snode *x) {
   x->wl = x->proven == CF_UNPROVEN ? x->wl : (double)x->proven;
   x->d = x->proven == 0 ? 1.0f : 0.0f;
-  x->m = (float)x->proven_plies;
+  /* A tablebase node's plies carry an offset for its score, not its length. */
+  x->m = (float)(x->flags & CF_NODE_TABLEBASE ? x->proven_plies - CF_TB_PROOF_PLIES : x->proven_plies);
 }
 
 void cf_search_backup(cf_search *s, cf_snode *node, double wl, float d, float m) {
@@ -125,13 +126,12 @@ bool cf_search_classify_terminal(cf_search *s, cf_snode *x, int depth) {
     /* Decisive results are always a mate of the side to move here, so the
      * side that moved into x won. */
     x->proven = r == CF_RESULT_DRAW ? 0 : 1;
-  } else if (s->params.two_fold_draws) {
-    int back = cf_game_repetition_distance(s->game);
-    if (back == 0 || back > depth) return false;
+  } else if (s->params.two_fold_draws && cf_game_repetition_distance(s->game) > 0 &&
+             cf_game_repetition_distance(s->game) <= depth) {
     x->flags |= CF_NODE_TWOFOLD;
     x->proven = 0;
   } else {
-    return false;
+    return cf_search_tb_classify(s, x);
   }
   x->proven_plies = 0;
   x->v = (float)x->proven; /* its value is exact, not the network's */

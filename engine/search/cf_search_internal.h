@@ -22,7 +22,13 @@
 enum {
   CF_NODE_TERMINAL = 1, /* the game is over here (mate, draw by rule) */
   CF_NODE_TWOFOLD = 2,  /* a draw because the position repeats inside the tree */
+  CF_NODE_TABLEBASE = 4, /* scored by the Syzygy tables (cf_search_tablebase.c) */
 };
+
+/* A tablebase win or loss is proven at this many plies plus the moves-left
+ * estimate, so that its mate score reads as Lc0 prints one (mate 101 and
+ * up) and a real mate always ranks before it. */
+#define CF_TB_PROOF_PLIES 200
 
 typedef struct cf_snode cf_snode;
 
@@ -108,6 +114,11 @@ struct cf_search {
    * and its first batch must fit the stop latency too. 0 = never measured. */
   double sec_per_eval;
   bool owe_batch; /* cf_search_limits.one_minibatch: a batch below the root is still owed */
+  /* Tablebases (cf_search_tablebase.c), per run: probe new nodes (not when
+   * DTZ already ranked the root, as Lc0), and the probes that answered. */
+  bool tb_in_tree;
+  long tb_hits;
+  cf_movelist tb_root_moves; /* the root moves the tables keep */
 };
 
 /* ---- tree (cf_search_tree.c) ---- */
@@ -146,6 +157,15 @@ int cf_search_best_edge(const cf_snode *node, float draw_score, const cf_move *a
 /* Recomputes node's proven state from its children after one of them
  * changed; returns whether node's state changed. */
 bool cf_search_update_proof(cf_snode *node);
+
+/* ---- tablebases (cf_search_tablebase.c) ---- */
+/* Lc0's root filter: with no searchmoves and the root in the tables, *lim
+ * is restricted to the moves that keep the best result. Decides whether
+ * the tree is probed this run. */
+void cf_search_tb_root(cf_search *s, const cf_game *game, cf_search_limits *lim);
+/* Scores new node x (the current position of s->game) from the tables
+ * when Lc0 would: proven, exact. False if it is not probed. */
+bool cf_search_tb_classify(cf_search *s, cf_snode *x);
 
 /* ---- gathering and evaluation (cf_search_gather.c) ---- */
 /* Gathers up to `want` leaves, evaluates them with one cf_net_eval call

@@ -244,6 +244,10 @@ void cf_uci_free(cf_uci *u) {
   pthread_mutex_unlock(&u->cmd_mu);
   cf_engine_loader_release(l); /* not under cmd_mu: a load ending now takes it */
   cf_uci_finish_search(u, true);
+  /* The Syzygy tables are the process's (one prober) and stay loaded: the
+   * next SyzygyPath replaces them. (Unloading here would also print a
+   * spurious "munmap:" line per table: Fathom reports a successful unmap
+   * as an error.) */
   cf_net_free(u->net);
   cf_search_free(u->search);
   cf_game_free(&u->game);

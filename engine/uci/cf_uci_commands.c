@@ -10,6 +10,7 @@
 #include "common/cf_clock.h"
 #include "chess/cf_fen.h"
 #include "engine/uci/cf_uci_internal.h"
+#include "engine/uci/cf_uci_syzygy.h"
 
 static void cmd_uci(cf_uci *u, char *args) {
   (void)args;
@@ -26,8 +27,18 @@ static void cmd_uci(cf_uci *u, char *args) {
 
 /* Comes after the network load it waited for (cf_uci_pump), so whatever the
  * load had to say is written before readyok. */
+static void say_line(void *user, const char *line) { cf_uci_emit(user, "%s", line); }
+
+/* SyzygyPath's tables, when it changed; never under a running search. */
+static void syzygy_sync(cf_uci *u) {
+  if (u->thread_live) return;
+  cf_uci_syzygy_sync(u->opt[CF_OPT_SYZYGY_PATH].text, u->syzygy_loaded, sizeof u->syzygy_loaded,
+                     say_line, u);
+}
+
 static void cmd_isready(cf_uci *u, char *args) {
   (void)args;
+  syzygy_sync(u);
   cf_uci_emit(u, "readyok");
 }
 
@@ -164,6 +175,7 @@ static void cmd_go(cf_uci *u, char *args) {
     cf_uci_emit(u, "bestmove 0000");
     return;
   }
+  syzygy_sync(u);
   u->start = cf_clock_now();
   /* The clock started when go was read, so time spent loading the network
    * here counts against the move. A held search (infinite, ponder) has no

@@ -14,6 +14,7 @@
 #include "engine/uci/cf_uci_internal.h"
 #include "engine/uci/cf_uci_score.h"
 #include "engine/uci/cf_uci_text.h"
+#include "engine/syzygy/cf_syzygy.h"
 #include "policy_head/cf_policy_map.h"
 
 void cf_uci_emit(cf_uci *u, const char *fmt, ...) {
@@ -106,8 +107,12 @@ static void emit_search_info(cf_uci *u, const cf_search *s, const cf_search_info
     if (multipv > 1) snprintf(mpv, sizeof mpv, " multipv %d", k + 1);
     char left[32] = "";
     moves_left_text(u, m->n > 0 ? m->m : 1.0f + info->root_m, left, sizeof left);
-    cf_uci_emit(u, "info depth %d seldepth %d time %ld nodes %ld%s score %s%s%s nps %ld hashfull %d pv%s",
-         info->depth, info->seldepth, ms, info->visits, mpv, score, wdl, left, nps, info->hashfull, pv);
+    /* tbhits once tables are loaded (Lc0's place for it: after nps). */
+    char tb[32] = "";
+    if (cf_syzygy_max_pieces() > 0) snprintf(tb, sizeof tb, " tbhits %ld", info->tb_hits);
+    cf_uci_emit(u, "info depth %d seldepth %d time %ld nodes %ld%s score %s%s%s nps %ld%s hashfull %d pv%s",
+         info->depth, info->seldepth, ms, info->visits, mpv, score, wdl, left, nps, tb,
+         info->hashfull, pv);
   }
 }
 
@@ -200,7 +205,8 @@ void cf_uci_emit_final_info(cf_uci *u, const cf_agent_result *r, double elapsed)
     /* The final figures, as the search left them. */
     cf_search_info info = {.best = r->best, .q = r->q, .mate = r->mate, .depth = r->depth,
                            .seldepth = r->seldepth, .visits = r->nodes, .playouts = r->playouts,
-                           .evals = r->evals, .seconds = elapsed, .hashfull = r->hashfull};
+                           .evals = r->evals, .seconds = elapsed, .hashfull = r->hashfull,
+                           .tb_hits = r->tb_hits};
     memcpy(info.wdl, r->wdl, sizeof info.wdl);
     info.root_q = r->root_q;
     info.root_m = r->root_m; /* an unvisited MultiPV move shows it, as Lc0 does */

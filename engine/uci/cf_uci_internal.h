@@ -136,6 +136,7 @@ struct cf_uci {
   int n_held;
 
   uint64_t rng; /* the temperature's draws (Seed) */
+  char syzygy_loaded[CF_UCI_VALUE_MAX]; /* the SyzygyPath last loaded (cf_uci_syzygy.h) */
 };
 
 /* cf_uci_info.c */

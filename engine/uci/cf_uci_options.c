@@ -53,6 +53,10 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                              "false", 0, 0, {NULL},
                              "write castling king takes rook (e1h1) in every position, as "
                              "Chess960 GUIs expect (Chess960 positions are written so anyway)"},
+    [CF_OPT_SYZYGY_PATH] = {"SyzygyPath", "syzygy-paths", NULL, 's', CF_OPT_TYPE_STRING, "", 0,
+                            0, {NULL},
+                            "Syzygy tablebase directories, separated by ':' (read at isready "
+                            "and before a search; empty = none)"},
     [CF_OPT_CPUCT] = {"CPuct", "cpuct", NULL, 0, CF_OPT_TYPE_FLOAT, "1.745", 0, 100, {NULL},
                       "search: exploration constant of PUCT (higher explores more)"},
     [CF_OPT_CPUCT_FACTOR] = {"CPuctFactor", "cpuct-factor", NULL, 0, CF_OPT_TYPE_FLOAT, "3.894",

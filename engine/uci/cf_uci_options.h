@@ -29,6 +29,7 @@ typedef enum cf_uci_option_id {
   CF_OPT_SHOW_WDL,
   CF_OPT_SHOW_MOVESLEFT,
   CF_OPT_UCI_CHESS960,
+  CF_OPT_SYZYGY_PATH,
   /* The search agent (Lc0's names, defaults and flags). */
   CF_OPT_CPUCT,
   CF_OPT_CPUCT_FACTOR,

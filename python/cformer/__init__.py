@@ -20,10 +20,11 @@ from ._errors import (ArgumentError, BackendError, Error, FileError, FormatError
 from ._arrays import Arrays, policy_move
 from ._net import Choice, Evaluation, Net, NetInfo
 from ._search import RootMove, SearchResult
+from ._tablebases import TablebaseInfo, set_tablebases
 
 __all__ = [
     "Net", "NetInfo", "Evaluation", "Choice", "Arrays", "SearchResult", "RootMove",
-    "agents", "policy_move", "library_path", "__version__",
+    "agents", "policy_move", "library_path", "__version__", "set_tablebases", "TablebaseInfo",
     "Error", "ArgumentError", "FileError", "FormatError", "UnsupportedError",
     "OutOfMemoryError", "BackendError", "InternalError", "Status",
 ]

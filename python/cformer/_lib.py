@@ -175,6 +175,14 @@ class cformer_search_result(ctypes.Structure):
     ]
 
 
+class cformer_tablebase_info(ctypes.Structure):
+    _fields_ = [
+        ("wdl_tables", ctypes.c_int),
+        ("dtz_tables", ctypes.c_int),
+        ("max_pieces", ctypes.c_int),
+    ]
+
+
 class cformer_net(ctypes.Structure):
     """Opaque."""
 
@@ -256,6 +264,8 @@ def _prototype(lib):
         "cformer_choose": (st, [net_p, ctypes.POINTER(cformer_position),
                                 ctypes.POINTER(cformer_choose_options),
                                 ctypes.POINTER(cformer_choice), error_p]),
+        "cformer_set_tablebases": (st, [ctypes.c_char_p, ctypes.POINTER(cformer_tablebase_info),
+                                        error_p]),
     }
     for name, (restype, argtypes) in sigs.items():
         fn = getattr(lib, name)  # AttributeError: not a libcformer of this interface

@@ -165,4 +165,35 @@ static void test_planes(cf_test *t) {
   cformer_close(net);
 }
 
-CF_TEST_MAIN(test_version_and_names, test_evaluate, test_mate_in_one, test_errors, test_planes)
+/* Tablebases: counts, errors that name the problem, and the search using
+ * them (the only drawing move of a K+R v K position, whatever the net says). */
+static void test_tablebases(cf_test *t) {
+  char good[1024], paths[2200];
+  snprintf(good, sizeof good, "%s/syzygy", cf_test_data_dir());
+  cformer_tablebase_info info;
+  cformer_error err;
+  cformer_status st = cformer_set_tablebases(good, &info, &err);
+  if (st == CFORMER_ERR_UNSUPPORTED) {
+    CHECK_STR_CONTAINS(err.message, "libfathom-dev");
+    return;
+  }
+  CHECK_INT_EQ(st, CFORMER_OK);
+  CHECK(info.wdl_tables == 11 && info.dtz_tables == 11 && info.max_pieces == 4);
+  snprintf(paths, sizeof paths, "%s/no-such-dir:%s", good, good);
+  CHECK_INT_EQ(cformer_set_tablebases(paths, &info, &err), CFORMER_ERR_IO);
+  CHECK_STR_CONTAINS(err.message, "no-such-dir");
+  CHECK_INT_EQ(info.max_pieces, 4); /* the good directory loaded all the same */
+  cformer_net *net = NULL;
+  if (!CHECK_INT_EQ(cformer_open_builtin(NULL, &net, &err), CFORMER_OK)) return;
+  cformer_position pos = {.fen = "8/8/8/8/8/2k5/3R4/K7 b - - 0 1"};
+  cformer_choose_options o = {.nodes = 50};
+  cformer_choice c;
+  CHECK_INT_EQ(cformer_choose(net, &pos, &o, &c, &err), CFORMER_OK);
+  CHECK_STR_EQ(c.move, "c3d2");
+  cformer_close(net);
+  CHECK_INT_EQ(cformer_set_tablebases(NULL, &info, &err), CFORMER_OK);
+  CHECK_INT_EQ(info.max_pieces, 0);
+}
+
+CF_TEST_MAIN(test_version_and_names, test_evaluate, test_mate_in_one, test_errors, test_planes,
+             test_tablebases)

@@ -6,6 +6,7 @@
  *                   [--agents LIST] [--search-nodes N] [--minibatch N]
  *                   [--positions N] [--suite FILE] [--min-time S] [--min-calls N]
  *                   [--seed N] [--json] [--svg FILE] [--cost-only] [--no-sgemm] [--quiet]
+ *                   [--syzygy-paths DIRS]
  *
  * Stages: cost model -> weights -> suite -> matmul peaks (f32 sgemm, bf16,
  * int8) -> for each backend:
@@ -27,6 +28,7 @@
 #include "backends/cf_backend.h"
 #include "engine/cf_agent.h"
 #include "engine/search/cf_search.h"
+#include "engine/syzygy/cf_syzygy.h"
 #include "tools/bench/bench_agents.h"
 #include "tools/bench/bench_arch.h"
 #include "tools/bench/bench_estimate.h"
@@ -64,6 +66,7 @@
 
 typedef struct bench_args {
   const char *weights, *arch, *backend, *backend_opts, *suite, *svg;
+  const char *syzygy; /* --syzygy-paths: tables the search agent probes (what they cost) */
   char options[sizeof ((bench_report *)0)->backend_options]; /* --backend-opts with --threads */
   int threads;
   int batches[BENCH_MAX_BATCHES], n_batches;
@@ -251,6 +254,10 @@ static int parse_args(int argc, char **argv, bench_args *a) {
        .help = "print the cost model alone, at once (no timing)"},
       {.name = "no-sgemm", .kind = CF_CLI_BOOL, .dest = &a->no_sgemm,
        .help = "skip measuring the matmul peaks (f32 sgemm, bf16, int8)"},
+      {.name = "syzygy-paths", .letter = 's', .kind = CF_CLI_STRING, .dest = &a->syzygy,
+       .arg = "DIRS",
+       .help = "Syzygy tables for the search agent (directories separated by ':',\n"
+               "as the engine's SyzygyPath), to measure what probing costs"},
       {.name = "quiet", .kind = CF_CLI_BOOL, .dest = &a->quiet,
        .help = "no progress output on stderr"},
   };
@@ -576,6 +583,15 @@ int cf_cmd_bench(int argc, char **argv) {
     cf_weights_free(w);
     r.cost_only = true;
     return write_report(&a, &r);
+  }
+  if (a.syzygy) {
+    cf_syzygy_report tb;
+    if (cf_syzygy_load(a.syzygy, &tb) != CF_OK) {
+      cf_weights_free(w);
+      return fail("--syzygy-paths: %s", tb.errors[0]);
+    }
+    bench_progress_stage(&progress, "Syzygy: %d WDL and %d DTZ tables, up to %d pieces",
+                         tb.wdl_tables, tb.dtz_tables, tb.max_pieces);
   }
   char shipped_suite[4096];
   if (!a.suite) {
