@@ -86,6 +86,17 @@ def parse_lc0(specs):
     return builds
 
 
+def find_netconv(given, cformer):
+    """--netconv, or the netconv beside the cformer binary (an install or the build tree)."""
+    if given is not None:
+        return given
+    here = os.path.dirname(os.path.abspath(cformer))
+    for c in (os.path.join(here, "netconv"), os.path.join(here, "netconv", "netconv")):
+        if os.path.isfile(c) and os.access(c, os.X_OK):
+            return c
+    raise UsageError("--netconv: no netconv beside --cformer; give its path")
+
+
 def loadavg():
     try:
         with open("/proc/loadavg") as f:
@@ -237,14 +248,7 @@ def main(argv):
         shapes = [] if args.net else [parse_shape(s.strip()) for s in args.shapes.split(",") if s.strip()]
         if not args.net and not shapes:
             raise UsageError("--shapes: no shape given")
-        netconv = args.netconv
-        if shapes and netconv is None:
-            beside = os.path.join(os.path.dirname(os.path.abspath(args.cformer)), "netconv")
-            in_build = os.path.join(os.path.dirname(os.path.abspath(args.cformer)), "netconv", "netconv")
-            netconv = next((c for c in (beside, in_build) if os.path.isfile(c) and os.access(c, os.X_OK)),
-                           None)
-            if netconv is None:
-                raise UsageError("--netconv: no netconv beside --cformer; give its path")
+        netconv = find_netconv(args.netconv, args.cformer) if shapes else None
     except UsageError as e:
         print(f"bench_vs_lc0.py: {e}", file=sys.stderr)
         return 2
