@@ -288,7 +288,7 @@ def engines_for(args, net, lc0_builds):
         opts = [("Backend", args.lc0_backend)] + shared
         if args.lc0_backend_opts:
             opts.append(("BackendOptions", args.lc0_backend_opts))
-        out.append(UciEngine("lc0 " + label, [path], opts, lc0_env))
+        out.append(UciEngine("lc0" if label == "lc0" else "lc0 " + label, [path], opts, lc0_env))
     for prec in args.precisions:
         backend_opts = ",".join(o for o in (args.backend_opts, f"precision={prec}") if o)
         opts = [("Backend", args.backend), ("BackendOptions", backend_opts)] + shared
