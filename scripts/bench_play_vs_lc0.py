@@ -28,13 +28,11 @@ its search thread keeps to it when the blas backend uses oneDNN's sgemm.
 
 Exit status: 0 ok, 1 a run failed (its output is shown), 2 bad command line.
 """
-import argparse
 import datetime
 import json
 import math
 import os
 import queue
-import shutil
 import statistics
 import subprocess
 import sys
@@ -45,7 +43,6 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_vs_lc0 as common  # noqa: E402  (the shared helpers: nets, load, CPU, errors)
 
-ROOT = common.ROOT
 UsageError, RunError = common.UsageError, common.RunError
 
 # Start, three openings and four middlegames (the last four are positions of
@@ -325,65 +322,29 @@ def print_report(args, nets, engines, rows, overall, cpu, started, load_before, 
 
 
 def main(argv):
-    p = argparse.ArgumentParser(
-        prog="bench_play_vs_lc0.py", description=__doc__.split("\n\n")[0],
-        epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--lc0", action="append", default=[], metavar="[LABEL=]PATH",
-                   help="an Lc0 binary (required; repeat to compare several builds)")
-    p.add_argument("--lc0-backend", default="blas", help="Lc0's backend (default blas)")
-    p.add_argument("--lc0-backend-opts", default="", help="Lc0's BackendOptions")
-    p.add_argument("--cformer", default=os.path.join(ROOT, "build", "tools", "cformer"),
-                   help="the cformer binary (default: build/tools/cformer)")
-    p.add_argument("--netconv", default=None, help="the netconv binary, for --shapes "
-                   "(default: beside --cformer, or build/tools/netconv/netconv)")
-    p.add_argument("--backend", default="onednn", help="cformer's Backend (default onednn)")
-    p.add_argument("--backend-opts", default="", help="cformer's BackendOptions besides precision")
+    p = common.make_parser("bench_play_vs_lc0.py", __doc__, "8x256,4x64x4x128",
+                           "Lc0's BackendOptions")
     p.add_argument("--precisions", default="f32",
                    help="cformer's precisions, one engine each (default f32; e.g. f32,bf16)")
-    p.add_argument("--shapes", default="8x256",
-                   help="random nets without RPE, LxD[xH[xF]] comma separated (default 8x256)")
-    p.add_argument("--net", action="append", default=[], metavar="FILE",
-                   help="a network file instead of --shapes (repeatable; it must not use RPE)")
     p.add_argument("--positions", metavar="FILE", help="positions instead of the built-in eight")
     p.add_argument("--threads", type=int, default=1, help="Threads of both engines (default 1)")
     p.add_argument("--minibatch", type=int, default=32, help="MinibatchSize (default 32)")
     p.add_argument("--movetime-ms", type=int, default=5000, help="go movetime (default 5000)")
-    p.add_argument("--rounds", type=int, default=3, help="rounds, medians taken (default 3)")
-    p.add_argument("--json", metavar="FILE", help="also write every measurement as JSON")
-    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    args, status = common.parse_args(p, argv)
+    if args is None:
+        return status
+    log = common.progress_logger("bench_play_vs_lc0", args.quiet)
     try:
-        args = p.parse_args(argv)
-    except SystemExit as e:
-        return 0 if e.code == 0 else 2
-
-    def log(msg):
-        if not args.quiet:
-            print(f"bench_play_vs_lc0: {msg}", file=sys.stderr, flush=True)
-
-    try:
-        if not args.lc0:
-            raise UsageError("--lc0 PATH is required (build Lc0 from its source; see --help)")
-        builds = common.parse_lc0(args.lc0)
+        builds, shapes, netconv = common.check_common(args)
         args.precisions = [s.strip() for s in args.precisions.split(",") if s.strip()]
         if not args.precisions or len(set(args.precisions)) != len(args.precisions):
             raise UsageError("--precisions: give one or more different precisions, e.g. f32,bf16")
         for flag, value, low, high in [("--threads", args.threads, 1, 256),
                                        ("--minibatch", args.minibatch, 1, 1024),
-                                       ("--movetime-ms", args.movetime_ms, 10, 600000),
-                                       ("--rounds", args.rounds, 1, 100)]:
+                                       ("--movetime-ms", args.movetime_ms, 10, 600000)]:
             if not low <= value <= high:
                 raise UsageError(f"{flag}: must be from {low} to {high}, got {value}")
-        if shutil.which(args.cformer) is None:
-            raise UsageError(f"--cformer: '{args.cformer}' is not an executable file (build first)")
-        for net in args.net:
-            if not os.path.isfile(net):
-                raise UsageError(f"--net: no such file '{net}'")
         positions = read_positions(args.positions) if args.positions else POSITIONS
-        shapes = [] if args.net else [common.parse_shape(s.strip())
-                                      for s in args.shapes.split(",") if s.strip()]
-        if not args.net and not shapes:
-            raise UsageError("--shapes: no shape given")
-        netconv = common.find_netconv(args.netconv, args.cformer) if shapes else None
     except UsageError as e:
         print(f"bench_play_vs_lc0.py: {e}", file=sys.stderr)
         return 2
@@ -393,10 +354,7 @@ def main(argv):
     measurements, cpu, names = [], {}, []
     try:
         with tempfile.TemporaryDirectory(prefix="bench-play-vs-lc0-") as folder:
-            nets = [(os.path.basename(n), n) for n in args.net]
-            for shape in shapes:
-                path = common.make_net(netconv, shape, folder, log)
-                nets.append(("x".join(map(str, shape)) + " (L x D x H x F, no RPE, LayerNorm)", path))
+            nets = common.shape_nets(args, shapes, netconv, folder, log)
             for name, path in nets:
                 engines = engines_for(args, path, builds)
                 names = [e.label for e in engines]

@@ -12,25 +12,20 @@ No timing is asserted.
 
 usage: test_bench_play_vs_lc0.py CFORMER SOURCE_ROOT
 """
-import json
 import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_checks  # noqa: E402  (the checks both script tests share)
 
 cformer, root = sys.argv[1], sys.argv[2]
 script = os.path.join(root, "scripts", "bench_play_vs_lc0.py")
 sys.path.insert(0, os.path.join(root, "scripts"))
 import bench_play_vs_lc0 as play  # noqa: E402
 
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures += 1
+check = script_checks.Checks()
 
 
 # --- parsing ---------------------------------------------------------------
@@ -122,10 +117,7 @@ for line in sys.stdin:
 '''
 
 with tempfile.TemporaryDirectory() as tmp:
-    fake = os.path.join(tmp, "lc0")
-    with open(fake, "w") as f:
-        f.write(FAKE)
-    os.chmod(fake, 0o755)
+    fake = script_checks.write_fake(tmp, FAKE)
     log = os.path.join(tmp, "calls.log")
     positions = os.path.join(tmp, "positions.txt")
     with open(positions, "w") as f:
@@ -137,13 +129,8 @@ with tempfile.TemporaryDirectory() as tmp:
     base = [sys.executable, script, "--cformer", cformer, "--backend", "ref", "--shapes", "2x32",
             "--positions", positions, "--minibatch", "4", "--movetime-ms", "60", "--rounds", "2"]
 
-    p = subprocess.run(base + ["--lc0", "fake=" + fake, "--json", out_json], env=env,
-                       capture_output=True, text=True)
-    print(p.stdout)
-    print(p.stderr[-2000:], file=sys.stderr)
-    check(p.returncode == 0, "a run with a working Lc0 exits 0")
-    if p.returncode == 0:
-        data = json.load(open(out_json))
+    p, data = script_checks.run_with_fake(check, base, fake, out_json, env)
+    if data is not None:
         lc0 = [m for m in data["measurements"] if m["engine"] == "lc0 fake"]
         mine = [m for m in data["measurements"] if m["engine"] == "cformer f32"]
         check(len(lc0) == 6 and len(mine) == 6, "2 rounds x 3 positions for each engine")
@@ -179,16 +166,11 @@ with tempfile.TemporaryDirectory() as tmp:
                            capture_output=True, text=True)
         check(p.returncode == 1 and "lc0" in p.stderr, f"{what}: exit 1 with a message")
 
-    for bad, what in [([], "no --lc0"), (["--lc0", os.path.join(tmp, "nope")], "a missing Lc0"),
-                      (["--lc0", fake, "--precisions", "f32,f32"], "a precision twice"),
-                      (["--lc0", fake, "--movetime-ms", "0"], "movetime 0"),
-                      (["--lc0", fake, "--positions", os.path.join(tmp, "none")], "no positions"),
-                      (["--lc0", fake, "--bogus"], "an unknown flag")]:
-        p = subprocess.run(base + bad, env=env, capture_output=True, text=True)
-        check(p.returncode == 2 and p.stderr.strip(), f"{what}: exit 2 with a message")
-    p = subprocess.run([sys.executable, script, "--help"], capture_output=True, text=True)
-    check(p.returncode == 0 and "Lc0 is not part of cformer" in p.stdout,
-          "--help says where Lc0 comes from")
+    usage_cases = [([], "no --lc0"), (["--lc0", os.path.join(tmp, "nope")], "a missing Lc0"),
+                   (["--lc0", fake, "--precisions", "f32,f32"], "a precision twice"),
+                   (["--lc0", fake, "--movetime-ms", "0"], "movetime 0"),
+                   (["--lc0", fake, "--positions", os.path.join(tmp, "none")], "no positions"),
+                   (["--lc0", fake, "--bogus"], "an unknown flag")]
+    script_checks.check_usage(check, script, base, usage_cases, env)
 
-print(f"{'FAILED' if failures else 'passed'}: {failures} failure(s)")
-sys.exit(1 if failures else 0)
+sys.exit(check.finish())
