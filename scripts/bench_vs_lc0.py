@@ -86,6 +86,17 @@ def parse_lc0(specs):
     return builds
 
 
+def find_netconv(given, cformer):
+    """--netconv, or the netconv beside the cformer binary (an install or the build tree)."""
+    if given is not None:
+        return given
+    here = os.path.dirname(os.path.abspath(cformer))
+    for c in (os.path.join(here, "netconv"), os.path.join(here, "netconv", "netconv")):
+        if os.path.isfile(c) and os.access(c, os.X_OK):
+            return c
+    raise UsageError("--netconv: no netconv beside --cformer; give its path")
+
+
 def loadavg():
     try:
         with open("/proc/loadavg") as f:
@@ -183,15 +194,15 @@ def lc0_rate(args, lc0, net, threads, workers, batch, guess):
     raise RunError(f"lc0 backendbench printed no row for batch {batch}: {' '.join(cmd)}\n{tail}")
 
 
-def main(argv):
+def make_parser(prog, doc, shapes, lc0_opts_help):
+    """The command line both scripts share: the engines, their backends and the nets."""
     p = argparse.ArgumentParser(
-        prog="bench_vs_lc0.py", description=__doc__.split("\n\n")[0],
-        epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+        prog=prog, description=doc.split("\n\n")[0], epilog=doc.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--lc0", action="append", default=[], metavar="[LABEL=]PATH",
                    help="an Lc0 binary (required; repeat to compare several builds)")
     p.add_argument("--lc0-backend", default="blas", help="Lc0's backend (default blas)")
-    p.add_argument("--lc0-backend-opts", default="",
-                   help="extra Lc0 backend options, key=value,... (threads= is set by --threads)")
+    p.add_argument("--lc0-backend-opts", default="", help=lc0_opts_help)
     p.add_argument("--cformer", default=os.path.join(ROOT, "build", "tools", "cformer"),
                    help="the cformer binary (default: build/tools/cformer)")
     p.add_argument("--netconv", default=None,
@@ -199,52 +210,76 @@ def main(argv):
                         "or build/tools/netconv/netconv)")
     p.add_argument("--backend", default="onednn", help="cformer's backend (default onednn)")
     p.add_argument("--backend-opts", default="", help="cformer's backend options, key=value,...")
-    p.add_argument("--shapes", default="8x256,4x64",
-                   help="random nets without RPE, LxD[xH[xF]] comma separated (default 8x256,4x64)")
+    p.add_argument("--shapes", default=shapes,
+                   help=f"random nets without RPE, LxD[xH[xF]] comma separated (default {shapes})")
     p.add_argument("--net", action="append", default=[], metavar="FILE",
                    help="a network file instead of --shapes (repeatable; it must not use RPE)")
-    p.add_argument("--batches", default="1,32,256", help="batch sizes (default 1,32,256)")
-    p.add_argument("--threads", default="1", help="thread counts (default 1)")
     p.add_argument("--rounds", type=int, default=3, help="rounds, medians taken (default 3)")
-    p.add_argument("--seconds", type=float, default=2.0,
-                   help="seconds per measurement and engine (default 2)")
     p.add_argument("--json", metavar="FILE", help="also write every measurement as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    return p
+
+
+def parse_args(p, argv):
+    """(args, None), or (None, exit status) when argparse printed help or an error."""
     try:
-        args = p.parse_args(argv)
+        return p.parse_args(argv), None
     except SystemExit as e:
-        return 0 if e.code == 0 else 2
+        return None, 0 if e.code == 0 else 2
 
+
+def progress_logger(prog, quiet):
     def log(msg):
-        if not args.quiet:
-            print(f"bench_vs_lc0: {msg}", file=sys.stderr, flush=True)
+        if not quiet:
+            print(f"{prog}: {msg}", file=sys.stderr, flush=True)
+    return log
 
+
+def check_common(args):
+    """The shared flags checked -> (Lc0 builds, shapes, netconv); UsageError if wrong."""
+    if not args.lc0:
+        raise UsageError("--lc0 PATH is required (build Lc0 from its source; see --help)")
+    builds = parse_lc0(args.lc0)
+    if args.rounds < 1 or args.rounds > 100:
+        raise UsageError(f"--rounds: must be from 1 to 100, got {args.rounds}")
+    if shutil.which(args.cformer) is None:
+        raise UsageError(f"--cformer: '{args.cformer}' is not an executable file (build first)")
+    for net in args.net:
+        if not os.path.isfile(net):
+            raise UsageError(f"--net: no such file '{net}'")
+    shapes = [] if args.net else [parse_shape(s.strip()) for s in args.shapes.split(",") if s.strip()]
+    if not args.net and not shapes:
+        raise UsageError("--shapes: no shape given")
+    netconv = find_netconv(args.netconv, args.cformer) if shapes else None
+    return builds, shapes, netconv
+
+
+def shape_nets(args, shapes, netconv, folder, log):
+    """(name, path) of every net: the --net files, then a random net per shape."""
+    nets = [(os.path.basename(n), n) for n in args.net]
+    for shape in shapes:
+        path = make_net(netconv, shape, folder, log)
+        nets.append(("x".join(map(str, shape)) + " (L x D x H x F, no RPE, LayerNorm)", path))
+    return nets
+
+
+def main(argv):
+    p = make_parser("bench_vs_lc0.py", __doc__, "8x256,4x64",
+                    "extra Lc0 backend options, key=value,... (threads= is set by --threads)")
+    p.add_argument("--batches", default="1,32,256", help="batch sizes (default 1,32,256)")
+    p.add_argument("--threads", default="1", help="thread counts (default 1)")
+    p.add_argument("--seconds", type=float, default=2.0,
+                   help="seconds per measurement and engine (default 2)")
+    args, status = parse_args(p, argv)
+    if args is None:
+        return status
+    log = progress_logger("bench_vs_lc0", args.quiet)
     try:
-        if not args.lc0:
-            raise UsageError("--lc0 PATH is required (build Lc0 from its source; see --help)")
-        builds = parse_lc0(args.lc0)
+        builds, shapes, netconv = check_common(args)
         batches = parse_int_list(args.batches, "--batches", 1, 1024)
         threads_list = parse_int_list(args.threads, "--threads", 1, 256)
-        if args.rounds < 1 or args.rounds > 100:
-            raise UsageError(f"--rounds: must be from 1 to 100, got {args.rounds}")
         if not (0 < args.seconds <= 600):
             raise UsageError(f"--seconds: must be above 0 and at most 600, got {args.seconds}")
-        if shutil.which(args.cformer) is None:
-            raise UsageError(f"--cformer: '{args.cformer}' is not an executable file (build first)")
-        for net in args.net:
-            if not os.path.isfile(net):
-                raise UsageError(f"--net: no such file '{net}'")
-        shapes = [] if args.net else [parse_shape(s.strip()) for s in args.shapes.split(",") if s.strip()]
-        if not args.net and not shapes:
-            raise UsageError("--shapes: no shape given")
-        netconv = args.netconv
-        if shapes and netconv is None:
-            beside = os.path.join(os.path.dirname(os.path.abspath(args.cformer)), "netconv")
-            in_build = os.path.join(os.path.dirname(os.path.abspath(args.cformer)), "netconv", "netconv")
-            netconv = next((c for c in (beside, in_build) if os.path.isfile(c) and os.access(c, os.X_OK)),
-                           None)
-            if netconv is None:
-                raise UsageError("--netconv: no netconv beside --cformer; give its path")
     except UsageError as e:
         print(f"bench_vs_lc0.py: {e}", file=sys.stderr)
         return 2
@@ -255,10 +290,7 @@ def main(argv):
     commands = []
     try:
         with tempfile.TemporaryDirectory(prefix="bench-vs-lc0-") as folder:
-            nets = [(os.path.basename(n), n) for n in args.net]
-            for shape in shapes:
-                path = make_net(netconv, shape, folder, log)
-                nets.append(("x".join(map(str, shape)) + " (L x D x H x F, no RPE, LayerNorm)", path))
+            nets = shape_nets(args, shapes, netconv, folder, log)
             last_rate = {}
             engines = [("cformer " + args.backend, None, False)]
             for label, path in builds:

@@ -16,16 +16,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import script_checks  # noqa: E402  (the checks both script tests share)
+
 cformer, root = sys.argv[1], sys.argv[2]
 script = os.path.join(root, "scripts", "bench_vs_lc0.py")
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures += 1
+check = script_checks.Checks()
 
 
 FAKE = r'''#!/usr/bin/env python3
@@ -45,23 +41,15 @@ print(f"{b:4d},      999,  1.0000, 0.0100, 0.0100,    1500, {40 + b:7d},     500
 '''
 
 with tempfile.TemporaryDirectory() as tmp:
-    fake = os.path.join(tmp, "lc0")
-    with open(fake, "w") as f:
-        f.write(FAKE)
-    os.chmod(fake, 0o755)
+    fake = script_checks.write_fake(tmp, FAKE)
     log = os.path.join(tmp, "calls.log")
     env = dict(os.environ, FAKE_LC0_LOG=log)
     out_json = os.path.join(tmp, "out.json")
     base = [sys.executable, script, "--cformer", cformer, "--backend", "ref", "--shapes", "2x32",
             "--batches", "1,4", "--rounds", "2", "--seconds", "0.05"]
 
-    p = subprocess.run(base + ["--lc0", "fake=" + fake, "--json", out_json], env=env,
-                       capture_output=True, text=True)
-    print(p.stdout)
-    print(p.stderr[-2000:], file=sys.stderr)
-    check(p.returncode == 0, "a run with a working Lc0 exits 0")
-    if p.returncode == 0:
-        data = json.load(open(out_json))
+    p, data = script_checks.run_with_fake(check, base, fake, out_json, env)
+    if data is not None:
         lc0 = [m for m in data["measurements"] if m["engine"] == "lc0 fake"]
         mine = [m for m in data["measurements"] if m["engine"] == "cformer ref"]
         check(len(lc0) == 4 and len(mine) == 4, "2 rounds x 2 batches for each engine")
@@ -103,16 +91,11 @@ with tempfile.TemporaryDirectory() as tmp:
     check(p.returncode == 1 and "RPE weights file not supported" in p.stderr,
           "a failing Lc0 exits 1 and shows its message")
 
-    for bad, what in [([], "no --lc0"), (["--lc0", os.path.join(tmp, "nope")], "a missing Lc0"),
-                      (["--lc0", fake, "--shapes", "8by256"], "a bad shape"),
-                      (["--lc0", fake, "--batches", "0"], "a bad batch size"),
-                      (["--lc0", fake, "--rounds", "0"], "zero rounds"),
-                      (["--lc0", fake, "--bogus"], "an unknown flag")]:
-        p = subprocess.run(base + bad, env=env, capture_output=True, text=True)
-        check(p.returncode == 2 and p.stderr.strip(), f"{what}: exit 2 with a message")
-    p = subprocess.run([sys.executable, script, "--help"], capture_output=True, text=True)
-    check(p.returncode == 0 and "Lc0 is not part of cformer" in p.stdout,
-          "--help says where Lc0 comes from")
+    usage_cases = [([], "no --lc0"), (["--lc0", os.path.join(tmp, "nope")], "a missing Lc0"),
+                   (["--lc0", fake, "--shapes", "8by256"], "a bad shape"),
+                   (["--lc0", fake, "--batches", "0"], "a bad batch size"),
+                   (["--lc0", fake, "--rounds", "0"], "zero rounds"),
+                   (["--lc0", fake, "--bogus"], "an unknown flag")]
+    script_checks.check_usage(check, script, base, usage_cases, env)
 
-print(f"{'FAILED' if failures else 'passed'}: {failures} failure(s)")
-sys.exit(1 if failures else 0)
+sys.exit(check.finish())
