@@ -27,6 +27,7 @@ static bool table_of(const cf_bweight *w, const cf_attention_args *a, bool rever
 
 void cf_cpu_attention(void *ctx, const cf_attention_args *a) {
   cf_cpu_ctx *c = ctx;
+  if (c->attention_bf16 && cf_cpu_attention_bf16(c, a)) return;
   const cf_cpu_kernels *kern = c->kernels;
   const bool fast = a->depth <= CF_CPU_MAX_FAST_DEPTH;
   const float *eq, *ek, *ev;
