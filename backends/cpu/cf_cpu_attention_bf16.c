@@ -39,8 +39,23 @@ static void rows_to_bf16(const cf_cpu_kernels *kern, int n, int dh, const float 
   }
 }
 
+/* Prefetches part `part` of 64 of head h's bf16 tables into L2 (the
+ * float32 driver's cf_cpu_prefetch_part on the word tables: a q/k table
+ * is dp x 225 words per head, a v table 225 x dh). */
+static void prefetch_tables(const bf16_tables *t, int h, int dh, int part) {
+  const int dp = (dh + 1) / 2;
+  cf_cpu_prefetch_part((const float *)(const void *)t->q, h, dp, part, 64);
+  cf_cpu_prefetch_part((const float *)(const void *)t->k, h, dp, part, 64);
+  cf_cpu_prefetch_part((const float *)(const void *)t->v, h, dh, part, 64);
+}
+
+/* One (b, h) task. next_h: the thread's next head when it differs (its
+ * tables are prefetched during this task's score pass), else -1; pf: the
+ * next task's rows to prefetch (pf.qkv NULL: none), as the float32
+ * driver (cf_cpu_attention_task.h). */
 static void attend(const cf_cpu_kernels *kern, const cf_cpu_attention_bf16_math *m,
-                   const cf_attention_args *a, const bf16_tables *t, int b, int h) {
+                   const cf_attention_args *a, const bf16_tables *t, int b, int h, int next_h,
+                   const cf_cpu_row_prefetch *pf) {
   const int H = a->heads, dh = a->depth, dp = (dh + 1) / 2, dm = H * dh, ld = 3 * dm;
   const float *tok = a->qkv + (size_t)b * 64 * ld;
   float *out = a->out + (size_t)b * 64 * dm;
@@ -63,8 +78,11 @@ static void attend(const cf_cpu_kernels *kern, const cf_cpu_attention_bf16_math 
       vp[mm * dh + i] = xb[2 * mm * dh + i] | (uint32_t)xb[(2 * mm + 1) * dh + i] << 16;
 
   _Alignas(64) float S[64 * 64];
+  int step = 0;
   for (int half = 0; half < 2; half++)
-    for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1) { /* ranks 0, 2, 4, 6 */
+    for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1, step++) { /* ranks 0, 2, 4, 6 */
+      if (next_h >= 0) prefetch_tables(t, next_h, dh, step);
+      if (pf->qkv) cf_cpu_prefetch_token(pf, step);
       const int c = CF_CPU_RPE_TABLE - 1 - cf_cpu_query_base(q); /* q + 8 is at c - 15 */
       m->scores_pair(dp, qb + q * 2 * dp, qb + (q + 8) * 2 * dp, kt, eq ? eq + c : NULL,
                      ek ? ek + c : NULL, half, S + q * 64, S + (q + 8) * 64);
@@ -92,11 +110,21 @@ bool cf_cpu_attention_bf16(cf_cpu_ctx *c, const cf_attention_args *a) {
   const int tasks = a->batch * a->heads;
   const bool head_major = a->rpe_q || a->rpe_k || a->rpe_v; /* as cf_cpu_attention */
   const int nt = c->threads < tasks ? c->threads : tasks;
+  const bool prefetch_rows = (size_t)a->batch * 64 * 3 * a->heads * a->depth * sizeof(float) >=
+                             CF_CPU_PREFETCH_ROWS_FROM;
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
   for (int i = 0; i < tasks; i++) {
     const int h = head_major ? i / a->batch : i % a->heads;
     const int b = head_major ? i % a->batch : i / a->heads;
-    attend(kern, m, a, &t, b, h);
+    const int next_h = head_major && b == a->batch - 1 && h + 1 < a->heads ? h + 1 : -1;
+    int nb = -1, nh = -1;
+    if (i + 1 < tasks && prefetch_rows) {
+      nb = head_major ? (i + 1) % a->batch : (i + 1) / a->heads;
+      nh = head_major ? (i + 1) / a->batch : (i + 1) % a->heads;
+    }
+    const cf_cpu_row_prefetch pf = cf_cpu_row_prefetch_for(a->qkv, a->out, a->heads, a->depth,
+                                                           nb, nh);
+    attend(kern, m, a, &t, b, h, next_h, &pf);
   }
   return true;
 }
