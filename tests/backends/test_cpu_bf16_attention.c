@@ -23,10 +23,8 @@
 #include "backends/cpu/cf_cpu_attention_layout.h"
 #include "backends/cpu/cf_cpu_kernels.h"
 #include "tests/backends/cf_attention_ref.h"
+#include "tests/backends/cf_kernel_sets.h"
 #include "tests/cf_test.h"
-
-static const char *const SETS[] = {"portable", "avx2", "avx512"};
-enum { N_SETS = sizeof SETS / sizeof SETS[0] };
 
 /* Largest |bf16 op - double formula| over an output, inputs in [-1, 1):
  * bf16 keeps 8 significant bits (relative rounding 2^-9 of q, k, v, the
@@ -52,17 +50,6 @@ static uint16_t rnd_bf16(void) {
   return (uint16_t)(u >> 16); /* truncated: any bf16 in (-1, 1) will do */
 }
 static uint32_t rnd_pair(void) { return rnd_bf16() | (uint32_t)rnd_bf16() << 16; }
-
-/* The set named (forced through the dispatch's checks), or NULL. */
-static const cf_cpu_kernels *set_named(const char *name) {
-  setenv("CFORMER_CPU_KERNELS", name, 1);
-  const cf_cpu_kernels *k = NULL;
-  cf_error err = {0};
-  cf_status st = cf_cpu_kernels_select(&k, &err);
-  unsetenv("CFORMER_CPU_KERNELS");
-  if (st != CF_OK) printf("  %s: skipped (%s)\n", name, err.msg);
-  return st == CF_OK ? k : NULL;
-}
 
 enum { DP = 64, DH = 2 * DP };
 
