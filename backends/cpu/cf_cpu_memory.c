@@ -135,11 +135,23 @@ static uint32_t bf16_pair(float lo, float hi) {
   return y[0] | (uint32_t)y[1] << 16;
 }
 
-/* w->table_bf16 (cf_bweight) from w->data, after build_rpe_table. */
+/* True when every value of w rounds to a finite bf16 (a non-finite value,
+ * or one beyond bf16's largest finite ~3.39e38, does not). */
+static bool bf16_finite(const cf_bweight *w) {
+  for (size_t i = 0; i < (size_t)w->rows * w->cols; i++) {
+    const uint32_t b = bf16_pair(w->data[i], 0.0f) & 0xFFFFu;
+    if ((b & 0x7F80u) == 0x7F80u) return false;
+  }
+  return true;
+}
+
+/* w->table_bf16 (cf_bweight) from w->data, after build_rpe_table; left
+ * NULL (the float32 core runs this weight's calls) when the depth is past
+ * the bf16 path or a value does not survive bf16. */
 static bool build_rpe_table_bf16(cf_bweight *w, cf_backend_fault *fault, cf_error *err) {
   enum { TABLE = CF_CPU_RPE_TABLE };
   const int heads = w->heads, dh = w->cols / heads, dp = (dh + 1) / 2;
-  if (dh > CF_CPU_MAX_FAST_DEPTH) return true; /* the float32 plain path */
+  if (dh > CF_CPU_MAX_FAST_DEPTH || !bf16_finite(w)) return true;
   const bool v = w->role == CF_WEIGHT_RPE_V;
   if (cf_backend_fault_alloc(fault, err)) return false;
   w->table_bf16 = (uint32_t *)(void *)cf_cpu_alloc((size_t)heads * TABLE * (v ? dh : dp));

@@ -11,7 +11,8 @@
  *          unrounded inputs, every subset of RPE q/k/v and the smolgen
  *          bias, odd depths and tails, a depth past the bf16 path (which
  *          keeps float32), and against the portable set's output; the
- *          backend's variant names the core in use.
+ *          backend's variant names the core in use;
+ *   range: an RPE table beyond bf16's range keeps float32.
  * Bounds: BF16_BOUND below (the largest error measured here is printed). */
 #include <math.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@
 
 #include "backends/cf_backend.h"
 #include "backends/cpu/cf_cpu_attention_layout.h"
+#include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_kernels.h"
 #include "tests/backends/cf_attention_ref.h"
 #include "tests/backends/cf_kernel_sets.h"
@@ -209,4 +211,41 @@ static void test_op_every_set(cf_test *t) {
          worst_ref, worst_set);
 }
 
-CF_TEST_MAIN(test_core_matches_portable, test_op_every_set)
+/* An RPE table with a value beyond bf16's range (3.4e38 rounds to
+ * infinity) gets no bf16 table, so its calls run the float32 core: the
+ * op still succeeds, and a table next to it in range gets its bf16 one. */
+static void test_out_of_range_table_kept_f32(cf_test *t) {
+  enum { H = 2, DH = 8, DM = H * DH };
+  cf_backend_config cfg = {.max_batch = 1, .options = "precision=bf16"};
+  cf_backend *be = NULL;
+  cf_error err = {0};
+  if (!cf_backend_find("onednn") || cf_backend_create("onednn", &cfg, &be, &err) != CF_OK) {
+    printf("  skipped: no oneDNN bf16 here (%s)\n", err.msg);
+    return;
+  }
+  static float e[225 * DM], qkv[64 * 3 * DM];
+  for (int i = 0; i < 225 * DM; i++) e[i] = rnd();
+  for (int i = 0; i < 64 * 3 * DM; i++) qkv[i] = rnd();
+  cf_bweight *ok = NULL, *big = NULL;
+  cf_op_weight_rpe(be, CF_WEIGHT_RPE_V, H, 225, DM, e, &ok, NULL);
+  e[100] = 3.4e38f;
+  cf_op_weight_rpe(be, CF_WEIGHT_RPE_V, H, 225, DM, e, &big, NULL);
+  if (CHECK(ok && big)) {
+    CHECK(ok->table_bf16 != NULL);
+    CHECK(big->table_bf16 == NULL);
+    CHECK(big->table != NULL);
+    float *dqkv = cf_op_alloc(be, 64 * 3 * DM), *dout = cf_op_alloc(be, 64 * DM);
+    cf_op_upload(be, dqkv, qkv, 64 * 3 * DM);
+    cf_attention_args a = {.batch = 1, .heads = H, .depth = DH, .qkv = dqkv, .rpe_v = big,
+                           .scale = 1.0f / sqrtf((float)DH), .out = dout};
+    cf_op_attention(be, &a);
+    CHECK_INT_EQ(cf_op_sync(be, NULL), CF_OK);
+    cf_op_free(be, dqkv);
+    cf_op_free(be, dout);
+  }
+  cf_op_weight_free(be, ok);
+  cf_op_weight_free(be, big);
+  cf_backend_free(be);
+}
+
+CF_TEST_MAIN(test_core_matches_portable, test_op_every_set, test_out_of_range_table_kept_f32)
