@@ -10,10 +10,6 @@
 #include "backends/cpu/cf_cpu_attention_layout.h"
 #include "backends/cpu/cf_cpu_attention_task.h"
 
-/* From this size of the batch's q/k/v buffer up, each task prefetches the
- * next one's rows (cf_cpu_prefetch_token): about an L2's worth. */
-enum { PREFETCH_ROWS_FROM = 1 << 20 };
-
 /* The per-head table of an RPE weight (built at upload, see
  * cf_cpu_weight_create), or NULL when the term is absent. false when the
  * table was built for another head count or side (the layout differs): a
@@ -27,6 +23,7 @@ static bool table_of(const cf_bweight *w, const cf_attention_args *a, bool rever
 
 void cf_cpu_attention(void *ctx, const cf_attention_args *a) {
   cf_cpu_ctx *c = ctx;
+  if (c->attention_bf16 && cf_cpu_attention_bf16(c, a)) return;
   const cf_cpu_kernels *kern = c->kernels;
   const bool fast = a->depth <= CF_CPU_MAX_FAST_DEPTH;
   const float *eq, *ek, *ev;
@@ -65,7 +62,7 @@ void cf_cpu_attention(void *ctx, const cf_attention_args *a) {
        * projection wrote them. Below that the rows are in L2 already and
        * prefetching them only churns L1 (5% slower at batch 1 with RPE). */
       cf_cpu_task next = {-1, -1};
-      if (i + 1 < tasks && qkv_bytes >= PREFETCH_ROWS_FROM) {
+      if (i + 1 < tasks && qkv_bytes >= CF_CPU_PREFETCH_ROWS_FROM) {
         next.b = head_major ? (i + 1) % a->batch : (i + 1) / a->heads;
         next.h = head_major ? (i + 1) / a->batch : (i + 1) % a->heads;
       }

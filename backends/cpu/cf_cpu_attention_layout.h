@@ -38,6 +38,12 @@ static inline void cf_cpu_prefetch_part(const float *tables, int h, int dh, int 
   for (size_t l = lo; l < hi; l++) __builtin_prefetch((const char *)p + 64 * l, 0, 2);
 }
 
+/* From this size of the batch's q/k/v buffer (float32) up, each task
+ * prefetches the next one's rows (cf_cpu_prefetch_token): about an L2's
+ * worth. Below it the rows are still in L2 after the projection wrote
+ * them, and prefetching only churns L1. */
+enum { CF_CPU_PREFETCH_ROWS_FROM = 1 << 20 };
+
 /* Where a kernel prefetches the rows of the thread's next task: its first
  * token's q (k and v follow at dm, 2 dm) and output row; NULL: nothing. */
 typedef struct cf_cpu_row_prefetch {

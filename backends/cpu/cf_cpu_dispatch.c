@@ -154,6 +154,21 @@ static cf_status forced(const char *want, const cf_cpu_kernels **out, cf_error *
                       known);
 }
 
+const cf_cpu_attention_bf16_math *cf_cpu_attention_bf16_select(const cf_cpu_kernels *k) {
+#if defined(CF_CPU_HAVE_AVX512) && defined(CF_CPU_HAVE_AVX512BF16)
+  /* k is the avx512 set only after avx512_lacking passed (zmm state saved
+   * by the OS); AVX512_BF16 is CPUID leaf 7 subleaf 1, EAX bit 5. */
+  unsigned eax = 0, ebx, ecx, edx;
+  if (k == &cf_cpu_kernels_avx512 && __get_cpuid_max(0, NULL) >= 7) {
+    __cpuid_count(7, 1, eax, ebx, ecx, edx);
+    if (eax & bit_AVX512BF16) return &cf_cpu_attention_bf16_avx512;
+  }
+#else
+  (void)k;
+#endif
+  return &cf_cpu_attention_bf16_portable;
+}
+
 cf_status cf_cpu_kernels_select(const cf_cpu_kernels **out, cf_error *err) {
   const char *want = getenv(ENV);
   if (want && *want) return forced(want, out, err);

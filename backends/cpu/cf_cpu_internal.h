@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "backends/cf_backend.h"
 
@@ -29,17 +30,28 @@ struct cf_bweight {
   float *data;
   float *table; /* RPE roles only */
   int heads;    /* RPE roles only: the H the table was built for */
+  /* RPE roles, only on an instance with bf16 attention: the bf16 pair
+   * form of table (cf_cpu_kernels.h, cf_cpu_attention_bf16_math):
+   * [H][dp][225] reversed for the query and key sides, [H][225][dh] pair
+   * rows for the value side; NULL where the float32 core runs (depth
+   * above CF_CPU_MAX_FAST_DEPTH). */
+  uint32_t *table_bf16;
   void *extra;  /* backend-owned, freed by extra_free */
   void (*extra_free)(void *extra);
 };
 
 struct cf_cpu_kernels;
+struct cf_cpu_attention_bf16_math;
 
 /* Settings every CPU backend takes, from cf_backend_config. */
 typedef struct cf_cpu_ctx {
   int max_batch;
   int threads; /* worker threads for every op (1 = the calling thread only) */
   const struct cf_cpu_kernels *kernels; /* the kernel set every op runs */
+  /* The attention core in bf16 (cf_cpu_attention_bf16.c), or NULL for
+   * float32. Set before any weight is uploaded: the RPE weights' bf16
+   * tables are built at upload. */
+  const struct cf_cpu_attention_bf16_math *attention_bf16;
   cf_error first; /* the first failed op since the last sync (cf_cpu_sync) */
   struct cf_backend_fault *fault; /* cf_backend_config.fault: the testing hook, or NULL */
 } cf_cpu_ctx;
@@ -84,6 +96,11 @@ void cf_cpu_norm(void *ctx, cf_norm_kind kind, int rows, int width, const float 
                  const float *skip, const cf_bweight *gamma, const cf_bweight *beta, float eps,
                  float *y);
 void cf_cpu_attention(void *ctx, const cf_attention_args *args);
+
+/* The bf16 attention of cf_cpu_attention's tasks (c->attention_bf16 set,
+ * depth <= CF_CPU_MAX_FAST_DEPTH, every RPE weight given with its bf16
+ * table); false, computing nothing, otherwise. */
+bool cf_cpu_attention_bf16(cf_cpu_ctx *c, const cf_attention_args *a);
 void cf_cpu_gate(void *ctx, int batch, int d, float *x, const cf_bweight *mult,
                  const cf_bweight *add);
 void cf_cpu_copy_2d(void *ctx, int rows, int cols, const float *src, int ld_src, float *dst,

@@ -59,6 +59,37 @@ typedef struct cf_cpu_attention_math {
   float (*dot_rpe)(int dh, const float *Q, const float *K, const float *eq, const float *ek);
 } cf_cpu_attention_math;
 
+/* The attention core in bfloat16 (the oneDNN backend's precision=bf16):
+ * q, k, v, the RPE tables and the softmax weights rounded to bf16 (nearest
+ * even), every product accumulated in float32; the softmax itself stays
+ * float32. Same tasks and loops as the float32 core (depth <= 
+ * CF_CPU_MAX_FAST_DEPTH; deeper heads keep the float32 plain path), the
+ * driver in cf_cpu_attention_bf16.c. Data go in pairs of bf16 packed in a
+ * 32-bit word (low half first), the operand of a bf16 dot-product
+ * instruction (AVX512_BF16 vdpbf16ps: lane += a.lo b.lo + a.hi b.hi):
+ * scores pair depths (2j, 2j + 1), weighted values pair keys (2m, 2m + 1).
+ * An odd depth is padded with a zero. */
+typedef struct cf_cpu_attention_bf16_math {
+  const char *name; /* what the backend's variant shows: "avx512_bf16", "portable" */
+
+  /* s0[32 half .. +32], s1[...] = q.k + q.Eq[p] + k.Ek[p] as in
+   * scores_pair over dp = (dh + 1) / 2 depth pairs. Q0, Q1: the queries'
+   * bf16 rows (2 dp values, the pad 0); kt: the keys as pairs transposed
+   * [dp][64], 64-byte aligned; eq, ek: reversed pair tables [dp][225]
+   * already offset by c(q0), or NULL. */
+  void (*scores_pair)(int dp, const uint16_t *Q0, const uint16_t *Q1, const uint32_t *kt,
+                      const uint32_t *eq, const uint32_t *ek, int half, float *s0, float *s1);
+
+  /* o0[dh], o1[dh] = sum_k a[k] (v_k + ev[p(q, k)]) as weighted_values_pair
+   * with a0, a1 the bf16 weights [64]; vp: the values as key pairs
+   * [32][dh] (word (m, i) = v[2m][i], v[2m + 1][i]); ev: the head's pair
+   * rows [225][dh] (word (p, i) = ev[p][i], ev[p - 1][i]; key 2m + 1 is
+   * one displacement below key 2m) or NULL. */
+  void (*weighted_values_pair)(int dh, const uint16_t *a0, const uint16_t *a1,
+                               const uint32_t *vp, const uint32_t *ev, int base0, int base1,
+                               float *o0, float *o1);
+} cf_cpu_attention_bf16_math;
+
 typedef struct cf_cpu_kernels {
   /* The set's name: the value of CFORMER_CPU_KERNELS that forces it, and
    * what a backend shows ("avx512", "avx2", "portable"). */
@@ -121,6 +152,21 @@ extern const cf_cpu_kernels cf_cpu_kernels_avx2;
  * cf_cpu_kernels_select chose it (CPU and OS checked). */
 extern const cf_cpu_kernels cf_cpu_kernels_avx512;
 #endif
+
+/* The bf16 attention core: portable C everywhere, the twin of the
+ * portable float32 one, and the test oracle of the others. */
+extern const cf_cpu_attention_bf16_math cf_cpu_attention_bf16_portable;
+
+#ifdef CF_CPU_HAVE_AVX512BF16
+/* AVX512_BF16 dot products (vdpbf16ps) on the avx512 set's loops; built
+ * with the avx512 flags and -mavx512bf16. Only through
+ * cf_cpu_attention_bf16_select. */
+extern const cf_cpu_attention_bf16_math cf_cpu_attention_bf16_avx512;
+#endif
+
+/* The bf16 attention core for kernel set k: the avx512 one when k is the
+ * avx512 set and this CPU has AVX512_BF16, else the portable one. */
+const cf_cpu_attention_bf16_math *cf_cpu_attention_bf16_select(const cf_cpu_kernels *k);
 
 /* The kernel set for a new backend instance: the one CFORMER_CPU_KERNELS
  * names if set (failing, with a message naming what this CPU lacks, when

@@ -21,6 +21,7 @@ cf_status cf_cpu_ctx_init(cf_cpu_ctx *c, const cf_backend_config *cfg,
   c->max_batch = cfg->max_batch;
   c->threads = 1;
   c->fault = cfg->fault;
+  c->attention_bf16 = NULL; /* float32 attention unless the backend asks */
   const cf_backend_int_option known[] = {{"threads", 1, MAX_THREADS, &c->threads}};
   CF_TRY(cf_backend_options_parse(cfg->options, known, 1, err));
   return cf_cpu_kernels_select(&c->kernels, err);
@@ -119,6 +120,62 @@ static bool build_rpe_table(cf_bweight *w, int heads, cf_backend_fault *fault, c
   return true;
 }
 
+/* e[p][i*H + h] of an RPE weight, 0 outside the table or past the depth
+ * (the pad of an odd depth). */
+static float rpe_at(const cf_bweight *w, int p, int i, int h, int dh) {
+  if (p < 0 || i >= dh) return 0.0f;
+  return w->data[(size_t)p * w->cols + (size_t)i * w->heads + h];
+}
+
+/* Two values as bf16 (the portable set's rounding, the one every set
+ * shares) packed in a word, lo first. */
+static uint32_t bf16_pair(float lo, float hi) {
+  const float x[2] = {lo, hi};
+  uint16_t y[2];
+  cf_cpu_kernels_portable.to_bf16_row(2, x, y);
+  return y[0] | (uint32_t)y[1] << 16;
+}
+
+/* True when every value of w rounds to a finite bf16 (a non-finite value,
+ * or one beyond bf16's largest finite ~3.39e38, does not). */
+static bool bf16_finite(const cf_bweight *w) {
+  for (size_t i = 0; i < (size_t)w->rows * w->cols; i++) {
+    const uint32_t b = bf16_pair(w->data[i], 0.0f) & 0xFFFFu;
+    if ((b & 0x7F80u) == 0x7F80u) return false;
+  }
+  return true;
+}
+
+/* w->table_bf16 (cf_bweight) from w->data, after build_rpe_table; left
+ * NULL (the float32 core runs this weight's calls) when the depth is past
+ * the bf16 path or a value does not survive bf16. */
+static bool build_rpe_table_bf16(cf_bweight *w, cf_backend_fault *fault, cf_error *err) {
+  enum { TABLE = CF_CPU_RPE_TABLE };
+  const int heads = w->heads, dh = w->cols / heads, dp = (dh + 1) / 2;
+  if (dh > CF_CPU_MAX_FAST_DEPTH || !bf16_finite(w)) return true;
+  const bool v = w->role == CF_WEIGHT_RPE_V;
+  if (cf_backend_fault_alloc(fault, err)) return false;
+  w->table_bf16 = (uint32_t *)(void *)cf_cpu_alloc((size_t)heads * TABLE * (v ? dh : dp));
+  if (!w->table_bf16) {
+    cf_error_set(err, CF_ERR_NOMEM, "aligned_alloc of the %d-head bf16 table failed", heads);
+    return false;
+  }
+  for (int h = 0; h < heads; h++) {
+    uint32_t *t = w->table_bf16 + (size_t)h * TABLE * (v ? dh : dp);
+    if (v) { /* word (p, i): keys 2m and 2m + 1 sit at displacements p and p - 1 */
+      for (int p = 0; p < TABLE; p++)
+        for (int i = 0; i < dh; i++)
+          t[(size_t)p * dh + i] = bf16_pair(rpe_at(w, p, i, h, dh), rpe_at(w, p - 1, i, h, dh));
+    } else { /* word (j, jj): depths 2j, 2j + 1 of displacement 224 - jj */
+      for (int j = 0; j < dp; j++)
+        for (int jj = 0; jj < TABLE; jj++)
+          t[(size_t)j * TABLE + jj] = bf16_pair(rpe_at(w, TABLE - 1 - jj, 2 * j, h, dh),
+                                                rpe_at(w, TABLE - 1 - jj, 2 * j + 1, h, dh));
+    }
+  }
+  return true;
+}
+
 cf_bweight *cf_cpu_weight_create(void *ctx, const cf_weight_shape *shape, const float *data,
                                  cf_error *err) {
   /* ctx may be NULL (a bench building weights without a backend). */
@@ -147,7 +204,10 @@ cf_bweight *cf_cpu_weight_create(void *ctx, const cf_weight_shape *shape, const 
   } else {
     memcpy(w->data, data, n * sizeof(float));
   }
-  if (cf_weight_role_is_rpe(w->role) && !build_rpe_table(w, shape->heads, fault, err)) {
+  const bool bf16 = ctx && ((cf_cpu_ctx *)ctx)->attention_bf16;
+  if (cf_weight_role_is_rpe(w->role) &&
+      (!build_rpe_table(w, shape->heads, fault, err) ||
+       (bf16 && !build_rpe_table_bf16(w, fault, err)))) {
     cf_cpu_weight_free(ctx, w);
     return NULL;
   }
@@ -159,6 +219,7 @@ void cf_cpu_weight_free(void *ctx, cf_bweight *w) {
   if (!w) return;
   if (w->extra && w->extra_free) w->extra_free(w->extra);
   cf_cpu_free(w->table);
+  cf_cpu_free((float *)(void *)w->table_bf16);
   cf_cpu_free(w->data);
   free(w);
 }

@@ -8,9 +8,11 @@
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "backends/cf_backend_fault.h"
 #include "backends/cpu/cf_cpu_internal.h"
+#include "backends/cpu/cf_cpu_kernels.h"
 #include "backends/onednn/cf_onednn_precision.h"
 
 /* One cached primitive and the memory objects it runs on (their data
@@ -86,6 +88,10 @@ static cf_status od_create(const cf_backend_config *cfg, void **ctx, cf_error *e
   c->precision = cfg->precision;
   cf_status st = cf_onednn_precision_check(c->precision, err);
   if (st == CF_OK) st = cf_cpu_ctx_init(&c->cpu, cfg, err);
+  /* bf16 runs the attention core in bf16 too (before any weight upload:
+   * the RPE weights' bf16 tables are built then). */
+  if (st == CF_OK && c->precision == CF_PRECISION_BF16)
+    c->cpu.attention_bf16 = cf_cpu_attention_bf16_select(c->cpu.kernels);
   if (st == CF_OK && dnnl_engine_create(&c->engine, dnnl_cpu, 0) != dnnl_success)
     st = cf_error_set(err, CF_ERR_BACKEND, "cannot create a oneDNN CPU engine");
   if (st == CF_OK &&
@@ -446,9 +452,9 @@ static void od_matmul_nt(void *ctx, int batch, int m, int n, int k, const float 
            "matmul_nt", "dnnl_sgemm");
 }
 
-/* The kernel set, plus the precision and any weights kept in float32:
- * "avx2", "avx2, bf16 matmuls", "avx2, int8 matmuls (2 of 30 matrices kept
- * f32: ...)". */
+/* The kernel set, plus the precision, any weights kept in float32 and the
+ * bf16 attention core: "avx2", "avx512, bf16 matmuls, bf16 attention
+ * (avx512_bf16)", "avx2, int8 matmuls (2 of 30 matrices kept f32: ...)". */
 static const char *od_variant(void *ctx) {
   onednn_ctx *c = ctx;
   const char *kernels = cf_cpu_kernels_name(ctx);
@@ -458,6 +464,10 @@ static const char *od_variant(void *ctx) {
   if (c->n_kept && n > 0 && (size_t)n < sizeof c->variant)
     snprintf(c->variant + n, sizeof c->variant - (size_t)n, " (%d of %d matrices kept f32: %s)",
              c->n_kept, c->n_kept + c->n_lowp, c->kept_why);
+  const size_t len = strlen(c->variant);
+  if (c->cpu.attention_bf16)
+    snprintf(c->variant + len, sizeof c->variant - len, ", bf16 attention (%s)",
+             c->cpu.attention_bf16->name);
   return c->variant;
 }
 

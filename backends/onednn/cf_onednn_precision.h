@@ -6,8 +6,11 @@
  * accumulated and written in float32. int8: weights symmetric s8 with one
  * scale per output channel (w ~ q * scale, |q| <= 127), inputs s8 with one
  * scale per row computed on each call (x ~ q * scale), int32 accumulation,
- * float32 output. Attention, norms and everything but the projections stay
- * float32.
+ * float32 output. With bf16 the attention core runs in bf16 too
+ * (backends/cpu/cf_cpu_attention_bf16.c: q, k, v, the RPE tables and the
+ * softmax weights rounded, float32 accumulation and softmax; an RPE table
+ * with a value beyond bf16's range keeps its calls in float32). Norms,
+ * activations and everything else stay float32.
  *
  * A weight that does not survive the conversion (a value that overflows
  * bf16; a non-finite value; int8 rounding error above

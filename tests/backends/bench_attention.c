@@ -3,10 +3,12 @@
  * tables cycled so that batch 1 sees the cache behaviour of a whole net.
  * A benchmark, not a test (docs/BACKENDS.md):
  *   build/tests/backends/bench_attention [--batches 1,16] [--seconds S] [--layers N]
- *                                        [--only none|q|k|v|qkv]
+ *                                        [--only none|q|k|v|qkv] [--bf16]
  * Prints microseconds of CPU time (robust to a shared machine) per position
  * per layer for none, q, k, v, qkv, with
- * the kernel set a backend would run (CFORMER_CPU_KERNELS picks one). */
+ * the kernel set a backend would run (CFORMER_CPU_KERNELS picks one);
+ * --bf16: the bf16 core a backend runs with precision=bf16. */
+#include "backends/cpu/cf_cpu_kernels.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,13 +33,14 @@ static const char *const VARIANTS[] = {"none", "q", "k", "v", "qkv"};
 
 static int usage(void) {
   fprintf(stderr, "usage: bench_attention [--batches 1,16] [--seconds S] [--layers 1-8]\n"
-                  "                       [--only none|q|k|v|qkv] [--flush-mb N]\n");
+                  "                       [--only none|q|k|v|qkv] [--flush-mb N] [--bf16]\n");
   return 2;
 }
 
 int main(int argc, char **argv) {
   const char *batches = "1,16,64";
   double seconds = 1.0;
+  bool bf16 = false;
   int layers = LAYERS;
   const char *only = NULL;
   size_t flush_mb = 0; /* stream this much memory between layers, as a net's weights would */
@@ -50,31 +53,13 @@ int main(int argc, char **argv) {
       for (int v = 0; v < 5; v++) known |= strcmp(only, VARIANTS[v]) == 0;
       if (!known) return usage();
     }
+    else if (strcmp(argv[i], "--bf16") == 0) bf16 = true;
     else if (strcmp(argv[i], "--flush-mb") == 0 && i + 1 < argc) flush_mb = (size_t)atoi(argv[++i]);
     else if (strcmp(argv[i], "--layers") == 0 && i + 1 < argc) {
       layers = atoi(argv[++i]);
       if (layers < 1 || layers > LAYERS) return usage();
     } else {
       return usage();
-    }
-  }
-  unsigned seed = 1;
-  float *table = malloc(sizeof(float) * 225 * DM);
-  if (!table) {
-    fprintf(stderr, "bench_attention: out of memory\n");
-    return 1;
-  }
-  cf_bweight *rq[LAYERS], *rk[LAYERS], *rv[LAYERS];
-  for (int l = 0; l < LAYERS; l++) {
-    for (int i = 0; i < 225 * DM; i++) table[i] = frand(&seed);
-    const cf_weight_shape q = {CF_WEIGHT_RPE_Q, 225, DM, HEADS}, k = {CF_WEIGHT_RPE_K, 225, DM, HEADS},
-                          v = {CF_WEIGHT_RPE_V, 225, DM, HEADS};
-    rq[l] = cf_cpu_weight_create(NULL, &q, table, NULL);
-    rk[l] = cf_cpu_weight_create(NULL, &k, table, NULL);
-    rv[l] = cf_cpu_weight_create(NULL, &v, table, NULL);
-    if (!rq[l] || !rk[l] || !rv[l]) {
-      fprintf(stderr, "bench_attention: out of memory\n");
-      return 1;
     }
   }
   /* One thread; the kernel set as a backend would pick it
@@ -86,7 +71,29 @@ int main(int argc, char **argv) {
     fprintf(stderr, "bench_attention: %s\n", err.msg);
     return 2;
   }
-  printf("kernels: %s\n", cf_cpu_kernels_name(&ctx));
+  /* Before the weights: their bf16 tables are built at upload. */
+  ctx.attention_bf16 = bf16 ? cf_cpu_attention_bf16_select(ctx.kernels) : NULL;
+  printf("kernels: %s%s%s\n", cf_cpu_kernels_name(&ctx), bf16 ? ", bf16 attention " : "",
+         bf16 ? ctx.attention_bf16->name : "");
+  unsigned seed = 1;
+  float *table = malloc(sizeof(float) * 225 * DM);
+  if (!table) {
+    fprintf(stderr, "bench_attention: out of memory\n");
+    return 1;
+  }
+  cf_bweight *rq[LAYERS], *rk[LAYERS], *rv[LAYERS];
+  for (int l = 0; l < LAYERS; l++) {
+    for (int i = 0; i < 225 * DM; i++) table[i] = frand(&seed);
+    const cf_weight_shape q = {CF_WEIGHT_RPE_Q, 225, DM, HEADS}, k = {CF_WEIGHT_RPE_K, 225, DM, HEADS},
+                          v = {CF_WEIGHT_RPE_V, 225, DM, HEADS};
+    rq[l] = cf_cpu_weight_create(&ctx, &q, table, NULL);
+    rk[l] = cf_cpu_weight_create(&ctx, &k, table, NULL);
+    rv[l] = cf_cpu_weight_create(&ctx, &v, table, NULL);
+    if (!rq[l] || !rk[l] || !rv[l]) {
+      fprintf(stderr, "bench_attention: out of memory\n");
+      return 1;
+    }
+  }
   const size_t flush_n = flush_mb * 1024 * 1024 / sizeof(float) / LAYERS;
   float *flush = flush_n ? calloc(flush_n, sizeof(float)) : NULL;
   volatile float sink = 0.0f;
@@ -137,9 +144,9 @@ int main(int argc, char **argv) {
     cf_cpu_free(out);
   }
   for (int l = 0; l < LAYERS; l++) {
-    cf_cpu_weight_free(NULL, rq[l]);
-    cf_cpu_weight_free(NULL, rk[l]);
-    cf_cpu_weight_free(NULL, rv[l]);
+    cf_cpu_weight_free(&ctx, rq[l]);
+    cf_cpu_weight_free(&ctx, rk[l]);
+    cf_cpu_weight_free(&ctx, rv[l]);
   }
   free(table);
   free(flush);

@@ -8,6 +8,7 @@
 
 #include "backends/cf_backend.h"
 #include "backends/ref/cf_ref_backend.h"
+#include "tests/backends/cf_attention_ref.h"
 #include "tests/cf_test.h"
 
 /* Deterministic uniform numbers in [-1, 1). */
@@ -238,42 +239,6 @@ static void test_ref_norm(cf_test *t) {
   cf_op_weight_free(be, G);
   cf_op_weight_free(be, Bt);
   cf_backend_free(be);
-}
-
-/* Attention computed from NETWORK.md section 5 in double, with the RPE
- * tables looked up through an explicit 64x64 displacement table. */
-static void attention_ref(int batch, int H, int dh, const float *qkv, const float *eq,
-                          const float *ek, const float *ev, const float *bias, double *out) {
-  const int dm = H * dh, ld = 3 * dm;
-  int p[64][64];
-  for (int q = 0; q < 64; q++)
-    for (int k = 0; k < 64; k++) p[q][k] = 15 * (q / 8 - k / 8 + 7) + (q % 8 - k % 8 + 7);
-  for (int b = 0; b < batch; b++)
-    for (int h = 0; h < H; h++)
-      for (int q = 0; q < 64; q++) {
-        double s[64], mx = -1e300, sum = 0;
-        for (int k = 0; k < 64; k++) {
-          double acc = 0;
-          for (int i = 0; i < dh; i++) {
-            double Q = qkv[(b * 64 + q) * ld + h * dh + i],
-                   K = qkv[(b * 64 + k) * ld + dm + h * dh + i];
-            acc += Q * K;
-            if (eq) acc += Q * eq[p[q][k] * dm + i * H + h];
-            if (ek) acc += K * ek[p[q][k] * dm + i * H + h];
-          }
-          s[k] = acc / sqrt((double)dh) + (bias ? bias[((b * H + h) * 64 + q) * 64 + k] : 0.0);
-          mx = s[k] > mx ? s[k] : mx;
-        }
-        for (int k = 0; k < 64; k++) sum += s[k] = exp(s[k] - mx);
-        for (int i = 0; i < dh; i++) {
-          double o = 0;
-          for (int k = 0; k < 64; k++) {
-            o += s[k] / sum * qkv[(b * 64 + k) * ld + 2 * dm + h * dh + i];
-            if (ev) o += s[k] / sum * ev[p[q][k] * dm + i * H + h];
-          }
-          out[(b * 64 + q) * dm + h * dh + i] = o;
-        }
-      }
 }
 
 /* Attention of one shape on one backend against the double-precision

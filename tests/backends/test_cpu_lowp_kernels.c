@@ -21,24 +21,10 @@
 #include <string.h>
 
 #include "backends/cpu/cf_cpu_kernels.h"
+#include "tests/backends/cf_kernel_sets.h"
 #include "tests/cf_test.h"
 
-static const char *const SETS[] = {"portable", "avx2", "avx512"};
-enum { N_SETS = sizeof SETS / sizeof SETS[0], MAXN = 1100 };
-
-/* The set named, or NULL (printed) when this CPU or build cannot run it. */
-static const cf_cpu_kernels *set_named(const char *name) {
-  setenv("CFORMER_CPU_KERNELS", name, 1);
-  const cf_cpu_kernels *k = NULL;
-  cf_error err = {0};
-  cf_status st = cf_cpu_kernels_select(&k, &err);
-  unsetenv("CFORMER_CPU_KERNELS");
-  if (st != CF_OK) {
-    printf("  %s: skipped (%s)\n", name, err.msg);
-    return NULL;
-  }
-  return k;
-}
+enum { MAXN = 1100 };
 
 static uint32_t rng_state = 12345u;
 static uint32_t rnd(void) {

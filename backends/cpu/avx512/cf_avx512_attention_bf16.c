@@ -1,0 +1,125 @@
+/* cf_avx512_attention_bf16.c: the bf16 attention core
+ * (cf_cpu_attention_bf16_math) with AVX512_BF16: vdpbf16ps takes 16 lanes
+ * of bf16 pairs and adds both products of each pair to a float32 lane, so
+ * one instruction does two depths (scores) or two keys (values) of the
+ * float32 core's FMA (cf_avx512_attention.c), whose loop structure it
+ * keeps: queries in pairs on one file sharing each key and table load,
+ * a table vector two runs of 8 words joined, keys in halves so the
+ * tables stay in L1. Built with the avx512 flags plus -mavx512bf16; chosen
+ * only by cf_cpu_attention_bf16_select on a CPU with AVX512_BF16. */
+#include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "backends/cpu/avx512/cf_avx512_math.h"
+#include "backends/cpu/cf_cpu_attention_layout.h"
+#include "backends/cpu/cf_cpu_kernels.h"
+
+enum { TABLE = CF_CPU_RPE_TABLE };
+
+static inline __m512bh bh(__m512i x) { return (__m512bh)x; }
+
+/* A bf16 pair of a row (x[0], x[1]) in every lane. */
+static inline __m512bh bcast(const uint16_t *x) {
+  uint32_t w;
+  memcpy(&w, x, sizeof w);
+  return bh(_mm512_set1_epi32((int)w));
+}
+
+/* Lanes 0..7 from lo, 8..15 from hi. */
+static inline __m512i join(__m256i lo, __m256i hi) {
+  return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+}
+
+/* The scores of the queries q0 and q0 + 8 against one key half, as the
+ * float32 core's scores2 with depth pairs for depths: tq[j], tk[j] are
+ * the runs of key rank j - 1 of the half for q0; q0 + 8 takes the runs
+ * one rank lower. Inlined with constant use_q / use_k. */
+static inline __attribute__((always_inline)) void scores2(int dp, const uint16_t *Q0,
+                                                          const uint16_t *Q1, const uint32_t *kt,
+                                                          const uint32_t *eq, const uint32_t *ek,
+                                                          int use_q, int use_k, int half,
+                                                          float *s0, float *s1) {
+  __m512 a0[2], a1[2];
+  for (int r = 0; r < 2; r++) a0[r] = a1[r] = _mm512_setzero_ps();
+  for (int j = 0; j < dp; j++) {
+    const __m512bh q0 = bcast(Q0 + 2 * j), q1 = bcast(Q1 + 2 * j);
+    const uint32_t *kr = kt + (size_t)j * 64 + 32 * half;
+    const size_t row = (size_t)j * TABLE + 60 * half;
+    __m256i tq[5], tk[5];
+    for (int t = 0; t < 5; t++) {
+      if (use_q) tq[t] = _mm256_loadu_si256((const __m256i *)(eq + row + 15 * t - 15));
+      if (use_k) tk[t] = _mm256_loadu_si256((const __m256i *)(ek + row + 15 * t - 15));
+    }
+    for (int r = 0; r < 2; r++) { /* key ranks 2r, 2r + 1 of the half */
+      const __m512bh kv = bh(_mm512_load_si512(kr + 16 * r));
+      a0[r] = _mm512_dpbf16_ps(a0[r], q0, kv);
+      a1[r] = _mm512_dpbf16_ps(a1[r], q1, kv);
+      if (use_q) {
+        a0[r] = _mm512_dpbf16_ps(a0[r], q0, bh(join(tq[2 * r + 1], tq[2 * r + 2])));
+        a1[r] = _mm512_dpbf16_ps(a1[r], q1, bh(join(tq[2 * r], tq[2 * r + 1])));
+      }
+      if (use_k) {
+        a0[r] = _mm512_dpbf16_ps(a0[r], kv, bh(join(tk[2 * r + 1], tk[2 * r + 2])));
+        a1[r] = _mm512_dpbf16_ps(a1[r], kv, bh(join(tk[2 * r], tk[2 * r + 1])));
+      }
+    }
+  }
+  for (int r = 0; r < 2; r++) {
+    _mm512_store_ps(s0 + 32 * half + 16 * r, a0[r]);
+    _mm512_store_ps(s1 + 32 * half + 16 * r, a1[r]);
+  }
+}
+
+static void scores_pair(int dp, const uint16_t *Q0, const uint16_t *Q1, const uint32_t *kt,
+                        const uint32_t *eq, const uint32_t *ek, int half, float *s0, float *s1) {
+  CF_CPU_SCORES_PAIR(scores2, dp, Q0, Q1, kt, eq, ek, half, s0, s1);
+}
+
+/* o0, o1 = sum over key pairs of a pair's weights times its value pair
+ * (and table pair), 32 depths per step, the last masked (its second
+ * vector skipped when empty). Even and odd key pairs sum into separate
+ * accumulators (8 in all), so consecutive dot products into one
+ * accumulator are two pairs apart, as the float32 core's even/odd keys. */
+static void weighted_values_pair(int dh, const uint16_t *a0, const uint16_t *a1,
+                                 const uint32_t *vp, const uint32_t *ev, int base0, int base1,
+                                 float *o0, float *o1) {
+  for (int i0 = 0; i0 < dh; i0 += 32) {
+    const __mmask16 m[2] = {cf_tail16(dh - i0), cf_tail16(dh - i0 - 16)};
+    const int nv = dh - i0 > 16 ? 2 : 1;
+    __m512 c0[2][2], c1[2][2]; /* [pair parity][depth half] */
+    for (int u = 0; u < 2; u++)
+      for (int j = 0; j < 2; j++) c0[u][j] = c1[u][j] = _mm512_setzero_ps();
+    for (int mm = 0; mm < 32; mm += 2) {
+      for (int u = 0; u < 2; u++) {
+        const int kp = mm + u, off = cf_cpu_key_off(2 * kp);
+        const __m512bh w0 = bcast(a0 + 2 * kp), w1 = bcast(a1 + 2 * kp);
+        const uint32_t *vk = vp + (size_t)kp * dh + i0;
+        const uint32_t *e0 = ev ? ev + (size_t)(base0 - off) * dh + i0 : NULL;
+        const uint32_t *e1 = ev ? ev + (size_t)(base1 - off) * dh + i0 : NULL;
+        for (int j = 0; j < nv; j++) {
+          const __m512bh x = bh(_mm512_maskz_loadu_epi32(m[j], vk + 16 * j));
+          c0[u][j] = _mm512_dpbf16_ps(c0[u][j], w0, x);
+          c1[u][j] = _mm512_dpbf16_ps(c1[u][j], w1, x);
+          if (ev) {
+            c0[u][j] = _mm512_dpbf16_ps(c0[u][j], w0,
+                                        bh(_mm512_maskz_loadu_epi32(m[j], e0 + 16 * j)));
+            c1[u][j] = _mm512_dpbf16_ps(c1[u][j], w1,
+                                        bh(_mm512_maskz_loadu_epi32(m[j], e1 + 16 * j)));
+          }
+        }
+      }
+    }
+    for (int j = 0; j < nv; j++) {
+      _mm512_mask_storeu_ps(o0 + i0 + 16 * j, m[j], _mm512_add_ps(c0[0][j], c0[1][j]));
+      _mm512_mask_storeu_ps(o1 + i0 + 16 * j, m[j], _mm512_add_ps(c1[0][j], c1[1][j]));
+    }
+  }
+}
+
+const cf_cpu_attention_bf16_math cf_cpu_attention_bf16_avx512 = {
+    .name = "avx512_bf16",
+    .scores_pair = scores_pair,
+    .weighted_values_pair = weighted_values_pair,
+};

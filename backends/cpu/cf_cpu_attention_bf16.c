@@ -1,0 +1,130 @@
+/* cf_cpu_attention_bf16.c: the attention op in bf16 (cf_cpu_kernels.h,
+ * cf_cpu_attention_bf16_math), the oneDNN backend's precision=bf16. The
+ * same (position, head) tasks, head-major with RPE, as the float32 driver
+ * (cf_cpu_attention.c); per task the head's q, k and v rows are rounded
+ * to bf16 once by the kernel set's to_bf16_row (the projections' rounding)
+ * and packed into the pair layouts, then the scores (the set's bf16 core),
+ * the softmax (the set's float32 finish_scores, on the float32 scores),
+ * the weights rounded to bf16, and the weighted values (the bf16 core).
+ * Plain C: every vector instruction is in the kernel sets. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backends/cpu/cf_cpu_attention_layout.h"
+#include "backends/cpu/cf_cpu_internal.h"
+#include "backends/cpu/cf_cpu_kernels.h"
+
+enum { MAXD = CF_CPU_MAX_FAST_DEPTH };
+
+/* The per-head bf16 tables of one call (NULL: the term is absent). */
+typedef struct bf16_tables {
+  const uint32_t *q, *k; /* [H][dp][225] reversed pairs */
+  const uint32_t *v;     /* [H][225][dh] pair rows */
+} bf16_tables;
+
+/* The bf16 table of an RPE weight, false when it has none for this call
+ * (an instance without bf16 attention made it, or another head count). */
+static bool table_of(const cf_bweight *w, int heads, const uint32_t **out) {
+  *out = w ? w->table_bf16 : NULL;
+  return !w || (w->table_bf16 && w->heads == heads);
+}
+
+/* n rows of dh floats at stride ld to bf16 rows of 2 dp values (the pad
+ * of an odd depth 0). */
+static void rows_to_bf16(const cf_cpu_kernels *kern, int n, int dh, const float *x, size_t ld,
+                         uint16_t *y, int width) {
+  for (int r = 0; r < n; r++) {
+    kern->to_bf16_row(dh, x + (size_t)r * ld, y + (size_t)r * width);
+    if (width > dh) y[(size_t)r * width + dh] = 0;
+  }
+}
+
+/* Prefetches part `part` of 64 of head h's bf16 tables into L2 (the
+ * float32 driver's cf_cpu_prefetch_part on the word tables: a q/k table
+ * is dp x 225 words per head, a v table 225 x dh). */
+static void prefetch_tables(const bf16_tables *t, int h, int dh, int part) {
+  const int dp = (dh + 1) / 2;
+  cf_cpu_prefetch_part((const float *)(const void *)t->q, h, dp, part, 64);
+  cf_cpu_prefetch_part((const float *)(const void *)t->k, h, dp, part, 64);
+  cf_cpu_prefetch_part((const float *)(const void *)t->v, h, dh, part, 64);
+}
+
+/* One (b, h) task. next_h: the thread's next head when it differs (its
+ * tables are prefetched during this task's score pass), else -1; pf: the
+ * next task's rows to prefetch (pf.qkv NULL: none), as the float32
+ * driver (cf_cpu_attention_task.h). */
+static void attend(const cf_cpu_kernels *kern, const cf_cpu_attention_bf16_math *m,
+                   const cf_attention_args *a, const bf16_tables *t, int b, int h, int next_h,
+                   const cf_cpu_row_prefetch *pf) {
+  const int H = a->heads, dh = a->depth, dp = (dh + 1) / 2, dm = H * dh, ld = 3 * dm;
+  const float *tok = a->qkv + (size_t)b * 64 * ld;
+  float *out = a->out + (size_t)b * 64 * dm;
+  const size_t tq = (size_t)h * dp * CF_CPU_RPE_TABLE, tv = (size_t)h * CF_CPU_RPE_TABLE * dh;
+  const uint32_t *eq = t->q ? t->q + tq : NULL, *ek = t->k ? t->k + tq : NULL;
+  const uint32_t *ev = t->v ? t->v + tv : NULL;
+  const float *bias = a->bias ? a->bias + ((size_t)b * H + h) * 64 * 64 : NULL;
+
+  _Alignas(64) uint16_t qb[64 * MAXD], xb[64 * MAXD]; /* rows of 2 dp */
+  _Alignas(64) uint32_t kt[MAXD / 2 * 64];            /* [dp][64] */
+  _Alignas(64) uint32_t vp[32 * MAXD];                /* [32][dh] */
+  rows_to_bf16(kern, 64, dh, tok + h * dh, (size_t)ld, qb, 2 * dp);
+  rows_to_bf16(kern, 64, dh, tok + dm + h * dh, (size_t)ld, xb, 2 * dp);
+  for (int j = 0; j < dp; j++)
+    for (int k = 0; k < 64; k++)
+      kt[j * 64 + k] = xb[k * 2 * dp + 2 * j] | (uint32_t)xb[k * 2 * dp + 2 * j + 1] << 16;
+  rows_to_bf16(kern, 64, dh, tok + 2 * dm + h * dh, (size_t)ld, xb, dh);
+  for (int mm = 0; mm < 32; mm++)
+    for (int i = 0; i < dh; i++)
+      vp[mm * dh + i] = xb[2 * mm * dh + i] | (uint32_t)xb[(2 * mm + 1) * dh + i] << 16;
+
+  _Alignas(64) float S[64 * 64];
+  int step = 0;
+  for (int half = 0; half < 2; half++)
+    for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1, step++) { /* ranks 0, 2, 4, 6 */
+      if (next_h >= 0) prefetch_tables(t, next_h, dh, step);
+      if (pf->qkv) cf_cpu_prefetch_token(pf, step);
+      const int c = CF_CPU_RPE_TABLE - 1 - cf_cpu_query_base(q); /* q + 8 is at c - 15 */
+      m->scores_pair(dp, qb + q * 2 * dp, qb + (q + 8) * 2 * dp, kt, eq ? eq + c : NULL,
+                     ek ? ek + c : NULL, half, S + q * 64, S + (q + 8) * 64);
+    }
+  _Alignas(64) uint16_t w[2][64];
+  for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1) {
+    for (int u = 0; u < 2; u++) {
+      float *s = S + (q + 8 * u) * 64;
+      kern->attention->finish_scores(s, a->scale, bias ? bias + (q + 8 * u) * 64 : NULL);
+      kern->to_bf16_row(64, s, w[u]);
+    }
+    m->weighted_values_pair(dh, w[0], w[1], vp, ev, cf_cpu_query_base(q),
+                            cf_cpu_query_base(q + 8), out + (size_t)q * dm + h * dh,
+                            out + (size_t)(q + 8) * dm + h * dh);
+  }
+}
+
+bool cf_cpu_attention_bf16(cf_cpu_ctx *c, const cf_attention_args *a) {
+  const cf_cpu_attention_bf16_math *m = c->attention_bf16;
+  bf16_tables t;
+  if (!m || a->depth > MAXD || !table_of(a->rpe_q, a->heads, &t.q) ||
+      !table_of(a->rpe_k, a->heads, &t.k) || !table_of(a->rpe_v, a->heads, &t.v))
+    return false;
+  const cf_cpu_kernels *kern = c->kernels;
+  const int tasks = a->batch * a->heads;
+  const bool head_major = a->rpe_q || a->rpe_k || a->rpe_v; /* as cf_cpu_attention */
+  const int nt = c->threads < tasks ? c->threads : tasks;
+  const bool prefetch_rows = (size_t)a->batch * 64 * 3 * a->heads * a->depth * sizeof(float) >=
+                             CF_CPU_PREFETCH_ROWS_FROM;
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+  for (int i = 0; i < tasks; i++) {
+    const int h = head_major ? i / a->batch : i % a->heads;
+    const int b = head_major ? i % a->batch : i / a->heads;
+    const int next_h = head_major && b == a->batch - 1 && h + 1 < a->heads ? h + 1 : -1;
+    int nb = -1, nh = -1;
+    if (i + 1 < tasks && prefetch_rows) {
+      nb = head_major ? (i + 1) % a->batch : (i + 1) / a->heads;
+      nh = head_major ? (i + 1) / a->batch : (i + 1) % a->heads;
+    }
+    const cf_cpu_row_prefetch pf = cf_cpu_row_prefetch_for(a->qkv, a->out, a->heads, a->depth,
+                                                           nb, nh);
+    attend(kern, m, a, &t, b, h, next_h, &pf);
+  }
+  return true;
+}

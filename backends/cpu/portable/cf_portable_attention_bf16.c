@@ -1,0 +1,82 @@
+/* cf_portable_attention_bf16.c: the bf16 attention core
+ * (cf_cpu_attention_bf16_math) in plain C: each bf16 pair widened to two
+ * floats (exact), the pair's two products (exact in float32: 8-bit
+ * significands) summed, then added to the float32 accumulator, the order
+ * of a vdpbf16ps lane. Runs where AVX512_BF16 does not, and is what the
+ * tests hold the other sets' bf16 cores to. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "backends/cpu/cf_cpu_attention_layout.h"
+#include "backends/cpu/cf_cpu_kernels.h"
+
+enum { TABLE = CF_CPU_RPE_TABLE };
+
+static inline float lo(uint32_t w) {
+  const uint32_t u = w << 16;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+static inline float hi(uint32_t w) { return lo(w >> 16); }
+static inline uint32_t pair16(const uint16_t *x) { return x[0] | (uint32_t)x[1] << 16; }
+
+/* acc + (a.lo b.lo + a.hi b.hi) */
+static inline float dp2(float acc, uint32_t a, uint32_t b) {
+  return acc + (lo(a) * lo(b) + hi(a) * hi(b));
+}
+
+/* One query's scores against the keys of half `half` (see the table's
+ * scores_pair); eq, ek offset by this query's c. */
+static void scores(int dp, const uint16_t *Q, const uint32_t *kt, const uint32_t *eq,
+                   const uint32_t *ek, int half, float *s) {
+  for (int r = 4 * half; r < 4 * half + 4; r++) {
+    float acc[8] = {0};
+    for (int j = 0; j < dp; j++) {
+      const uint32_t q = pair16(Q + 2 * j);
+      const uint32_t *kr = kt + (size_t)j * 64 + 8 * r;
+      const size_t at = (size_t)j * TABLE + 15 * r;
+      for (int l = 0; l < 8; l++) {
+        acc[l] = dp2(acc[l], q, kr[l]);
+        if (eq) acc[l] = dp2(acc[l], q, eq[at + l]);
+        if (ek) acc[l] = dp2(acc[l], kr[l], ek[at + l]);
+      }
+    }
+    for (int l = 0; l < 8; l++) s[8 * r + l] = acc[l];
+  }
+}
+
+static void scores_pair(int dp, const uint16_t *Q0, const uint16_t *Q1, const uint32_t *kt,
+                        const uint32_t *eq, const uint32_t *ek, int half, float *s0, float *s1) {
+  scores(dp, Q0, kt, eq, ek, half, s0);
+  scores(dp, Q1, kt, eq ? eq - 15 : NULL, ek ? ek - 15 : NULL, half, s1); /* c(q0 + 8) */
+}
+
+/* One query's weighted values: key pairs (2m, 2m + 1), one rank's pairs
+ * at displacements base - off(2m). */
+static void weighted_values(int dh, const uint16_t *a, const uint32_t *vp, const uint32_t *ev,
+                            int base, float *o) {
+  for (int i = 0; i < dh; i++) {
+    float acc = 0.0f;
+    for (int mm = 0; mm < 32; mm++) {
+      const uint32_t w = pair16(a + 2 * mm);
+      acc = dp2(acc, w, vp[(size_t)mm * dh + i]);
+      if (ev) acc = dp2(acc, w, ev[(size_t)(base - cf_cpu_key_off(2 * mm)) * dh + i]);
+    }
+    o[i] = acc;
+  }
+}
+
+static void weighted_values_pair(int dh, const uint16_t *a0, const uint16_t *a1,
+                                 const uint32_t *vp, const uint32_t *ev, int base0, int base1,
+                                 float *o0, float *o1) {
+  weighted_values(dh, a0, vp, ev, base0, o0);
+  weighted_values(dh, a1, vp, ev, base1, o1);
+}
+
+const cf_cpu_attention_bf16_math cf_cpu_attention_bf16_portable = {
+    .name = "portable",
+    .scores_pair = scores_pair,
+    .weighted_values_pair = weighted_values_pair,
+};

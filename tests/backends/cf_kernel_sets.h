@@ -1,0 +1,29 @@
+/* cf_kernel_sets.h: the CPU kernel sets a test walks, each fetched the
+ * way a backend gets it (cf_cpu_kernels_select with CFORMER_CPU_KERNELS
+ * forcing it), so the dispatch's CPU checks guard it. */
+#ifndef CF_KERNEL_SETS_H
+#define CF_KERNEL_SETS_H
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "backends/cpu/cf_cpu_kernels.h"
+
+static const char *const SETS[] = {"portable", "avx2", "avx512"};
+enum { N_SETS = sizeof SETS / sizeof SETS[0] };
+
+/* The set named, or NULL (printed) when this CPU or build cannot run it. */
+static inline const cf_cpu_kernels *set_named(const char *name) {
+  setenv("CFORMER_CPU_KERNELS", name, 1);
+  const cf_cpu_kernels *k = NULL;
+  cf_error err = {0};
+  cf_status st = cf_cpu_kernels_select(&k, &err);
+  unsetenv("CFORMER_CPU_KERNELS");
+  if (st != CF_OK) {
+    printf("  %s: skipped (%s)\n", name, err.msg);
+    return NULL;
+  }
+  return k;
+}
+
+#endif /* CF_KERNEL_SETS_H */
