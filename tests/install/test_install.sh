@@ -150,7 +150,6 @@ read -r site where <<<"$(/usr/bin/python3 "$work/site_dir.py" "$prefix_rel" | pa
 [ -f "$work/dest$site/cformer/_paths.py" ] || fail "no _paths.py in the installed package"
 numpy_dir=$(/usr/bin/python3 -c 'import numpy, os; print(os.path.dirname(numpy.__file__))')
 py_real=$(readlink -f /usr/bin/python3)
-py_env+=(-u PYTHONPATH -u CFORMER_LIBRARY)
 overlaid=0
 if [ "$where" = on-path ] && [ -d "$prefix_rel" ] && [ "$prefix_rel" != / ] &&
    [[ "$py_real" != "$prefix_rel"/* && "$numpy_dir" != "$prefix_rel"/* ]]; then
@@ -160,7 +159,8 @@ else
   echo "prefix $prefix_rel ($where): imported with PYTHONPATH=$work/dest$site" >&2
   py_env+=(PYTHONPATH="$work/dest$site")
 fi
-out=$(cd / && env "${py_env[@]}" /usr/bin/python3 -c '
+# env's -u options come before its NAME=VALUE ones (the sanitizer's preload)
+out=$(cd / && env -u PYTHONPATH -u CFORMER_LIBRARY "${py_env[@]}" /usr/bin/python3 -c '
 import cformer
 with cformer.Net() as net:
     r = net.evaluate(("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", ["e2e4"]))
