@@ -85,6 +85,10 @@ static cf_status refuse_precision(const cf_backend_desc *d, cf_precision p, cf_e
                       cf_precision_name(p));
 }
 
+cf_precision cf_backend_auto_precision(const cf_backend_desc *d) {
+  return d && d->auto_precision ? d->auto_precision() : CF_PRECISION_F32;
+}
+
 cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_backend **out,
                             cf_error *err) {
   *out = NULL;
@@ -121,8 +125,9 @@ cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_b
   if (!rest) return cf_error_set(err, CF_ERR_NOMEM, "backend '%s': out of memory", d->name);
   char *own = rest + rest_size; /* what the backend itself is given */
   cf_fault_plan faults;
-  cf_status st = cf_backend_options_take_precision(cfg->options, &local.precision, rest,
-                                                   rest_size, err);
+  cf_status st = cf_backend_options_take_precision(cfg->options, &local.precision,
+                                                   &local.precision_auto, rest, rest_size, err);
+  if (st == CF_OK && local.precision_auto) local.precision = cf_backend_auto_precision(d);
   if (st == CF_OK) st = cf_backend_fault_take(rest, &faults, own, rest_size, err);
   if (st == CF_OK && local.precision != CF_PRECISION_F32 &&
       !(d->precisions & (1u << local.precision)))

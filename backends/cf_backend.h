@@ -149,6 +149,9 @@ typedef struct cf_backend_config {
    * out of `options` before the backend sees them); only a precision the
    * backend declares in cf_backend_desc.precisions reaches it. */
   cf_precision precision;
+  /* precision=auto: `precision` is what cf_backend_auto_precision picked
+   * (so the backend can say so in its variant string). */
+  bool precision_auto;
   /* The fault_alloc=N testing hook for allocations a backend makes inside
    * weight_create or an op (a per-head table, a oneDNN primitive): it asks
    * cf_backend_fault_alloc before each. NULL (always, unless the option is
@@ -242,6 +245,10 @@ typedef struct cf_backend_desc {
    * that keeps this backend busy while one network call stays short enough
    * to stop on (docs/SEARCH.md). Every registered backend declares one. */
   int default_minibatch;
+  /* Optional: what precision=auto runs on this CPU: the fastest of the
+   * declared precisions the CPU runs natively whose accuracy on a trained
+   * network stays within docs/PRECISION.md's bound for auto. NULL = f32. */
+  cf_precision (*auto_precision)(void);
 } cf_backend_desc;
 
 /* A backend instance. iface is the table its ops go through: desc->iface,
@@ -261,11 +268,16 @@ const cf_backend_desc *cf_backend_find(const char *name);
  * priority < 0); NULL if none. */
 const cf_backend_desc *cf_backend_default(void);
 
+/* What precision=auto runs on d on this CPU (F32 when d has no
+ * auto_precision). */
+cf_precision cf_backend_auto_precision(const cf_backend_desc *d);
+
 /* Creates an instance of the named backend (NULL or "" = the default).
  * Fails naming the backend if it is unknown, unavailable or incomplete, or
  * if cfg->options asks for a precision it does not declare (naming the
  * backends that do). The precision=... item is taken out of the options
- * and handed over as cfg->precision. */
+ * and handed over as cfg->precision; precision=auto is every backend's and
+ * is never refused: it becomes cf_backend_auto_precision(d). */
 cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_backend **out,
                             cf_error *err);
 /* Accepts NULL. */

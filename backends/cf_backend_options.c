@@ -94,10 +94,12 @@ const char *cf_precision_name(cf_precision p) {
 }
 
 cf_status cf_backend_options_take_precision(const char *options, cf_precision *precision,
-                                            char *rest, size_t rest_size, cf_error *err) {
+                                            bool *automatic, char *rest, size_t rest_size,
+                                            cf_error *err) {
   static const char key[] = "precision=";
   const size_t klen = sizeof key - 1;
   *precision = CF_PRECISION_F32;
+  if (automatic) *automatic = false;
   if (rest_size) rest[0] = '\0';
   size_t used = 0;
   for (const char *p = options; p && *p;) {
@@ -107,15 +109,17 @@ cf_status cf_backend_options_take_precision(const char *options, cf_precision *p
       const char *val = p + klen;
       size_t vlen = len - klen;
       int found = -1;
+      const bool is_auto = automatic && vlen == 4 && strncmp(val, "auto", 4) == 0;
       for (int i = 0; i < CF_PRECISION_COUNT; i++) {
         const char *name = cf_precision_name((cf_precision)i);
         if (strlen(name) == vlen && strncmp(name, val, vlen) == 0) found = i;
       }
-      if (found < 0)
+      if (found < 0 && !is_auto)
         return cf_error_set(err, CF_ERR_ARG,
-                            "option 'precision=%.*s': unknown precision (known: f32, bf16, int8)",
-                            (int)vlen, val);
-      *precision = (cf_precision)found;
+                            "option 'precision=%.*s': unknown precision (known: f32, bf16, int8%s)",
+                            (int)vlen, val, automatic ? ", auto" : "");
+      *precision = is_auto ? CF_PRECISION_F32 : (cf_precision)found;
+      if (automatic) *automatic = is_auto;
     } else if (len > 0) {
       CF_TRY(cf_backend_options_append(rest, rest_size, &used, p, len, err));
     }

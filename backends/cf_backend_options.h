@@ -25,12 +25,15 @@ cf_status cf_backend_options_parse(const char *options,
                                    const cf_backend_int_option *known, int n_known,
                                    cf_error *err);
 
-/* The precision=f32|bf16|int8 item of options: *precision gets it (F32 when
- * absent; the last one wins), every other item is copied, comma-separated,
- * into rest (rest_size bytes; "" when none is left). Fails on an unknown
- * value, naming the known ones, or when rest is too small. */
+/* The precision=f32|bf16|int8|auto item of options: *precision gets it
+ * (F32 when absent; the last one wins; F32 for auto, with *automatic set,
+ * which may be NULL when the caller takes no auto), every other item is
+ * copied, comma-separated, into rest (rest_size bytes; "" when none is
+ * left). Fails on an unknown value, naming the known ones, or when rest is
+ * too small. */
 cf_status cf_backend_options_take_precision(const char *options, cf_precision *precision,
-                                            char *rest, size_t rest_size, cf_error *err);
+                                            bool *automatic, char *rest, size_t rest_size,
+                                            cf_error *err);
 
 /* Takes the items of options whose key is one of known's out: each is
  * parsed as cf_backend_options_parse would; every other item is copied,

@@ -34,6 +34,7 @@ typedef struct onednn_ctx {
   int n_cache, cap_cache;
   /* precision=...: what weights are converted to at weight_create. */
   cf_precision precision;
+  bool precision_auto; /* chosen by precision=auto (said in the variant) */
   int n_lowp, n_kept;    /* MATRIX weights converted / kept in float32 */
   const char *kept_why;  /* the first kept one's reason */
   char variant[192];     /* cf_backend_iface.variant text */
@@ -86,6 +87,7 @@ static cf_status od_create(const cf_backend_config *cfg, void **ctx, cf_error *e
   onednn_ctx *c = calloc(1, sizeof *c);
   if (!c) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
   c->precision = cfg->precision;
+  c->precision_auto = cfg->precision_auto;
   cf_status st = cf_onednn_precision_check(c->precision, err);
   if (st == CF_OK) st = cf_cpu_ctx_init(&c->cpu, cfg, err);
   /* bf16 runs the attention core in bf16 too (before any weight upload:
@@ -458,9 +460,13 @@ static void od_matmul_nt(void *ctx, int batch, int m, int n, int k, const float 
 static const char *od_variant(void *ctx) {
   onednn_ctx *c = ctx;
   const char *kernels = cf_cpu_kernels_name(ctx);
-  if (c->precision == CF_PRECISION_F32) return kernels;
-  int n = snprintf(c->variant, sizeof c->variant, "%s, %s matmuls", kernels,
-                   cf_precision_name(c->precision));
+  if (c->precision == CF_PRECISION_F32 && !c->precision_auto) return kernels;
+  if (c->precision == CF_PRECISION_F32) {
+    snprintf(c->variant, sizeof c->variant, "%s, f32 (precision=auto)", kernels);
+    return c->variant;
+  }
+  int n = snprintf(c->variant, sizeof c->variant, "%s, %s matmuls%s", kernels,
+                   cf_precision_name(c->precision), c->precision_auto ? " (precision=auto)" : "");
   if (c->n_kept && n > 0 && (size_t)n < sizeof c->variant)
     snprintf(c->variant + n, sizeof c->variant - (size_t)n, " (%d of %d matrices kept f32: %s)",
              c->n_kept, c->n_kept + c->n_lowp, c->kept_why);
@@ -469,6 +475,16 @@ static const char *od_variant(void *ctx) {
     snprintf(c->variant + len, sizeof c->variant - len, ", bf16 attention (%s)",
              c->cpu.attention_bf16->name);
   return c->variant;
+}
+
+/* precision=auto: bf16 where oneDNN runs it natively, else f32. bf16 is
+ * the faster at every batch size measured on this backend (docs/PRECISION.md
+ * "precision=auto"); int8 is faster still but moves a trained network's Q
+ * by about eight times as much, beyond auto's accuracy bound. */
+static cf_precision od_auto_precision(void) {
+  cf_error err = {0};
+  return cf_onednn_precision_check(CF_PRECISION_BF16, &err) == CF_OK ? CF_PRECISION_BF16
+                                                                      : CF_PRECISION_F32;
 }
 
 static const cf_backend_iface onednn_iface = {
@@ -494,7 +510,7 @@ static const cf_backend_iface onednn_iface = {
 const cf_backend_desc cf_backend_onednn_desc = {
     .name = "onednn",
     .summary = "oneDNN matmul primitives (fused bias + activation) + CPU kernels, avx2 or "
-               "portable by CPU (options: threads=N, precision=f32|bf16|int8)",
+               "portable by CPU (options: threads=N, precision=f32|bf16|int8|auto)",
     .priority = 30,
     .features = CF_CPU_FEATURES,
     .activations = CF_CPU_ACTIVATIONS,
@@ -502,4 +518,5 @@ const cf_backend_desc cf_backend_onednn_desc = {
     .iface = &onednn_iface,
     .precisions = (1u << CF_PRECISION_BF16) | (1u << CF_PRECISION_INT8),
     .default_minibatch = 32,
+    .auto_precision = od_auto_precision,
 };

@@ -31,36 +31,106 @@ static void test_take_precision(cf_test *t) {
   cf_precision p = CF_PRECISION_INT8;
   char rest[64];
   cf_error err = {0};
-  CHECK_INT_EQ(cf_backend_options_take_precision(NULL, &p, rest, sizeof rest, &err), CF_OK);
+  CHECK_INT_EQ(cf_backend_options_take_precision(NULL, &p, NULL, rest, sizeof rest, &err), CF_OK);
   CHECK_INT_EQ(p, CF_PRECISION_F32);
   CHECK_STR_EQ(rest, "");
-  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2,precision=int8,,x=1", &p, rest,
+  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2,precision=int8,,x=1", &p, NULL, rest,
                                                  sizeof rest, &err),
                CF_OK);
   CHECK_INT_EQ(p, CF_PRECISION_INT8);
   CHECK_STR_EQ(rest, "threads=2,x=1");
-  CHECK_INT_EQ(cf_backend_options_take_precision("precision=bf16", &p, rest, sizeof rest, &err),
+  CHECK_INT_EQ(cf_backend_options_take_precision("precision=bf16", &p, NULL, rest, sizeof rest, &err),
                CF_OK);
   CHECK_INT_EQ(p, CF_PRECISION_BF16);
   CHECK_STR_EQ(rest, "");
-  CHECK_INT_EQ(cf_backend_options_take_precision("precision=bf16,precision=f32", &p, rest,
+  CHECK_INT_EQ(cf_backend_options_take_precision("precision=bf16,precision=f32", &p, NULL, rest,
                                                  sizeof rest, &err),
                CF_OK);
   CHECK_INT_EQ(p, CF_PRECISION_F32); /* the last one wins */
   const char *bad[] = {"precision=fp16", "precision=", "precision=BF16", "precision=int8x"};
   for (int i = 0; i < 4; i++) {
-    CHECK_INT_EQ(cf_backend_options_take_precision(bad[i], &p, rest, sizeof rest, &err),
+    CHECK_INT_EQ(cf_backend_options_take_precision(bad[i], &p, NULL, rest, sizeof rest, &err),
                  CF_ERR_ARG);
     CHECK_STR_CONTAINS(err.msg, bad[i]);
     CHECK_STR_CONTAINS(err.msg, "known: f32, bf16, int8");
   }
   /* rest needs exactly what is left plus its NUL. */
-  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2,x=1", &p, rest, 14, &err), CF_OK);
+  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2,x=1", &p, NULL, rest, 14, &err), CF_OK);
   CHECK_STR_EQ(rest, "threads=2,x=1");
-  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2,x=1", &p, rest, 13, &err), CF_ERR_ARG);
-  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2", &p, rest, 10, &err), CF_OK);
-  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2", &p, rest, 9, &err), CF_ERR_ARG);
+  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2,x=1", &p, NULL, rest, 13, &err), CF_ERR_ARG);
+  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2", &p, NULL, rest, 10, &err), CF_OK);
+  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2", &p, NULL, rest, 9, &err), CF_ERR_ARG);
   CHECK_STR_EQ(cf_precision_name(CF_PRECISION_BF16), "bf16");
+  /* auto: only for a caller that takes it; F32 with the flag set, and the
+   * last item wins either way. */
+  bool automatic = false;
+  CHECK_INT_EQ(cf_backend_options_take_precision("precision=auto", &p, NULL, rest, sizeof rest,
+                                                 &err),
+               CF_ERR_ARG);
+  CHECK_STR_CONTAINS(err.msg, "known: f32, bf16, int8)");
+  CHECK_INT_EQ(cf_backend_options_take_precision("x=1,precision=auto", &p, &automatic, rest,
+                                                 sizeof rest, &err),
+               CF_OK);
+  CHECK(automatic);
+  CHECK_INT_EQ(p, CF_PRECISION_F32);
+  CHECK_STR_EQ(rest, "x=1");
+  CHECK_INT_EQ(cf_backend_options_take_precision("precision=auto,precision=int8", &p, &automatic,
+                                                 rest, sizeof rest, &err),
+               CF_OK);
+  CHECK(!automatic);
+  CHECK_INT_EQ(p, CF_PRECISION_INT8);
+  CHECK_INT_EQ(cf_backend_options_take_precision("precision=Auto", &p, &automatic, rest,
+                                                 sizeof rest, &err),
+               CF_ERR_ARG);
+  CHECK_STR_CONTAINS(err.msg, "known: f32, bf16, int8, auto");
+}
+
+/* precision=auto is never refused: every backend creates with it, takes
+ * cf_backend_auto_precision's pick, and a backend that picks a reduced
+ * precision says so in its variant string. */
+static void test_auto(cf_test *t) {
+  for (int i = 0; i < cf_backend_count(); i++) {
+    const cf_backend_desc *d = cf_backend_at(i);
+    if (d->probe && !d->probe()) continue;
+    const cf_precision pick = cf_backend_auto_precision(d);
+    CHECK(pick == CF_PRECISION_F32 || (d->precisions & (1u << pick)));
+    cf_backend_config cfg = {.max_batch = 2, .options = "threads=1,precision=auto"};
+    cf_backend *be = NULL;
+    cf_error err = {0};
+    if (!CHECK_INT_EQ(cf_backend_create(d->name, &cfg, &be, &err), CF_OK)) {
+      printf("%s: %s\n", d->name, err.msg);
+      continue;
+    }
+    const char *variant = cf_backend_variant(be);
+    printf("%s: precision=auto runs %s (%s)\n", d->name, cf_precision_name(pick),
+           variant ? variant : "one code path");
+    if (pick != CF_PRECISION_F32) {
+      CHECK(variant != NULL);
+      if (variant) {
+        char want[48];
+        snprintf(want, sizeof want, "%s matmuls (precision=auto)", cf_precision_name(pick));
+        CHECK_STR_CONTAINS(variant, want);
+      }
+      /* The pick is one the backend runs when asked for by name. */
+      char opts[32];
+      snprintf(opts, sizeof opts, "precision=%s", cf_precision_name(pick));
+      cf_backend *named = NULL;
+      cfg.options = opts;
+      if (CHECK_INT_EQ(cf_backend_create(d->name, &cfg, &named, &err), CF_OK))
+        cf_backend_free(named);
+    }
+    cf_backend_free(be);
+  }
+#ifdef CF_HAVE_ONEDNN
+  /* onednn picks bf16 exactly where it runs bf16 natively. */
+  cf_backend_config cfg = {.max_batch = 1, .options = "precision=bf16"};
+  cf_backend *be = NULL;
+  cf_error err = {0};
+  const bool bf16 = cf_backend_create("onednn", &cfg, &be, &err) == CF_OK;
+  cf_backend_free(be);
+  CHECK_INT_EQ(cf_backend_auto_precision(cf_backend_find("onednn")),
+               bf16 ? CF_PRECISION_BF16 : CF_PRECISION_F32);
+#endif
 }
 
 static void test_refusals(cf_test *t) {
@@ -337,7 +407,14 @@ static void test_refused_without_isa(cf_test *t) {
   cf_backend *be = NULL;
   cf_error err = {0};
   if (CHECK_INT_EQ(cf_backend_create("onednn", &cfg, &be, &err), CF_OK)) cf_backend_free(be);
+  /* auto falls back to f32 silently, and says so. */
+  CHECK_INT_EQ(cf_backend_auto_precision(cf_backend_find("onednn")), CF_PRECISION_F32);
+  cfg.options = "precision=auto";
+  if (CHECK_INT_EQ(cf_backend_create("onednn", &cfg, &be, &err), CF_OK)) {
+    CHECK_STR_CONTAINS(cf_backend_variant(be), "f32 (precision=auto)");
+    cf_backend_free(be);
+  }
 }
 
-CF_TEST_MAIN(test_take_precision, test_refusals, test_linear_bf16, test_linear_int8,
+CF_TEST_MAIN(test_take_precision, test_refusals, test_auto, test_linear_bf16, test_linear_int8,
              test_int8_rows_independent, test_kept_bf16, test_kept_int8, test_refused_without_isa)

@@ -19,28 +19,32 @@
 #endif
 
 static void test_options_precision(cf_test *t) {
-  CHECK_INT_EQ(bench_options_precision("precision=int8,lanes=2"), CF_PRECISION_INT8);
-  CHECK_INT_EQ(bench_options_precision("lanes=2,precision=bf16"), CF_PRECISION_BF16);
-  CHECK_INT_EQ(bench_options_precision("threads=2,precision=bf16,lanes=1"), CF_PRECISION_BF16);
-  CHECK_INT_EQ(bench_options_precision("precision=f32"), CF_PRECISION_F32);
+  CHECK_INT_EQ(bench_options_precision("precision=int8,lanes=2", NULL), CF_PRECISION_INT8);
+  CHECK_INT_EQ(bench_options_precision("lanes=2,precision=bf16", NULL), CF_PRECISION_BF16);
+  CHECK_INT_EQ(bench_options_precision("threads=2,precision=bf16,lanes=1", NULL), CF_PRECISION_BF16);
+  CHECK_INT_EQ(bench_options_precision("precision=f32", NULL), CF_PRECISION_F32);
   /* the last one wins, as for the backends */
-  CHECK_INT_EQ(bench_options_precision("precision=bf16,precision=int8"), CF_PRECISION_INT8);
+  CHECK_INT_EQ(bench_options_precision("precision=bf16,precision=int8", NULL), CF_PRECISION_INT8);
   /* none */
-  CHECK_INT_EQ(bench_options_precision(NULL), CF_PRECISION_F32);
-  CHECK_INT_EQ(bench_options_precision(""), CF_PRECISION_F32);
-  CHECK_INT_EQ(bench_options_precision("threads=2,lanes=2"), CF_PRECISION_F32);
+  CHECK_INT_EQ(bench_options_precision(NULL, NULL), CF_PRECISION_F32);
+  CHECK_INT_EQ(bench_options_precision("", NULL), CF_PRECISION_F32);
+  CHECK_INT_EQ(bench_options_precision("threads=2,lanes=2", NULL), CF_PRECISION_F32);
   /* unknown values (the backends refuse them): f32. Items are separated
    * by commas, so "int8;lanes=2" is one unknown value. */
-  CHECK_INT_EQ(bench_options_precision("precision=fp16"), CF_PRECISION_F32);
-  CHECK_INT_EQ(bench_options_precision("precision=int8;lanes=2"), CF_PRECISION_F32);
-  CHECK_INT_EQ(bench_options_precision("precision="), CF_PRECISION_F32);
-  CHECK_INT_EQ(bench_options_precision("xprecision=int8"), CF_PRECISION_F32);
+  CHECK_INT_EQ(bench_options_precision("precision=fp16", NULL), CF_PRECISION_F32);
+  CHECK_INT_EQ(bench_options_precision("precision=int8;lanes=2", NULL), CF_PRECISION_F32);
+  CHECK_INT_EQ(bench_options_precision("precision=", NULL), CF_PRECISION_F32);
+  CHECK_INT_EQ(bench_options_precision("xprecision=int8", NULL), CF_PRECISION_F32);
   /* longer than any fixed buffer would hold */
   char longer[600];
   memset(longer, 'a', sizeof longer);
   memcpy(longer, "x=", 2);
   snprintf(longer + 500, sizeof longer - 500, ",precision=bf16");
-  CHECK_INT_EQ(bench_options_precision(longer), CF_PRECISION_BF16);
+  CHECK_INT_EQ(bench_options_precision(longer, NULL), CF_PRECISION_BF16);
+  /* auto: what the named (or default) backend picks on this CPU. */
+  CHECK_INT_EQ(bench_options_precision("precision=auto", NULL),
+               cf_backend_auto_precision(cf_backend_default()));
+  CHECK_INT_EQ(bench_options_precision("lanes=1,precision=auto", "ref"), CF_PRECISION_F32);
 }
 
 static void test_yardstick(cf_test *t) {

@@ -86,7 +86,7 @@ typedef struct bench_batch_run {
 
 typedef struct bench_backend_run {
   char name[BENCH_NAME_MAX];
-  char variant[BENCH_NAME_MAX]; /* the backend's code path (cf_backend_variant): the CPU
+  char variant[192]; /* the backend's code path (cf_backend_variant): the CPU
                                    backends' kernel set, "avx512", "avx2", "portable";
                                    "" = a backend with only one */
   bool skipped;

@@ -6,15 +6,19 @@
 
 #include "backends/cf_backend_options.h"
 
-cf_precision bench_options_precision(const char *options) {
+cf_precision bench_options_precision(const char *options, const char *backend) {
   if (!options || !*options) return CF_PRECISION_F32;
   cf_precision p = CF_PRECISION_F32;
+  bool automatic = false;
   /* rest: the other items (unused here), never longer than the options */
   const size_t size = strlen(options) + 1;
   char *rest = malloc(size);
   cf_error err = {0};
-  if (!rest || cf_backend_options_take_precision(options, &p, rest, size, &err) != CF_OK)
+  if (!rest || cf_backend_options_take_precision(options, &p, &automatic, rest, size, &err) != CF_OK)
     p = CF_PRECISION_F32;
+  else if (automatic)
+    p = cf_backend_auto_precision(backend && *backend ? cf_backend_find(backend)
+                                                      : cf_backend_default());
   free(rest);
   return p;
 }
@@ -26,7 +30,8 @@ const bench_matmul_peak *bench_report_peak(const bench_report *r, cf_precision p
 }
 
 bench_yardstick bench_yardstick_for(const bench_report *r) {
-  bench_yardstick y = {.precision = bench_options_precision(r->backend_options)};
+  bench_yardstick y = {.precision = bench_options_precision(
+                           r->backend_options, r->n_backends > 0 ? r->backends[0].name : NULL)};
   const bench_matmul_peak *peak = bench_report_peak(r, y.precision);
   if (!peak) {
     y.gflops = bench_sgemm_peak(&r->sgemm);

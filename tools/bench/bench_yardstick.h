@@ -19,9 +19,10 @@ typedef struct bench_yardstick {
 
 /* The precision=... of a backend option string ("key=value,..."): f32 when
  * absent, and when the value is no known precision (cf_backend_create
- * refuses such options before anything is measured). The last one wins, as
- * for the backends. */
-cf_precision bench_options_precision(const char *options);
+ * refuses such options before anything is measured); for auto, what the
+ * named backend (NULL or "" = the default one) picks on this CPU. The last
+ * one wins, as for the backends. */
+cf_precision bench_options_precision(const char *options, const char *backend);
 
 /* The peak r's shares are computed against: its backend options'
  * precision, and that precision's measured one-thread peak. */
