@@ -7,9 +7,12 @@ onednn, one thread, the two settings interleaved, medians over the rounds.
 
 Prints one line per (net, batch): f32 and auto evaluations/s and auto / f32,
 with the load average before and after. Hold the machine's benchmark lock
-when the machine is shared."""
+when the machine is shared. --append FILE keeps every round's rates in FILE
+(JSON) and reports over all rounds kept there, so the rounds can be taken in
+several quiet windows."""
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -44,6 +47,7 @@ def main():
     ap.add_argument("--batches", default="1,2,4,8,16,32,64,256")
     ap.add_argument("--min-time", type=float, default=0.4)
     ap.add_argument("--nets", default=",".join(NETS))
+    ap.add_argument("--append", metavar="FILE", help="keep the rounds in FILE and report over all of them")
     a = ap.parse_args()
     print("load average before: %.2f %.2f %.2f" % os.getloadavg())
     nets = a.nets.split(",")
@@ -57,6 +61,18 @@ def main():
                 got[(net, p)].append(rates)
                 variants[(net, p)] = variant
         sys.stderr.write("round %d/%d done\n" % (r + 1, a.rounds))
+    if a.append:
+        kept = {}
+        if os.path.exists(a.append):
+            with open(a.append) as f:
+                kept = json.load(f)
+        for (net, p), rounds in got.items():
+            kept.setdefault(net + "|" + p, []).extend({str(b): v for b, v in x.items()} for x in rounds)
+        with open(a.append, "w") as f:
+            json.dump(kept, f)
+        got = {tuple(k.split("|")): [{int(b): v for b, v in x.items()} for x in rounds]
+               for k, rounds in kept.items() if k.split("|")[0] in nets}
+        print("rounds kept in %s: %d" % (a.append, len(got[(nets[0], "f32")])))
     print("%-12s %6s %10s %10s %8s %8s" % ("net", "batch", "f32", "auto", "auto/f32", "min"))
     worst = None
     for net in nets:
