@@ -46,6 +46,7 @@
 
 #include "engine/uci/cf_uci.h"
 #include "engine/uci/cf_uci_text.h"
+#include "fuzz_backend.h"
 
 static void check_line(void *user, const char *line) {
   (void)user;
@@ -111,6 +112,71 @@ static bool asks_too_much(const char *line, size_t len) {
 #error "CF_FUZZ_TINY_NET: the path of tests/engine/fuzz/tiny.pb.gz (meson passes it)"
 #endif
 
+/* What the first byte's low bits pick: the tiny net on the fuzz backend
+ * (fuzz_backend.h: cheap deterministic ops; 00 and 10, so the committed
+ * inputs, most of which start with a 0 byte, run on it), on the ref
+ * backend (01: real arithmetic, several times slower), or no network (11:
+ * a missing weights file). */
+typedef enum { NET_REF, NET_FUZZ, NET_NONE, NET_KINDS } net_kind;
+
+static net_kind pick_net(uint8_t first) {
+  static const net_kind by_bits[4] = {NET_FUZZ, NET_REF, NET_FUZZ, NET_NONE};
+  return by_bits[first & 3];
+}
+
+/* The setup every input runs on: the network picked, and the small NN
+ * cache. */
+static void setup(cf_uci *u, net_kind net, bool fresh) {
+  const char *weights = net == NET_NONE ? "/nonexistent/fuzz.pb.gz" : CF_FUZZ_TINY_NET;
+  /* Backend auto asks every backend's probe at each isready and go (the
+   * cuda one globs /dev): a kept engine without a net names ref; fresh
+   * ones keep auto. */
+  const char *backend = net == NET_FUZZ ? CF_FUZZ_BACKEND : net == NET_REF || !fresh ? "ref" : NULL;
+  if (cf_uci_set_option(u, CF_OPT_WEIGHTS_FILE, weights, NULL) != CF_OK ||
+      (backend && cf_uci_set_option(u, CF_OPT_BACKEND, backend, NULL) != CF_OK) ||
+      cf_uci_set_option(u, CF_OPT_NN_CACHE_SIZE, "1000", NULL) != CF_OK)
+    abort();
+}
+
+/* The kept engines, [network][background loading], made on first use.
+ * Each input starts from the same state: the state cf_uci_reset leaves
+ * (every option at its default, the start position, a new tree, cache and
+ * clock), setup, and with a network an isready, which loads it only the
+ * first time (a net an input changed is loaded back here, by the next
+ * input). So an input does the same alone in a fresh process as after any
+ * others (but for the load's own lines). */
+static cf_uci *kept[NET_KINDS][2];
+
+static cf_uci *new_engine(bool background) {
+  static bool registered;
+  if (!registered) registered = cf_fuzz_backend_register() != NULL;
+  cf_uci_config cfg = {.search_dirs = NULL, .max_batch = 4, .background_load = background};
+  cf_uci *u;
+  if (cf_uci_create(&cfg, check_line, NULL, &u, NULL) != CF_OK) abort();
+  return u;
+}
+
+static cf_uci *kept_engine(net_kind net, bool background) {
+  cf_uci **slot = &kept[net][background];
+  if (!*slot) *slot = new_engine(background); /* reset at the end of every input */
+  setup(*slot, net, false);
+  if (net != NET_NONE) {
+    cf_uci_feed(*slot, "isready");
+    cf_uci_drain(*slot);
+  }
+  return *slot;
+}
+
+#ifdef CF_FUZZ_REPLAY
+static void free_kept(void) {
+  for (int n = 0; n < NET_KINDS; n++)
+    for (int b = 0; b < 2; b++) {
+      cf_uci_free(kept[n][b]);
+      kept[n][b] = NULL;
+    }
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size == 0 || size > 65536) return 0;
   for (const char *p = (const char *)data + 1, *end = (const char *)data + size; p < end;) {
@@ -119,17 +185,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (asks_too_much(p, (size_t)(stop - p))) return -1;
     p = stop + 1;
   }
-  const bool no_net = (data[0] & 3) == 3;
-  cf_uci_config cfg = {.search_dirs = NULL, .max_batch = 4, .background_load = data[0] & 8};
-  cf_uci *u;
-  if (cf_uci_create(&cfg, check_line, NULL, &u, NULL) != CF_OK) abort();
-  if (no_net) {
-    cf_uci_set_option(u, CF_OPT_WEIGHTS_FILE, "/nonexistent/fuzz.pb.gz", NULL);
-  } else if (cf_uci_set_option(u, CF_OPT_WEIGHTS_FILE, CF_FUZZ_TINY_NET, NULL) != CF_OK ||
-             cf_uci_set_option(u, CF_OPT_BACKEND, "ref", NULL) != CF_OK) {
-    abort();
-  }
-  if (cf_uci_set_option(u, CF_OPT_NN_CACHE_SIZE, "1000", NULL) != CF_OK) abort();
+  const net_kind net = pick_net(data[0]);
+  const bool background = data[0] & 8;
+  /* One input in eight gets an engine of its own, created and freed
+   * around it with no isready first (its own commands load the net, and
+   * with background loading queue behind the load). */
+  const bool fresh = (data[0] & 0x70) == 0x70;
+  cf_uci *u = fresh ? new_engine(background) : kept_engine(net, background);
+  if (fresh) setup(u, net, true);
   /* Lines end at '\n' and are fed with their length, as the engine's
    * reader does (a line with a NUL byte is refused). */
   const char *p = (const char *)data + 1, *end = (const char *)data + size;
@@ -141,7 +204,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     p = stop;
   }
   if (!quit) cf_uci_drain(u);
-  cf_uci_free(u);
+  if (fresh) {
+    cf_uci_free(u);
+  } else if (cf_uci_reset(u, NULL) != CF_OK) {
+    /* Nothing of this input may stay running or allocated. */
+    abort();
+  }
   return 0;
 }
 
@@ -177,6 +245,7 @@ int main(int argc, char **argv) {
     }
     if (d) closedir(d);
   }
+  free_kept();
   printf("replayed %d inputs\n", files);
   return rc || files == 0;
 }
