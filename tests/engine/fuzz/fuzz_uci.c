@@ -1,29 +1,37 @@
 /* fuzz_uci: libFuzzer target for the UCI command loop.
  *
- * The input is split into lines and fed to a fresh responder; then any
- * search is stopped and everything freed. The first byte picks the
- * network: low bits 11 = a missing weights file (the no-network paths;
- * one input in four), anything else = tiny.pb.gz beside this file on the
- * ref backend: a random net of 1 layer, d 4, 1 head, dff 4, so a load
- * takes well under a millisecond and an evaluation a few microseconds,
- * and every agent, the search included, really runs at a thousand inputs
- * a second or more. Searches are bounded: every go line is fed with
- * " nodes 4" appended unless it already ends its search within 4 visits
- * (a later nodes overrides an earlier one, so a timed, depth or infinite
- * search still parses and runs as asked, only shorter); a held search
- * ends with the next command, and cf_uci_free stops any at the end of the
- * input. The NN cache is set to 1,000
- * entries (the default 2,000,000 is cleared for every search: most of an
- * input's time), and an input that asks for more than 2 threads or a cache
- * above 20,000 entries is not run (return -1: not kept in the corpus): it
- * would measure the machine's memory and thread start-up, not the code.
- * The input may still pick `<built in>` or another backend (rare and
- * slower). Bit 3 of the first
- * byte = background loading as the binary runs it (commands queue behind
- * a load, quit lets it go; at the end of an input without quit the
- * responder is drained as the binary does). The output callback checks
- * every line is non-empty, clean text (valid UTF-8, no control character,
- * so no newline either).
+ * The input is split into lines and fed to a responder; then any search
+ * is stopped and the responder reset (cf_uci_reset) for the next input.
+ * Responders are kept across inputs, one per network and loading mode, so
+ * an input does not pay for creating one, its threads' first start and a
+ * network load; each input starts from the same state (the reset, the
+ * setup below, an isready), so it does the same alone in a fresh process
+ * as after others, and a finding reproduces from its file. One input in
+ * eight (bits 4-6 of the first byte all set) gets a fresh responder,
+ * created and freed around it without the isready, as before reuse: its
+ * commands load the network (and with background loading queue behind
+ * the load).
+ *
+ * The first byte's low bits pick the network (pick_net): tiny.pb.gz beside
+ * this file (a random net of 1 layer, d 4, 1 head, dff 4) on the `fuzz`
+ * backend (fuzz_backend.h: the ref backend with cheap deterministic
+ * linear, attention and matmul; half the inputs), the same net on the ref
+ * backend (a quarter), or a missing weights file (the no-network paths; a
+ * quarter). Searches are bounded: every go line is fed with " nodes 4"
+ * appended unless it already ends its search within 4 visits (a later
+ * nodes overrides an earlier one, so a timed, depth or infinite search
+ * still parses and runs as asked, only shorter); a held search ends with
+ * the next command, and the reset stops any at the end of the input. The
+ * NN cache is set to 1,000 entries (the default 2,000,000 is cleared for
+ * every search: most of an input's time), and an input that asks for more
+ * than 2 threads or a cache above 20,000 entries is not run (return -1:
+ * not kept in the corpus): it would measure the machine's memory and
+ * thread start-up, not the code. The input may still pick `<built in>` or
+ * another backend (rare and slower). Bit 3 of the first byte = background
+ * loading as the binary runs it (commands queue behind a load, quit lets
+ * it go; at the end of an input without quit the responder is drained as
+ * the binary does). The output callback checks every line is non-empty,
+ * clean text (valid UTF-8, no control character, so no newline either).
  *
  * uci.dict (passed with -dict=) holds the commands, go tokens, option
  * names and values, moves and FEN parts.
