@@ -39,7 +39,15 @@ static void fake_linear(void *ctx, int rows, int in, int out, const float *x, co
   for (int r = 0; r < rows; r++) {
     const float *xr = x + (size_t)r * (size_t)in;
     float *yr = y + (size_t)r * (size_t)out;
-    for (int o = 0; o < out; o++) yr[o] = act(a, xr[o % in] / 2 + xr[(7 * o + 1) % in] / 4);
+    /* i = o % in and j = (7 o + 1) % in, stepped without a division. */
+    for (int o = 0, i = 0, j = 1 % in; o < out; o++) {
+      yr[o] = xr[i] / 2 + xr[j] / 4;
+      if (++i == in) i = 0;
+      j += 7;
+      while (j >= in) j -= in;
+    }
+    if (a != CF_OP_ACT_NONE)
+      for (int o = 0; o < out; o++) yr[o] = act(a, yr[o]);
   }
 }
 
