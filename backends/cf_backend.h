@@ -262,6 +262,12 @@ typedef struct cf_backend {
 /* Registry: every compiled-in backend, highest priority first. */
 int cf_backend_count(void);
 const cf_backend_desc *cf_backend_at(int i);
+/* For tests only: lists d (a test double: priority < 0, else ignored)
+ * after the compiled-in backends, so it is found by name and never the
+ * default; NULL takes it out. Call before any engine or network looks at
+ * the registry (the UCI Backend option lists the names once), from one
+ * thread. */
+void cf_backend_set_test_double(const cf_backend_desc *d);
 /* NULL if no backend has that name. */
 const cf_backend_desc *cf_backend_find(const char *name);
 /* The highest-priority backend whose probe succeeds (never one with

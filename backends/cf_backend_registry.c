@@ -4,7 +4,8 @@
  * highest priority; test doubles get negative priorities so they are only
  * ever chosen by name. Fast backends (cuda 40 > onednn 30 > openblas 20 >
  * ref 0) join this table behind the CF_HAVE_* macros backends/meson.build
- * defines. Keep it sorted by priority. */
+ * defines. Keep it sorted by priority. A test may add one double of its
+ * own behind them (cf_backend_set_test_double). */
 #include "backends/cf_backend.h"
 #include "backends/ref/cf_ref_backend.h"
 #ifdef CF_HAVE_CUDA
@@ -30,8 +31,19 @@ static const cf_backend_desc *const registry[] = {
     &cf_backend_ref_desc,
 };
 
-int cf_backend_count(void) { return (int)(sizeof registry / sizeof registry[0]); }
+enum { N_REGISTERED = (int)(sizeof registry / sizeof registry[0]) };
+
+/* A test's double, listed last (cf_backend_set_test_double); none in the
+ * product. */
+static const cf_backend_desc *test_double;
+
+void cf_backend_set_test_double(const cf_backend_desc *d) {
+  test_double = d && d->priority < 0 ? d : NULL;
+}
+
+int cf_backend_count(void) { return N_REGISTERED + (test_double != NULL); }
 
 const cf_backend_desc *cf_backend_at(int i) {
-  return i >= 0 && i < cf_backend_count() ? registry[i] : NULL;
+  if (i >= 0 && i < N_REGISTERED) return registry[i];
+  return i == N_REGISTERED ? test_double : NULL;
 }

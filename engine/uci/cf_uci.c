@@ -180,6 +180,15 @@ const char *cf_uci_get_option(const cf_uci *u, cf_uci_option_id id) {
   return id >= 0 && id < CF_OPT_COUNT ? u->opt[id].text : NULL;
 }
 
+/* Every option at its default (parsed from the option table). */
+static cf_status set_defaults(cf_uci *u, cf_error *err) {
+  for (int i = 0; i < CF_OPT_COUNT; i++) {
+    const cf_uci_option_desc *o = cf_uci_option_at((cf_uci_option_id)i);
+    CF_TRY(cf_uci_option_check(o, o->def, &u->opt[i], err));
+  }
+  return CF_OK;
+}
+
 cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *user,
                         cf_uci **out, cf_error *err) {
   *out = NULL;
@@ -199,12 +208,9 @@ cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *u
       return cf_error_set(err, CF_ERR_NOMEM, "uci: out of memory");
     }
   }
-  for (int i = 0; i < CF_OPT_COUNT; i++) {
-    const cf_uci_option_desc *o = cf_uci_option_at((cf_uci_option_id)i);
-    if (cf_uci_option_check(o, o->def, &u->opt[i], err) != CF_OK) { /* a bad table row */
-      cf_uci_free(u);
-      return err ? err->status : CF_ERR_INTERNAL;
-    }
+  if (set_defaults(u, err) != CF_OK) { /* a bad table row */
+    cf_uci_free(u);
+    return err ? err->status : CF_ERR_INTERNAL;
   }
   pthread_mutex_init(&u->out_mu, NULL);
   pthread_mutex_init(&u->mu, NULL);
@@ -259,4 +265,46 @@ void cf_uci_free(cf_uci *u) {
   pthread_mutex_destroy(&u->mu);
   pthread_cond_destroy(&u->cv);
   free(u);
+}
+
+cf_status cf_uci_reset(cf_uci *u, cf_error *err) {
+  cf_game g;
+  CF_TRY(cf_game_init(&g, NULL, err));
+  pthread_mutex_lock(&u->cmd_mu);
+  /* A load under way ends and runs what waited for it; then nothing may
+   * be left running or queued. */
+  while (u->loader) pthread_cond_wait(&u->idle_cv, &u->cmd_mu);
+  cf_uci_drop_queue(u);
+  cf_uci_finish_search(u, true);
+  cf_status st = set_defaults(u, err); /* cannot fail: create parsed the same rows */
+  if (st == CF_OK && cf_uci_log_open(u->log, "", err) != CF_OK) st = err ? err->status : CF_ERR_IO;
+  cf_search_params p;
+  search_params(u, &p);
+  if (st == CF_OK) st = cf_search_set_params(u->search, &p, err);
+  if (st != CF_OK) {
+    pthread_mutex_unlock(&u->cmd_mu);
+    cf_game_free(&g);
+    return st;
+  }
+  cf_game_free(&u->game);
+  u->game = g;
+  cf_search_reset(u->search);
+  cf_time_manager_init(&u->tm, u->opt[CF_OPT_MOVE_OVERHEAD].i);
+  seed_rng(u);
+  /* What create leaves zeroed, but the network and its key, which stay
+   * (a net that failed to load is tried again by the next isready). */
+  u->failed_key[0] = 0;
+  u->failed_msg[0] = 0;
+  u->cmd = (cf_uci_cmd_state){0};
+  u->hold = u->released = false;
+  atomic_store(&u->stop, false);
+  memset(&u->go, 0, sizeof u->go);
+  u->agent = NULL;
+  u->start = u->deadline = u->budget_ms = u->clock_start = u->answer_ms = 0;
+  atomic_store(&u->live_deadline, 0);
+  u->one_minibatch = u->overhead_warned = u->greeted = false;
+  u->n_held = 0;
+  u->syzygy_loaded[0] = 0;
+  pthread_mutex_unlock(&u->cmd_mu);
+  return CF_OK;
 }

@@ -106,6 +106,17 @@ void cf_uci_drain(cf_uci *u);
  * no library's exit handlers run under it). */
 bool cf_uci_loading(cf_uci *u);
 
+/* Back to the state cf_uci_create left, for a caller that runs many
+ * independent sessions on one responder: a load under way is waited for
+ * (the commands that waited for it run), any search is stopped (its
+ * bestmove is written) and queued commands dropped; then every option is
+ * at its default (LogFile off), the position is the start position, the
+ * tree, NN cache and clock are new, and the next first command is greeted
+ * again. The loaded network stays: a later isready or go keeps it when
+ * the options name it again (no reload, no load lines), and loads anew
+ * when they do not. Fails (changing nothing) only when out of memory. */
+cf_status cf_uci_reset(cf_uci *u, cf_error *err);
+
 /* Stops and joins any search, frees everything. Accepts NULL. */
 void cf_uci_free(cf_uci *u);
 

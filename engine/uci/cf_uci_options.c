@@ -12,7 +12,9 @@
 #include "weights/cf_weights.h"
 
 /* Backend's vars are "auto" plus the registry's names, filled on first use
- * (the registry is a table of constants, so this is idempotent). */
+ * (the registry is a table of constants, so this is idempotent; a test's
+ * double, chosen by name only, is listed when the test registered it
+ * first: cf_backend_set_test_double). */
 static cf_uci_option_desc table[CF_OPT_COUNT] = {
     [CF_OPT_WEIGHTS_FILE] = {"WeightsFile", "weights", NULL, 'w', CF_OPT_TYPE_STRING,
                              CF_WEIGHTS_AUTODISCOVER, 0, 0, {NULL},
@@ -163,7 +165,7 @@ static void fill_vars(void) {
   int k = 0;
   v[k++] = "auto";
   for (int i = 0; i < cf_backend_count() && k < CF_UCI_OPTION_VARS_MAX - 1; i++)
-    if (cf_backend_at(i)->priority >= 0) v[k++] = cf_backend_at(i)->name;
+    v[k++] = cf_backend_at(i)->name;
   v[k] = NULL;
   const char **a = table[CF_OPT_AGENT].vars;
   k = 0;

@@ -1,29 +1,37 @@
 /* fuzz_uci: libFuzzer target for the UCI command loop.
  *
- * The input is split into lines and fed to a fresh responder; then any
- * search is stopped and everything freed. The first byte picks the
- * network: low bits 11 = a missing weights file (the no-network paths;
- * one input in four), anything else = tiny.pb.gz beside this file on the
- * ref backend: a random net of 1 layer, d 4, 1 head, dff 4, so a load
- * takes well under a millisecond and an evaluation a few microseconds,
- * and every agent, the search included, really runs at a thousand inputs
- * a second or more. Searches are bounded: every go line is fed with
- * " nodes 4" appended unless it already ends its search within 4 visits
- * (a later nodes overrides an earlier one, so a timed, depth or infinite
- * search still parses and runs as asked, only shorter); a held search
- * ends with the next command, and cf_uci_free stops any at the end of the
- * input. The NN cache is set to 1,000
- * entries (the default 2,000,000 is cleared for every search: most of an
- * input's time), and an input that asks for more than 2 threads or a cache
- * above 20,000 entries is not run (return -1: not kept in the corpus): it
- * would measure the machine's memory and thread start-up, not the code.
- * The input may still pick `<built in>` or another backend (rare and
- * slower). Bit 3 of the first
- * byte = background loading as the binary runs it (commands queue behind
- * a load, quit lets it go; at the end of an input without quit the
- * responder is drained as the binary does). The output callback checks
- * every line is non-empty, clean text (valid UTF-8, no control character,
- * so no newline either).
+ * The input is split into lines and fed to a responder; then any search
+ * is stopped and the responder reset (cf_uci_reset) for the next input.
+ * Responders are kept across inputs, one per network and loading mode, so
+ * an input does not pay for creating one, its threads' first start and a
+ * network load; each input starts from the same state (the reset, the
+ * setup below, an isready), so it does the same alone in a fresh process
+ * as after others, and a finding reproduces from its file. One input in
+ * eight (bits 4-6 of the first byte all set) gets a fresh responder,
+ * created and freed around it without the isready, as before reuse: its
+ * commands load the network (and with background loading queue behind
+ * the load).
+ *
+ * The first byte's low bits pick the network (pick_net): tiny.pb.gz beside
+ * this file (a random net of 1 layer, d 4, 1 head, dff 4) on the `fuzz`
+ * backend (fuzz_backend.h: the ref backend with cheap deterministic
+ * linear, attention and matmul; half the inputs), the same net on the ref
+ * backend (a quarter), or a missing weights file (the no-network paths; a
+ * quarter). Searches are bounded: every go line is fed with " nodes 4"
+ * appended unless it already ends its search within 4 visits (a later
+ * nodes overrides an earlier one, so a timed, depth or infinite search
+ * still parses and runs as asked, only shorter); a held search ends with
+ * the next command, and the reset stops any at the end of the input. The
+ * NN cache is set to 1,000 entries (the default 2,000,000 is cleared for
+ * every search: most of an input's time), and an input that asks for more
+ * than 2 threads or a cache above 20,000 entries is not run (return -1:
+ * not kept in the corpus): it would measure the machine's memory and
+ * thread start-up, not the code. The input may still pick `<built in>` or
+ * another backend (rare and slower). Bit 3 of the first byte = background
+ * loading as the binary runs it (commands queue behind a load, quit lets
+ * it go; at the end of an input without quit the responder is drained as
+ * the binary does). The output callback checks every line is non-empty,
+ * clean text (valid UTF-8, no control character, so no newline either).
  *
  * uci.dict (passed with -dict=) holds the commands, go tokens, option
  * names and values, moves and FEN parts.
@@ -46,6 +54,7 @@
 
 #include "engine/uci/cf_uci.h"
 #include "engine/uci/cf_uci_text.h"
+#include "fuzz_backend.h"
 
 static void check_line(void *user, const char *line) {
   (void)user;
@@ -111,6 +120,71 @@ static bool asks_too_much(const char *line, size_t len) {
 #error "CF_FUZZ_TINY_NET: the path of tests/engine/fuzz/tiny.pb.gz (meson passes it)"
 #endif
 
+/* What the first byte's low bits pick: the tiny net on the fuzz backend
+ * (fuzz_backend.h: cheap deterministic ops; 00 and 10, so the committed
+ * inputs, most of which start with a 0 byte, run on it), on the ref
+ * backend (01: real arithmetic, several times slower), or no network (11:
+ * a missing weights file). */
+typedef enum { NET_REF, NET_FUZZ, NET_NONE, NET_KINDS } net_kind;
+
+static net_kind pick_net(uint8_t first) {
+  static const net_kind by_bits[4] = {NET_FUZZ, NET_REF, NET_FUZZ, NET_NONE};
+  return by_bits[first & 3];
+}
+
+/* The setup every input runs on: the network picked, and the small NN
+ * cache. */
+static void setup(cf_uci *u, net_kind net, bool fresh) {
+  const char *weights = net == NET_NONE ? "/nonexistent/fuzz.pb.gz" : CF_FUZZ_TINY_NET;
+  /* Backend auto asks every backend's probe at each isready and go (the
+   * cuda one globs /dev): a kept engine without a net names ref; fresh
+   * ones keep auto. */
+  const char *backend = net == NET_FUZZ ? CF_FUZZ_BACKEND : net == NET_REF || !fresh ? "ref" : NULL;
+  if (cf_uci_set_option(u, CF_OPT_WEIGHTS_FILE, weights, NULL) != CF_OK ||
+      (backend && cf_uci_set_option(u, CF_OPT_BACKEND, backend, NULL) != CF_OK) ||
+      cf_uci_set_option(u, CF_OPT_NN_CACHE_SIZE, "1000", NULL) != CF_OK)
+    abort();
+}
+
+/* The kept engines, [network][background loading], made on first use.
+ * Each input starts from the same state: the state cf_uci_reset leaves
+ * (every option at its default, the start position, a new tree, cache and
+ * clock), setup, and with a network an isready, which loads it only the
+ * first time (a net an input changed is loaded back here, by the next
+ * input). So an input does the same alone in a fresh process as after any
+ * others (but for the load's own lines). */
+static cf_uci *kept[NET_KINDS][2];
+
+static cf_uci *new_engine(bool background) {
+  static bool registered;
+  if (!registered) registered = cf_fuzz_backend_register() != NULL;
+  cf_uci_config cfg = {.search_dirs = NULL, .max_batch = 4, .background_load = background};
+  cf_uci *u;
+  if (cf_uci_create(&cfg, check_line, NULL, &u, NULL) != CF_OK) abort();
+  return u;
+}
+
+static cf_uci *kept_engine(net_kind net, bool background) {
+  cf_uci **slot = &kept[net][background];
+  if (!*slot) *slot = new_engine(background); /* reset at the end of every input */
+  setup(*slot, net, false);
+  if (net != NET_NONE) {
+    cf_uci_feed(*slot, "isready");
+    cf_uci_drain(*slot);
+  }
+  return *slot;
+}
+
+#ifdef CF_FUZZ_REPLAY
+static void free_kept(void) {
+  for (int n = 0; n < NET_KINDS; n++)
+    for (int b = 0; b < 2; b++) {
+      cf_uci_free(kept[n][b]);
+      kept[n][b] = NULL;
+    }
+}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size == 0 || size > 65536) return 0;
   for (const char *p = (const char *)data + 1, *end = (const char *)data + size; p < end;) {
@@ -119,17 +193,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (asks_too_much(p, (size_t)(stop - p))) return -1;
     p = stop + 1;
   }
-  const bool no_net = (data[0] & 3) == 3;
-  cf_uci_config cfg = {.search_dirs = NULL, .max_batch = 4, .background_load = data[0] & 8};
-  cf_uci *u;
-  if (cf_uci_create(&cfg, check_line, NULL, &u, NULL) != CF_OK) abort();
-  if (no_net) {
-    cf_uci_set_option(u, CF_OPT_WEIGHTS_FILE, "/nonexistent/fuzz.pb.gz", NULL);
-  } else if (cf_uci_set_option(u, CF_OPT_WEIGHTS_FILE, CF_FUZZ_TINY_NET, NULL) != CF_OK ||
-             cf_uci_set_option(u, CF_OPT_BACKEND, "ref", NULL) != CF_OK) {
-    abort();
-  }
-  if (cf_uci_set_option(u, CF_OPT_NN_CACHE_SIZE, "1000", NULL) != CF_OK) abort();
+  const net_kind net = pick_net(data[0]);
+  const bool background = data[0] & 8;
+  /* One input in eight gets an engine of its own, created and freed
+   * around it with no isready first (its own commands load the net, and
+   * with background loading queue behind the load). */
+  const bool fresh = (data[0] & 0x70) == 0x70;
+  cf_uci *u = fresh ? new_engine(background) : kept_engine(net, background);
+  if (fresh) setup(u, net, true);
   /* Lines end at '\n' and are fed with their length, as the engine's
    * reader does (a line with a NUL byte is refused). */
   const char *p = (const char *)data + 1, *end = (const char *)data + size;
@@ -141,7 +212,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     p = stop;
   }
   if (!quit) cf_uci_drain(u);
-  cf_uci_free(u);
+  if (fresh) {
+    cf_uci_free(u);
+  } else if (cf_uci_reset(u, NULL) != CF_OK) {
+    /* Nothing of this input may stay running or allocated. */
+    abort();
+  }
   return 0;
 }
 
@@ -177,6 +253,7 @@ int main(int argc, char **argv) {
     }
     if (d) closedir(d);
   }
+  free_kept();
   printf("replayed %d inputs\n", files);
   return rc || files == 0;
 }
