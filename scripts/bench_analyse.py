@@ -94,7 +94,7 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--net-positions", type=int, default=6000)
-    ap.add_argument("--search-positions", type=int, default=150)
+    ap.add_argument("--search-positions", type=int, default=600)
     ap.add_argument("--rss-sizes", default="10000,1000000")
     ap.add_argument("--skip-rss", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
@@ -121,11 +121,13 @@ def main():
         configs = [
             ("net-only, plain", n_net, [net_pgn]),
             ("net-only, 1 worker", n_net, [net_pgn, "--workers=1"]),
+            # shards of whole games: enough of them that the last one to
+            # finish leaves the other worker idle only briefly
             ("net-only, 2 workers", n_net, [net_pgn, "--workers=2", "--shard-size=50"]),
             ("100 nodes, plain", n_search, [search_pgn, "--nodes=100"]),
             ("100 nodes, 1 worker", n_search, [search_pgn, "--nodes=100", "--workers=1"]),
             ("100 nodes, 2 workers", n_search,
-             [search_pgn, "--nodes=100", "--workers=2", "--shard-size=3"]),
+             [search_pgn, "--nodes=100", "--workers=2", "--shard-size=1"]),
         ]
         rates = {name: [] for name, _, _ in configs}
         inner = {name: [] for name, _, _ in configs}
