@@ -34,7 +34,7 @@ void cf_search_params_default(cf_search_params *p) {
       .ram_limit_mb = 0,
       .max_collisions = 0,
       .max_collision_visits = 0,
-      .fill_batches = true,
+      .fill_batches = false,
   };
 }
 

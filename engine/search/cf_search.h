@@ -48,7 +48,8 @@ typedef struct cf_search_params {
                                 spend once the tree is large; 0 = 80000 (Lc0's
                                 MaxCollisionVisits); scaled down on small trees */
   bool fill_batches;         /* multi-visit collisions under a budget, as Lc0 gathers
-                                (engine/search/cf_search_gather.c); false = single-visit
+                                (engine/search/cf_search_gather.c); false (default, until
+                                a match shows it costs no strength) = single-visit
                                 collisions */
 } cf_search_params;
 
