@@ -1,8 +1,11 @@
 /* test_search_gather.c: how the search fills a batch (fill_batches), on
  * trees built by hand over real positions and evaluated by the built-in
  * network:
- *   - a full batch even when the priors are sharp (collisions steer the
- *     next walks elsewhere instead of ending the batch);
+ *   - a full batch where collisions happen (each stands for the visits its
+ *     path would take in a row, which steers the next walks elsewhere);
+ *   - under a sharp prior, the batch ends when its collision visits reach
+ *     the budget, exactly; max_collisions caps the events; without
+ *     fill_batches a collision is one visit;
  *   - leaves the NN cache knows and positions that end the game are backed
  *     up out of order and take no place in the batch;
  *   - afterwards every count and value is exact: each node's visits are
@@ -184,66 +187,65 @@ static void test_full_batch_with_collisions(cf_test *t) {
   teardown(&fx);
 }
 
-/* Priors of 0.9 then 0.95: one after another PUCT would send hundreds of
- * visits to the first leaf, which is waiting. Each collision stands for as
- * many as the budget has left, and the batch ends when the budget (three
- * visits per leaf wanted on a tree this small) is spent, exactly. */
-static void test_sharp_prior_spends_the_budget(cf_test *t) {
+/* One batch of 32 on the start position with priors of 0.9 then 0.95 on
+ * one move, where one visit after another PUCT would send hundreds of
+ * visits to the first leaf, which is waiting; max_collisions and
+ * fill_batches as given. Checks that the root gained a visit per leaf and
+ * that every count and value is exact; returns the leaves evaluated (-1 if
+ * the tree could not be built) and the batch's collision events and visits. */
+static long sharp_batch(cf_test *t, int max_collisions, bool fill, long *events, long *visits) {
   fixture fx;
   cf_search *s = NULL;
+  long got = -1;
   if (setup(t, &fx, 0, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, 0.95f)) {
+    s->params.max_collisions = max_collisions;
+    s->params.fill_batches = fill;
     const uint32_t before = s->root->n;
     cf_search_limits lim = {0};
     begin(s, fx.net, &fx.g, &lim);
     const long leaves = s->leaves_evaluated, coll = s->collisions, cv = s->collision_visits;
     CHECK(cf_search_batch(s, 32, NULL) == CF_OK);
-    const long got = s->leaves_evaluated - leaves;
-    CHECK(got >= 1);
-    CHECK(got < 32);
-    CHECK_INT_EQ(s->collision_visits - cv, 3 * 32);
-    CHECK(s->collisions - coll < 3 * 32); /* fewer events than visits */
+    got = s->leaves_evaluated - leaves;
+    *events = s->collisions - coll;
+    *visits = s->collision_visits - cv;
     CHECK_INT_EQ(s->root->n, before + (uint32_t)got);
     check_exact(t, s->root);
   }
   teardown(&fx);
+  return got;
+}
+
+/* Each collision stands for as many visits as the budget has left, and the
+ * batch ends when the budget (three visits per leaf wanted on a tree this
+ * small) is spent, exactly. */
+static void test_sharp_prior_spends_the_budget(cf_test *t) {
+  long events = 0, visits = 0;
+  const long got = sharp_batch(t, 0, true, &events, &visits);
+  CHECK(got >= 1);
+  CHECK(got < 32);
+  CHECK_INT_EQ(visits, 3 * 32);
+  CHECK(events < 3 * 32); /* fewer events than visits */
 }
 
 /* max_collisions caps the events: the first collision ends the batch. */
 static void test_collision_events_cap(cf_test *t) {
-  fixture fx;
-  cf_search *s = NULL;
-  if (setup(t, &fx, 0, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, 0.95f)) {
-    s->params.max_collisions = 1;
-    const uint32_t before = s->root->n;
-    cf_search_limits lim = {0};
-    begin(s, fx.net, &fx.g, &lim);
-    const long leaves = s->leaves_evaluated, coll = s->collisions;
-    CHECK(cf_search_batch(s, 32, NULL) == CF_OK);
-    CHECK_INT_EQ(s->collisions - coll, 1);
-    CHECK(s->leaves_evaluated - leaves < 32);
-    CHECK_INT_EQ(s->root->n, before + (uint32_t)(s->leaves_evaluated - leaves));
-    check_exact(t, s->root);
-  }
-  teardown(&fx);
+  long events = 0, visits = 0;
+  const long got = sharp_batch(t, 1, true, &events, &visits);
+  CHECK_INT_EQ(events, 1);
+  CHECK(got >= 1);
+  CHECK(got < 32);
 }
 
-/* The same tree without fill_batches (single-visit collisions, at most
- * the batch size of them): the sharp prior ends the batch part empty. */
+/* Without fill_batches (single-visit collisions, at most the batch size of
+ * them) the sharp prior ends the batch part empty too, after 32 events of
+ * one visit each. */
 static void test_single_visit_collisions_stop_short(cf_test *t) {
-  fixture fx;
-  cf_search *s = NULL;
-  if (setup(t, &fx, 0, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, 0.95f)) {
-    s->params.fill_batches = false;
-    const uint32_t before = s->root->n;
-    cf_search_limits lim = {0};
-    begin(s, fx.net, &fx.g, &lim);
-    const long leaves = s->leaves_evaluated;
-    CHECK(cf_search_batch(s, 32, NULL) == CF_OK);
-    CHECK(s->leaves_evaluated - leaves < 32);
-    CHECK_INT_EQ(s->root->n, before + (uint32_t)(s->leaves_evaluated - leaves));
-    check_exact(t, s->root);
-  }
-  teardown(&fx);
+  long events = 0, visits = 0;
+  const long got = sharp_batch(t, 0, false, &events, &visits);
+  CHECK(got >= 1);
+  CHECK(got < 32);
+  CHECK_INT_EQ(events, 32);
+  CHECK_INT_EQ(visits, 32);
 }
 
 /* The NN cache answers the leaves one batch evaluated: the same walks on
