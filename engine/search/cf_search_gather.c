@@ -104,7 +104,8 @@ static void add_in_flight(cf_snode *x, uint32_t visits) {
 
 /* Takes back a collision's visits from its path. */
 static void cancel_collision(const cf_collision *c) {
-  for (cf_snode *x = c->node; x; x = x->parent) x->in_flight -= c->visits < x->in_flight ? c->visits : x->in_flight;
+  for (cf_snode *x = c->node; x; x = x->parent)
+    x->in_flight -= c->visits < x->in_flight ? c->visits : x->in_flight;
 }
 
 long cf_search_collision_budget(const cf_search_params *p, long nodes) {
