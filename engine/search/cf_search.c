@@ -33,6 +33,7 @@ void cf_search_params_default(cf_search_params *p) {
       .smart_pruning_factor = 1.33f,
       .ram_limit_mb = 0,
       .max_collisions = 0,
+      .max_collision_visits = 0,
       .fill_batches = false,
   };
 }
@@ -58,7 +59,8 @@ static cf_status check_params(const cf_search_params *p, cf_error *err) {
   if (!(p->smart_pruning_factor >= 0))
     return cf_error_set(err, CF_ERR_ARG, "search: SmartPruningFactor must be >= 0");
   if (p->ram_limit_mb < 0) return cf_error_set(err, CF_ERR_ARG, "search: RamLimitMb must be >= 0");
-  if (p->max_collisions < 0) return cf_error_set(err, CF_ERR_ARG, "search: collisions must be >= 0");
+  if (p->max_collisions < 0 || p->max_collision_visits < 0)
+    return cf_error_set(err, CF_ERR_ARG, "search: collisions must be >= 0");
   return CF_OK;
 }
 
@@ -338,7 +340,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
   }
   cf_search_tb_root(s, game, &lim);
   s->limits = &lim;
-  s->playouts = s->evals = s->cache_hits = s->batches = s->collisions = 0;
+  s->playouts = s->evals = s->cache_hits = s->batches = s->collisions = s->collision_visits = 0;
   s->terminal_visits = s->cum_depth = s->leaves_evaluated = 0;
   s->max_depth = 0;
   s->start_time = cf_clock_now();

@@ -41,11 +41,16 @@ typedef struct cf_search_params {
   long nn_cache_size;        /* NNCacheSize 2000000 entries; 0 = no cache */
   float smart_pruning_factor;/* SmartPruningFactor 1.33; 0 = off */
   long ram_limit_mb;         /* RamLimitMb 0 = no limit: the tree's memory cap */
-  int max_collisions;        /* collision events allowed while gathering one batch; 0 = the
-                                batch size, twice that with fill_batches */
-  bool fill_batches;         /* gather until the batch is full: a collision blocks its leaf
-                                and marks its path (engine/search/cf_search_gather.c);
-                                false (default) = single-visit collisions */
+  int max_collisions;        /* collision events allowed while gathering one batch; 0 =
+                                917 (Lc0's MaxCollisionEvents) with fill_batches, else the
+                                batch size */
+  long max_collision_visits; /* with fill_batches, the most collision visits a batch may
+                                spend once the tree is large; 0 = 80000 (Lc0's
+                                MaxCollisionVisits); scaled down on small trees */
+  bool fill_batches;         /* multi-visit collisions under a budget, as Lc0 gathers
+                                (engine/search/cf_search_gather.c); false (default, until
+                                a match shows it costs no strength) = single-visit
+                                collisions */
 } cf_search_params;
 
 void cf_search_params_default(cf_search_params *p);

@@ -4,26 +4,25 @@
  * the network as it wants (the way Lc0 gathers):
  *   - a leaf that ends the game, repeats inside the tree, or is in the NN
  *     cache is backed up on the spot, out of order: it takes no place in
- *     the batch (at most OUT_OF_ORDER_PER_LEAF of them per leaf wanted, so
- *     that a batch of them still ends);
- *   - a walk that ends on a leaf already waiting is a collision. It is
- *     taken back; the leaf is blocked for the rest of the batch, and its
- *     ancestors are marked with the visits their path would take in a row
- *     before a sibling overtook it (cf_search_edge_run; at a node, no more
- *     than at any node below it): visits that could only collide again. So
- *     one collision steers the next walks to where a new leaf is, where a
- *     walk per visit would need hundreds under a sharp prior. A node whose
- *     children are all blocked is blocked in turn; a line whose Q alone
- *     outweighs its rivals' still draws the walks, which collide there
- *     until the collision events (cf_search_max_collisions) end the batch:
- *     a line the search favours is not traded for worse ones to fill it.
- *     The marks go when the batch ends.
- * Without fill_batches (the default for now) a collision is the walk left
- * in flight until the batch ends, and at most max_collisions of them (the
- * batch size) end it: Lc0's early way, which leaves small trees' batches
- * part empty (docs/SEARCH.md says why it is still the default).
+ *     the batch (with fill_batches at most OUT_OF_ORDER_FACTOR of them per
+ *     leaf wanted, so that a batch of them still ends);
+ *   - a walk that ends on a leaf already waiting is a collision.
+ * With fill_batches a collision stands for several visits: as many as its
+ * path would take in a row before, at some node of it, the second best edge
+ * passed the one taken (cf_search_select_run), no more than the collision
+ * visits left to the batch. They are added in flight along the path, so the
+ * next walks go where a new leaf is. The batch's collision visits are
+ * bounded by a budget that grows with the tree (cf_search_collision_budget,
+ * Lc0's scaling: 116 at 800 visits, 2819 at 10000), never below
+ * COLLISION_FLOOR_PER_LEAF per leaf wanted; their events by max_collisions.
+ * A collision that spends the budget ends the batch: a line the search
+ * favours is not traded for worse ones to fill it.
+ * Without fill_batches (the default for now, docs/SEARCH.md says why) each
+ * collision is one visit left in flight, and at most max_collisions of them
+ * (the batch size) end the batch.
  * The leaves are evaluated together by one cf_net_eval call, expanded
- * (priors = softmax(logits / PolicyTemperature)) and backed up. */
+ * (priors = softmax(logits / PolicyTemperature)) and backed up; then every
+ * collision's visits are taken back. Nothing is allocated per batch. */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -32,12 +31,20 @@
 #include "engine/cf_net_input.h"
 #include "engine/search/cf_search_internal.h"
 
-/* Collision events one batch may have, per leaf it wants (Lc0 allows 917
- * events a batch; a multi-visit collision makes each one count). */
-#define COLLISIONS_PER_LEAF 2
-/* Leaves backed up out of order (terminal, repeated, cached) one batch may
- * take, per leaf it wants (Lc0's MaxOutOfOrderEvalsFactor is 2.4). */
-#define OUT_OF_ORDER_PER_LEAF 3
+/* Lc0's defaults: MaxCollisionVisits, scaled from 1 at
+ * MaxCollisionVisitsScalingStart visits to the maximum at ...ScalingEnd by
+ * ...ScalingPower; MaxCollisionEvents; MaxOutOfOrderEvalsFactor. */
+#define COLLISION_VISITS_MAX 80000
+#define COLLISION_SCALING_START 28
+#define COLLISION_SCALING_END 145000
+#define COLLISION_SCALING_POWER 1.25
+#define COLLISION_EVENTS 917
+#define OUT_OF_ORDER_FACTOR 2.4
+/* A batch may always spend this many collision visits per leaf it wants,
+ * however small the tree: Lc0's scaling alone (1 visit up to 28 nodes, 19 at
+ * 200) would leave the batches of the few hundred visits a CPU search makes
+ * a move part empty. */
+#define COLLISION_FLOOR_PER_LEAF 3
 
 /* DrawScore is from White's view (as Lc0's): a draw is worth it to White
  * and its negative to Black. */
@@ -90,32 +97,26 @@ static void cancel_walk(cf_snode *node) {
     if (x->in_flight > 0) x->in_flight--;
 }
 
-/* Marks x, where a walk collided (a leaf waiting for the network, or a
- * node whose children are all blocked), `depth` plies below the root: x is
- * blocked for the rest of the batch, and each ancestor is marked with the
- * visits its path would take in a row before a sibling overtook it, at its
- * level or any level below (cf_search_edge_run, taken before the level
- * below is marked). An ancestor whose every other child is blocked is
- * blocked too. */
-static void mark_collision(cf_search *s, cf_snode *x, int depth) {
-  uint32_t visits = CF_COLLISION_BLOCKED;
-  for (cf_snode *c = x; c->parent; c = c->parent, depth--) {
-    const cf_snode *p = c->parent;
-    const bool at_root = p == s->root;
-    const uint32_t run = cf_search_edge_run(&s->params, p, c->edge_index,
-                                            cf_search_draw_score(s, depth - 1),
-                                            at_root ? s->limits->allowed : NULL,
-                                            at_root ? s->limits->n_allowed : 0);
-    const uint32_t marked = c->collision_visits + visits;
-    c->collision_visits = marked < CF_COLLISION_BLOCKED ? marked : CF_COLLISION_BLOCKED;
-    if (run < visits) visits = run;
-  }
-  if (!x->parent) x->collision_visits = CF_COLLISION_BLOCKED; /* the root: nothing left */
+/* Adds `visits` in flight to x and every node above it. */
+static void add_in_flight(cf_snode *x, uint32_t visits) {
+  for (; x; x = x->parent) x->in_flight += visits;
 }
 
-/* Takes back the marks of a collision at leaf. */
-static void clear_collision(cf_snode *leaf) {
-  for (cf_snode *x = leaf; x; x = x->parent) x->collision_visits = 0;
+/* Takes back a collision's visits from its path. */
+static void cancel_collision(const cf_collision *c) {
+  for (cf_snode *x = c->node; x; x = x->parent)
+    x->in_flight -= c->visits < x->in_flight ? c->visits : x->in_flight;
+}
+
+long cf_search_collision_budget(const cf_search_params *p, long nodes) {
+  const long max = p->max_collision_visits > 0 ? p->max_collision_visits : COLLISION_VISITS_MAX;
+  if (nodes >= COLLISION_SCALING_END) return max;
+  if (nodes <= COLLISION_SCALING_START) return 1;
+  const double ratio = pow((double)(nodes - COLLISION_SCALING_START) /
+                               (double)(COLLISION_SCALING_END - COLLISION_SCALING_START),
+                           COLLISION_SCALING_POWER);
+  const long b = lround(1.0 + (double)(max - 1) * ratio);
+  return b < 1 ? 1 : b > max ? max : b;
 }
 
 bool cf_search_classify_terminal(cf_search *s, cf_snode *x, int depth) {
@@ -186,11 +187,14 @@ static void note_depth(cf_search *s, int depth) {
 
 /* One walk from the root. Returns 1 when it ended on a new leaf for the
  * network (leaves[*n_leaves] filled), 0 when it was settled on the way, -1
- * on a collision at *collided (the walk taken back, the path marked), -2
- * out of memory. */
-static int walk(cf_search *s, int *n_leaves, cf_snode **collided) {
+ * on a collision (*coll: where, and the visits it stands for: with
+ * fill_batches the fewest its path would take in a row, at most `limit`;
+ * those are in flight on the path), -2 out of memory. */
+static int walk(cf_search *s, int *n_leaves, uint32_t limit, cf_collision *coll) {
+  const bool fill = s->params.fill_batches;
   cf_snode *x = s->root;
   int depth = 0, result = 0;
+  uint32_t visits = limit > 0 ? limit : 1;
   x->in_flight++;
   for (;;) {
     if (x->proven != CF_UNPROVEN) { /* the game ends here, or it is solved */
@@ -201,11 +205,9 @@ static int walk(cf_search *s, int *n_leaves, cf_snode **collided) {
     }
     if (!x->edges) {
       if (x->in_flight > 1) { /* already waiting for the network in this batch */
-        if (s->params.fill_batches) {
-          cancel_walk(x);
-          mark_collision(s, x, depth);
-        } /* else the walk stays in flight until the batch ends */
-        *collided = x;
+        if (!fill) visits = 1;
+        add_in_flight(x, visits - 1); /* the walk itself is the first */
+        *coll = (cf_collision){x, visits};
         result = -1;
         break;
       }
@@ -234,17 +236,16 @@ static int walk(cf_search *s, int *n_leaves, cf_snode **collided) {
       break;
     }
     const bool at_root = depth == 0;
-    int i = cf_search_select(&s->params, x, cf_search_draw_score(s, depth),
-                             at_root ? s->limits->allowed : NULL, at_root ? s->limits->n_allowed : 0);
+    uint32_t run = UINT32_MAX;
+    int i = cf_search_select_run(&s->params, x, cf_search_draw_score(s, depth),
+                                 at_root ? s->limits->allowed : NULL,
+                                 at_root ? s->limits->n_allowed : 0, &run);
     if (i < 0) { /* no selectable move (cannot happen below the root) */
-      if (s->params.fill_batches) {
-        cancel_walk(x);
-        mark_collision(s, x, depth);
-      }
-      *collided = x;
+      *coll = (cf_collision){x, 1};
       result = -1;
       break;
     }
+    if (run < visits) visits = run;
     cf_sedge *e = &x->edges[i];
     if (!e->child) {
       e->child = cf_node_new(&s->pool, x, i);
@@ -269,7 +270,21 @@ static int walk(cf_search *s, int *n_leaves, cf_snode **collided) {
 
 int cf_search_max_collisions(const cf_search_params *p, int want) {
   if (p->max_collisions > 0) return p->max_collisions;
-  return p->fill_batches ? COLLISIONS_PER_LEAF * want : want;
+  return p->fill_batches ? COLLISION_EVENTS : want;
+}
+
+/* The collision visits a batch of `want` leaves may spend: the budget for
+ * the smaller of the tree and the visits still to make (as Lc0's), and no
+ * fewer than COLLISION_FLOOR_PER_LEAF per leaf; unbounded (the events bound
+ * it) without fill_batches. */
+static long batch_collision_budget(const cf_search *s, int want) {
+  if (!s->params.fill_batches) return LONG_MAX;
+  long nodes = (long)s->root->n;
+  const long visits = s->limits->visits;
+  if (visits > 0 && visits - nodes < nodes) nodes = visits - nodes;
+  const long b = cf_search_collision_budget(&s->params, nodes);
+  const long floor_visits = (long)COLLISION_FLOOR_PER_LEAF * want;
+  return b > floor_visits ? b : floor_visits;
 }
 
 cf_status cf_search_batch(cf_search *s, int want, cf_error *err) {
@@ -277,9 +292,11 @@ cf_status cf_search_batch(cf_search *s, int want, cf_error *err) {
   int max_collisions = cf_search_max_collisions(&s->params, want);
   if (max_collisions > s->cap_collided) max_collisions = s->cap_collided;
   const bool fill = s->params.fill_batches;
-  const int max_out_of_order = fill ? OUT_OF_ORDER_PER_LEAF * want : INT_MAX;
-  int n_leaves = 0, n_coll = 0, out_of_order = 0;
-  cf_snode **coll = s->collided;
+  const long max_out_of_order = fill ? lround(OUT_OF_ORDER_FACTOR * want) : LONG_MAX;
+  long collision_visits = batch_collision_budget(s, want);
+  int n_leaves = 0, n_coll = 0;
+  long out_of_order = 0;
+  cf_collision *coll = s->collided;
   cf_status st = CF_OK;
   int walks = 0;
   while (n_leaves < want && n_coll < max_collisions && out_of_order < max_out_of_order) {
@@ -289,17 +306,23 @@ cf_status cf_search_batch(cf_search *s, int want, cf_error *err) {
     const long started = fill ? (long)s->root->n + n_leaves : (long)(s->root->n + s->root->in_flight);
     if (visits > 0 && started >= visits) break;
     if (walks++ > 0 && s->root->proven != CF_UNPROVEN) break; /* solved: one visit is enough */
-    cf_snode *collided = NULL;
-    int r = walk(s, &n_leaves, &collided);
+    /* A collision stands for no more visits than the budget has left, nor
+     * than the leaves and out-of-order walks still to come (as Lc0's). */
+    long limit = collision_visits;
+    if (want - n_leaves < limit) limit = want - n_leaves;
+    if (max_out_of_order - out_of_order < limit) limit = max_out_of_order - out_of_order;
+    int r = walk(s, &n_leaves, (uint32_t)limit, &coll[n_coll]);
     if (r == -2) {
       st = cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for the tree");
       break;
     }
     if (r == 0) out_of_order++;
     if (r == -1) {
-      coll[n_coll++] = collided;
+      const cf_collision *c = &coll[n_coll++];
       s->collisions++;
-      if (collided == s->root) break; /* nothing left to gather below the root */
+      s->collision_visits += c->visits;
+      if (c->node == s->root) break; /* nothing left to gather below the root */
+      if ((collision_visits -= c->visits) <= 0) break;
     }
   }
   if (st == CF_OK && n_leaves > 0) {
@@ -340,9 +363,6 @@ cf_status cf_search_batch(cf_search *s, int want, cf_error *err) {
       cf_search_backup(s, l->node, wl, d, m);
     }
   }
-  for (int i = 0; i < n_coll; i++) {
-    if (fill) clear_collision(coll[i]);
-    else cancel_walk(coll[i]);
-  }
+  for (int i = 0; i < n_coll; i++) cancel_collision(&coll[i]);
   return st;
 }

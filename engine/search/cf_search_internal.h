@@ -15,9 +15,6 @@
 #include "net/cf_net.h"
 
 #define CF_UNPROVEN 2
-/* cf_snode.collision_visits of a node with nothing left to gather in this
- * batch: its U is as good as gone, and it is no rival (cf_search_edge_run). */
-#define CF_COLLISION_BLOCKED (1u << 16)
 
 enum {
   CF_NODE_TERMINAL = 1, /* the game is over here (mate, draw by rule) */
@@ -45,11 +42,10 @@ struct cf_snode {
   float d, m;        /* mean draw probability and moves left (plies) */
   float v;           /* the network's own W - L for this node, NAN if never evaluated */
   uint32_t n;        /* completed visits */
-  uint32_t in_flight;/* visits on their way to the network (this batch) */
-  /* Visits this batch's collisions stand for (cf_search_gather.c): they
-   * steer the batch's next walks like visits, and go when it ends;
-   * CF_COLLISION_BLOCKED: nothing below is left to gather this batch. */
-  uint32_t collision_visits;
+  /* Visits on their way to the network in this batch, and those its
+   * collisions stand for (cf_search_gather.c): they steer the batch's next
+   * walks like visits, and go when it ends. */
+  uint32_t in_flight;
   uint16_t n_edges;
   uint16_t edge_index;  /* index of the edge that leads here from the parent */
   int8_t proven;        /* +1 won, 0 drawn, -1 lost, CF_UNPROVEN */
@@ -66,6 +62,13 @@ typedef struct cf_node_pool {
   long live;        /* nodes handed out and not freed */
   size_t bytes;     /* slabs + edge arrays */
 } cf_node_pool;
+
+/* A collision of the current batch: the node a walk ended on, already
+ * waiting, and the visits in flight it added to each node of its path. */
+typedef struct cf_collision {
+  cf_snode *node;
+  uint32_t visits;
+} cf_collision;
 
 /* One leaf waiting for the network in the current batch. */
 typedef struct cf_leaf {
@@ -96,7 +99,7 @@ struct cf_search {
   int cap_leaves;
   cf_net_request *requests;
   cf_net_output *outputs;
-  cf_snode **collided;  /* this batch's collided leaves, whose paths' marks go at its end */
+  cf_collision *collided; /* this batch's collisions, whose marks go at its end */
   int cap_collided;
   /* Per run. */
   cf_net *net;
@@ -105,6 +108,7 @@ struct cf_search {
   bool root_black;      /* the side to move at the root is black */
   const cf_search_limits *limits;
   long playouts, evals, cache_hits, batches, collisions, terminal_visits, reused;
+  long collision_visits; /* the visits this run's collisions stood for */
   long cum_depth;
   int max_depth;
   long leaves_evaluated;
@@ -142,12 +146,12 @@ float cf_search_edge_q(const cf_sedge *e, float fpu, float draw_score);
  * collision marks); allowed may restrict it (root). -1 if none. */
 int cf_search_select(const cf_search_params *p, const cf_snode *node, float draw_score,
                      const cf_move *allowed, int n_allowed);
-/* How many visits in a row edge `edge` of node would take, the next one
- * included, before another edge's score passed it (>= 1; UINT32_MAX when
- * none can). Edges to leaves waiting for the network and blocked edges are
- * no rivals. A collision below that edge stands for that many visits. */
-uint32_t cf_search_edge_run(const cf_search_params *p, const cf_snode *node, int edge,
-                            float draw_score, const cf_move *allowed, int n_allowed);
+/* cf_search_select, and *run: how many visits in a row the chosen edge
+ * would take, the next one included, before the second best edge's score
+ * passed it (>= 1; UINT32_MAX when its Q alone keeps it ahead). A
+ * collision below that edge stands for that many visits. */
+int cf_search_select_run(const cf_search_params *p, const cf_snode *node, float draw_score,
+                         const cf_move *allowed, int n_allowed, uint32_t *run);
 /* Orders two edges for the move to play (the order below); > 0 when a is better. */
 int cf_search_compare_edges(const cf_sedge *a, const cf_sedge *b, float draw_score);
 /* Best child for the move to play: proven win (shortest) first, then
@@ -173,8 +177,13 @@ bool cf_search_tb_classify(cf_search *s, cf_snode *x);
  * way. */
 cf_status cf_search_batch(cf_search *s, int want, cf_error *err);
 /* Collision events a batch of `want` leaves may have: max_collisions, or
- * by default a multiple of want. */
+ * by default Lc0's MaxCollisionEvents (917) with fill_batches, want
+ * without. */
 int cf_search_max_collisions(const cf_search_params *p, int want);
+/* The collision visits a batch may spend on a tree of `nodes` visits (with
+ * fill_batches): Lc0's MaxCollisionVisits scaling, 1 up to 28 visits, then
+ * growing as a power 1.25 to max_collision_visits (0: 80000) at 145000. */
+long cf_search_collision_budget(const cf_search_params *p, long nodes);
 /* Marks a new node x, `depth` plies below the root, whose position (the
  * current one of s->game) ends the game or repeats inside the tree
  * (TwoFoldDraws): proven, exact value. False if the game goes on there. */

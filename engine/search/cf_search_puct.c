@@ -41,61 +41,77 @@ bool cf_search_allowed(cf_move m, const cf_move *allowed, int n_allowed) {
   return false;
 }
 
-/* Visits a child has started: completed, on their way to the network, and
- * those this batch's collisions stand for. */
-static uint32_t started_visits(const cf_snode *c) {
-  return c ? c->n + c->in_flight + c->collision_visits : 0;
+/* Visits a child has started: completed, and on their way to the network
+ * (a collision's visits included, cf_search_gather.c). */
+static uint32_t started_visits(const cf_snode *c) { return c ? c->n + c->in_flight : 0; }
+
+/* The chosen edge (index `best`, prior p, value q, `started` visits) and
+ * its strongest rival (score `rival`, the first edge of that score at
+ * `rival_index`), for the visits it keeps winning in a row. */
+typedef struct run_edges {
+  float u_coeff, p, q, rival;
+  uint32_t started;
+  int best, rival_index;
+} run_edges;
+
+/* Whether the chosen edge is still chosen with j more visits started: its
+ * score computed as cf_search_select computes it, ties going to the first
+ * edge. */
+static bool still_chosen(const run_edges *r, double j) {
+  const float score = r->q + r->u_coeff * r->p / (1.0f + (float)((double)r->started + j));
+  return score > r->rival || (score == r->rival && r->best < r->rival_index);
 }
 
-static bool blocked(const cf_snode *c) { return c && c->collision_visits >= CF_COLLISION_BLOCKED; }
+/* How many visits in a row the chosen edge takes, the next one included:
+ * Q + u P / (1 + started + k) stays ahead of the rival for k <= u P /
+ * (rival - Q) - 1 - started, then set exactly by the float scores. A rival
+ * its Q alone beats never catches it. */
+static uint32_t visits_before_rival(const run_edges *r) {
+  if (!(r->rival > r->q)) return UINT32_MAX;
+  double k = floor((double)r->u_coeff * r->p / (double)(r->rival - r->q) - (double)r->started);
+  if (k < 1) k = 1;
+  if (k >= (double)UINT32_MAX - 2) return UINT32_MAX;
+  while (still_chosen(r, k)) k++;
+  while (k > 1 && !still_chosen(r, k - 1)) k--;
+  return (uint32_t)k;
+}
 
-int cf_search_select(const cf_search_params *p, const cf_snode *node, float draw_score,
-                     const cf_move *allowed, int n_allowed) {
+int cf_search_select_run(const cf_search_params *p, const cf_snode *node, float draw_score,
+                         const cf_move *allowed, int n_allowed, uint32_t *run) {
   const float fpu = cf_search_fpu(p, node, draw_score);
   const uint32_t children_visits = node->n > 0 ? node->n - 1 : 0;
   const float u_coeff =
       cf_search_cpuct(p, node->n) * sqrtf((float)(children_visits > 1 ? children_visits : 1));
-  int best = -1;
-  float best_score = -INFINITY;
+  int best = -1, second = -1;
+  float best_score = -INFINITY, second_score = -INFINITY;
   for (int i = 0; i < node->n_edges; i++) {
     const cf_sedge *e = &node->edges[i];
     if (!cf_search_allowed(e->move, allowed, n_allowed)) continue;
-    uint32_t started = started_visits(e->child);
-    float score = cf_search_edge_q(e, fpu, draw_score) + u_coeff * e->p / (1.0f + (float)started);
+    float score = cf_search_edge_q(e, fpu, draw_score) +
+                  u_coeff * e->p / (1.0f + (float)started_visits(e->child));
     if (score > best_score) {
+      second_score = best_score;
+      second = best;
       best_score = score;
       best = i;
+    } else if (score > second_score) {
+      second_score = score;
+      second = i;
     }
+  }
+  if (run && best >= 0) {
+    const cf_sedge *e = &node->edges[best];
+    const run_edges r = {.u_coeff = u_coeff, .p = e->p, .q = cf_search_edge_q(e, fpu, draw_score),
+                         .rival = second_score, .started = started_visits(e->child),
+                         .best = best, .rival_index = second};
+    *run = visits_before_rival(&r);
   }
   return best;
 }
 
-uint32_t cf_search_edge_run(const cf_search_params *p, const cf_snode *node, int edge,
-                            float draw_score, const cf_move *allowed, int n_allowed) {
-  const float fpu = cf_search_fpu(p, node, draw_score);
-  const uint32_t children_visits = node->n > 0 ? node->n - 1 : 0;
-  const float u_coeff =
-      cf_search_cpuct(p, node->n) * sqrtf((float)(children_visits > 1 ? children_visits : 1));
-  /* The best score among the other edges, leaving out leaves waiting for
-   * the network: a visit sent there would collide too. */
-  float rival = -INFINITY;
-  for (int i = 0; i < node->n_edges; i++) {
-    const cf_sedge *e = &node->edges[i];
-    if (i == edge || !cf_search_allowed(e->move, allowed, n_allowed)) continue;
-    if (blocked(e->child) || (e->child && !e->child->edges && e->child->in_flight > 0)) continue;
-    float score = cf_search_edge_q(e, fpu, draw_score) +
-                  u_coeff * e->p / (1.0f + (float)started_visits(e->child));
-    if (score > rival) rival = score;
-  }
-  /* The edge keeps winning while Q + u P / (1 + started + k) stays at or
-   * above the rival's score: k <= u P / (rival - Q) - 1 - started. A rival
-   * that its Q alone beats never catches it. */
-  const cf_sedge *e = &node->edges[edge];
-  const float q = cf_search_edge_q(e, fpu, draw_score);
-  if (!(rival > q)) return UINT32_MAX;
-  const double k = floor((double)u_coeff * e->p / (double)(rival - q) - 1.0 - (double)started_visits(e->child));
-  if (k < 0) return 1;
-  return k >= (double)(UINT32_MAX - 1) ? UINT32_MAX : (uint32_t)k + 1;
+int cf_search_select(const cf_search_params *p, const cf_snode *node, float draw_score,
+                     const cf_move *allowed, int n_allowed) {
+  return cf_search_select_run(p, node, draw_score, allowed, n_allowed, NULL);
 }
 
 int cf_search_compare_edges(const cf_sedge *a, const cf_sedge *b, float draw_score) {

@@ -1,8 +1,11 @@
 /* test_search_gather.c: how the search fills a batch (fill_batches), on
  * trees built by hand over real positions and evaluated by the built-in
  * network:
- *   - a full batch even when the priors are sharp (collisions steer the
- *     next walks elsewhere instead of ending the batch);
+ *   - a full batch where collisions happen (each stands for the visits its
+ *     path would take in a row, which steers the next walks elsewhere);
+ *   - under a sharp prior, the batch ends when its collision visits reach
+ *     the budget, exactly; max_collisions caps the events; without
+ *     fill_batches a collision is one visit;
  *   - leaves the NN cache knows and positions that end the game are backed
  *     up out of order and take no place in the batch;
  *   - afterwards every count and value is exact: each node's visits are
@@ -48,25 +51,25 @@ static bool expand_by_hand(cf_search *s, cf_snode *x, const cf_game *g, float sh
 }
 
 /* A root over g's position, evaluated once with value root_v, priors
- * `sharp` on its first move; with `two_plies`, each child also evaluated
- * once (all at the same value, so the priors alone steer) with priors of
- * 0.95 on its first move. The root's mean follows from its children's, as
- * a backup would have made it. */
+ * `sharp` on its first move; with `child_sharp` > 0, each child also
+ * evaluated once (all at the same value, so the priors alone steer) with
+ * priors of child_sharp on its first move. The root's mean follows from its
+ * children's, as a backup would have made it. */
 static bool hand_tree(cf_test *t, cf_search *s, cf_game *g, float sharp, float root_v,
-                      bool two_plies) {
+                      float child_sharp) {
   cf_snode *root = cf_node_new(&s->pool, NULL, 0);
   if (!CHECK(root && expand_by_hand(s, root, g, sharp, root_v))) return false;
   s->root = root;
   s->start = g->plies[0].pos;
   s->n_moves = 0;
-  if (!two_plies) return true;
+  if (child_sharp <= 0) return true;
   double sum = root->v;
   for (int i = 0; i < root->n_edges; i++) {
     cf_snode *c = cf_node_new(&s->pool, root, i);
     if (!CHECK(c != NULL)) return false;
     root->edges[i].child = c;
     if (!CHECK(cf_game_push(g, root->edges[i].move, NULL) == CF_OK)) return false;
-    const bool ok = expand_by_hand(s, c, g, 0.95f, -root_v);
+    const bool ok = expand_by_hand(s, c, g, child_sharp, -root_v);
     cf_game_pop(g);
     if (!CHECK(ok)) return false;
     root->n += c->n;
@@ -155,20 +158,24 @@ static void teardown(fixture *fx) {
   cf_net_free(fx->net);
 }
 
-/* Start position, priors of 0.9 then 0.95 on one move: a batch of 32 is
- * still full, in one network call. */
-static void test_full_batch_with_sharp_priors(cf_test *t) {
+/* Start position, priors of 0.5 on one move at both plies: collisions
+ * (each standing for the visits its path would take in a row) steer the
+ * next walks elsewhere, and a batch of 32 is full, in one network call. */
+static void test_full_batch_with_collisions(cf_test *t) {
   fixture fx;
   cf_search *s = NULL;
-  if (setup(t, &fx, 0, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, true)) {
+  if (setup(t, &fx, 0, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.5f, 0.1f, 0.5f)) {
     const uint32_t before = s->root->n;
     cf_search_limits lim = {0};
     begin(s, fx.net, &fx.g, &lim);
     const long leaves = s->leaves_evaluated, batches = s->batches, coll = s->collisions;
+    const long cv = s->collision_visits;
     CHECK(cf_search_batch(s, 32, NULL) == CF_OK);
     CHECK_INT_EQ(s->leaves_evaluated - leaves, 32);
     CHECK_INT_EQ(s->batches - batches, 1);
-    CHECK(s->collisions > coll); /* the sharp prior did collide */
+    CHECK(s->collisions > coll); /* the prior did collide */
+    CHECK(s->collision_visits - cv > s->collisions - coll); /* some collision stood for more than one visit */
+    CHECK(s->collision_visits - cv <= 3 * 32); /* within the budget */
     CHECK_INT_EQ(s->root->n, before + 32);
     CHECK(check_exact(t, s->root) > 1 + 20); /* grandchildren were reached and checked */
     /* A second batch fills too, and the game is back at the root. */
@@ -180,32 +187,75 @@ static void test_full_batch_with_sharp_priors(cf_test *t) {
   teardown(&fx);
 }
 
-/* The same tree without fill_batches (single-visit collisions, at most
- * the batch size of them): the sharp prior ends the batch part empty. */
-static void test_single_visit_collisions_stop_short(cf_test *t) {
+/* One batch of 32 on the start position with priors of 0.9 then 0.95 on
+ * one move, where one visit after another PUCT would send hundreds of
+ * visits to the first leaf, which is waiting; max_collisions and
+ * fill_batches as given. Checks that the root gained a visit per leaf and
+ * that every count and value is exact; returns the leaves evaluated (-1 if
+ * the tree could not be built) and the batch's collision events and visits. */
+static long sharp_batch(cf_test *t, int max_collisions, bool fill, long *events, long *visits) {
   fixture fx;
   cf_search *s = NULL;
-  if (setup(t, &fx, 0, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, true)) {
-    s->params.fill_batches = false;
+  long got = -1;
+  if (setup(t, &fx, 0, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, 0.95f)) {
+    s->params.max_collisions = max_collisions;
+    s->params.fill_batches = fill;
     const uint32_t before = s->root->n;
     cf_search_limits lim = {0};
     begin(s, fx.net, &fx.g, &lim);
-    const long leaves = s->leaves_evaluated;
+    const long leaves = s->leaves_evaluated, coll = s->collisions, cv = s->collision_visits;
     CHECK(cf_search_batch(s, 32, NULL) == CF_OK);
-    CHECK(s->leaves_evaluated - leaves < 32);
-    CHECK_INT_EQ(s->root->n, before + (uint32_t)(s->leaves_evaluated - leaves));
+    got = s->leaves_evaluated - leaves;
+    *events = s->collisions - coll;
+    *visits = s->collision_visits - cv;
+    CHECK_INT_EQ(s->root->n, before + (uint32_t)got);
     check_exact(t, s->root);
   }
   teardown(&fx);
+  return got;
+}
+
+/* Each collision stands for as many visits as the budget has left, and the
+ * batch ends when the budget (three visits per leaf wanted on a tree this
+ * small) is spent, exactly. */
+static void test_sharp_prior_spends_the_budget(cf_test *t) {
+  long events = 0, visits = 0;
+  const long got = sharp_batch(t, 0, true, &events, &visits);
+  CHECK(got >= 1);
+  CHECK(got < 32);
+  CHECK_INT_EQ(visits, 3 * 32);
+  CHECK(events < 3 * 32); /* fewer events than visits */
+}
+
+/* max_collisions caps the events: the first collision ends the batch. */
+static void test_collision_events_cap(cf_test *t) {
+  long events = 0, visits = 0;
+  const long got = sharp_batch(t, 1, true, &events, &visits);
+  CHECK_INT_EQ(events, 1);
+  CHECK(got >= 1);
+  CHECK(got < 32);
+}
+
+/* Without fill_batches (single-visit collisions, at most the batch size of
+ * them) the sharp prior ends the batch part empty too, after 32 events of
+ * one visit each. */
+static void test_single_visit_collisions_stop_short(cf_test *t) {
+  long events = 0, visits = 0;
+  const long got = sharp_batch(t, 0, false, &events, &visits);
+  CHECK(got >= 1);
+  CHECK(got < 32);
+  CHECK_INT_EQ(events, 32);
+  CHECK_INT_EQ(visits, 32);
 }
 
 /* The NN cache answers the leaves one batch evaluated: the same walks on
- * the same tree meet them again, back them up at once and still gather a
- * full batch of new leaves behind them. */
+ * the same tree meet them again and back them up at once, without the
+ * network: the batch's one network call holds only new leaves, and the
+ * root has a visit for each of them and each cache hit. */
 static void test_cached_leaves_out_of_order(cf_test *t) {
   fixture fx;
   cf_search *s = NULL;
-  if (setup(t, &fx, 100000, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, true)) {
+  if (setup(t, &fx, 100000, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.5f, 0.1f, 0.5f)) {
     cf_search_limits lim = {0};
     begin(s, fx.net, &fx.g, &lim);
     CHECK(cf_search_batch(s, 16, NULL) == CF_OK);
@@ -213,15 +263,17 @@ static void test_cached_leaves_out_of_order(cf_test *t) {
     /* The same tree again: its 16 leaves are cached now. */
     cf_node_free_subtree(&s->pool, s->root);
     s->root = NULL;
-    if (hand_tree(t, s, &fx.g, 0.9f, 0.1f, true)) {
+    if (hand_tree(t, s, &fx.g, 0.5f, 0.1f, 0.5f)) {
       const uint32_t before = s->root->n;
       const long leaves = s->leaves_evaluated, batches = s->batches;
       CHECK(cf_search_batch(s, 16, NULL) == CF_OK);
-      CHECK_INT_EQ(s->leaves_evaluated - leaves, 16); /* a full batch of new leaves */
+      const long got = s->leaves_evaluated - leaves;
+      CHECK(got >= 1);
+      CHECK(got <= 16);
       CHECK_INT_EQ(s->batches - batches, 1);
       CHECK(s->cache_hits >= 1);
       CHECK(s->cache_hits <= 16);
-      CHECK_INT_EQ(s->root->n, before + 16 + (uint32_t)s->cache_hits);
+      CHECK_INT_EQ(s->root->n, before + (uint32_t)got + (uint32_t)s->cache_hits);
       check_exact(t, s->root);
     }
   }
@@ -236,7 +288,7 @@ static void test_terminal_leaves_out_of_order(cf_test *t) {
   fixture fx;
   cf_search *s = NULL;
   if (setup(t, &fx, 0, "k7/2Q5/8/8/8/8/8/6K1 w - - 0 1") &&
-      hand_tree(t, (s = fx.s), &fx.g, 0, -0.5f, false)) {
+      hand_tree(t, (s = fx.s), &fx.g, 0, -0.5f, 0)) {
     const uint32_t before = s->root->n;
     cf_search_limits lim = {0};
     begin(s, fx.net, &fx.g, &lim);
@@ -265,6 +317,7 @@ static void test_terminal_leaves_out_of_order(cf_test *t) {
   teardown(&fx);
 }
 
-CF_TEST_MAIN(test_full_batch_with_sharp_priors, test_single_visit_collisions_stop_short,
+CF_TEST_MAIN(test_full_batch_with_collisions, test_sharp_prior_spends_the_budget,
+             test_collision_events_cap, test_single_visit_collisions_stop_short,
              test_cached_leaves_out_of_order,
              test_terminal_leaves_out_of_order)
