@@ -196,134 +196,6 @@ static cf_status prepare_buffers(cf_search *s, int minibatch, cf_error *err) {
   return CF_OK;
 }
 
-/* ---- reading the root --------------------------------------------------- */
-
-/* W, D, L from (wl, d). */
-static void wdl_of(double wl, float d, float out[3]) {
-  float w = (float)(1.0 + wl - d) / 2, l = (float)(1.0 - wl - d) / 2;
-  out[0] = w < 0 ? 0 : w;
-  out[1] = d < 0 ? 0 : d;
-  out[2] = l < 0 ? 0 : l;
-}
-
-int cf_search_mate_of(const cf_snode *child) {
-  if (!child || child->proven == CF_UNPROVEN || child->proven == 0) return 0;
-  /* child->proven_plies: plies from the child's position to the end. */
-  if (child->proven == 1) return (child->proven_plies + 2) / 2;
-  return -((child->proven_plies + 1) / 2);
-}
-
-static void fill_info(const cf_search *s, cf_search_info *info) {
-  memset(info, 0, sizeof *info);
-  const cf_snode *r = s->root;
-  const cf_search_limits *lim = s->limits;
-  int b = cf_search_best_edge(r, cf_search_draw_score(s, 0), lim ? lim->allowed : NULL,
-                              lim ? lim->n_allowed : 0);
-  info->best = b >= 0 ? r->edges[b].move : CF_MOVE_NONE;
-  const cf_snode *c = b >= 0 ? r->edges[b].child : NULL;
-  if (c && c->n > 0) {
-    info->q = (float)c->wl + cf_search_draw_score(s, 0) * c->d;
-    wdl_of(c->wl, c->d, info->wdl);
-    info->mate = cf_search_mate_of(c);
-  } else { /* nothing below the root yet: the root's own value */
-    info->q = (float)-r->wl + cf_search_draw_score(s, 0) * r->d;
-    wdl_of(-r->wl, r->d, info->wdl);
-  }
-  info->root_q = (float)-r->wl + cf_search_draw_score(s, 0) * r->d;
-  wdl_of(-r->wl, r->d, info->root_wdl);
-  info->root_m = r->n > 0 ? (float)r->m : NAN;
-  info->playouts = s->playouts;
-  /* Lc0 truncates the average depth. */
-  info->depth = s->playouts > 0 ? (int)(s->cum_depth / s->playouts) : 0;
-  info->seldepth = s->max_depth;
-  info->visits = r->n;
-  info->evals = s->evals;
-  info->cache_hits = s->cache_hits;
-  info->batches = s->batches;
-  info->seconds = cf_clock_now() - s->start_time;
-  long cap = cf_nn_cache_capacity(s->cache);
-  info->hashfull = cap > 0 ? (int)(1000 * cf_nn_cache_count(s->cache) / cap) : 0;
-  info->tree_bytes = s->pool.bytes;
-  info->tb_hits = s->tb_hits;
-}
-
-int cf_search_root_stats(const cf_search *s, cf_search_move_stats *out, int max) {
-  const cf_snode *r = s->root;
-  if (!r || !r->edges || max <= 0) return 0;
-  const cf_search_limits *lim = s->limits;
-  /* Best-first: repeatedly the best remaining edge (n <= 256). */
-  bool taken[CF_MAX_MOVES] = {false};
-  const float ds = cf_search_draw_score(s, 0);
-  const float fpu = cf_search_fpu(&s->params, r, ds);
-  const uint32_t cv = r->n > 0 ? r->n - 1 : 0;
-  const float u_coeff = cf_search_cpuct(&s->params, r->n) * sqrtf((float)(cv > 1 ? cv : 1));
-  int k = 0;
-  while (k < max) {
-    int best = -1;
-    for (int i = 0; i < r->n_edges; i++) {
-      if (taken[i] || !cf_search_allowed(r->edges[i].move, lim ? lim->allowed : NULL,
-                                         lim ? lim->n_allowed : 0))
-        continue;
-      if (best < 0 || cf_search_compare_edges(&r->edges[i], &r->edges[best], ds) > 0) best = i;
-    }
-    if (best < 0) break;
-    taken[best] = true;
-    const cf_sedge *e = &r->edges[best];
-    const cf_snode *c = e->child;
-    cf_search_move_stats *m = &out[k++];
-    uint32_t started = c ? c->n + c->in_flight : 0;
-    *m = (cf_search_move_stats){
-        .move = e->move,
-        .n = c ? c->n : 0,
-        .in_flight = c ? c->in_flight : 0,
-        .p = e->p,
-        .q = cf_search_edge_q(e, fpu, ds),
-        .wl = c && c->n ? (float)c->wl : NAN,
-        .d = c && c->n ? c->d : NAN,
-        .m = c && c->n ? c->m : NAN,
-        .u = u_coeff * e->p / (1.0f + (float)started),
-        .v = c ? c->v : NAN,
-        .proven = c ? c->proven : CF_UNPROVEN,
-        .proven_plies = c ? c->proven_plies : 0,
-        .mate = cf_search_mate_of(c),
-    };
-  }
-  return k;
-}
-
-int cf_search_pv(const cf_search *s, cf_move first, cf_move *out, int max) {
-  const cf_snode *x = s->root;
-  if (!x || max <= 0) return 0;
-  int k = 0, depth = 0;
-  while (x && x->edges && k < max) {
-    int b = -1;
-    if (k == 0 && first != CF_MOVE_NONE) {
-      for (int i = 0; i < x->n_edges; i++)
-        if (x->edges[i].move == first) b = i;
-    } else {
-      const cf_search_limits *lim = k == 0 ? s->limits : NULL;
-      b = cf_search_best_edge(x, cf_search_draw_score(s, depth), lim ? lim->allowed : NULL,
-                              lim ? lim->n_allowed : 0);
-    }
-    if (b < 0) break;
-    out[k++] = x->edges[b].move;
-    x = x->edges[b].child;
-    if (!x || x->n == 0) break;
-    depth++;
-  }
-  return k;
-}
-
-void cf_search_get_counters(const cf_search *s, cf_search_counters *out) {
-  *out = (cf_search_counters){
-      .nodes_allocated = s->pool.live,
-      .collisions = s->collisions,
-      .terminal_visits = s->terminal_visits,
-      .mean_batch = s->batches ? (double)s->leaves_evaluated / (double)s->batches : 0,
-      .reused_visits = s->reused,
-  };
-}
-
 /* ---- the run ------------------------------------------------------------ */
 
 cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_search_limits *limits,
@@ -359,7 +231,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
   }
   s->reused = s->root->n;
   if (legal.count == 0) { /* mate or stalemate: nothing to search */
-    fill_info(s, &out->info);
+    cf_search_fill_info(s, &out->info);
     out->info.best = CF_MOVE_NONE;
     const bool mated = cf_position_in_check(cf_game_position(game));
     out->info.q = mated ? -1.0f : cf_search_draw_score(s, 0);
@@ -413,11 +285,11 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
     if (st != CF_OK) break;
     if (expanded) s->owe_batch = false; /* the owed batch below the root is done */
     if (on_info) {
-      fill_info(s, &info);
+      cf_search_fill_info(s, &info);
       if (cf_info_throttle_due(&throttle, &info, cf_clock_now())) on_info(user, s, &info);
     }
   }
-  fill_info(s, &out->info);
+  cf_search_fill_info(s, &out->info);
   /* The expected reply: the best move's own best move. */
   cf_move pv[2];
   out->ponder = cf_search_pv(s, out->info.best, pv, 2) == 2 ? pv[1] : CF_MOVE_NONE;

@@ -197,6 +197,10 @@ float cf_search_draw_score(const cf_search *s, int depth);
  * child, as proven; 0 when not proven. */
 int cf_search_mate_of(const cf_snode *child);
 
+/* The root's info (score, W/D/L, PV, depth) as a progress line or the
+ * result reports it (cf_search_report.c). */
+void cf_search_fill_info(const cf_search *s, cf_search_info *info);
+
 /* ---- stop rules (cf_search_stop.c) ----
  * Each reads s->limits and the tree; each is true when its rule ends the
  * search now. */
