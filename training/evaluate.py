@@ -15,7 +15,9 @@ Stockfish's WDL alone (no game result mixed in, so the groups compare).
 
 Weights are model.py's names in float32 safetensors (`training/export.py`,
 or `netconv export NET.pb.gz`); --layers/--d/--heads/--dff/--value-cv give
-the shape (defaults: the shipped default network's).
+the shape (defaults: the shipped default network's). Each file's position
+encoding is read from its names: RPE tables mean model.py's RPE layout,
+none the lc0-map layout (train.py --pos-encoding).
 """
 
 import argparse
@@ -35,6 +37,7 @@ with deps.deferred(__name__):
     import numpy as np
     import torch
     from model import Chessformer
+    import export
     import fast_attention
     import packed
     import train
@@ -73,7 +76,12 @@ def main(argv=None):
           f"{int((~on_path).sum())} off path or unfinished)")
     print(f"{'network':40s} {'group':15s} {'policy':>7s} {'top-1':>6s} {'value':>7s} {'WDL acc':>7s}")
     for w in args.weights:
-        model = Chessformer(**shape)
+        try:
+            names = export.read_safetensors(w)[0]
+        except (OSError, ValueError, KeyError) as e:
+            sys.exit(f"evaluate.py: {w}: {e}")
+        pos_encoding = "rpe" if "encoder.0.mha.rpe_q" in names else "lc0-map"
+        model = Chessformer(**shape, pos_encoding=pos_encoding)
         train.load_init(model, w)
         for name, g in groups:
             if g.shape[0] == 0:

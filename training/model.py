@@ -10,6 +10,14 @@ describes it (the semantics cformer's C forward pass implements):
     1858-move order;
   * WDL value head (winner), optional moves-left head.
 
+With pos_encoding="lc0-map" the body is instead the layout Lc0's own
+backends run (input embedding PE_MAP with F = 176, docs/NETWORK.md section 4):
+the 112 features of each token followed by Lc0's fixed 64-channel positional
+table (pos_table(), the rule of encoder/cf_pos_table.c), no RPE tables,
+q/k/v biases (Lc0 reads the attention width from q_b) and LayerNorm with
+betas, eps 1e-6 (Lc0's epsilon for such nets; its blas backend has no
+RMSNorm). A network trained this way runs in Lc0 and in cformer alike.
+
 Parameter names are "our trainer's naming" documented in docs/TRAINER_NAMES.md
 and accepted by `netconv import`; every 2-D weight is nn.Linear's [out][in].
 """
@@ -31,6 +39,23 @@ def rpe_index():
     dr = rank[:, None] - rank[None, :] + 7
     df = file[:, None] - file[None, :] + 7
     return 15 * dr + df
+
+
+POS_ENCODINGS = ("rpe", "lc0-map")
+
+
+def pos_table():
+    """Lc0's PE_MAP table, [64 token][64 channel]: -1 on the token's own
+    square, 1 where a queen or a knight standing on it would reach on an
+    empty board, 0 elsewhere (the rule cf_pos_table_at implements in C)."""
+    sq = torch.arange(64)
+    df = (sq[:, None] % 8 - sq[None, :] % 8).abs()
+    dr = (sq[:, None] // 8 - sq[None, :] // 8).abs()
+    queen = (df == 0) | (dr == 0) | (df == dr)
+    knight = ((df == 1) & (dr == 2)) | ((df == 2) & (dr == 1))
+    t = (queen | knight).float()
+    t[sq, sq] = -1.0
+    return t
 
 
 def policy_gather_index(path=None):
@@ -107,14 +132,41 @@ class Attention(nn.Module):
         return self.dense(o)
 
 
+class PlainAttention(nn.Module):
+    """Multi-head self-attention without position terms, with q/k/v biases:
+    the attention of the lc0-map layout (the positions enter through the
+    embedding's table instead)."""
+
+    def __init__(self, d, heads):
+        super().__init__()
+        self.h, self.dh = heads, d // heads
+        self.wq = nn.Linear(d, d)
+        self.wk = nn.Linear(d, d)
+        self.wv = nn.Linear(d, d)
+        self.dense = nn.Linear(d, d)
+
+    def forward(self, x):  # x: [B][64][d]
+        b = x.shape[0]
+        split = lambda t: t.view(b, 64, self.h, self.dh).transpose(1, 2)  # [B][H][64][dh]
+        q, k, v = split(self.wq(x)), split(self.wk(x)), split(self.wv(x))
+        a = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(self.dh), dim=-1)
+        return self.dense((a @ v).transpose(1, 2).reshape(b, 64, self.h * self.dh))
+
+
 class EncoderLayer(nn.Module):
     def __init__(self, d, heads, dff, alpha, rpe_idx):
         super().__init__()
-        self.mha = Attention(d, heads, rpe_idx)
-        self.ln1 = RMSNorm(d)
+        # rpe_idx None: the lc0-map layout (plain attention, LayerNorm 1e-6).
+        if rpe_idx is None:
+            self.mha = PlainAttention(d, heads)
+            norm = lambda: nn.LayerNorm(d, eps=1e-6)
+        else:
+            self.mha = Attention(d, heads, rpe_idx)
+            norm = lambda: RMSNorm(d)
+        self.ln1 = norm()
         self.ffn1 = nn.Linear(d, dff)
         self.ffn2 = nn.Linear(dff, d)
-        self.ln2 = RMSNorm(d)
+        self.ln2 = norm()
         self.alpha = alpha
 
     def forward(self, x):
@@ -124,13 +176,21 @@ class EncoderLayer(nn.Module):
 
 class Chessformer(nn.Module):
     def __init__(self, layers=6, d=128, heads=8, dff=256, policy_d=None, value_cv=32,
-                 moves_left_cm=0, inputs=112):
+                 moves_left_cm=0, inputs=112, pos_encoding="rpe"):
         super().__init__()
+        if pos_encoding not in POS_ENCODINGS:
+            raise ValueError(f"pos_encoding {pos_encoding!r}: expected one of {POS_ENCODINGS}")
         self.config = dict(layers=layers, d=d, heads=heads, dff=dff, policy_d=policy_d or d,
-                           value_cv=value_cv, moves_left_cm=moves_left_cm, inputs=inputs)
+                           value_cv=value_cv, moves_left_cm=moves_left_cm, inputs=inputs,
+                           pos_encoding=pos_encoding)
         alpha = (2.0 * layers) ** -0.25
-        idx = rpe_index()
-        self.embedding = nn.Linear(inputs, d)
+        self.lc0_map = pos_encoding == "lc0-map"
+        idx = None if self.lc0_map else rpe_index()
+        if self.lc0_map:
+            # Not a parameter: fixed, and not in the state_dict (the C side
+            # generates the same table).
+            self.register_buffer("pos_table", pos_table(), persistent=False)
+        self.embedding = nn.Linear(inputs + (64 if self.lc0_map else 0), d)
         self.mult_gate = nn.Parameter(torch.ones(d, 64))  # [d][64]: channel c of token t at c*64+t
         self.add_gate = nn.Parameter(torch.zeros(d, 64))
         self.encoder = nn.ModuleList(EncoderLayer(d, heads, dff, alpha, idx) for _ in range(layers))
@@ -162,6 +222,8 @@ class Chessformer(nn.Module):
 
     def body(self, planes):  # planes: [B][112][64] float
         x = planes.transpose(1, 2)  # [B][64 tokens][112 features]
+        if self.lc0_map:
+            x = torch.cat([x, self.pos_table.to(x.dtype).expand(x.shape[0], 64, 64)], dim=2)
         e = F.mish(self.embedding(x))
         e = e * self.mult_gate.t() + self.add_gate.t()
         for layer in self.encoder:

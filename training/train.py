@@ -48,7 +48,7 @@ with deps.deferred(__name__):
     import fast_attention
     import packed
 
-MODEL_KEYS = ("layers", "d", "heads", "dff", "value_cv")
+MODEL_KEYS = ("layers", "d", "heads", "dff", "value_cv", "pos_encoding")
 
 
 def parse_args(argv=None):
@@ -66,6 +66,10 @@ def parse_args(argv=None):
     p.add_argument("--heads", type=int, default=4)
     p.add_argument("--dff", type=int, default=0, help="FFN width (default 2 d)")
     p.add_argument("--value-cv", type=int, default=32, help="value head channels per square")
+    p.add_argument("--pos-encoding", choices=("rpe", "lc0-map"), default="rpe",
+                   help="rpe: Chessformer's relative-position attention and RMSNorm (the "
+                        "default); lc0-map: the layout Lc0 runs itself (Lc0's fixed positional "
+                        "table in a 176-wide embedding, no RPE, q/k/v biases, LayerNorm 1e-6)")
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--steps", type=int, default=20000, help="total optimizer steps")
     p.add_argument("--lr", type=float, default=1e-3)
@@ -93,7 +97,7 @@ def parse_args(argv=None):
 
 def model_config(args):
     return dict(layers=args.layers, d=args.d, heads=args.heads, dff=args.dff or 2 * args.d,
-                value_cv=args.value_cv)
+                value_cv=args.value_cv, pos_encoding=args.pos_encoding)
 
 
 def lr_at(step, cfg):

@@ -204,10 +204,15 @@ bool cf_parity_load(const char *dir, const char *net, cf_parity_case **out, int 
 
 bool cf_parity_load_net(const char *net, cf_parity_case **cases, int *count, cf_weights **w,
                         char *msg, int msg_size) {
+  return cf_parity_load_net_in(cf_parity_dir(), net, cases, count, w, msg, msg_size);
+}
+
+bool cf_parity_load_net_in(const char *dir, const char *net, cf_parity_case **cases, int *count,
+                           cf_weights **w, char *msg, int msg_size) {
   *w = NULL;
-  if (!cf_parity_load(cf_parity_dir(), net, cases, count, msg, msg_size)) return false;
+  if (!cf_parity_load(dir, net, cases, count, msg, msg_size)) return false;
   char path[1200];
-  snprintf(path, sizeof path, "%s/%s.pb.gz", cf_parity_dir(), net);
+  snprintf(path, sizeof path, "%s/%s.pb.gz", dir, net);
   cf_error err = {0};
   if (cf_weights_load_file(path, NULL, w, &err) != CF_OK) {
     snprintf(msg, (size_t)msg_size, "%s", err.msg);

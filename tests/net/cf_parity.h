@@ -62,6 +62,9 @@ bool cf_parity_parse_line(const char *line, cf_parity_case *c, char *msg, int ms
 bool cf_parity_load_net(const char *net, cf_parity_case **cases, int *count, cf_weights **w,
                         char *msg, int msg_size);
 
+/* The same for net files and cases kept in another folder (dir). */
+bool cf_parity_load_net_in(const char *dir, const char *net, cf_parity_case **cases, int *count,
+                           cf_weights **w, char *msg, int msg_size);
 /* <testdata>/parity */
 const char *cf_parity_dir(void);
 

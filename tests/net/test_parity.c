@@ -9,7 +9,10 @@
  * registers one test per compiled-in backend, so `meson test` lists which
  * ran); it exits 77 (skip) with the reason when that backend is not
  * available here (cuda without a GPU). Unset, every available backend runs.
- * So a new backend is covered without a new test. */
+ * So a new backend is covered without a new test.
+ *
+ * The same checks run on data/twin's network (the lc0-map twin of the
+ * default network, a trained net Lc0 runs) against Lc0's outputs for it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,12 +63,13 @@ static void check_input(cf_test *t, const char *net, const cf_parity_case *c,
 static const cf_backend_desc *backends[16];
 static int n_backends;
 
-static void run_net_on(cf_test *t, const char *name, int batch, const char *backend) {
+static void run_net_on(cf_test *t, const char *dir, const char *name, int batch,
+                       const char *backend) {
   char msg[512];
   cf_parity_case *cases;
   int n;
   cf_weights *w = NULL;
-  if (!CHECK(cf_parity_load_net(name, &cases, &n, &w, msg, sizeof msg))) {
+  if (!CHECK(cf_parity_load_net_in(dir, name, &cases, &n, &w, msg, sizeof msg))) {
     fprintf(stderr, "%s\n", msg);
     return;
   }
@@ -130,8 +134,24 @@ static void run_net_on(cf_test *t, const char *name, int batch, const char *back
 }
 
 static void run_net(cf_test *t, const char *name, int batch) {
-  for (int i = 0; i < n_backends; i++) run_net_on(t, name, batch, backends[i]->name);
+  for (int i = 0; i < n_backends; i++)
+    run_net_on(t, cf_parity_dir(), name, batch, backends[i]->name);
 }
+
+/* data/twin: the twin network and its Lc0 truth. */
+static void run_twin(cf_test *t, int batch) {
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s/twin", cf_test_data_dir());
+  for (int i = 0; i < n_backends; i++) {
+    cf_parity_max_err = 0.0;
+    run_net_on(t, dir, "cformer-twin", batch, backends[i]->name);
+    printf("cformer-twin on %s (batch %s): largest difference from Lc0 %.3g\n", backends[i]->name,
+           batch == 1 ? "1" : "all", cf_parity_max_err);
+  }
+}
+
+static void test_twin_batch1(cf_test *t) { run_twin(t, 1); }
+static void test_twin_full_batch(cf_test *t) { run_twin(t, 0); }
 
 #define NET_TESTS(fn, index)                                                    \
   static void fn##_batch1(cf_test *t) { run_net(t, cf_parity_nets[index], 1); } \
@@ -181,6 +201,7 @@ int main(int argc, char **argv) {
       test_lc0_smolgen_relu2_f32_batch1, test_lc0_smolgen_relu2_f32_full_batch,
       test_lc0_map_classic_batch1,      test_lc0_map_classic_full_batch,
       test_cf_rpe_ln_canonical_batch1,  test_cf_rpe_ln_canonical_full_batch,
+      test_twin_batch1,                 test_twin_full_batch,
       test_every_parity_net_is_covered};
   static const char *const names[] = {
       "test_cf_rpe_rms_batch1",           "test_cf_rpe_rms_full_batch",
@@ -189,6 +210,7 @@ int main(int argc, char **argv) {
       "test_lc0_smolgen_relu2_f32_batch1", "test_lc0_smolgen_relu2_f32_full_batch",
       "test_lc0_map_classic_batch1",      "test_lc0_map_classic_full_batch",
       "test_cf_rpe_ln_canonical_batch1",  "test_cf_rpe_ln_canonical_full_batch",
+      "test_twin_batch1",                 "test_twin_full_batch",
       "test_every_parity_net_is_covered"};
   int skip = choose_backends();
   if (skip) return skip;

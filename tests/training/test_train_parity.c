@@ -1,9 +1,11 @@
 /* test_train_parity.c: a net exported by training/export.py, imported with
  * `netconv import`, computes in cformer what training/model.py computes.
  *
- * The fixture (training/parity/, written by make_parity.py) is a small random
- * model.py net as safetensors plus its float64 PyTorch outputs on the parity
- * positions. This test imports it with the real netconv binary (env
+ * The fixtures (training/parity/, written by make_parity.py) are small random
+ * model.py nets as safetensors, one per position encoding (cf-tiny-2x32 with
+ * RPE, cf-tiny-map-2x32 in the lc0-map layout: 176-wide embedding with Lc0's
+ * positional table, LayerNorm 1e-6, q/k/v biases), plus their float64
+ * PyTorch outputs on the parity positions. This test imports it with the real netconv binary (env
  * CF_NETCONV), replays every position with chess/ and the engine glue, and
  * checks every legal move's logit and W/D/L within the parity tolerance. */
 #include <stdio.h>
@@ -18,22 +20,20 @@
 #include "tests/net/cf_parity_check.h"
 #include "tests/net/cf_parity_game.h"
 
-#define NET "cf-tiny-2x32"
-
 typedef struct prepared {
   cf_parity_game game;
   cf_parity_out buf;
 } prepared;
 
-/* Imports the fixture into tmp/NET.pb.gz; returns false on failure. */
-static bool import_fixture(cf_test *t, const char *dir, const char *tmp, char *out, size_t size) {
+/* Imports fixture `net` into tmp/<net>.pb.gz; returns false on failure. */
+static bool import_fixture(cf_test *t, const char *dir, const char *net, const char *tmp,
+                           char *out, size_t size) {
   const char *netconv = getenv("CF_NETCONV");
   if (!CHECK(netconv && *netconv)) return false;
-  snprintf(out, size, "%s/" NET ".pb.gz", tmp);
+  snprintf(out, size, "%s/%s.pb.gz", tmp, net);
   char cmd[4096];
-  snprintf(cmd, sizeof cmd,
-           "'%s' import '%s/" NET ".safetensors' --config '%s/" NET ".json' -o '%s' >'%s/log' 2>&1",
-           netconv, dir, dir, out, tmp);
+  snprintf(cmd, sizeof cmd, "'%s' import '%s/%s.safetensors' --config '%s/%s.json' -o '%s' >'%s/log' 2>&1",
+           netconv, dir, net, dir, net, out, tmp);
   int st = system(cmd);
   if (!CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
     snprintf(cmd, sizeof cmd, "cat '%s/log' >&2", tmp);
@@ -43,7 +43,7 @@ static bool import_fixture(cf_test *t, const char *dir, const char *tmp, char *o
   return true;
 }
 
-static void run(cf_test *t, int batch) {
+static void run(cf_test *t, const char *name, int batch) {
   const char *dir = getenv("CF_TRAINING_PARITY");
   if (!CHECK(dir && *dir)) return;
   char tmp[] = "/tmp/cf_train_parity_XXXXXX";
@@ -54,8 +54,8 @@ static void run(cf_test *t, int batch) {
   cf_weights *w = NULL;
   cf_net *net = NULL;
   cf_error err = {0};
-  if (!import_fixture(t, dir, tmp, path, sizeof path)) goto done;
-  if (!CHECK(cf_parity_load(dir, NET, &cases, &n, msg, sizeof msg))) {
+  if (!import_fixture(t, dir, name, tmp, path, sizeof path)) goto done;
+  if (!CHECK(cf_parity_load(dir, name, &cases, &n, msg, sizeof msg))) {
     fprintf(stderr, "%s\n", msg);
     goto done;
   }
@@ -90,7 +90,7 @@ static void run(cf_test *t, int batch) {
     if (!ok) fprintf(stderr, "%s\n", err.msg);
   }
   char tag[64];
-  snprintf(tag, sizeof tag, NET " (batch %d)", step);
+  snprintf(tag, sizeof tag, "%s (batch %d)", name, step);
   for (int i = 0; ok && i < n; i++) {
     const cf_parity_game *g = &prep[i].game;
     bool all_expected = true;
@@ -110,7 +110,17 @@ done:
   CHECK_INT_EQ(system(msg), 0);
 }
 
-static void test_exported_net_matches_model_batch1(cf_test *t) { run(t, 1); }
-static void test_exported_net_matches_model_full_batch(cf_test *t) { run(t, 0); }
+static void test_exported_net_matches_model_batch1(cf_test *t) { run(t, "cf-tiny-2x32", 1); }
+static void test_exported_net_matches_model_full_batch(cf_test *t) {
+  run(t, "cf-tiny-2x32", 0);
+}
+static void test_exported_map_net_matches_model_batch1(cf_test *t) {
+  run(t, "cf-tiny-map-2x32", 1);
+}
+static void test_exported_map_net_matches_model_full_batch(cf_test *t) {
+  run(t, "cf-tiny-map-2x32", 0);
+}
 
-CF_TEST_MAIN(test_exported_net_matches_model_batch1, test_exported_net_matches_model_full_batch)
+CF_TEST_MAIN(test_exported_net_matches_model_batch1, test_exported_net_matches_model_full_batch,
+             test_exported_map_net_matches_model_batch1,
+             test_exported_map_net_matches_model_full_batch)

@@ -29,6 +29,7 @@ import export  # noqa: E402
 import fast_attention  # noqa: E402
 import packed  # noqa: E402
 import train  # noqa: E402
+import model as model_py  # noqa: E402
 from model import Chessformer  # noqa: E402
 
 TINY = ["--layers", "1", "--d", "16", "--heads", "2", "--value-cv", "2", "--batch", "16",
@@ -79,6 +80,64 @@ def check_fast_attention():
           % (d_out, d_grad, scale))
     assert d_out < 1e-5 and d_grad < 1e-5 * max(1.0, scale), (d_out, d_grad)
     assert fast_attention.model.Attention.forward is not fast_attention.fast_forward
+
+
+def check_lc0_map(tmp, data, rpe_weights):
+    """The lc0-map layout: the positional table, init_lc0_map.py's conversion
+    of RPE weights, and a run with --pos-encoding lc0-map from them."""
+    t = model_py.pos_table()
+    assert t.shape == (64, 64) and (t.diagonal() == -1).all()
+    # a1: 21 queen squares on an empty board and 2 knight squares; d4: 27 + 8.
+    assert int((t[0] == 1).sum()) == 23 and int((t[27] == 1).sum()) == 35
+    assert torch.equal(t, t.t())
+    try:
+        Chessformer(layers=1, d=16, heads=2, dff=32, value_cv=2, pos_encoding="shaw")
+        assert False, "an unknown pos_encoding was accepted"
+    except ValueError as e:
+        assert "pos_encoding" in str(e)
+    conv = os.path.join(tmp, "map-init.safetensors")
+    script = os.path.join(ROOT, "training", "init_lc0_map.py")
+    r = subprocess.run([sys.executable, script, rpe_weights, "-o", conv],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    src, _ = export.read_safetensors(rpe_weights)
+    got, _ = export.read_safetensors(conv)
+    net = Chessformer(layers=1, d=16, heads=2, dff=32, value_cv=2, pos_encoding="lc0-map")
+    assert sorted(got) == sorted(net.state_dict()), sorted(set(got) ^ set(net.state_dict()))
+    assert not any("rpe" in k for k in got)
+    assert got["embedding.weight"].shape == (16, 176)
+    assert np.array_equal(got["embedding.weight"][:, :112], src["embedding.weight"])
+    assert not got["embedding.weight"][:, 112:].any()
+    for k in ("encoder.0.mha.wq.bias", "encoder.0.ln1.bias", "encoder.0.ln2.bias"):
+        assert not got[k].any(), k
+    assert np.array_equal(got["encoder.0.ln1.weight"], src["encoder.0.ln1.weight"])
+    # Zero table columns: the embedding computes what the RPE net's did.
+    rpe = Chessformer(layers=1, d=16, heads=2, dff=32, value_cv=2)
+    train.load_init(rpe, rpe_weights)
+    train.load_init(net, conv)
+    x = torch.rand(3, 112, 64)
+    with torch.no_grad():
+        a = rpe.embedding(x.transpose(1, 2))
+        b = net.embedding(torch.cat([x.transpose(1, 2), net.pos_table.expand(3, 64, 64)], 2))
+    assert torch.allclose(a, b, atol=1e-6)
+    # Not an RPE net: refused with a message.
+    r = subprocess.run([sys.executable, script, conv, "-o", conv + ".2"],
+                       capture_output=True, text=True)
+    assert r.returncode != 0 and "not an RPE network" in r.stderr, r.stderr
+    # A run in the lc0-map layout from the converted weights (lr 0: unchanged).
+    run = os.path.join(tmp, "map-run")
+    r = run_train(["--data", data, "--run", run, "--steps", "1", "--lr", "0", "--init", conv,
+                   "--pos-encoding", "lc0-map"] + TINY)
+    assert r.returncode == 0
+    assert json.load(open(os.path.join(run, "config.json")))["model"]["pos_encoding"] == "lc0-map"
+    c = torch.load(os.path.join(run, "latest.pt"))["model"]
+    assert all(np.array_equal(c[k].numpy(), got[k]) for k in got)
+    # evaluate.py reads the layout from the names: both files in one call.
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "training", "evaluate.py"),
+                        "--data", data, "--layers", "1", "--d", "16", "--heads", "2",
+                        "--dff", "32", "--value-cv", "2", "--threads", "1", rpe_weights, conv],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and "map-init.safetensors" in r.stdout, r.stderr
 
 
 def run_train(args):
@@ -197,6 +256,7 @@ def main():
         r = subprocess.run([sys.executable, os.path.join(ROOT, "training", "evaluate.py"),
                             "--data", tmp, out], capture_output=True, text=True)
         assert r.returncode != 0 and "val.cfpack" in r.stderr, r.stderr
+        check_lc0_map(tmp, data, out)
     print("ok")
 
 

@@ -1,16 +1,18 @@
-"""Writes the trainer parity fixture: a small random training/model.py net,
-exported with training/export.py, and its PyTorch outputs on the parity
-positions, in the parity case schema (data/parity/README.md).
+"""Writes the trainer parity fixtures: small random training/model.py nets,
+one per position encoding (RPE, and the lc0-map layout Lc0 runs), exported
+with training/export.py, and their PyTorch outputs on the parity positions,
+in the parity case schema (data/parity/README.md).
 
     /usr/bin/python3 training/parity/make_parity.py [--testdata DIR]
 
-Outputs (committed; tests/training/test_train_parity.c imports the
+Outputs (committed; tests/training/test_train_parity.c imports each
 safetensors with `netconv import` and checks cformer's forward pass against
-the JSONL within 1e-4):
+the JSONL within 1e-4), for NET in cf-tiny-2x32 (RPE) and cf-tiny-map-2x32
+(lc0-map):
 
-    training/parity/cf-tiny-2x32.safetensors   model.py names, float32
-    training/parity/cf-tiny-2x32.json          netconv config (input format 4)
-    training/parity/cf-tiny-2x32.jsonl         expected outputs per position
+    training/parity/NET.safetensors   model.py names, float32
+    training/parity/NET.json          netconv config (input format 4)
+    training/parity/NET.jsonl         expected outputs per position
 
 The positions and their input planes are those of the input-format-4 parity
 net (lc0-smolgen-relu2.jsonl: planes as Lc0 encodes them), so the expected
@@ -35,14 +37,14 @@ with deps.deferred(__name__):
     from model import Chessformer
     import export
 
-NAME = "cf-tiny-2x32"
+NETS = {"cf-tiny-2x32": "rpe", "cf-tiny-map-2x32": "lc0-map"}
 SOURCE_CASES = "lc0-smolgen-relu2.jsonl"  # input format 4, the default net's format
 
 
-def tiny_model():
+def tiny_model(pos_encoding):
     torch.manual_seed(20261123)
-    net = Chessformer(layers=2, d=32, heads=4, dff=64, value_cv=8)
-    with torch.no_grad():  # gates, norms and RPE start at constants: make them matter
+    net = Chessformer(layers=2, d=32, heads=4, dff=64, value_cv=8, pos_encoding=pos_encoding)
+    with torch.no_grad():  # gates, norms, biases and RPE start at constants: make them matter
         for p in net.parameters():
             p.add_(0.1 * torch.randn_like(p))
     return net.eval()
@@ -63,16 +65,20 @@ def main():
     p.add_argument("--testdata", default=os.path.join(HERE, "..", "..", "data"))
     args = p.parse_args()
     deps.check()
-    net = tiny_model()
+    for name, pos_encoding in NETS.items():
+        write_fixture(name, tiny_model(pos_encoding), args.testdata)
+
+
+def write_fixture(name, net, testdata):
     cfg = {"model": net.config}
-    st_path = os.path.join(HERE, NAME + ".safetensors")
+    st_path = os.path.join(HERE, name + ".safetensors")
     export.export(net.state_dict(), cfg, 4, st_path)
     # The truth is computed from exactly the float32 values in the file.
     tensors, _ = export.read_safetensors(st_path)
     net.load_state_dict({k: torch.from_numpy(v.copy()) for k, v in tensors.items()})
     net = net.double()
     out_lines = []
-    with open(os.path.join(args.testdata, "parity", SOURCE_CASES)) as f:
+    with open(os.path.join(testdata, "parity", SOURCE_CASES)) as f:
         for line in f:
             c = json.loads(line)
             assert c["input_format"] == 4
@@ -92,9 +98,9 @@ def main():
                 "source": "training/model.py float64 forward pass (training/parity/make_parity.py)",
             })
             out_lines.append(json.dumps(out, separators=(",", ":")))
-    with open(os.path.join(HERE, NAME + ".jsonl"), "w") as f:
+    with open(os.path.join(HERE, name + ".jsonl"), "w") as f:
         f.write("\n".join(out_lines) + "\n")
-    print(f"wrote {NAME}.safetensors, {NAME}.json and {NAME}.jsonl ({len(out_lines)} positions)")
+    print(f"wrote {name}.safetensors, {name}.json and {name}.jsonl ({len(out_lines)} positions)")
 
 
 if __name__ == "__main__":
