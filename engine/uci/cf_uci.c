@@ -215,6 +215,8 @@ cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *u
   pthread_mutex_init(&u->out_mu, NULL);
   pthread_mutex_init(&u->mu, NULL);
   pthread_cond_init(&u->cv, NULL);
+  pthread_cond_init(&u->job_cv, NULL);
+  pthread_cond_init(&u->done_cv, NULL);
   atomic_init(&u->stop, false);
   if (cf_uci_log_create(&u->log, err) != CF_OK) {
     cf_uci_free(u);
@@ -250,6 +252,7 @@ void cf_uci_free(cf_uci *u) {
   pthread_mutex_unlock(&u->cmd_mu);
   cf_engine_loader_release(l); /* not under cmd_mu: a load ending now takes it */
   cf_uci_finish_search(u, true);
+  cf_uci_end_worker(u);
   /* The Syzygy tables are the process's (one prober) and stay loaded: the
    * next SyzygyPath replaces them. (Unloading here would also print a
    * spurious "munmap:" line per table: Fathom reports a successful unmap
@@ -264,6 +267,8 @@ void cf_uci_free(cf_uci *u) {
   pthread_cond_destroy(&u->idle_cv);
   pthread_mutex_destroy(&u->mu);
   pthread_cond_destroy(&u->cv);
+  pthread_cond_destroy(&u->job_cv);
+  pthread_cond_destroy(&u->done_cv);
   free(u);
 }
 

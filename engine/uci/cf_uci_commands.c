@@ -31,7 +31,7 @@ static void say_line(void *user, const char *line) { cf_uci_emit(user, "%s", lin
 
 /* SyzygyPath's tables, when it changed; never under a running search. */
 static void syzygy_sync(cf_uci *u) {
-  if (u->thread_live) return;
+  if (u->search_live) return;
   cf_uci_syzygy_sync(u->opt[CF_OPT_SYZYGY_PATH].text, u->syzygy_loaded, sizeof u->syzygy_loaded,
                      say_line, u);
 }
@@ -207,7 +207,7 @@ static void cmd_go(cf_uci *u, char *args) {
   }
   if (early_stop || time_trouble) {
     /* Answered here, on the thread that runs the command: the move costs
-     * microseconds, while waking a new thread can cost a scheduler slice
+     * microseconds, while waking the search thread can cost a scheduler slice
      * on a busy machine, and in time trouble every millisecond of the
      * round trip is off the clock. */
     cf_uci_play_instant(u, early_stop ? "stop came during the network load" : "time trouble");
@@ -221,7 +221,7 @@ static void cmd_go(cf_uci *u, char *args) {
 
 static void cmd_stop(cf_uci *u, char *args) {
   (void)args;
-  if (!u->thread_live) {
+  if (!u->search_live) {
     /* A go waiting for a network load answers at once (cf_uci_pump). */
     cf_uci_pending *p = cf_uci_queued_go(u);
     if (p) p->stopped = true;
@@ -240,7 +240,7 @@ static void cmd_stop(cf_uci *u, char *args) {
  * agent that finished while pondering answers at once. */
 static void cmd_ponderhit(cf_uci *u, char *args) {
   (void)args;
-  if (!u->thread_live) {
+  if (!u->search_live) {
     /* A go ponder still waiting for a network load becomes a timed go
      * whose clock starts now (cmd_go reads the flag). */
     cf_uci_pending *p = cf_uci_queued_go(u);

@@ -5,7 +5,7 @@
  *   cf_uci_commands.c the commands (uci, isready, setoption, position, go, ...)
  *   cf_uci_queue.c    commands waiting for a network load, run in order
  *   cf_uci_load.c     the network load: the key, start, take, report
- *   cf_uci_search.c   the search thread and the move's clock
+ *   cf_uci_search.c   the search worker thread and the move's clock
  *   cf_uci_info.c     info and bestmove lines
  *
  * Locks: cmd_mu is held while a command runs (on the input thread, or on
@@ -91,10 +91,19 @@ struct cf_uci {
   cf_uci_pending *queue, *queue_tail;
   cf_uci_cmd_state cmd; /* the running command's */
 
-  /* The search. The thread owns game, net and go while it runs; the feeding
-   * thread touches only the fields under mu and the stop flag. */
-  pthread_t thread;
-  bool thread_live;
+  /* The search runs on the engine's one worker thread, made at the first
+   * go and ended by cf_uci_free (starting a thread per go cost more than a
+   * short search). The worker owns game, net and go while a search runs;
+   * the feeding thread touches only the fields under mu and the stop flag.
+   * search_live: a search was started and not yet waited for (read and
+   * written by the feeding side only). */
+  pthread_t worker;
+  bool worker_live;  /* the worker thread exists */
+  bool search_live;
+  bool job_posted;   /* under mu: a search to run, or running; cleared when done */
+  bool worker_quit;  /* under mu: cf_uci_free ends the worker */
+  pthread_cond_t job_cv;  /* under mu: a job was posted, or quit */
+  pthread_cond_t done_cv; /* under mu: a job is done */
   pthread_mutex_t mu;
   pthread_cond_t cv;
   bool hold;      /* infinite / ponder: bestmove waits for release */
@@ -153,6 +162,7 @@ void cf_uci_play_instant(cf_uci *u, const char *why);
 /* cf_uci_search.c */
 bool cf_uci_start_search(cf_uci *u);
 void cf_uci_finish_search(cf_uci *u, bool force_stop);
+void cf_uci_end_worker(cf_uci *u);
 cf_clock cf_uci_go_clock(const cf_uci *u);
 double cf_uci_move_budget(cf_uci *u);
 int cf_uci_game_ply(const cf_uci *u);

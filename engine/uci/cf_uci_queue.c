@@ -34,7 +34,7 @@ static bool run_head(cf_uci *u, cf_uci_pending *p) {
   /* isready during a search answers at once (unless a load is under way:
    * a go stopped during it was answered without the network); a go
    * stopped while it waited, or with no move to search, needs no network. */
-  const bool wants_net = c->needs_net && !(c->ready_check && u->thread_live && !u->loader) &&
+  const bool wants_net = c->needs_net && !(c->ready_check && u->search_live && !u->loader) &&
                          !(go && (p->stopped || go_without_moves(u)));
   if (wants_net) {
     if (go && !p->tried) {

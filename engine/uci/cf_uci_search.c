@@ -1,6 +1,7 @@
-/* cf_uci_search.c: the search thread (one agent's choice, its info and
- * bestmove, held for stop/ponderhit under go infinite/ponder), joining it,
- * and the move's clock (Lc0's time manager, for every agent). */
+/* cf_uci_search.c: the search worker (one thread per engine, kept between
+ * searches) that runs one agent's choice, its info and bestmove, held for
+ * stop/ponderhit under go infinite/ponder; waiting for it; and the move's
+ * clock (Lc0's time manager, for every agent). */
 #include <pthread.h>
 #include <string.h>
 
@@ -14,8 +15,8 @@ static void wait_release(cf_uci *u) {
   pthread_mutex_unlock(&u->mu);
 }
 
-static void *search_main(void *arg) {
-  cf_uci *u = arg;
+/* One search, on the worker: what go asked for, from the fields cmd_go set. */
+static void run_search(cf_uci *u) {
   const bool tree = cf_agent_has(u->agent, CF_AGENT_BUILDS_TREE);
   const bool keeps = cf_agent_has(u->agent, CF_AGENT_KEEPS_STATE);
   cf_agent_request req = {
@@ -70,13 +71,42 @@ static void *search_main(void *arg) {
   wait_release(u);
   if (answer) cf_uci_emit_bestmove(u, &r);
   else cf_uci_emit(u, "bestmove 0000");
+}
+
+/* The worker: waits for a job (cf_uci_start_search), runs it, says it is
+ * done, until cf_uci_end_worker. The mutex hand-over orders the fields
+ * cmd_go set before the search, and the search's writes before the
+ * feeding side reads them, as creating and joining a thread did. */
+static void *worker_main(void *arg) {
+  cf_uci *u = arg;
+  pthread_mutex_lock(&u->mu);
+  for (;;) {
+    while (!u->job_posted && !u->worker_quit) pthread_cond_wait(&u->job_cv, &u->mu);
+    if (!u->job_posted) break; /* quit, and nothing left to run */
+    pthread_mutex_unlock(&u->mu);
+    run_search(u);
+    pthread_mutex_lock(&u->mu);
+    u->job_posted = false;
+    pthread_cond_broadcast(&u->done_cv);
+  }
+  pthread_mutex_unlock(&u->mu);
   return NULL;
 }
 
+/* Until the search started last has written its bestmove. The search takes
+ * no cmd_mu: waiting under it is safe. */
+static void wait_search(cf_uci *u) {
+  if (!u->search_live) return;
+  pthread_mutex_lock(&u->mu);
+  while (u->job_posted) pthread_cond_wait(&u->done_cv, &u->mu);
+  pthread_mutex_unlock(&u->mu);
+  u->search_live = false;
+}
+
 /* Ends a running search: a held one is stopped (a timed one runs out its
- * time), then joined. */
+ * time), then waited for. */
 void cf_uci_finish_search(cf_uci *u, bool force_stop) {
-  if (!u->thread_live) return;
+  if (!u->search_live) return;
   pthread_mutex_lock(&u->mu);
   if (force_stop || u->hold) {
     atomic_store(&u->stop, true);
@@ -84,18 +114,25 @@ void cf_uci_finish_search(cf_uci *u, bool force_stop) {
     pthread_cond_broadcast(&u->cv);
   }
   pthread_mutex_unlock(&u->mu);
-  pthread_join(u->thread, NULL);
-  u->thread_live = false;
+  wait_search(u);
+}
+
+/* Ends the worker thread (cf_uci_free, after cf_uci_finish_search: it is
+ * idle). */
+void cf_uci_end_worker(cf_uci *u) {
+  if (!u->worker_live) return;
+  pthread_mutex_lock(&u->mu);
+  u->worker_quit = true;
+  pthread_cond_broadcast(&u->job_cv);
+  pthread_mutex_unlock(&u->mu);
+  pthread_join(u->worker, NULL);
+  u->worker_live = false;
 }
 
 void cf_uci_wait(cf_uci *u) {
   pthread_mutex_lock(&u->cmd_mu);
   while (u->loader) pthread_cond_wait(&u->idle_cv, &u->cmd_mu);
-  if (u->thread_live) {
-    /* The search takes no cmd_mu: joining under it is safe. */
-    pthread_join(u->thread, NULL);
-    u->thread_live = false;
-  }
+  wait_search(u);
   pthread_mutex_unlock(&u->cmd_mu);
 }
 
@@ -149,10 +186,18 @@ double cf_uci_move_budget(cf_uci *u) {
 }
 
 
-/* Starts the agent on the search thread; false (and nothing started) when
- * the thread cannot be made. */
+/* Starts the agent on the worker, made here at the first go; false (and
+ * nothing started) when the thread cannot be made (the next go tries
+ * again). The previous search was waited for (go does not run during one). */
 bool cf_uci_start_search(cf_uci *u) {
-  if (pthread_create(&u->thread, NULL, search_main, u) != 0) return false;
-  u->thread_live = true;
+  if (!u->worker_live) {
+    if (pthread_create(&u->worker, NULL, worker_main, u) != 0) return false;
+    u->worker_live = true;
+  }
+  pthread_mutex_lock(&u->mu);
+  u->job_posted = true;
+  pthread_cond_signal(&u->job_cv);
+  pthread_mutex_unlock(&u->mu);
+  u->search_live = true;
   return true;
 }

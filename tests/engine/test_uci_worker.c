@@ -1,0 +1,101 @@
+/* test_uci_worker.c: a responder runs every search on one worker thread,
+ * kept between searches: each bestmove of a run of go's (timed, held then
+ * stopped, after cf_uci_reset) is written by the same thread, which is not
+ * the feeding one, and cf_uci_free ends it. Threads are told apart by their
+ * Linux thread id (a pthread_t may be reused once a thread is joined; a tid
+ * is not reused so soon), so the test runs on Linux only. The network is
+ * the fuzz target's tiny random net on the ref backend. */
+#if defined(__linux__)
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* syscall */
+#endif
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "engine/uci/cf_uci.h"
+#include "tests/cf_test.h"
+#include "tests/engine/uci_transcript.h"
+
+#ifndef CF_TEST_TINY_NET
+#error "CF_TEST_TINY_NET: the path of tests/engine/fuzz/tiny.pb.gz (meson passes it)"
+#endif
+
+#define MAX_ANSWERS 16
+
+static transcript tr;
+static long answer_tid[MAX_ANSWERS]; /* the thread that wrote each bestmove */
+static int n_answers;
+
+static long this_tid(void) {
+#if defined(__linux__)
+  return (long)syscall(SYS_gettid);
+#else
+  return 0;
+#endif
+}
+
+/* The transcript's collector, noting which thread wrote each bestmove. */
+static void collect(void *user, const char *line) {
+  if (strncmp(line, "bestmove ", 9) == 0) {
+    pthread_mutex_lock(&tr.mu);
+    if (n_answers < MAX_ANSWERS) answer_tid[n_answers++] = this_tid();
+    pthread_mutex_unlock(&tr.mu);
+  }
+  uci_transcript_collect(user, line);
+}
+
+static const char *const net_setup = "setoption name WeightsFile value " CF_TEST_TINY_NET "\n"
+                                     "setoption name Backend value ref\n"
+                                     "isready\n";
+
+static void test_one_worker(cf_test *t) {
+#if !defined(__linux__)
+  CF_SKIP("thread ids are read from Linux's gettid");
+  return;
+#endif
+  uci_transcript_init(&tr);
+  cf_uci_config cfg = {.search_dirs = NULL, .max_batch = 4};
+  cf_uci *u = NULL;
+  if (!CHECK(cf_uci_create(&cfg, collect, &tr, &u, NULL) == CF_OK)) return;
+  const char *o = uci_transcript_run(u, &tr, net_setup);
+  CHECK_STR_CONTAINS(o, "info string loaded network " CF_TEST_TINY_NET);
+  for (int i = 0; i < 3; i++) uci_transcript_run(u, &tr, "go nodes 3");
+  cf_uci_feed(u, "go infinite");
+  o = uci_transcript_run(u, &tr, "stop");
+  CHECK_STR_CONTAINS(o, "bestmove ");
+  /* A held search that the reset stops; then the worker runs on. */
+  cf_uci_feed(u, "go infinite");
+  CHECK(cf_uci_reset(u, NULL) == CF_OK);
+  uci_transcript_run(u, &tr, net_setup);
+  o = uci_transcript_run(u, &tr, "go nodes 3");
+  char move[8];
+  CHECK(uci_bestmove_legal(o, NULL, "", move));
+  CHECK_INT_EQ(n_answers, 6);
+  const long feeder = this_tid();
+  for (int i = 0; i < n_answers; i++) {
+    if (answer_tid[i] != answer_tid[0])
+      fprintf(stderr, "bestmove %d came from thread %ld, the first from %ld\n", i, answer_tid[i],
+              answer_tid[0]);
+    CHECK(answer_tid[i] == answer_tid[0]);
+    CHECK(answer_tid[i] != feeder);
+  }
+  /* The worker exists until the responder is freed, and not after. */
+  char task[64];
+  snprintf(task, sizeof task, "/proc/self/task/%ld", answer_tid[0]);
+  struct stat st;
+  CHECK(stat(task, &st) == 0);
+  cf_uci_free(u);
+  /* The kernel wakes the joiner as the thread exits, a moment before it
+   * takes the thread's entry away: a bounded wait for that. */
+  bool gone = false;
+  const struct timespec tick = {.tv_nsec = 10000000};
+  for (int i = 0; i < 500 && !(gone = stat(task, &st) != 0); i++) nanosleep(&tick, NULL);
+  CHECK(gone);
+}
+
+CF_TEST_MAIN(test_one_worker)
