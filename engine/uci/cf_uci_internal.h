@@ -31,6 +31,9 @@
 #define CF_UCI_MAX_SEARCH_DIRS 16
 #define CF_UCI_NET_KEY_MAX (5 * CF_UCI_VALUE_MAX)
 #define CF_UCI_HELD_MAX 8
+/* The precision the engine runs its network in when BackendOptions names
+ * none (docs/PRECISION.md "precision=auto"). */
+#define CF_UCI_DEFAULT_PRECISION "auto"
 
 typedef struct cf_uci_command {
   const char *name;

@@ -11,6 +11,16 @@
 #include "net/cf_net_options.h"
 #include "net/cf_net_planes.h"
 
+/* Whether a "key=value,..." string has a precision=... item. */
+static bool has_precision(const char *opts) {
+  for (const char *p = opts; p && *p;) {
+    if (strncmp(p, "precision=", 10) == 0) return true;
+    p = strchr(p, ',');
+    if (p) p++;
+  }
+  return false;
+}
+
 /* The backend options the net is created with: BackendOptions, led by
  * lanes=Threads when Threads is above 1 and BackendOptions sets neither
  * lanes nor the backend's own threads (Threads is how Lc0 users ask for
@@ -18,9 +28,17 @@
  * sleeping threads, since the agents have no parallel search:
  * net/cf_net_lanes.h). */
 static void backend_options(const cf_uci *u, char *out, size_t size) {
-  if (!cf_net_options_for_threads(u->opt[CF_OPT_BACKEND_OPTIONS].text, (int)u->opt[CF_OPT_THREADS].i,
-                                  out, size))
-    snprintf(out, size, "%s", u->opt[CF_OPT_BACKEND_OPTIONS].text);
+  const char *given = u->opt[CF_OPT_BACKEND_OPTIONS].text;
+  char with_precision[CF_UCI_VALUE_MAX + 32];
+  /* The engine's precision is CF_UCI_DEFAULT_PRECISION unless
+   * BackendOptions names one (docs/PRECISION.md "precision=auto"). */
+  if (!has_precision(given)) {
+    snprintf(with_precision, sizeof with_precision, "precision=%s%s%s", CF_UCI_DEFAULT_PRECISION,
+             *given ? "," : "", given);
+    given = with_precision;
+  }
+  if (!cf_net_options_for_threads(given, (int)u->opt[CF_OPT_THREADS].i, out, size))
+    snprintf(out, size, "%s", given);
 }
 
 /* Positions per network pass: the search's MinibatchSize when set, else
@@ -58,9 +76,13 @@ bool cf_uci_net_ready(const cf_uci *u) {
 
 /* What a network load said: the net and its notes, or the error. */
 static void report_load(cf_uci *u, const cf_engine_weights_info *info) {
-  cf_uci_emit(u, "info string loaded network %s (%d layers, d %d, %d heads, %zu parameters) on %s",
-       info->source, info->layers, info->d, info->heads, info->params,
-       cf_net_get_info(u->net)->backend);
+  /* The backend's variant says which kernels and, for precision=auto
+   * (the engine's default), which precision this CPU got. */
+  const cf_net_info *ni = cf_net_get_info(u->net);
+  cf_uci_emit(u, "info string loaded network %s (%d layers, d %d, %d heads, %zu parameters) on %s%s%s%s",
+       info->source, info->layers, info->d, info->heads, info->params, ni->backend,
+       ni->backend_variant ? " (" : "", ni->backend_variant ? ni->backend_variant : "",
+       ni->backend_variant ? ")" : "");
   /* Fields of the file that were read but are not run (weights/). */
   for (int i = 0; i < info->n_notes; i++) cf_uci_emit(u, "info string warning: %s", info->notes[i]);
   /* Autodiscover's choice: say which newer files it passed over, and why,

@@ -29,7 +29,8 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                         "compute backend; auto = the best available; Lc0's blas is taken for "
                         "openblas", {{"blas", "openblas"}}},
     [CF_OPT_BACKEND_OPTIONS] = {"BackendOptions", "backend-opts", NULL, 'o', CF_OPT_TYPE_STRING,
-                                "", 0, 0, {NULL}, "backend-specific key=value,... options", {{NULL, NULL}}},
+                                "", 0, 0, {NULL}, "backend-specific key=value,... options; precision=auto "
+                                "unless they name a precision", {{NULL, NULL}}},
     [CF_OPT_THREADS] = {"Threads", "threads", NULL, 't', CF_OPT_TYPE_SPIN, "1", 1, 128, {NULL},
                         "threads evaluating each batch: lanes=N, N copies of the backend on "
                         "sleeping threads (unless BackendOptions sets lanes or threads); the "

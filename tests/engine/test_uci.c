@@ -94,6 +94,38 @@ static void test_handshake(cf_test *t) {
   cf_uci_free(u);
 }
 
+/* The engine runs precision=auto unless BackendOptions names a precision
+ * (docs/PRECISION.md): onednn says so in the load line, with the precision
+ * it picked on this CPU; a named precision is taken as it is. */
+static void test_default_precision(cf_test *t) {
+  const cf_backend_desc *d = cf_backend_find("onednn");
+  if (!d) {
+    printf("skip test_default_precision: the onednn backend is not compiled in\n");
+    return;
+  }
+  transcript tr;
+  cf_uci *u = engine(t, &tr, NULL);
+  if (!u) return;
+  char want[96];
+  const cf_precision pick = cf_backend_auto_precision(d);
+  if (pick == CF_PRECISION_F32)
+    snprintf(want, sizeof want, "f32 (precision=auto))");
+  else
+    snprintf(want, sizeof want, "%s matmuls (precision=auto)", cf_precision_name(pick));
+  const char *o = run(u, &tr, "setoption name Backend value onednn\nisready");
+  CHECK_STR_CONTAINS(o, "info string loaded network <built in>");
+  if (!CHECK_STR_CONTAINS(o, want)) fprintf(stderr, "%s", o);
+  o = run(u, &tr, "setoption name BackendOptions value threads=1\nisready");
+  CHECK_STR_CONTAINS(o, want); /* other options keep the default precision */
+  o = run(u, &tr, "setoption name BackendOptions value precision=f32\nisready");
+  CHECK_STR_CONTAINS(o, "info string loaded network <built in>");
+  CHECK(!strstr(o, "precision=auto"));
+  CHECK(!strstr(o, "matmuls"));
+  o = run(u, &tr, "ucinewgame\nposition startpos\ngo nodes 20");
+  CHECK_STR_CONTAINS(o, "bestmove ");
+  cf_uci_free(u);
+}
+
 static void test_go_and_position(cf_test *t) {
   transcript tr;
   cf_uci *u = engine(t, &tr, NULL);
@@ -1310,7 +1342,7 @@ static void test_threads_warning(cf_test *t) {
   cf_uci_free(u);
 }
 
-CF_TEST_MAIN(test_handshake, test_go_and_position, test_infinite_ponder_stop_quit, test_bad_input,
+CF_TEST_MAIN(test_handshake, test_default_precision, test_go_and_position, test_infinite_ponder_stop_quit, test_bad_input,
              test_weights, test_weights_notes_warned, test_weights_retry_and_hostile_files,
              test_options_table,
              test_score_and_time, test_search_go, test_search_time_and_stop, test_search_options,
