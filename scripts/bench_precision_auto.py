@@ -28,16 +28,12 @@ def bench(cformer, net, precision, batches, min_time):
            "--agents", "policy", "--positions", "2", "--min-time", str(min_time),
            "--no-sgemm", "--quiet"]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    rates, variant = {}, ""
+    rates = {}
     for line in out.splitlines():
         f = line.split()
         if len(f) >= 5 and f[0] == "onednn" and f[1].isdigit():
             rates[int(f[1])] = float(f[4])
-    for line in out.splitlines():
-        if "variant" in line.lower() or "matmuls" in line:
-            variant = line.strip()
-            break
-    return rates, variant
+    return rates
 
 
 def main():
@@ -52,14 +48,11 @@ def main():
     print("load average before: %.2f %.2f %.2f" % os.getloadavg())
     nets = a.nets.split(",")
     got = {(n, p): [] for n in nets for p in ("f32", "auto")}
-    variants = {}
     for r in range(a.rounds):
         for net in nets:
             order = ("f32", "auto") if r % 2 == 0 else ("auto", "f32")
             for p in order:
-                rates, variant = bench(a.cformer, net, p, a.batches, a.min_time)
-                got[(net, p)].append(rates)
-                variants[(net, p)] = variant
+                got[(net, p)].append(bench(a.cformer, net, p, a.batches, a.min_time))
         sys.stderr.write("round %d/%d done\n" % (r + 1, a.rounds))
     if a.append:
         kept = {}
