@@ -72,6 +72,10 @@ cf_status cf_game_push(cf_game *game, cf_move move, cf_error *err) {
     cf_move_write_uci(move, current->chess960, text);
     return cf_error_set(err, CF_ERR_ARG, "illegal move '%s' (move code %u)", text, (unsigned)move);
   }
+  return cf_game_push_legal(game, move, err);
+}
+
+cf_status cf_game_push_legal(cf_game *game, cf_move move, cf_error *err) {
   if (game->count == game->capacity) {
     if (game->capacity > (1 << 24))
       return cf_error_set(err, CF_ERR_NOMEM, "game history is full (%d plies)", game->count);
@@ -93,7 +97,7 @@ cf_status cf_game_push(cf_game *game, cf_move move, cf_error *err) {
 cf_status cf_game_push_uci(cf_game *game, const char *text, cf_error *err) {
   cf_move move;
   CF_TRY(cf_move_parse_uci(cf_game_position(game), text, &move, err));
-  return cf_game_push(game, move, err);
+  return cf_game_push_legal(game, move, err); /* the parser matched it among the legal moves */
 }
 
 void cf_game_pop(cf_game *game) {

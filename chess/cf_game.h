@@ -71,6 +71,13 @@ static inline const cf_position *cf_game_position(const cf_game *game) {
  * the last position. */
 cf_status cf_game_push(cf_game *game, cf_move move, cf_error *err);
 
+/* cf_game_push for a move already known legal in the current position (one
+ * from cf_generate_legal or cf_move_parse_uci of it, such as a search
+ * tree's edge): no legality check, which costs a full move generation.
+ * Fails only when the history cannot grow (CF_ERR_NOMEM). Passing any
+ * other move leaves the game in an undefined state. */
+cf_status cf_game_push_legal(cf_game *game, cf_move move, cf_error *err);
+
 /* Plays a move given as UCI text (see cf_move_parse_uci). */
 cf_status cf_game_push_uci(cf_game *game, const char *text, cf_error *err);
 

@@ -70,11 +70,12 @@ void cf_embedding_release(cf_backend *be, cf_embedding *e) {
  * PE_DENSE columns 112.. stay zero here and are filled on the backend. */
 static void fill_tokens(const cf_planes *p, int F, bool pos_table, float *tokens) {
   memset(tokens, 0, (size_t)64 * F * sizeof(float));
-  for (int j = 0; j < CF_PLANE_COUNT; j++) {
-    uint64_t m = p->mask[j];
-    for (int t = 0; t < 64; t++)
-      if ((m >> t) & 1) tokens[t * F + j] = p->value[j];
-  }
+  /* Only the set squares: most planes are sparse (a piece type, a
+   * history board) and the whole 64 x 112 scan cost as much as a small
+   * network's layers. */
+  for (int j = 0; j < CF_PLANE_COUNT; j++)
+    for (uint64_t m = p->mask[j]; m; m &= m - 1)
+      tokens[__builtin_ctzll(m) * F + j] = p->value[j];
   if (pos_table)
     for (int t = 0; t < 64; t++)
       for (int c = 0; c < CF_POS_TABLE_CHANNELS; c++)

@@ -94,7 +94,7 @@ static cf_status expand(const cf_agent_request *req, const cf_agent_root *root, 
     int i = order[k];
     child *c = &w->kids[i];
     *c = (child){.index = i, .pending = -1, .moves_left = NAN};
-    CF_TRY(cf_game_push(req->game, root->moves[i], err));
+    CF_TRY(cf_game_push_legal(req->game, root->moves[i], err)); /* a legal move of the root */
     if (!score_terminal(req->game, c)) {
       int p = w->n_pending++;
       replies *r = &w->replies[p];

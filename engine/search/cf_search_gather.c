@@ -255,7 +255,8 @@ static int walk(cf_search *s, int *n_leaves, uint32_t limit, cf_collision *coll)
         break;
       }
     }
-    if (cf_game_push(s->game, e->move, NULL) != CF_OK) { /* a tree move that is not legal: a bug */
+    /* Edges come from the node's own legal moves. */
+    if (cf_game_push_legal(s->game, e->move, NULL) != CF_OK) { /* the history cannot grow */
       cancel_walk(x);
       result = -2;
       break;

@@ -69,9 +69,6 @@ bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len) {
       cf_uci_enqueue(u, c, args, at);
     }
   }
-  /* Without background loading, a load this line started ends before the
-   * line is done with (as if the load ran on this thread). */
-  while (go_on && !u->background_load && u->loader) pthread_cond_wait(&u->idle_cv, &u->cmd_mu);
   pthread_mutex_unlock(&u->cmd_mu);
   free(copy);
   return go_on;

@@ -24,8 +24,9 @@
  * loaded yet); whatever the loading has to say comes as `info string`
  * lines before `readyok`, and nothing else is written in reply.
  *
- * A network load (isready, or a go that needs one) runs on a thread of its
- * own. With cf_uci_config.background_load, feeding returns at once and:
+ * Without cf_uci_config.background_load a network load (isready, or a go
+ * that needs one) runs in the feeding call, on the caller's thread. With
+ * it the load runs on a thread of its own, feeding returns at once and:
  * `isready` and `go` wait in a queue until the load ends (readyok after
  * the load's lines; the go's clock started when it was read, so the wait
  * counts against the move, and a clock the wait used up is played as time

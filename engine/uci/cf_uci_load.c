@@ -137,8 +137,10 @@ static bool on_loaded(void *user, cf_engine_loader *l) {
 /* Makes the net match the options: ready, failed (the load error is
  * reported once per setting, as isready may come often, until setoption
  * WeightsFile or WeightsMaxMb, or a go, clears failed_key to try again),
- * or loading now: a load was started (or one is under way), and what
- * waits for it runs when it ends (on_loaded). Under cmd_mu. */
+ * or loading now: a load was started on the loader's thread (or one is
+ * under way), and what waits for it runs when it ends (on_loaded). Without
+ * background loading the load runs here and is ready or failed on return.
+ * Under cmd_mu. */
 cf_uci_net_state cf_uci_start_load(cf_uci *u) {
   if (u->loader) return CF_UCI_NET_LOADING; /* the options are looked at again when it ends */
   char key[CF_UCI_NET_KEY_MAX];
@@ -163,7 +165,20 @@ cf_uci_net_state cf_uci_start_load(cf_uci *u) {
   cf_search_reset(u->search);
   cf_error err = {0};
   cf_status st = cf_history_fill_parse(u->opt[CF_OPT_HISTORY_FILL].text, &spec.net.history_fill, &err);
-  if (st == CF_OK) st = cf_engine_loader_start(&spec, on_loaded, u, &u->loader, &err);
+  if (st == CF_OK && !u->background_load) {
+    /* The caller waits for the load anyway: it runs here, with no thread
+     * to start and hand over to (a library user's engine, the tests). */
+    cf_engine_weights_info info;
+    st = cf_engine_load_net(&spec, &u->net, &info, &err);
+    if (st == CF_OK) {
+      snprintf(u->net_key, sizeof u->net_key, "%s", key);
+      u->failed_key[0] = 0;
+      report_load(u, &info);
+      return CF_UCI_NET_READY;
+    }
+  } else if (st == CF_OK) {
+    st = cf_engine_loader_start(&spec, on_loaded, u, &u->loader, &err);
+  }
   if (st != CF_OK) {
     record_failure(u, key, err.msg);
     return CF_UCI_NET_FAILED;
