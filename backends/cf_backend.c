@@ -121,14 +121,19 @@ cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_b
    * the refusal reads the same everywhere. */
   cf_backend_config local = *cfg;
   size_t rest_size = cfg->options ? strlen(cfg->options) + 1 : 1;
-  char *rest = malloc(2 * rest_size);
+  char *rest = malloc(3 * rest_size);
   if (!rest) return cf_error_set(err, CF_ERR_NOMEM, "backend '%s': out of memory", d->name);
-  char *own = rest + rest_size; /* what the backend itself is given */
+  char *no_roles = rest + rest_size;
+  char *own = no_roles + rest_size; /* what the backend itself is given */
   cf_fault_plan faults;
   cf_status st = cf_backend_options_take_precision(cfg->options, &local.precision,
                                                    &local.precision_auto, rest, rest_size, err);
   if (st == CF_OK && local.precision_auto) local.precision = cf_backend_auto_precision(d);
-  if (st == CF_OK) st = cf_backend_fault_take(rest, &faults, own, rest_size, err);
+  /* f32_roles=... is every backend's too: one that runs only float32 has
+   * nothing to keep, as threads=1 is nothing to change on the reference. */
+  if (st == CF_OK)
+    st = cf_backend_options_take_f32_roles(rest, &local.f32_uses, no_roles, rest_size, err);
+  if (st == CF_OK) st = cf_backend_fault_take(no_roles, &faults, own, rest_size, err);
   if (st == CF_OK && local.precision != CF_PRECISION_F32 &&
       !(d->precisions & (1u << local.precision)))
     st = refuse_precision(d, local.precision, err);
@@ -223,10 +228,15 @@ static cf_status upload_weight(cf_backend *be, const cf_weight_shape *shape, con
                       be->desc->name, shape->rows, shape->cols, why.msg);
 }
 
+cf_status cf_op_weight_use(cf_backend *be, cf_weight_use use, cf_weight_role role, int rows,
+                           int cols, const float *data, cf_bweight **out, cf_error *err) {
+  const cf_weight_shape shape = {.role = role, .rows = rows, .cols = cols, .use = use};
+  return upload_weight(be, &shape, data, out, err);
+}
+
 cf_status cf_op_weight(cf_backend *be, cf_weight_role role, int rows, int cols, const float *data,
                        cf_bweight **out, cf_error *err) {
-  const cf_weight_shape shape = {.role = role, .rows = rows, .cols = cols};
-  return upload_weight(be, &shape, data, out, err);
+  return cf_op_weight_use(be, CF_WEIGHT_USE_BODY, role, rows, cols, data, out, err);
 }
 
 cf_status cf_op_weight_rpe(cf_backend *be, cf_weight_role role, int heads, int rows, int cols,

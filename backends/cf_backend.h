@@ -103,11 +103,24 @@ static inline bool cf_weight_role_is_rpe(cf_weight_role r) {
   return r == CF_WEIGHT_RPE_Q || r == CF_WEIGHT_RPE_K || r == CF_WEIGHT_RPE_V;
 }
 
+/* Which part of the network a weight belongs to, so a backend running a
+ * reduced precision can keep some parts in float32 (the f32_roles=...
+ * option, cf_backend_config.f32_uses). BODY is 0, so a zero-initialised
+ * shape is a body weight. */
+typedef enum cf_weight_use {
+  CF_WEIGHT_USE_BODY = 0,            /* encoder layers, smolgen, the embedding's FFN */
+  CF_WEIGHT_USE_INPUT_EMBEDDING = 1, /* projections reading the input planes (ip_emb_w and
+                                      * the dense embedding's preprocessing matrix) */
+  CF_WEIGHT_USE_HEAD = 2,            /* policy, value and moves-left heads */
+  CF_WEIGHT_USE_COUNT = 3
+} cf_weight_use;
+
 /* What weight_create is handed besides the data. */
 typedef struct cf_weight_shape {
   cf_weight_role role;
   int rows, cols;
-  int heads; /* RPE roles: H (cols = dh * H); 0 otherwise */
+  int heads;         /* RPE roles: H (cols = dh * H); 0 otherwise */
+  cf_weight_use use; /* a hint: backends without reduced precisions ignore it */
 } cf_weight_shape;
 
 /* Arguments of the attention core op (NETWORK.md section 5 steps 2-4). */
@@ -140,8 +153,8 @@ const char *cf_precision_name(cf_precision p);
 
 /* Per-instance settings. Option strings are parsed with
  * cf_backend_options_parse (cf_backend_options.h). Every backend accepts
- * threads=N (the reference only threads=1) and precision=f32, so one string
- * can be handed to any backend. */
+ * threads=N (the reference only threads=1), precision=f32 and
+ * f32_roles=..., so one string can be handed to any backend. */
 typedef struct cf_backend_config {
   int max_batch;       /* largest batch the instance will see */
   const char *options; /* backend-specific "key=value,..." or NULL; unknown keys are errors */
@@ -152,6 +165,12 @@ typedef struct cf_backend_config {
   /* precision=auto: `precision` is what cf_backend_auto_precision picked
    * (so the backend can say so in its variant string). */
   bool precision_auto;
+  /* Set by cf_backend_create from the f32_roles=... option (taken out of
+   * `options` like precision=): bit (1u << cf_weight_use) for each use
+   * whose MATRIX weights stay float32 under a reduced precision. Every
+   * backend accepts the option; one that runs only float32 has nothing to
+   * keep. 0 = none. */
+  unsigned f32_uses;
   /* The fault_alloc=N testing hook for allocations a backend makes inside
    * weight_create or an op (a per-head table, a oneDNN primitive): it asks
    * cf_backend_fault_alloc before each. NULL (always, unless the option is
@@ -283,7 +302,9 @@ cf_precision cf_backend_auto_precision(const cf_backend_desc *d);
  * if cfg->options asks for a precision it does not declare (naming the
  * backends that do). The precision=... item is taken out of the options
  * and handed over as cfg->precision; precision=auto is every backend's and
- * is never refused: it becomes cf_backend_auto_precision(d). */
+ * is never refused: it becomes cf_backend_auto_precision(d). The
+ * f32_roles=... item is taken out the same way (cfg->f32_uses) and never
+ * refused for a valid value. */
 cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_backend **out,
                             cf_error *err);
 /* Accepts NULL. */
@@ -313,6 +334,9 @@ void cf_op_download(cf_backend *be, float *host_dst, const float *src, size_t n)
 /* Uploads a weight; a NULL data or zero size gives NULL (an absent tensor). */
 cf_status cf_op_weight(cf_backend *be, cf_weight_role role, int rows, int cols, const float *data,
                        cf_bweight **out, cf_error *err);
+/* The same for a weight with a use other than BODY (cf_op_weight's). */
+cf_status cf_op_weight_use(cf_backend *be, cf_weight_use use, cf_weight_role role, int rows,
+                           int cols, const float *data, cf_bweight **out, cf_error *err);
 /* The same for a relative position table of `heads` heads (an RPE role). */
 cf_status cf_op_weight_rpe(cf_backend *be, cf_weight_role role, int heads, int rows, int cols,
                            const float *data, cf_bweight **out, cf_error *err);

@@ -2,6 +2,7 @@
 #include "backends/cf_backend_options.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,4 +127,63 @@ cf_status cf_backend_options_take_precision(const char *options, cf_precision *p
     p = comma ? comma + 1 : NULL;
   }
   return CF_OK;
+}
+
+/* The f32_roles=... names, by cf_weight_use (BODY has none: keeping it
+ * float32 is precision=f32). */
+static const char *const role_names[CF_WEIGHT_USE_COUNT] = {
+    [CF_WEIGHT_USE_INPUT_EMBEDDING] = "embedding",
+    [CF_WEIGHT_USE_HEAD] = "heads",
+};
+
+static cf_status parse_roles(const char *val, size_t vlen, unsigned *uses, cf_error *err) {
+  *uses = 0;
+  if (vlen == 4 && strncmp(val, "none", 4) == 0) return CF_OK;
+  for (const char *p = val, *end = val + vlen; p <= end;) {
+    const char *plus = memchr(p, '+', (size_t)(end - p));
+    const size_t len = plus ? (size_t)(plus - p) : (size_t)(end - p);
+    int found = -1;
+    for (int u = 0; u < CF_WEIGHT_USE_COUNT; u++)
+      if (role_names[u] && strlen(role_names[u]) == len && strncmp(role_names[u], p, len) == 0)
+        found = u;
+    if (found < 0)
+      return cf_error_set(err, CF_ERR_ARG,
+                          "option 'f32_roles=%.*s': unknown role '%.*s' (valid: embedding, "
+                          "heads, joined with '+', or none)",
+                          (int)vlen, val, (int)len, p);
+    *uses |= 1u << found;
+    if (!plus) break;
+    p = plus + 1;
+  }
+  return CF_OK;
+}
+
+cf_status cf_backend_options_take_f32_roles(const char *options, unsigned *uses, char *rest,
+                                            size_t rest_size, cf_error *err) {
+  static const char key[] = "f32_roles=";
+  const size_t klen = sizeof key - 1;
+  *uses = 0;
+  if (rest_size) rest[0] = '\0';
+  size_t used = 0;
+  for (const char *p = options; p && *p;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    if (len >= klen && strncmp(p, key, klen) == 0)
+      CF_TRY(parse_roles(p + klen, len - klen, uses, err));
+    else if (len > 0)
+      CF_TRY(cf_backend_options_append(rest, rest_size, &used, p, len, err));
+    p = comma ? comma + 1 : NULL;
+  }
+  return CF_OK;
+}
+
+void cf_backend_f32_roles_text(unsigned uses, char *buf, size_t size) {
+  if (!size) return;
+  buf[0] = '\0';
+  for (int u = 0; u < CF_WEIGHT_USE_COUNT; u++) {
+    if (!(uses >> u & 1) || !role_names[u]) continue;
+    if (buf[0]) strncat(buf, "+", size - strlen(buf) - 1);
+    strncat(buf, role_names[u], size - strlen(buf) - 1);
+  }
+  if (!buf[0]) snprintf(buf, size, "none");
 }

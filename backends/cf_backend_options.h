@@ -35,6 +35,19 @@ cf_status cf_backend_options_take_precision(const char *options, cf_precision *p
                                             bool *automatic, char *rest, size_t rest_size,
                                             cf_error *err);
 
+/* The f32_roles=ROLE[+ROLE...] item of options (ROLE: embedding, heads;
+ * or none): *uses gets bit (1u << cf_weight_use) for each named use (0
+ * when absent or none; the last item wins), every other item is copied
+ * into rest as cf_backend_options_take_precision does. '+' joins roles
+ * because ',' separates options. Fails on an unknown role, naming the
+ * valid ones. */
+cf_status cf_backend_options_take_f32_roles(const char *options, unsigned *uses, char *rest,
+                                            size_t rest_size, cf_error *err);
+
+/* "f32_roles=embedding+heads" style text for uses (bits of cf_weight_use),
+ * "none" when 0, into buf. */
+void cf_backend_f32_roles_text(unsigned uses, char *buf, size_t size);
+
 /* Takes the items of options whose key is one of known's out: each is
  * parsed as cf_backend_options_parse would; every other item is copied,
  * comma-separated, into rest (rest_size bytes; "" when none is left). */

@@ -24,12 +24,15 @@ cf_status cf_embedding_upload(cf_backend *be, const cf_weights *w, cf_embedding 
                         "embedding: %d inputs per square (expected 112, 176 or 112 + %d)",
                         e->inputs, e->dense_s);
   if (e->dense_s > 0) {
-    CF_TRY(cf_enc_weight(be, CF_WEIGHT_MATRIX, 64 * e->dense_s, 64 * PIECE_PLANES,
-                         &w->ip_emb_preproc_w, "ip_emb_preproc_w", &e->pre_w, err));
+    CF_TRY(cf_enc_weight_embedding(be, 64 * e->dense_s, 64 * PIECE_PLANES, &w->ip_emb_preproc_w,
+                                   "ip_emb_preproc_w", &e->pre_w, err));
     CF_TRY(cf_enc_weight(be, CF_WEIGHT_VECTOR, 1, 64 * e->dense_s, &w->ip_emb_preproc_b,
                          "ip_emb_preproc_b", &e->pre_b, err));
   }
-  CF_TRY(cf_enc_weight(be, CF_WEIGHT_MATRIX, d, e->inputs, &w->ip_emb_w, "ip_emb_w", &e->w, err));
+  /* The projections reading the input planes are the embedding's use
+   * (a backend may keep them float32: fractional planes such as the
+   * 50-move counter get few steps in int8); its FFN is a body weight. */
+  CF_TRY(cf_enc_weight_embedding(be, d, e->inputs, &w->ip_emb_w, "ip_emb_w", &e->w, err));
   CF_TRY(cf_enc_weight(be, CF_WEIGHT_VECTOR, 1, d, &w->ip_emb_b, "ip_emb_b", &e->b, err));
   e->has_norm = cf_tensor_present(&w->ip_emb_ln_gammas);
   if (e->has_norm) {

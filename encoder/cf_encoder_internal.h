@@ -10,6 +10,10 @@
  * Fails if a present tensor does not hold rows*cols values. */
 cf_status cf_enc_weight(cf_backend *be, cf_weight_role role, int rows, int cols, const cf_tensor *t,
                         const char *what, cf_bweight **out, cf_error *err);
+/* The same for a MATRIX the input embedding reads the input planes with
+ * (CF_WEIGHT_USE_INPUT_EMBEDDING, so a backend may keep it float32). */
+cf_status cf_enc_weight_embedding(cf_backend *be, int rows, int cols, const cf_tensor *t,
+                                  const char *what, cf_bweight **out, cf_error *err);
 /* The same for a relative position table (an RPE role) of `heads` heads. */
 cf_status cf_enc_weight_heads(cf_backend *be, cf_weight_role role, int heads, int rows, int cols,
                               const cf_tensor *t, const char *what, cf_bweight **out,

@@ -4,9 +4,9 @@
 
 #include "encoder/cf_encoder_internal.h"
 
-cf_status cf_enc_weight_heads(cf_backend *be, cf_weight_role role, int heads, int rows, int cols,
-                              const cf_tensor *t, const char *what, cf_bweight **out,
-                              cf_error *err) {
+static cf_status upload(cf_backend *be, cf_weight_use use, cf_weight_role role, int heads,
+                        int rows, int cols, const cf_tensor *t, const char *what,
+                        cf_bweight **out, cf_error *err) {
   *out = NULL;
   if (!cf_tensor_present(t)) return CF_OK;
   if (t->n != (size_t)rows * (size_t)cols)
@@ -14,7 +14,19 @@ cf_status cf_enc_weight_heads(cf_backend *be, cf_weight_role role, int heads, in
                         cols);
   if (cf_weight_role_is_rpe(role))
     return cf_op_weight_rpe(be, role, heads, rows, cols, t->data, out, err);
-  return cf_op_weight(be, role, rows, cols, t->data, out, err);
+  return cf_op_weight_use(be, use, role, rows, cols, t->data, out, err);
+}
+
+cf_status cf_enc_weight_heads(cf_backend *be, cf_weight_role role, int heads, int rows, int cols,
+                              const cf_tensor *t, const char *what, cf_bweight **out,
+                              cf_error *err) {
+  return upload(be, CF_WEIGHT_USE_BODY, role, heads, rows, cols, t, what, out, err);
+}
+
+cf_status cf_enc_weight_embedding(cf_backend *be, int rows, int cols, const cf_tensor *t,
+                                  const char *what, cf_bweight **out, cf_error *err) {
+  return upload(be, CF_WEIGHT_USE_INPUT_EMBEDDING, CF_WEIGHT_MATRIX, 0, rows, cols, t, what, out,
+                err);
 }
 
 cf_status cf_enc_weight(cf_backend *be, cf_weight_role role, int rows, int cols, const cf_tensor *t,

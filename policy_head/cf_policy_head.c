@@ -41,7 +41,7 @@ static cf_status weight(cf_backend *be, cf_weight_role role, int rows, int cols,
   if (t->n != (size_t)rows * (size_t)cols)
     return cf_error_set(err, CF_ERR_FORMAT, "policy %s has %zu values, expected %d x %d", what,
                         t->n, rows, cols);
-  return cf_op_weight(be, role, rows, cols, t->data, out, err);
+  return cf_op_weight_use(be, CF_WEIGHT_USE_HEAD, role, rows, cols, t->data, out, err);
 }
 
 static cf_status upload_head(cf_policy *p, const cf_policy_head_weights *w, cf_policy_head_id id,

@@ -47,7 +47,7 @@ static cf_status weight(cf_backend *be, cf_weight_role role, int rows, int cols,
   if (rows <= 0 || cols <= 0 || t->n != (size_t)rows * (size_t)cols)
     return cf_error_set(err, CF_ERR_FORMAT, "%s head: %s has %zu values, expected %d x %d",
                         head_name, what, t->n, rows, cols);
-  return cf_op_weight(be, role, rows, cols, t->data, out, err);
+  return cf_op_weight_use(be, CF_WEIGHT_USE_HEAD, role, rows, cols, t->data, out, err);
 }
 
 /* The tensors of one head, as the value and moves-left heads share them. */

@@ -35,9 +35,9 @@ typedef struct onednn_ctx {
   /* precision=...: what weights are converted to at weight_create. */
   cf_precision precision;
   bool precision_auto; /* chosen by precision=auto (said in the variant) */
-  int n_lowp, n_kept;    /* MATRIX weights converted / kept in float32 */
-  const char *kept_why;  /* the first kept one's reason */
-  char variant[192];     /* cf_backend_iface.variant text */
+  unsigned f32_uses;    /* f32_roles=...: uses whose matrices stay float32 */
+  cf_onednn_tally tally; /* MATRIX weights converted / kept in float32, and why */
+  char variant[384];     /* cf_backend_iface.variant text */
   /* A projection's input converted on each call (bf16 or int8) and, for
    * int8, its per-row scales; grown as shapes need. */
   void *xbuf;
@@ -88,6 +88,7 @@ static cf_status od_create(const cf_backend_config *cfg, void **ctx, cf_error *e
   if (!c) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
   c->precision = cfg->precision;
   c->precision_auto = cfg->precision_auto;
+  c->f32_uses = cfg->f32_uses;
   cf_status st = cf_onednn_precision_check(c->precision, err);
   if (st == CF_OK) st = cf_cpu_ctx_init(&c->cpu, cfg, err);
   /* bf16 runs the attention core in bf16 too (before any weight upload:
@@ -260,20 +261,23 @@ static cf_bweight *od_weight_create(void *ctx, const cf_weight_shape *shape, con
   if (!w || shape->role != CF_WEIGHT_MATRIX || c->precision == CF_PRECISION_F32) return w;
   od_weight *r = calloc(1, sizeof *r);
   if (!r) cf_error_set(err, CF_ERR_NOMEM, "calloc of a weight's reduced-precision record failed");
-  if (!r || cf_onednn_lowp_make(c->precision, shape->rows, shape->cols, w->data, &r->lowp, err) !=
-                CF_OK) {
+  /* f32_roles=...: a use the caller asked to keep stays float32. */
+  const bool keep = (unsigned)shape->use < 32u && (c->f32_uses >> shape->use & 1u);
+  if (r && keep)
+    r->lowp = (cf_onednn_lowp){.precision = CF_PRECISION_F32,
+                               .why = cf_onednn_role_kept_why(shape->use)};
+  else if (r && cf_onednn_lowp_make(c->precision, shape->rows, shape->cols, w->data, &r->lowp,
+                                    err) != CF_OK) {
     free(r);
+    r = NULL;
+  }
+  if (!r) {
     cf_cpu_weight_free(ctx, w);
     return NULL;
   }
   w->extra = r;
   w->extra_free = od_weight_extra_free;
-  if (r->lowp.precision == CF_PRECISION_F32) {
-    if (!c->n_kept) c->kept_why = r->lowp.why;
-    c->n_kept++;
-  } else {
-    c->n_lowp++;
-  }
+  cf_onednn_tally_add(&c->tally, &r->lowp);
   return w;
 }
 
@@ -454,9 +458,10 @@ static void od_matmul_nt(void *ctx, int batch, int m, int n, int k, const float 
            "matmul_nt", "dnnl_sgemm");
 }
 
-/* The kernel set, plus the precision, any weights kept in float32 and the
- * bf16 attention core: "avx2", "avx512, bf16 matmuls, bf16 attention
- * (avx512_bf16)", "avx2, int8 matmuls (2 of 30 matrices kept f32: ...)". */
+/* The kernel set, plus the precision, any weights kept in float32 (with
+ * each distinct reason) and the bf16 attention core: "avx2", "avx512, bf16
+ * matmuls, bf16 attention (avx512_bf16)", "avx2, int8 matmuls (2 of 30
+ * matrices kept f32: input embedding kept in float32 (f32_roles))". */
 static const char *od_variant(void *ctx) {
   onednn_ctx *c = ctx;
   const char *kernels = cf_cpu_kernels_name(ctx);
@@ -465,11 +470,9 @@ static const char *od_variant(void *ctx) {
     snprintf(c->variant, sizeof c->variant, "%s, f32 (precision=auto)", kernels);
     return c->variant;
   }
-  int n = snprintf(c->variant, sizeof c->variant, "%s, %s matmuls%s", kernels,
-                   cf_precision_name(c->precision), c->precision_auto ? " (precision=auto)" : "");
-  if (c->n_kept && n > 0 && (size_t)n < sizeof c->variant)
-    snprintf(c->variant + n, sizeof c->variant - (size_t)n, " (%d of %d matrices kept f32: %s)",
-             c->n_kept, c->n_kept + c->n_lowp, c->kept_why);
+  snprintf(c->variant, sizeof c->variant, "%s, %s matmuls%s", kernels,
+           cf_precision_name(c->precision), c->precision_auto ? " (precision=auto)" : "");
+  cf_onednn_tally_text(&c->tally, c->variant, sizeof c->variant);
   const size_t len = strlen(c->variant);
   if (c->cpu.attention_bf16)
     snprintf(c->variant + len, sizeof c->variant - len, ", bf16 attention (%s)",
@@ -510,7 +513,8 @@ static const cf_backend_iface onednn_iface = {
 const cf_backend_desc cf_backend_onednn_desc = {
     .name = "onednn",
     .summary = "oneDNN matmul primitives (fused bias + activation) + CPU kernels, avx2 or "
-               "portable by CPU (options: threads=N, precision=f32|bf16|int8|auto)",
+               "portable by CPU (options: threads=N, precision=f32|bf16|int8|auto, "
+               "f32_roles=embedding+heads|none)",
     .priority = 30,
     .features = CF_CPU_FEATURES,
     .activations = CF_CPU_ACTIVATIONS,

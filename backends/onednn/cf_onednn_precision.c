@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <oneapi/dnnl/dnnl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,40 @@ cf_status cf_onednn_lowp_make(cf_precision p, int out, int in, const float *w,
     return CF_OK;
   }
   return p == CF_PRECISION_BF16 ? make_bf16(out, in, w, l, err) : make_int8(out, in, w, l, err);
+}
+
+const char *cf_onednn_role_kept_why(cf_weight_use use) {
+  switch (use) {
+    case CF_WEIGHT_USE_INPUT_EMBEDDING: return "input embedding kept in float32 (f32_roles)";
+    case CF_WEIGHT_USE_HEAD: return "head kept in float32 (f32_roles)";
+    case CF_WEIGHT_USE_BODY:
+    case CF_WEIGHT_USE_COUNT: break;
+  }
+  return "kept in float32 (f32_roles)";
+}
+
+void cf_onednn_tally_add(cf_onednn_tally *t, const cf_onednn_lowp *l) {
+  if (l->precision != CF_PRECISION_F32) {
+    t->n_lowp++;
+    return;
+  }
+  t->n_kept++;
+  for (int i = 0; i < t->n_why; i++)
+    if (t->why[i] == l->why) return;
+  if (t->n_why < CF_ONEDNN_KEPT_REASONS) t->why[t->n_why++] = l->why;
+}
+
+void cf_onednn_tally_text(const cf_onednn_tally *t, char *buf, size_t size) {
+  size_t len = strlen(buf);
+  if (!t->n_kept || len + 1 >= size) return;
+  int n = snprintf(buf + len, size - len, " (%d of %d matrices kept f32: ", t->n_kept,
+                   t->n_kept + t->n_lowp);
+  for (int i = 0; i < t->n_why && n > 0; i++) {
+    len = strlen(buf);
+    n = snprintf(buf + len, size - len, "%s%s", i ? "; " : "", t->why[i]);
+  }
+  len = strlen(buf);
+  if (len + 1 < size) snprintf(buf + len, size - len, ")");
 }
 
 /* Below this many floats a parallel region costs more than it saves (as

@@ -50,6 +50,26 @@ cf_status cf_onednn_lowp_make(cf_precision p, int out, int in, const float *w,
                               cf_onednn_lowp *l, cf_error *err);
 void cf_onednn_lowp_free(cf_onednn_lowp *l);
 
+/* Why f32_roles keeps a weight of this use in float32: "input embedding
+ * kept in float32 (f32_roles)", "head kept in float32 (f32_roles)". */
+const char *cf_onednn_role_kept_why(cf_weight_use use);
+
+/* The MATRIX weights an instance converted and kept, for its variant
+ * string: counts and each distinct reason a weight was kept for. */
+enum { CF_ONEDNN_KEPT_REASONS = 6 };
+typedef struct cf_onednn_tally {
+  int n_lowp, n_kept;
+  int n_why;
+  const char *why[CF_ONEDNN_KEPT_REASONS]; /* static strings, in first-seen order */
+} cf_onednn_tally;
+
+/* Counts one weight: converted (l->precision != F32) or kept for l->why. */
+void cf_onednn_tally_add(cf_onednn_tally *t, const cf_onednn_lowp *l);
+
+/* Appends " (K of N matrices kept f32: why; why)" to buf (size bytes,
+ * NUL-terminated) when any was kept; nothing otherwise. */
+void cf_onednn_tally_text(const cf_onednn_tally *t, char *buf, size_t size);
+
 /* The per-call conversions, each a row op of the context's kernel set
  * (backends/cpu/cf_cpu_kernels.h), rows split across its threads. */
 

@@ -84,8 +84,9 @@ int main(int argc, char **argv) {
   cf_bweight *rq[LAYERS], *rk[LAYERS], *rv[LAYERS];
   for (int l = 0; l < LAYERS; l++) {
     for (int i = 0; i < 225 * DM; i++) table[i] = frand(&seed);
-    const cf_weight_shape q = {CF_WEIGHT_RPE_Q, 225, DM, HEADS}, k = {CF_WEIGHT_RPE_K, 225, DM, HEADS},
-                          v = {CF_WEIGHT_RPE_V, 225, DM, HEADS};
+    const cf_weight_shape q = {.role = CF_WEIGHT_RPE_Q, .rows = 225, .cols = DM, .heads = HEADS},
+                          k = {.role = CF_WEIGHT_RPE_K, .rows = 225, .cols = DM, .heads = HEADS},
+                          v = {.role = CF_WEIGHT_RPE_V, .rows = 225, .cols = DM, .heads = HEADS};
     rq[l] = cf_cpu_weight_create(&ctx, &q, table, NULL);
     rk[l] = cf_cpu_weight_create(&ctx, &k, table, NULL);
     rv[l] = cf_cpu_weight_create(&ctx, &v, table, NULL);

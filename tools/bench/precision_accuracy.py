@@ -19,8 +19,14 @@ keeps the first N. --value-agent N also plays the value agent (every legal
 child evaluated, through the UCI engine) at each precision on the first N
 positions with a legal move, and gives its move agreement with f32.
 
+A precision entry may carry more backend options after colons, each passed
+on with it: `int8:f32_roles=embedding` runs precision=int8,f32_roles=embedding
+(the input embedding kept in float32), `int8:f32_roles=embedding+heads`
+the heads as well (docs/PRECISION.md "f32_roles").
+
   tools/bench/precision_accuracy.py --cformer build/tools/cformer \\
-      --weights '<built in>' [--precisions bf16,int8] [--limit N] [--games LOG]
+      --weights '<built in>' [--precisions bf16,int8,int8:f32_roles=embedding]
+      [--limit N] [--games LOG]
       [--value-agent N] [--json]
 """
 import argparse
@@ -91,9 +97,16 @@ def positions(game_logs=()):
     return out
 
 
+def backend_options(entry):
+    """A --precisions entry ("int8" or "int8:f32_roles=embedding") as the
+    backend option string "precision=int8,f32_roles=embedding"."""
+    precision, *extra = entry.split(":")
+    return ",".join([f"precision={precision}"] + extra)
+
+
 def run_eval(cformer, weights, precision, cases_path, threads, batch):
     cmd = [cformer, "eval", "--weights", weights, "--cases", cases_path, "--backend", "onednn",
-           "--backend-opts", f"precision={precision}", "--threads", str(threads),
+           "--backend-opts", backend_options(precision), "--threads", str(threads),
            "--batch", str(batch)]
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode != 0:
@@ -105,7 +118,7 @@ def value_agent_moves(cformer, weights, precision, pos):
     """The value agent's move (every legal child evaluated) in each position,
     through the UCI engine on onednn at this precision."""
     setup = ["uci", "setoption name WeightsFile value " + weights, "setoption name Backend value onednn",
-             f"setoption name BackendOptions value precision={precision}",
+             f"setoption name BackendOptions value {backend_options(precision)}",
              "setoption name Agent value value", "isready"]
     script = []
     for p in pos:
@@ -187,7 +200,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cformer", default=os.path.join(ROOT, "build/tools/cformer"))
     ap.add_argument("--weights", default="<built in>")
-    ap.add_argument("--precisions", default="bf16,int8")
+    ap.add_argument("--precisions", default="bf16,int8",
+                    help="comma-separated entries, each a precision with optional ':'-separated "
+                         "backend options, e.g. int8:f32_roles=embedding+heads")
     ap.add_argument("--limit", type=int, default=0, help="first N positions only")
     ap.add_argument("--games", action="append", default=[], metavar="LOG",
                     help="also every position of the games in this cformer LogFile (repeatable)")
