@@ -107,6 +107,12 @@ static bool run_uses(cf_test *t, const char *opts, const float *x, const float *
   return ok;
 }
 
+/* A value in [-0.5, 0.5) from a linear congruential generator. */
+static float uniform(unsigned *s) {
+  *s = *s * 1103515245u + 12345u;
+  return (float)(*s >> 8) / 16777216.0f - 0.5f;
+}
+
 static int same_count(const float *a, const float *b) {
   int n = 0;
   for (int i = 0; i < ROWS * OUT; i++) n += a[i] == b[i];
@@ -119,8 +125,8 @@ static void check_roles(cf_test *t, const char *roles, unsigned kept, const char
   static float x[ROWS * IN], w[OUT * IN], yf[CF_WEIGHT_USE_COUNT][ROWS * OUT],
       y[CF_WEIGHT_USE_COUNT][ROWS * OUT];
   unsigned s = 12345;
-  for (int i = 0; i < ROWS * IN; i++) x[i] = (float)((s = s * 1103515245u + 12345u) >> 8) / 16777216.0f - 0.5f;
-  for (int i = 0; i < OUT * IN; i++) w[i] = (float)((s = s * 1103515245u + 12345u) >> 8) / 16777216.0f - 0.5f;
+  for (int i = 0; i < ROWS * IN; i++) x[i] = uniform(&s);
+  for (int i = 0; i < OUT * IN; i++) w[i] = uniform(&s);
   char opts[96], variant[384], unused[384];
   snprintf(opts, sizeof opts, "precision=%s,f32_roles=%s", cf_precision_name(reduced), roles);
   if (!run_uses(t, opts, x, w, y, variant, sizeof variant) ||
