@@ -2,7 +2,8 @@
 """tools/bench/precision_accuracy.py end to end on the built-in net: f32
 against itself (every difference 0, every top move the same), the positions
 of a LogFile's games (--games: every prefix of each `position` line read,
-duplicates removed), and a missing log refused.
+duplicates removed), a missing log refused, and a precision entry's extra
+backend options (`int8:f32_roles=embedding`) passed on.
 
 usage: test_precision_accuracy.py CFORMER SOURCE_ROOT
 """
@@ -62,6 +63,19 @@ with tempfile.TemporaryDirectory() as tmp:
               and r["top1_agreement"] == 1.0, f"identical runs differ by nothing: {r}")
         check(r["value_agent_positions"] == 12 and r["value_agent_agreement"] == 1.0,
               "the value agent plays the same 12 moves twice")
+    check(precision_accuracy.backend_options("int8:f32_roles=embedding+heads")
+          == "precision=int8,f32_roles=embedding+heads"
+          and precision_accuracy.backend_options("bf16") == "precision=bf16",
+          "a precision entry's ':' options become backend options")
+    p = subprocess.run([sys.executable, script, "--cformer", cformer, "--precisions",
+                        "f32:f32_roles=embedding+heads", "--limit", "8", "--json"],
+                       capture_output=True, text=True)
+    check(p.returncode == 0 and json.loads(p.stdout)["vs_f32"]["f32:f32_roles=embedding+heads"][
+        "q_max"] == 0, f"f32 with f32_roles runs and matches f32: {p.stderr[-500:]}")
+    p = subprocess.run([sys.executable, script, "--cformer", cformer, "--precisions",
+                        "int8:f32_roles=bogus", "--limit", "8"], capture_output=True, text=True)
+    check(p.returncode != 0 and "f32_roles=bogus" in p.stderr and "valid: embedding, heads"
+          in p.stderr, f"an entry's bad option reaches the backend and is refused: {p.stderr[-300:]}")
     p = subprocess.run([sys.executable, script, "--cformer", cformer, "--games",
                         os.path.join(tmp, "nope.log")], capture_output=True, text=True)
     check(p.returncode != 0 and "no such file" in p.stderr, "a missing log is refused")
