@@ -10,14 +10,15 @@
  *             BODY (and a use not named) is still converted (its result
  *             differs from float32); the variant string counts the kept
  *             matrices and names why;
- *   nets:     every parity net at a reduced precision with
- *             f32_roles=embedding keeps exactly its embedding matrices
- *             (ip_emb_w, plus the dense embedding's preprocessing matrix)
- *             more than without, still converts the rest, and its outputs
- *             still differ from float32.
+ *   nets:     every parity net at a reduced precision keeps exactly its
+ *             embedding matrices (ip_emb_w, plus the dense embedding's
+ *             preprocessing matrix) more than without with
+ *             f32_roles=embedding, exactly its computed heads' matrices
+ *             with f32_roles=heads, still converts the rest, and its
+ *             outputs still differ from float32.
  *
  * The oneDNN checks run at int8 where the CPU has VNNI, else bf16; a CPU
- * with neither skips them (exit 77 when nothing else ran). */
+ * with neither skips them, printing why (the option checks still run). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,27 +169,70 @@ static void kept_counts(const char *variant, int *k, int *n) {
   if (p && sscanf(p, "(%d of %d", k, n) != 2) *k = 0, *n = -1;
 }
 
-/* One run of parity net `name` with backend options opts (every case in
- * one batch): q[i] gets each case's Q, variant the backend's variant. */
-static bool net_run(cf_test *t, const char *name, const char *opts, float *q, int max_n, int *n,
-                    char *variant, size_t size) {
+enum { MAX_CASES = 256 };
+
+/* One run of a parity net: each case's Q, the variant string, the kept
+ * counts in it and the heads the net computed. */
+typedef struct net_result {
+  int n;
+  float q[MAX_CASES];
+  char variant[384];
+  int kept, total; /* kept_counts */
+  unsigned policy_heads, value_heads;
+  bool moves_left;
+} net_result;
+
+/* Parity net `name` with backend options opts, every case in one batch. */
+static bool net_run(cf_test *t, const char *name, const char *opts, net_result *res) {
   cf_net_options o = {.backend = "onednn", .backend_options = opts};
   cf_parity_planes_run r;
   char msg[512];
   bool ok = CHECK(cf_parity_planes_run_net(name, o, 0, &r, msg, sizeof msg));
   if (!ok) fprintf(stderr, "%s (%s): %s\n", name, opts, msg);
-  if (ok) ok = CHECK(r.n <= max_n);
+  if (ok) ok = CHECK(r.n > 0 && r.n <= MAX_CASES);
   if (ok) {
-    *n = r.n;
-    for (int i = 0; i < r.n; i++) q[i] = r.out[i].q;
-    const char *v = cf_net_get_info(r.net)->backend_variant;
-    snprintf(variant, size, "%s", v ? v : "");
+    res->n = r.n;
+    for (int i = 0; i < r.n; i++) res->q[i] = r.out[i].q;
+    const cf_net_info *info = cf_net_get_info(r.net);
+    snprintf(res->variant, sizeof res->variant, "%s",
+             info->backend_variant ? info->backend_variant : "");
+    kept_counts(res->variant, &res->kept, &res->total);
+    res->policy_heads = info->policy_heads;
+    res->value_heads = info->value_heads;
+    res->moves_left = info->has_moves_left;
   }
   cf_parity_planes_run_free(&r);
   return ok;
 }
 
-enum { MAX_CASES = 256 };
+static int present(const cf_tensor *t) { return cf_tensor_present(t) ? 1 : 0; }
+
+/* The head matrices a net computing r's heads uploads: the policy
+ * embedding and each computed policy head's wq, wk and promotion matrix;
+ * each computed value head's and the moves-left head's embedding and dense
+ * layers. */
+static int head_matrices(const cf_weights *w, const net_result *r) {
+  int n = present(&w->policy_ip_pol_w);
+  for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++)
+    if (r->policy_heads >> h & 1)
+      n += present(&w->policy[h].ip2_pol_w) + present(&w->policy[h].ip3_pol_w) +
+           present(&w->policy[h].ip4_pol_w);
+  for (int h = 0; h < CF_VALUE_HEAD_COUNT; h++) {
+    const cf_value_head_weights *v = &w->value[h];
+    if (r->value_heads >> h & 1)
+      n += present(&v->ip_val_w) + present(&v->ip1_val_w) + present(&v->ip2_val_w) +
+           present(&v->ip_val_err_w) + present(&v->ip_val_cat_w);
+  }
+  if (r->moves_left) n += present(&w->ip_mov_w) + present(&w->ip1_mov_w) + present(&w->ip2_mov_w);
+  return n;
+}
+
+/* How many cases' Q differ between two runs. */
+static int q_differs(const net_result *a, const net_result *b) {
+  int n = 0;
+  for (int i = 0; i < a->n && i < b->n; i++) n += a->q[i] != b->q[i];
+  return n;
+}
 
 static void check_net(cf_test *t, const char *name) {
   cf_parity_case *cases = NULL;
@@ -199,37 +243,33 @@ static void check_net(cf_test *t, const char *name) {
     fprintf(stderr, "%s\n", msg);
     return;
   }
-  /* ip_emb_w, and the dense embedding's preprocessing matrix. */
-  const int n_emb = 1 + (w->arch.emb_dense_s > 0 && cf_tensor_present(&w->ip_emb_preproc_w));
   free(cases);
-  cf_weights_free(w);
-  static float q_plain[MAX_CASES], q_emb[MAX_CASES], q_f32[MAX_CASES];
-  char plain_opts[64], emb_opts[96], plain[384], emb[384], f32[384];
+  static net_result plain, emb, heads, f32;
+  char opts[3][96];
   const char *p = cf_precision_name(reduced);
-  snprintf(plain_opts, sizeof plain_opts, "precision=%s", p);
-  snprintf(emb_opts, sizeof emb_opts, "precision=%s,f32_roles=embedding", p);
-  int n1 = 0, n2 = 0, n3 = 0;
-  if (!net_run(t, name, plain_opts, q_plain, MAX_CASES, &n1, plain, sizeof plain) ||
-      !net_run(t, name, emb_opts, q_emb, MAX_CASES, &n2, emb, sizeof emb) ||
-      !net_run(t, name, "precision=f32", q_f32, MAX_CASES, &n3, f32, sizeof f32) ||
-      !CHECK(n1 == n2 && n2 == n3 && n1 > 0))
-    return;
-  int kp, np, ke, ne;
-  kept_counts(plain, &kp, &np);
-  kept_counts(emb, &ke, &ne);
-  printf("%s at %s: %d of %d matrices kept f32 with f32_roles=embedding (%d without)\n", name, p,
-         ke, ne, kp);
-  CHECK_STR_CONTAINS(emb, "input embedding kept in float32 (f32_roles)");
-  CHECK_INT_EQ(ke, kp + n_emb);   /* exactly the embedding's matrices more */
-  CHECK(ne > ke);                 /* the body is still converted */
-  if (np >= 0) CHECK_INT_EQ(np, ne);
-  int differs_f32 = 0, differs_plain = 0;
-  for (int i = 0; i < n1; i++) {
-    differs_f32 += q_emb[i] != q_f32[i];
-    differs_plain += q_emb[i] != q_plain[i];
+  snprintf(opts[0], sizeof opts[0], "precision=%s", p);
+  snprintf(opts[1], sizeof opts[1], "precision=%s,f32_roles=embedding", p);
+  snprintf(opts[2], sizeof opts[2], "precision=%s,f32_roles=heads", p);
+  if (net_run(t, name, opts[0], &plain) && net_run(t, name, opts[1], &emb) &&
+      net_run(t, name, opts[2], &heads) && net_run(t, name, "precision=f32", &f32) &&
+      CHECK(plain.n == emb.n && emb.n == heads.n && heads.n == f32.n)) {
+    /* ip_emb_w, and the dense embedding's preprocessing matrix. */
+    const int n_emb = 1 + (w->arch.emb_dense_s > 0 && present(&w->ip_emb_preproc_w));
+    const int n_heads = head_matrices(w, &heads);
+    printf("%s at %s: %d of %d matrices kept f32 with f32_roles=embedding, %d with heads, %d "
+           "without\n",
+           name, p, emb.kept, emb.total, heads.kept, plain.kept);
+    CHECK_STR_CONTAINS(emb.variant, "input embedding kept in float32 (f32_roles)");
+    CHECK_STR_CONTAINS(heads.variant, "head kept in float32 (f32_roles)");
+    CHECK_INT_EQ(emb.kept, plain.kept + n_emb);     /* exactly the embedding's matrices more */
+    CHECK_INT_EQ(heads.kept, plain.kept + n_heads); /* exactly the heads' */
+    CHECK(emb.total > emb.kept && heads.total > heads.kept); /* the body still converted */
+    if (plain.total >= 0) CHECK(plain.total == emb.total && emb.total == heads.total);
+    CHECK(q_differs(&emb, &f32) > 0);   /* still a reduced-precision net */
+    CHECK(q_differs(&emb, &plain) > 0); /* and not the plain one: the embedding changed */
+    CHECK(q_differs(&heads, &f32) > 0);
   }
-  CHECK(differs_f32 > 0);   /* still a reduced-precision net */
-  CHECK(differs_plain > 0); /* and not the plain one: the embedding changed */
+  cf_weights_free(w);
 }
 
 static void test_nets(cf_test *t) {
