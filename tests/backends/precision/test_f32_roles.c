@@ -19,7 +19,6 @@
  *
  * The oneDNN checks run at int8 where the CPU has VNNI, else bf16; a CPU
  * with neither skips them, printing why (the option checks still run). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
