@@ -51,14 +51,18 @@ static inline void finish_scores(float *s, __m512 scale, const float *bias) {
  * s0[32 half ..], s1[32 half ..] = q.k + q.Eq[p] + k.Ek[p] over depth dh.
  * kt: keys transposed [dh][64], 64-byte aligned; eq, ek: reversed tables
  * [dh][225] already offset by c(q0), or NULL. c(q0 + 8) = c(q0) - 15:
- * q0 + 8's run for rank r is q0's for rank r - 1. Inlined with constant
- * use_q / use_k so each combination is its own branch-free loop. */
-static inline __attribute__((always_inline)) void scores2(int dh, const float *Q0, const float *Q1,
-                                                          const float *kt, const float *eq,
-                                                          const float *ek, int use_q, int use_k,
-                                                          int half, float *s0, float *s1) {
+ * q0 + 8's run for rank r is q0's for rank r - 1. qk 0: without q.k,
+ * added to s0, s1 (the RPE terms of the int8 core's scores). Inlined with
+ * constant qk, use_q, use_k so each combination is its own branch-free
+ * loop. */
+static inline __attribute__((always_inline)) void scores2_terms(
+    int dh, const float *Q0, const float *Q1, const float *kt, const float *eq, const float *ek,
+    int qk, int use_q, int use_k, int half, float *s0, float *s1) {
   __m512 a0[2], a1[2];
-  for (int r = 0; r < 2; r++) a0[r] = a1[r] = _mm512_setzero_ps();
+  for (int r = 0; r < 2; r++) {
+    a0[r] = qk ? _mm512_setzero_ps() : _mm512_load_ps(s0 + 32 * half + 16 * r);
+    a1[r] = qk ? _mm512_setzero_ps() : _mm512_load_ps(s1 + 32 * half + 16 * r);
+  }
   for (int i = 0; i < dh; i++) {
     const __m512 q0 = _mm512_set1_ps(Q0[i]), q1 = _mm512_set1_ps(Q1[i]);
     const float *kr = kt + (size_t)i * 64 + 32 * half;
@@ -75,11 +79,14 @@ static inline __attribute__((always_inline)) void scores2(int dh, const float *Q
       const __m512 kv = _mm512_load_ps(kr + 16 * r);
       __m512 x0 = kv, x1 = kv;
       if (use_q) {
-        x0 = _mm512_add_ps(kv, join(tq[2 * r + 1], tq[2 * r + 2]));
-        x1 = _mm512_add_ps(kv, join(tq[2 * r], tq[2 * r + 1]));
+        x0 = join(tq[2 * r + 1], tq[2 * r + 2]);
+        x1 = join(tq[2 * r], tq[2 * r + 1]);
+        if (qk) x0 = _mm512_add_ps(kv, x0), x1 = _mm512_add_ps(kv, x1);
       }
-      a0[r] = _mm512_fmadd_ps(q0, x0, a0[r]);
-      a1[r] = _mm512_fmadd_ps(q1, x1, a1[r]);
+      if (qk || use_q) {
+        a0[r] = _mm512_fmadd_ps(q0, x0, a0[r]);
+        a1[r] = _mm512_fmadd_ps(q1, x1, a1[r]);
+      }
       if (use_k) {
         a0[r] = _mm512_fmadd_ps(kv, join(tk[2 * r + 1], tk[2 * r + 2]), a0[r]);
         a1[r] = _mm512_fmadd_ps(kv, join(tk[2 * r], tk[2 * r + 1]), a1[r]);
@@ -172,9 +179,27 @@ static void weighted_values2_narrow(int dh, const float *a0, const float *a1, co
   _mm512_mask_storeu_ps(o1, m, _mm512_add_ps(_mm512_add_ps(c1[0], c1[1]), _mm512_add_ps(c1[2], c1[3])));
 }
 
+static inline __attribute__((always_inline)) void scores2(int dh, const float *Q0, const float *Q1,
+                                                          const float *kt, const float *eq,
+                                                          const float *ek, int use_q, int use_k,
+                                                          int half, float *s0, float *s1) {
+  scores2_terms(dh, Q0, Q1, kt, eq, ek, 1, use_q, use_k, half, s0, s1);
+}
+static inline __attribute__((always_inline)) void rpe2(int dh, const float *Q0, const float *Q1,
+                                                       const float *kt, const float *eq,
+                                                       const float *ek, int use_q, int use_k,
+                                                       int half, float *s0, float *s1) {
+  scores2_terms(dh, Q0, Q1, kt, eq, ek, 0, use_q, use_k, half, s0, s1);
+}
+
 static void scores_pair(int dh, const float *Q0, const float *Q1, const float *kt,
                         const float *eq, const float *ek, int half, float *s0, float *s1) {
   CF_CPU_SCORES_PAIR(scores2, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
+}
+
+static void rpe_scores_pair(int dh, const float *Q0, const float *Q1, const float *kt,
+                            const float *eq, const float *ek, int half, float *s0, float *s1) {
+  CF_CPU_SCORES_PAIR(rpe2, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
 }
 
 static void finish(float *s, float scale, const float *bias) {
@@ -207,4 +232,5 @@ const cf_cpu_attention_math cf_avx512_attention_math = {
     .finish_scores = finish,
     .weighted_values_pair = weighted_values_pair,
     .dot_rpe = dot_rpe,
+    .rpe_scores_pair = rpe_scores_pair,
 };
