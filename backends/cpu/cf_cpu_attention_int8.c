@@ -3,14 +3,14 @@
  * same (position, head) tasks, head-major with RPE, as the float32 and
  * bf16 drivers (cf_cpu_attention_tasks). Per task: the head's q and k rows
  * quantized per token (the kernel set's quantize_row, the projections'
- * int8), v per depth column (the same row op on the transposed values),
- * and packed in quads; then the integer scores (the set's int8 core), the
+ * int8), v per depth column (the int8 core's quantize_values), packed in
+ * quads; then the integer scores (the set's int8 core), the
  * RPE q and k terms added in float32 (the float32 core's rpe_scores_pair,
  * on the unquantized q and k and the float32 tables: a table entry is
  * added, not multiplied into a sum of many, so its rounding would not be
  * shared out), the float32 softmax (finish_scores), the weights quantized
  * per row to u8, the integer weighted values, and the RPE value term in
- * float32 (the float32 core's weighted_values_pair on a zero value row).
+ * float32 (the float32 core's rpe_values_pair, on the float32 weights).
  * Plain C: every vector instruction is in the kernel sets. */
 #include <stddef.h>
 #include <stdint.h>
@@ -30,8 +30,6 @@ typedef struct int8_env {
   const cf_cpu_attention_int8_math *m;
   const float *eq, *ek, *ev;
 } int8_env;
-
-static const float zero_row[MAXD]; /* the value rows of the RPE value term */
 
 static inline uint32_t quad(const int8_t *x) {
   uint32_t w;
@@ -54,17 +52,6 @@ static void quantize_rows(const cf_cpu_kernels *kern, int dh, const float *x, si
       sums[r] = 128 * s;
     }
   }
-}
-
-/* w[64] = s / scale rounded (s a softmax row, in [0, 1]); returns scale
- * = max s / 255. */
-static float weights_to_u8(const float *s, uint8_t *w) {
-  float mx = 0.0f;
-  for (int k = 0; k < 64; k++) mx = s[k] > mx ? s[k] : mx;
-  if (!(mx > 0.0f)) mx = 1.0f; /* not for a softmax; keeps 0 / 0 out */
-  const float inv = 255.0f / mx;
-  for (int k = 0; k < 64; k++) w[k] = (uint8_t)(s[k] * inv + 0.5f);
-  return mx / 255.0f;
 }
 
 /* One (b, h) task (a cf_cpu_task_fn; next_h, next as the float32
@@ -95,12 +82,17 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
   quantize_rows(kern, dh, tok + dm, (size_t)ld, x8, 4 * dq, sk, kc);
   for (int j = 0; j < dq; j++)
     for (int k = 0; k < 64; k++) kt[j * 64 + k] = quad(x8 + k * 4 * dq + 4 * j);
-  /* float32 keys transposed [dh][64] for the RPE terms (the k term reads
-   * them; rpe_scores_pair takes them with the q term alone too). */
-  _Alignas(64) float kf[MAXD * 64];
-  if (eq || ek)
+  /* float32 keys transposed [dh][64] for the RPE key term (the q term
+   * alone does not read them), through a compact copy: the 64 rows sit
+   * 3 dm floats apart, a stride at which they share a few L1 sets, and
+   * the transpose's strided loads missed (a fifth of the op at dh 32). */
+  _Alignas(64) float kf[MAXD * 64], rows[64 * MAXD];
+  if (ek) {
+    for (int k = 0; k < 64; k++)
+      memcpy(rows + k * dh, tok + dm + (size_t)k * ld, (size_t)dh * sizeof(float));
     for (int i = 0; i < dh; i++)
-      for (int k = 0; k < 64; k++) kf[i * 64 + k] = tok[dm + (size_t)k * ld + i];
+      for (int k = 0; k < 64; k++) kf[i * 64 + k] = rows[k * dh + i];
+  }
 
   _Alignas(64) float S[64 * 64];
   int step = 0;
@@ -122,38 +114,31 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
       }
     }
 
-  /* Values per depth column: transposed (kf is free now), each column a
-   * row of the row op; then key quads [16][dh]. */
-  _Alignas(64) int8_t v8[MAXD * 64];
+  /* Values per depth column, in key quads [16][dh]. */
   _Alignas(64) uint32_t vq[16 * MAXD];
   float sv[MAXD];
-  for (int i = 0; i < dh; i++)
-    for (int k = 0; k < 64; k++) kf[i * 64 + k] = tok[2 * dm + (size_t)k * ld + i];
-  for (int i = 0; i < dh; i++) sv[i] = kern->quantize_row(64, kf + i * 64, v8 + i * 64);
-  for (int mm = 0; mm < 16; mm++)
-    for (int i = 0; i < dh; i++) vq[mm * dh + i] = quad(v8 + i * 64 + 4 * mm);
+  e->m->quantize_values(dh, tok + 2 * dm, (size_t)ld, vq, sv);
 
   _Alignas(64) uint8_t w[2][64];
-  float t[2][MAXD], sa[2];
+  float sa[2];
   for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1) {
-    float *o[2] = {out + (size_t)q * dm, out + (size_t)(q + 8) * dm};
+    float *o0 = out + (size_t)q * dm, *o1 = out + (size_t)(q + 8) * dm;
     for (int u = 0; u < 2; u++) {
       float *s = S + (q + 8 * u) * 64;
       f->finish_scores(s, a->scale, bias ? bias + (q + 8 * u) * 64 : NULL);
-      sa[u] = weights_to_u8(s, w[u]);
+      sa[u] = e->m->weights_to_u8(s, w[u]);
     }
-    e->m->weighted_values_pair(dh, w[0], w[1], sa[0], sa[1], vq, sv, o[0], o[1]);
-    if (!ev) continue;
-    f->weighted_values_pair(dh, S + q * 64, S + (q + 8) * 64, zero_row, 0, ev,
-                            cf_cpu_query_base(q), cf_cpu_query_base(q + 8), t[0], t[1]);
-    for (int u = 0; u < 2; u++)
-      for (int i = 0; i < dh; i++) o[u][i] += t[u][i];
+    e->m->weighted_values_pair(dh, w[0], w[1], sa[0], sa[1], vq, sv, o0, o1);
+    if (ev)
+      f->rpe_values_pair(dh, S + q * 64, S + (q + 8) * 64, ev, cf_cpu_query_base(q),
+                         cf_cpu_query_base(q + 8), o0, o1);
   }
 }
 
 bool cf_cpu_attention_int8(cf_cpu_ctx *c, const cf_attention_args *a) {
   int8_env e = {c->kernels, c->attention_int8, NULL, NULL, NULL};
-  if (!e.m || a->depth > MAXD || !c->kernels->attention->rpe_scores_pair ||
+  if (!e.m || a->depth > MAXD || (a->rpe_k && !c->attention_int8_rpe_k) || !c->kernels->attention->rpe_scores_pair ||
+      !c->kernels->attention->rpe_values_pair ||
       !cf_cpu_rpe_table_of(a->rpe_q, a, true, &e.eq) ||
       !cf_cpu_rpe_table_of(a->rpe_k, a, true, &e.ek) ||
       !cf_cpu_rpe_table_of(a->rpe_v, a, false, &e.ev))

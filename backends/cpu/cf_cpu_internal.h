@@ -56,6 +56,11 @@ typedef struct cf_cpu_ctx {
   /* The attention core in int8 (cf_cpu_attention_int8.c), or NULL. Its RPE
    * terms use the float32 tables, so it may be set at any time. */
   const struct cf_cpu_attention_int8_math *attention_int8;
+  /* Whether the int8 core also takes calls with an RPE key term, which it
+   * runs slower than the float32 core (its RPE terms stay float32 and cost
+   * as many FMAs as the float32 core's; docs/PRECISION.md "int8
+   * attention"); false: those keep float32. */
+  bool attention_int8_rpe_k;
   cf_error first; /* the first failed op since the last sync (cf_cpu_sync) */
   struct cf_backend_fault *fault; /* cf_backend_config.fault: the testing hook, or NULL */
 } cf_cpu_ctx;
@@ -108,7 +113,8 @@ bool cf_cpu_attention_bf16(cf_cpu_ctx *c, const cf_attention_args *a);
 
 /* The int8 attention of cf_cpu_attention's tasks (c->attention_int8 set,
  * depth <= CF_CPU_MAX_FAST_DEPTH, the RPE tables built for this call's
- * heads); false, computing nothing, otherwise. */
+ * heads, no RPE key term unless c->attention_int8_rpe_k); false,
+ * computing nothing, otherwise. */
 bool cf_cpu_attention_int8(cf_cpu_ctx *c, const cf_attention_args *a);
 
 /* The float32 per-head table of an RPE weight (NULL when w is NULL) into

@@ -64,6 +64,12 @@ typedef struct cf_cpu_attention_math {
    * it (avx2: no int8 attention runs on that set). */
   void (*rpe_scores_pair)(int dh, const float *Q0, const float *Q1, const float *kt,
                           const float *eq, const float *ek, int half, float *s0, float *s1);
+
+  /* o0[dh] += sum_k a0[k] ev[p(q0, k)], o1 likewise: weighted_values_pair's
+   * RPE value term alone (dh <= CF_CPU_MAX_FAST_DEPTH); NULL where
+   * rpe_scores_pair is. */
+  void (*rpe_values_pair)(int dh, const float *a0, const float *a1, const float *ev, int base0,
+                          int base1, float *o0, float *o1);
 } cf_cpu_attention_math;
 
 /* The attention core in bfloat16 (the oneDNN backend's precision=bf16):
@@ -130,6 +136,16 @@ typedef struct cf_cpu_attention_int8_math {
    * (word (m, i) = v[4m .. 4m + 3][i]); sv[dh]: the column scales. */
   void (*weighted_values_pair)(int dh, const uint8_t *a0, const uint8_t *a1, float sa0, float sa1,
                                const uint32_t *vq, const float *sv, float *o0, float *o1);
+
+  /* w[64] = (int)(s[k] * (255 / m) + 0.5) with m = max s (each step
+   * rounded; s a softmax row, so m > 0); returns m / 255. */
+  float (*weights_to_u8)(const float *s, uint8_t *w);
+
+  /* The head's values v[64][dh] (rows at stride ld) per depth column:
+   * sv[i] = max_k |v[k][i]| / 127 (1 for a zero column) and the word
+   * (m, i) of vq [16][dh] the quad v[4m .. 4m + 3][i] * (1 / sv[i]), each
+   * rounded to nearest even (quantize_row's arithmetic). */
+  void (*quantize_values)(int dh, const float *v, size_t ld, uint32_t *vq, float *sv);
 } cf_cpu_attention_int8_math;
 
 typedef struct cf_cpu_kernels {

@@ -4,17 +4,21 @@
  *   core:  each set's int8 core (cf_cpu_attention_int8_select of the set
  *          forced by CFORMER_CPU_KERNELS) against the portable one on the
  *          same integer data, every depth quad count 1..32 and value depth
- *          1..128, both key halves, every query pair: bit for bit (the
- *          integer sums are exact, the conversion the same two products);
+ *          1..128, both key halves, every query pair, and the weight and
+ *          value quantizers: bit for bit (the integer sums are exact, the
+ *          conversions the same float32 steps);
  *   rpe:   each set's float32 rpe_scores_pair added to RPE-free scores
- *          equals scores_pair with the terms, to float32 summation order;
+ *          equals scores_pair with the terms, rpe_values_pair likewise,
+ *          to float32 summation order;
  *   op:    the whole op on oneDNN precision=int8 under every kernel set
  *          this CPU runs (2 threads, task counts not a multiple of 2),
  *          against the double-precision formula on the unquantized inputs,
  *          every subset of RPE q/k/v and the smolgen bias, odd depths, a
  *          depth past the int8 path (float32), and against the portable
- *          set's op; the variant names the core, or says f32 attention for
- *          a set without one and for int8_attention=0 (float32 accuracy).
+ *          set's op (int8_attention=2: every call in int8); the variant
+ *          names the core, or says f32 attention for a set without one and
+ *          for int8_attention=0 (float32 accuracy); the default runs the
+ *          calls with an RPE key term in float32, the others in int8.
  * Skips (77) where oneDNN does not run int8 here (no VNNI). */
 #include <math.h>
 #include <stdint.h>
@@ -93,13 +97,35 @@ static void test_core_matches_portable(cf_test *t) {
       differ += memcmp(g1, w1, (size_t)dh * sizeof(float)) != 0;
       total += 2;
     }
+    for (int r = 0; r < 64; r++) { /* softmax-like rows, the largest weight anywhere */
+      _Alignas(64) float sm[64];
+      for (int k2 = 0; k2 < 64; k2++) sm[k2] = (rnd() + 1.0f) / 64.0f;
+      sm[r] = 0.5f;
+      uint8_t g[64], w[64];
+      const float sg = m->weights_to_u8(sm, g), sw = ref->weights_to_u8(sm, w);
+      differ += memcmp(g, w, sizeof g) != 0 || memcmp(&sg, &sw, sizeof sg) != 0;
+      total++;
+    }
+    static float V[64][DH + 3];
+    for (int k2 = 0; k2 < 64; k2++)
+      for (int i = 0; i < DH + 3; i++) V[k2][i] = (i % 5 == 4) ? 0.0f : rnd() * (float)(i + 1);
+    for (int dh = 1; dh <= DH; dh++) {
+      static uint32_t gq[16 * DH], wq[16 * DH];
+      float gs[DH], ws[DH];
+      m->quantize_values(dh, &V[0][0], DH + 3, gq, gs);
+      ref->quantize_values(dh, &V[0][0], DH + 3, wq, ws);
+      differ += memcmp(gq, wq, 16 * (size_t)dh * sizeof *gq) != 0 ||
+                memcmp(gs, ws, (size_t)dh * sizeof *gs) != 0;
+      total++;
+    }
     printf("  %s: %ld of %ld rows differ from the portable core\n", SETS[s], differ, total);
     CHECK(differ == 0);
   }
   if (compared == 0) printf("  no set here has an int8 core of its own (portable only)\n");
 }
 
-/* scores_pair(no terms) + rpe_scores_pair(terms) = scores_pair(terms). */
+/* scores_pair(no terms) + rpe_scores_pair(terms) = scores_pair(terms),
+ * and the same for the values' term. */
 static void test_rpe_terms_add_up(cf_test *t) {
   enum { D = 33 };
   static _Alignas(64) float kt[D * 64];
@@ -124,7 +150,25 @@ static void test_rpe_terms_add_up(cf_test *t) {
             worst = fmax(worst, fmax(fabs(g0[i] - w0[i]), fabs(g1[i] - w1[i])));
         }
       }
-    printf("  %s: rpe_scores_pair worst %.3g\n", SETS[s], worst);
+    /* rpe_values_pair added to 1 = weighted_values_pair of unit values. */
+    static float ones[64 * D], ev[225 * D];
+    float a[2][64];
+    for (int i = 0; i < 64 * D; i++) ones[i] = 1.0f;
+    for (int i = 0; i < 225 * D; i++) ev[i] = rnd();
+    for (int u = 0; u < 2; u++)
+      for (int k2 = 0; k2 < 64; k2++) a[u][k2] = (rnd() + 1.0f) / 64.0f;
+    for (int dh = 1; dh <= D; dh += 4) {
+      float g0[D], g1[D], w0[D], w1[D];
+      for (int i = 0; i < dh; i++) g0[i] = g1[i] = 0.0f;
+      for (int k2 = 0; k2 < 64; k2++)
+        for (int i = 0; i < dh; i++) g0[i] += a[0][k2], g1[i] += a[1][k2];
+      const int b0 = cf_cpu_query_base(5), b1 = cf_cpu_query_base(60);
+      k->attention->rpe_values_pair(dh, a[0], a[1], ev, b0, b1, g0, g1);
+      k->attention->weighted_values_pair(dh, a[0], a[1], ones, (size_t)dh, ev, b0, b1, w0, w1);
+      for (int i = 0; i < dh; i++)
+        worst = fmax(worst, fmax(fabs(g0[i] - w0[i]), fabs(g1[i] - w1[i])));
+    }
+    printf("  %s: rpe_scores_pair, rpe_values_pair worst %.3g\n", SETS[s], worst);
     CHECK(worst <= 2e-5);
   }
 }
@@ -175,19 +219,24 @@ static const char *run_op(cf_test *t, const char *set, const char *extra, int B,
   return variant;
 }
 
-/* Largest |got - formula| over the 16 variants, the portable set's too. */
+/* Largest |got - formula| over the 16 variants (each in per_variant[v]
+ * when given), the portable set's too. */
 static void compare(int B, int H, int dh, const float *qkv, float *const e[3], const float *bias,
-                    const float *got, const float *port, double *wr, double *ws) {
+                    const float *got, const float *port, double *wr, double *ws,
+                    double *per_variant) {
   const size_t n_out = (size_t)B * 64 * H * dh;
   double *want = malloc(n_out * sizeof *want);
   *wr = *ws = 0;
   for (int v = 0; v < 16; v++) {
     attention_ref(B, H, dh, qkv, v & 1 ? e[0] : NULL, v & 2 ? e[1] : NULL, v & 4 ? e[2] : NULL,
                   v & 8 ? bias : NULL, want);
+    double wv = 0;
     for (size_t i = 0; i < n_out; i++) {
-      *wr = fmax(*wr, fabs(got[v * n_out + i] - want[i]));
+      wv = fmax(wv, fabs(got[v * n_out + i] - want[i]));
       if (port) *ws = fmax(*ws, fabs(got[v * n_out + i] - port[v * n_out + i]));
     }
+    *wr = fmax(*wr, wv);
+    if (per_variant) per_variant[v] = wv;
   }
   free(want);
 }
@@ -213,14 +262,14 @@ static void test_op_every_set(cf_test *t) {
     }
     bool have_port = false;
     for (int k = 0; k < N_SETS; k++) {
-      const char *variant = run_op(t, SETS[k], "", B, H, dh, qkv, e, bias, got);
+      const char *variant = run_op(t, SETS[k], ",int8_attention=2", B, H, dh, qkv, e, bias, got);
       if (!variant) continue;
       const bool core = strstr(variant, ", int8 attention (") != NULL;
       if (dh == 32) printf("  %s: %s\n", SETS[k], variant);
       CHECK(core || strstr(variant, ", f32 attention") != NULL);
       CHECK(core == (k == 0 || cf_cpu_attention_int8_select(set_named(SETS[k])) != NULL));
       double wr, ws;
-      compare(B, H, dh, qkv, e, bias, got, have_port ? port : NULL, &wr, &ws);
+      compare(B, H, dh, qkv, e, bias, got, have_port ? port : NULL, &wr, &ws, NULL);
       if (k == 0) {
         memcpy(port, got, 16 * n_out * sizeof *got);
         have_port = true;
@@ -237,9 +286,20 @@ static void test_op_every_set(cf_test *t) {
       variant = run_op(t, SETS[k], ",int8_attention=0", B, H, dh, qkv, e, bias, got);
       if (!CHECK(variant != NULL)) continue;
       CHECK(strstr(variant, ", f32 attention") != NULL);
-      compare(B, H, dh, qkv, e, bias, got, NULL, &wr, &ws);
+      compare(B, H, dh, qkv, e, bias, got, NULL, &wr, &ws, NULL);
       worst_off = fmax(worst_off, wr);
       CHECK(wr <= F32_BOUND);
+      /* The default, int8_attention=1: calls with an RPE key term (bit 2)
+       * keep float32, the others run int8. */
+      variant = run_op(t, SETS[k], "", B, H, dh, qkv, e, bias, got);
+      if (!CHECK(variant != NULL)) continue;
+      CHECK(strstr(variant, "; f32 with an RPE key term)") != NULL);
+      double per[16];
+      compare(B, H, dh, qkv, e, bias, got, NULL, &wr, &ws, per);
+      for (int v = 0; v < 16; v++)
+        if (!CHECK(v & 2 ? per[v] <= F32_BOUND : per[v] > INT8_RAN && per[v] <= INT8_BOUND))
+          fprintf(stderr, "  %s default, variant %d: %.3g from the formula\n", SETS[k], v,
+                  per[v]);
     }
     for (int i = 0; i < 3; i++) free(e[i]);
     free(qkv), free(bias), free(got), free(port);

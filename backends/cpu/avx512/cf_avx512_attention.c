@@ -106,8 +106,9 @@ static inline __attribute__((always_inline)) void scores2_terms(
  * into separate accumulators (8 in all), joined at the end: with one set of
  * 4, every key waited on the previous key's FMAs (4 cycles of latency for
  * 4 FMAs that 2 FMA pipes retire in 2). */
-static void weighted_values2(int dh, const float *a0, const float *a1, const float *v, size_t ld,
-                             const float *ev, int base0, int base1, float *o0, float *o1) {
+static inline __attribute__((always_inline)) void weighted_values2(
+    int dh, const float *a0, const float *a1, const float *v, size_t ld, const float *ev,
+    int base0, int base1, int vv, float *o0, float *o1) {
   for (int i0 = 0; i0 < dh; i0 += 32) {
     const __mmask16 m[2] = {cf_tail16(dh - i0), cf_tail16(dh - i0 - 16)};
     __m512 c0[2][2], c1[2][2]; /* [key parity][depth half] */
@@ -122,11 +123,12 @@ static void weighted_values2(int dh, const float *a0, const float *a1, const flo
         const __m512 w0 = _mm512_set1_ps(a0[k + u]), w1 = _mm512_set1_ps(a1[k + u]);
         const float *vk = v + (size_t)(k + u) * ld + i0;
         for (int j = 0; j < 2; j++) {
-          const __m512 x = _mm512_maskz_loadu_ps(m[j], vk + 16 * j);
+          const __m512 x = vv ? _mm512_maskz_loadu_ps(m[j], vk + 16 * j) : _mm512_setzero_ps();
           __m512 x0 = x, x1 = x;
           if (ev) {
-            x0 = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m[j], e0 - (ptrdiff_t)u * dh + 16 * j));
-            x1 = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m[j], e1 - (ptrdiff_t)u * dh + 16 * j));
+            x0 = _mm512_maskz_loadu_ps(m[j], e0 - (ptrdiff_t)u * dh + 16 * j);
+            x1 = _mm512_maskz_loadu_ps(m[j], e1 - (ptrdiff_t)u * dh + 16 * j);
+            if (vv) x0 = _mm512_add_ps(x, x0), x1 = _mm512_add_ps(x, x1);
           }
           c0[u][j] = _mm512_fmadd_ps(w0, x0, c0[u][j]);
           c1[u][j] = _mm512_fmadd_ps(w1, x1, c1[u][j]);
@@ -139,8 +141,13 @@ static void weighted_values2(int dh, const float *a0, const float *a1, const flo
       }
     }
     for (int j = 0; j < 2; j++) {
-      _mm512_mask_storeu_ps(o0 + i0 + 16 * j, m[j], _mm512_add_ps(c0[0][j], c0[1][j]));
-      _mm512_mask_storeu_ps(o1 + i0 + 16 * j, m[j], _mm512_add_ps(c1[0][j], c1[1][j]));
+      __m512 r0 = _mm512_add_ps(c0[0][j], c0[1][j]), r1 = _mm512_add_ps(c1[0][j], c1[1][j]);
+      if (!vv) { /* added to what is there */
+        r0 = _mm512_add_ps(_mm512_maskz_loadu_ps(m[j], o0 + i0 + 16 * j), r0);
+        r1 = _mm512_add_ps(_mm512_maskz_loadu_ps(m[j], o1 + i0 + 16 * j), r1);
+      }
+      _mm512_mask_storeu_ps(o0 + i0 + 16 * j, m[j], r0);
+      _mm512_mask_storeu_ps(o1 + i0 + 16 * j, m[j], r1);
     }
   }
 }
@@ -150,9 +157,9 @@ static void weighted_values2(int dh, const float *a0, const float *a1, const flo
  * masked-off second vector. Four keys per step (one rank holds two
  * steps), each key with its own accumulator pair, so consecutive FMAs
  * into one accumulator are four keys apart. */
-static void weighted_values2_narrow(int dh, const float *a0, const float *a1, const float *v,
-                                    size_t ld, const float *ev, int base0, int base1, float *o0,
-                                    float *o1) {
+static inline __attribute__((always_inline)) void weighted_values2_narrow(
+    int dh, const float *a0, const float *a1, const float *v, size_t ld, const float *ev,
+    int base0, int base1, int vv, float *o0, float *o1) {
   const __mmask16 m = cf_tail16(dh);
   __m512 c0[4], c1[4];
   for (int u = 0; u < 4; u++) c0[u] = c1[u] = _mm512_setzero_ps();
@@ -160,11 +167,13 @@ static void weighted_values2_narrow(int dh, const float *a0, const float *a1, co
   const float *e1 = ev ? ev + (size_t)base1 * dh : NULL;
   for (int k = 0; k < 64; k += 4) {
     for (int u = 0; u < 4; u++) { /* keys k..k + 3: files (k & 7) + u of one rank */
-      const __m512 x = _mm512_maskz_loadu_ps(m, v + (size_t)(k + u) * ld);
+      const __m512 x = vv ? _mm512_maskz_loadu_ps(m, v + (size_t)(k + u) * ld)
+                          : _mm512_setzero_ps();
       __m512 x0 = x, x1 = x;
       if (ev) {
-        x0 = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m, e0 - (ptrdiff_t)u * dh));
-        x1 = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m, e1 - (ptrdiff_t)u * dh));
+        x0 = _mm512_maskz_loadu_ps(m, e0 - (ptrdiff_t)u * dh);
+        x1 = _mm512_maskz_loadu_ps(m, e1 - (ptrdiff_t)u * dh);
+        if (vv) x0 = _mm512_add_ps(x, x0), x1 = _mm512_add_ps(x, x1);
       }
       c0[u] = _mm512_fmadd_ps(_mm512_set1_ps(a0[k + u]), x0, c0[u]);
       c1[u] = _mm512_fmadd_ps(_mm512_set1_ps(a1[k + u]), x1, c1[u]);
@@ -175,8 +184,14 @@ static void weighted_values2_narrow(int dh, const float *a0, const float *a1, co
       e1 += step;
     }
   }
-  _mm512_mask_storeu_ps(o0, m, _mm512_add_ps(_mm512_add_ps(c0[0], c0[1]), _mm512_add_ps(c0[2], c0[3])));
-  _mm512_mask_storeu_ps(o1, m, _mm512_add_ps(_mm512_add_ps(c1[0], c1[1]), _mm512_add_ps(c1[2], c1[3])));
+  __m512 r0 = _mm512_add_ps(_mm512_add_ps(c0[0], c0[1]), _mm512_add_ps(c0[2], c0[3]));
+  __m512 r1 = _mm512_add_ps(_mm512_add_ps(c1[0], c1[1]), _mm512_add_ps(c1[2], c1[3]));
+  if (!vv) { /* added to what is there */
+    r0 = _mm512_add_ps(_mm512_maskz_loadu_ps(m, o0), r0);
+    r1 = _mm512_add_ps(_mm512_maskz_loadu_ps(m, o1), r1);
+  }
+  _mm512_mask_storeu_ps(o0, m, r0);
+  _mm512_mask_storeu_ps(o1, m, r1);
 }
 
 static inline __attribute__((always_inline)) void scores2(int dh, const float *Q0, const float *Q1,
@@ -209,8 +224,14 @@ static void finish(float *s, float scale, const float *bias) {
 static void weighted_values_pair(int dh, const float *a0, const float *a1, const float *v,
                                  size_t ld, const float *ev, int base0, int base1, float *o0,
                                  float *o1) {
-  (dh <= 16 ? weighted_values2_narrow : weighted_values2)(dh, a0, a1, v, ld, ev, base0, base1,
-                                                           o0, o1);
+  if (dh <= 16) weighted_values2_narrow(dh, a0, a1, v, ld, ev, base0, base1, 1, o0, o1);
+  else weighted_values2(dh, a0, a1, v, ld, ev, base0, base1, 1, o0, o1);
+}
+
+static void rpe_values_pair(int dh, const float *a0, const float *a1, const float *ev, int base0,
+                            int base1, float *o0, float *o1) {
+  if (dh <= 16) weighted_values2_narrow(dh, a0, a1, NULL, 0, ev, base0, base1, 0, o0, o1);
+  else weighted_values2(dh, a0, a1, NULL, 0, ev, base0, base1, 0, o0, o1);
 }
 
 /* The plain path's dot product, 16 depths at a time, the tail masked. */
@@ -233,4 +254,5 @@ const cf_cpu_attention_math cf_avx512_attention_math = {
     .weighted_values_pair = weighted_values_pair,
     .dot_rpe = dot_rpe,
     .rpe_scores_pair = rpe_scores_pair,
+    .rpe_values_pair = rpe_values_pair,
 };

@@ -80,8 +80,52 @@ static void weighted_values_pair(int dh, const uint8_t *a0, const uint8_t *a1, f
   }
 }
 
+static float weights_to_u8(const float *s, uint8_t *w) {
+  __m512 v[4];
+  for (int j = 0; j < 4; j++) v[j] = _mm512_loadu_ps(s + 16 * j);
+  const float mx = _mm512_reduce_max_ps(
+      _mm512_max_ps(_mm512_max_ps(v[0], v[1]), _mm512_max_ps(v[2], v[3])));
+  const __m512 inv = _mm512_set1_ps(255.0f / mx), half = _mm512_set1_ps(0.5f);
+  for (int j = 0; j < 4; j++) /* truncating: the portable (int) cast */
+    _mm_storeu_si128((__m128i *)(w + 16 * j),
+                     _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(
+                         _mm512_add_ps(_mm512_mul_ps(v[j], inv), half))));
+  return mx / 255.0f;
+}
+
+/* Column maxima over the 64 rows, then each quad of rows rounded (vcvtps2dq:
+ * nearest even) and its four low bytes merged into the words of 16
+ * depths. */
+static void quantize_values(int dh, const float *v, size_t ld, uint32_t *vq, float *sv) {
+  for (int i0 = 0; i0 < dh; i0 += 16) {
+    const __mmask16 m = cf_tail16(dh - i0);
+    __m512 mx[2] = {_mm512_setzero_ps(), _mm512_setzero_ps()};
+    for (int k = 0; k < 64; k++)
+      mx[k & 1] = _mm512_max_ps(mx[k & 1],
+                                _mm512_abs_ps(_mm512_maskz_loadu_ps(m, v + (size_t)k * ld + i0)));
+    const __m512 amax = _mm512_max_ps(mx[0], mx[1]);
+    const __m512 s = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(amax, _mm512_setzero_ps(), _CMP_GT_OQ),
+                                          _mm512_set1_ps(1.0f),
+                                          _mm512_div_ps(amax, _mm512_set1_ps(127.0f)));
+    const __m512 inv = _mm512_div_ps(_mm512_set1_ps(1.0f), s);
+    _mm512_mask_storeu_ps(sv + i0, m, s);
+    for (int mm = 0; mm < 16; mm++) {
+      __m512i w = _mm512_setzero_si512();
+      for (int b = 0; b < 4; b++) {
+        const __m512 x = _mm512_maskz_loadu_ps(m, v + (size_t)(4 * mm + b) * ld + i0);
+        const __m512i q = _mm512_and_si512(_mm512_cvtps_epi32(_mm512_mul_ps(x, inv)),
+                                           _mm512_set1_epi32(0xFF));
+        w = _mm512_or_si512(w, _mm512_slli_epi32(q, 8 * b));
+      }
+      _mm512_mask_storeu_epi32(vq + (size_t)mm * dh + i0, m, w);
+    }
+  }
+}
+
 const cf_cpu_attention_int8_math cf_cpu_attention_int8_avx512 = {
     .name = "avx512_vnni",
     .scores_pair = scores_pair,
     .weighted_values_pair = weighted_values_pair,
+    .weights_to_u8 = weights_to_u8,
+    .quantize_values = quantize_values,
 };

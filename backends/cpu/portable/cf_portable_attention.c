@@ -66,8 +66,11 @@ static void weighted_values(int dh, const float *a, const float *v, size_t ld, c
   for (int i = 0; i < dh; i++) o[i] = 0.0f;
   for (int k = 0; k < 64; k++) {
     const float ak = a[k];
-    const float *restrict vk = v + (size_t)k * ld;
-    if (ev) {
+    const float *restrict vk = v ? v + (size_t)k * ld : NULL;
+    if (!v) { /* the value term alone (rpe_values_pair) */
+      const float *restrict e = ev + (size_t)(base - cf_cpu_key_off(k)) * dh;
+      for (int i = 0; i < dh; i++) o[i] += ak * e[i];
+    } else if (ev) {
       const float *restrict e = ev + (size_t)(base - cf_cpu_key_off(k)) * dh;
       for (int i = 0; i < dh; i++) o[i] += ak * (vk[i] + e[i]);
     } else {
@@ -123,6 +126,14 @@ static void weighted_values_pair(int dh, const float *a0, const float *a1, const
   weighted_values(dh, a1, v, ld, ev, base1, o1);
 }
 
+static void rpe_values_pair(int dh, const float *a0, const float *a1, const float *ev, int base0,
+                            int base1, float *o0, float *o1) {
+  float t[2][CF_CPU_MAX_FAST_DEPTH];
+  weighted_values(dh, a0, NULL, 0, ev, base0, t[0]);
+  weighted_values(dh, a1, NULL, 0, ev, base1, t[1]);
+  for (int i = 0; i < dh; i++) o0[i] += t[0][i], o1[i] += t[1][i];
+}
+
 float cf_portable_dot_rpe(int dh, const float *Q, const float *K, const float *eq,
                           const float *ek) {
   float acc = 0.0f;
@@ -137,4 +148,5 @@ const cf_cpu_attention_math cf_portable_attention_math = {
     .weighted_values_pair = weighted_values_pair,
     .dot_rpe = cf_portable_dot_rpe,
     .rpe_scores_pair = rpe_scores_pair,
+    .rpe_values_pair = rpe_values_pair,
 };

@@ -4,6 +4,7 @@
  * every integer sum is exact and the same as the VNNI core's; the
  * conversion to float32 is the same two roundings in the same order. The
  * tests hold the VNNI core to this one bit for bit. */
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -57,8 +58,46 @@ static void weighted_values_pair(int dh, const uint8_t *a0, const uint8_t *a1, f
   weighted_values(dh, a1, sa1, vq, sv, o1);
 }
 
+static float weights_to_u8(const float *s, uint8_t *w) {
+  float mx = 0.0f;
+  for (int k = 0; k < 64; k++) mx = s[k] > mx ? s[k] : mx;
+  const float inv = 255.0f / mx;
+  for (int k = 0; k < 64; k++) {
+    const float p = s[k] * inv; /* its own statement: rounded before the add */
+    w[k] = (uint8_t)(int)(p + 0.5f);
+  }
+  return mx / 255.0f;
+}
+
+static void quantize_values(int dh, const float *v, size_t ld, uint32_t *vq, float *sv) {
+  enum { MAXD = CF_CPU_MAX_FAST_DEPTH };
+  float inv[MAXD];
+  for (int i = 0; i < dh; i++) {
+    float mx = 0.0f;
+    for (int k = 0; k < 64; k++) {
+      const float a = fabsf(v[(size_t)k * ld + i]);
+      mx = a > mx ? a : mx;
+    }
+    sv[i] = mx > 0 ? mx / 127.0f : 1.0f;
+    inv[i] = 1.0f / sv[i];
+  }
+  const float magic = 12582912.0f; /* nearest even, as quantize_row */
+  for (int mm = 0; mm < 16; mm++)
+    for (int i = 0; i < dh; i++) {
+      uint32_t w = 0;
+      for (int b = 0; b < 4; b++) {
+        const float p = v[(size_t)(4 * mm + b) * ld + i] * inv[i];
+        const float r = (p + magic) - magic;
+        w |= (uint32_t)(uint8_t)(int8_t)(int)r << 8 * b;
+      }
+      vq[(size_t)mm * dh + i] = w;
+    }
+}
+
 const cf_cpu_attention_int8_math cf_cpu_attention_int8_portable = {
     .name = "portable",
     .scores_pair = scores_pair,
     .weighted_values_pair = weighted_values_pair,
+    .weights_to_u8 = weights_to_u8,
+    .quantize_values = quantize_values,
 };
