@@ -29,6 +29,7 @@
 #include "backends/cf_backend.h"
 #include "backends/cpu/cf_cpu_attention_layout.h"
 #include "backends/cpu/cf_cpu_kernels.h"
+#include "tests/backends/cf_attention_op.h"
 #include "tests/backends/cf_attention_ref.h"
 #include "tests/backends/cf_kernel_sets.h"
 #include "tests/cf_test.h"
@@ -48,11 +49,11 @@
 #define F32_BOUND 2e-5
 
 static unsigned long long rng_state = 0x9E3779B97F4A7C15ull;
+static float rnd(void) { return attention_rnd(&rng_state); }
 static uint32_t rnd32(void) {
-  rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+  attention_rnd(&rng_state);
   return (uint32_t)(rng_state >> 32);
 }
-static float rnd(void) { return (float)((rnd32() >> 8) / (double)(1u << 24)) * 2.0f - 1.0f; }
 
 enum { DQ = 32, DH = 128 };
 
@@ -181,42 +182,9 @@ static const char *run_op(cf_test *t, const char *set, const char *extra, int B,
   static char variant[256];
   char opts[96];
   snprintf(opts, sizeof opts, "precision=int8,threads=2%s", extra);
-  setenv("CFORMER_CPU_KERNELS", set, 1);
-  cf_backend_config cfg = {.max_batch = B, .options = opts};
-  cf_backend *be = NULL;
-  cf_error err = {0};
-  cf_status st = cf_backend_create("onednn", &cfg, &be, &err);
-  unsetenv("CFORMER_CPU_KERNELS");
-  if (st != CF_OK) {
-    printf("  %s: skipped (%s)\n", set, err.msg);
-    return NULL;
-  }
-  snprintf(variant, sizeof variant, "%s", cf_backend_variant(be));
-  const int dm = H * dh;
-  const size_t n_qkv = (size_t)B * 64 * 3 * dm, n_out = (size_t)B * 64 * dm,
-               n_bias = (size_t)B * H * 4096;
-  cf_bweight *E[3] = {NULL, NULL, NULL};
-  const cf_weight_role side[3] = {CF_WEIGHT_RPE_Q, CF_WEIGHT_RPE_K, CF_WEIGHT_RPE_V};
-  for (int i = 0; i < 3; i++) cf_op_weight_rpe(be, side[i], H, 225, dm, e[i], &E[i], NULL);
-  float *dqkv = cf_op_alloc(be, n_qkv), *dbias = cf_op_alloc(be, n_bias),
-        *dout = cf_op_alloc(be, n_out);
-  cf_op_upload(be, dqkv, qkv, n_qkv);
-  cf_op_upload(be, dbias, bias, n_bias);
-  for (int v = 0; v < 16; v++) { /* bits: 1 RPE q, 2 RPE k, 4 RPE v, 8 smolgen bias */
-    cf_attention_args a = {.batch = B, .heads = H, .depth = dh, .qkv = dqkv,
-                           .rpe_q = v & 1 ? E[0] : NULL, .rpe_k = v & 2 ? E[1] : NULL,
-                           .rpe_v = v & 4 ? E[2] : NULL, .bias = v & 8 ? dbias : NULL,
-                           .scale = 1.0f / sqrtf((float)dh), .out = dout};
-    cf_op_attention(be, &a);
-    CHECK_INT_EQ(cf_op_sync(be, NULL), CF_OK);
-    cf_op_download(be, got + v * n_out, dout, n_out);
-  }
-  cf_op_free(be, dqkv);
-  cf_op_free(be, dbias);
-  cf_op_free(be, dout);
-  for (int i = 0; i < 3; i++) cf_op_weight_free(be, E[i]);
-  cf_backend_free(be);
-  return variant;
+  return attention_op_run(t, set, opts, B, H, dh, qkv, e, bias, got, variant, sizeof variant)
+             ? variant
+             : NULL;
 }
 
 /* Largest |got - formula| over the 16 variants (each in per_variant[v]
@@ -249,17 +217,11 @@ static void test_op_every_set(cf_test *t) {
                            {1, 2, 33}, {1, 1, 128}, {1, 1, 130}};
   double worst_ref = 0, worst_set = 0, worst_off = 0;
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-    const int B = shapes[s][0], H = shapes[s][1], dh = shapes[s][2], dm = H * dh;
-    const size_t n_qkv = (size_t)B * 64 * 3 * dm, n_out = (size_t)B * 64 * dm;
-    const size_t n_bias = (size_t)B * H * 4096;
-    float *qkv = malloc(n_qkv * sizeof *qkv), *bias = malloc(n_bias * sizeof *bias), *e[3];
+    const int B = shapes[s][0], H = shapes[s][1], dh = shapes[s][2];
+    attention_inputs in = attention_inputs_make(B, H, dh, &rng_state);
+    const size_t n_out = in.n_out;
+    float *qkv = in.qkv, *bias = in.bias, *const *e = in.e;
     float *got = malloc(16 * n_out * sizeof *got), *port = malloc(16 * n_out * sizeof *port);
-    for (size_t i = 0; i < n_qkv; i++) qkv[i] = rnd();
-    for (size_t i = 0; i < n_bias; i++) bias[i] = rnd();
-    for (int i = 0; i < 3; i++) {
-      e[i] = malloc((size_t)225 * dm * sizeof(float));
-      for (size_t j = 0; j < (size_t)225 * dm; j++) e[i][j] = rnd();
-    }
     bool have_port = false;
     for (int k = 0; k < N_SETS; k++) {
       const char *variant = run_op(t, SETS[k], ",int8_attention=2", B, H, dh, qkv, e, bias, got);
@@ -301,8 +263,8 @@ static void test_op_every_set(cf_test *t) {
           fprintf(stderr, "  %s default, variant %d: %.3g from the formula\n", SETS[k], v,
                   per[v]);
     }
-    for (int i = 0; i < 3; i++) free(e[i]);
-    free(qkv), free(bias), free(got), free(port);
+    attention_inputs_free(&in);
+    free(got), free(port);
   }
   printf("  int8 core: worst %.3g from the double formula (bound %.3g), %.3g from the portable "
          "set (bound %.3g); int8_attention=0: %.3g\n",

@@ -194,27 +194,14 @@ static inline __attribute__((always_inline)) void weighted_values2_narrow(
   _mm512_mask_storeu_ps(o1, m, r1);
 }
 
-static inline __attribute__((always_inline)) void scores2(int dh, const float *Q0, const float *Q1,
-                                                          const float *kt, const float *eq,
-                                                          const float *ek, int use_q, int use_k,
-                                                          int half, float *s0, float *s1) {
-  scores2_terms(dh, Q0, Q1, kt, eq, ek, 1, use_q, use_k, half, s0, s1);
-}
-static inline __attribute__((always_inline)) void rpe2(int dh, const float *Q0, const float *Q1,
-                                                       const float *kt, const float *eq,
-                                                       const float *ek, int use_q, int use_k,
-                                                       int half, float *s0, float *s1) {
-  scores2_terms(dh, Q0, Q1, kt, eq, ek, 0, use_q, use_k, half, s0, s1);
-}
-
 static void scores_pair(int dh, const float *Q0, const float *Q1, const float *kt,
                         const float *eq, const float *ek, int half, float *s0, float *s1) {
-  CF_CPU_SCORES_PAIR(scores2, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
+  CF_CPU_SCORES_TERMS(scores2_terms, 1, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
 }
 
 static void rpe_scores_pair(int dh, const float *Q0, const float *Q1, const float *kt,
                             const float *eq, const float *ek, int half, float *s0, float *s1) {
-  CF_CPU_SCORES_PAIR(rpe2, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
+  CF_CPU_SCORES_TERMS(scores2_terms, 0, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
 }
 
 static void finish(float *s, float scale, const float *bias) {

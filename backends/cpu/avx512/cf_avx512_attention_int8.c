@@ -12,17 +12,9 @@
 #include <immintrin.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "backends/cpu/avx512/cf_avx512_math.h"
 #include "backends/cpu/cf_cpu_kernels.h"
-
-/* An u8 quad of a row in every lane. */
-static inline __m512i bcast4(const uint8_t *x) {
-  uint32_t w;
-  memcpy(&w, x, sizeof w);
-  return _mm512_set1_epi32((int)w);
-}
 
 static void scores_pair(int dq, const uint8_t *Q0, const uint8_t *Q1, float sq0, float sq1,
                         const uint32_t *kt, const int32_t *kc, const float *sk, int half,
@@ -30,7 +22,7 @@ static void scores_pair(int dq, const uint8_t *Q0, const uint8_t *Q1, float sq0,
   __m512i a0[2], a1[2];
   for (int r = 0; r < 2; r++) a0[r] = a1[r] = _mm512_setzero_si512();
   for (int j = 0; j < dq; j++) {
-    const __m512i q0 = bcast4(Q0 + 4 * j), q1 = bcast4(Q1 + 4 * j);
+    const __m512i q0 = cf_bcast32(Q0 + 4 * j), q1 = cf_bcast32(Q1 + 4 * j);
     const uint32_t *kr = kt + (size_t)j * 64 + 32 * half;
     for (int r = 0; r < 2; r++) {
       const __m512i kv = _mm512_load_si512(kr + 16 * r);
@@ -62,7 +54,7 @@ static void weighted_values_pair(int dh, const uint8_t *a0, const uint8_t *a1, f
       for (int j = 0; j < 2; j++) c0[u][j] = c1[u][j] = _mm512_setzero_si512();
     for (int mm = 0; mm < 16; mm += 2)
       for (int u = 0; u < 2; u++) {
-        const __m512i x0 = bcast4(a0 + 4 * (mm + u)), x1 = bcast4(a1 + 4 * (mm + u));
+        const __m512i x0 = cf_bcast32(a0 + 4 * (mm + u)), x1 = cf_bcast32(a1 + 4 * (mm + u));
         const uint32_t *vk = vq + (size_t)(mm + u) * dh + i0;
         for (int j = 0; j < nv; j++) {
           const __m512i v = _mm512_maskz_loadu_epi32(m[j], vk + 16 * j);
