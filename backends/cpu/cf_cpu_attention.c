@@ -38,7 +38,8 @@ void cf_cpu_attention(void *ctx, const cf_attention_args *a) {
   const cf_cpu_kernels *kern = c->kernels;
   const bool fast = a->depth <= CF_CPU_MAX_FAST_DEPTH;
   const float *eq, *ek, *ev;
-  if (!cf_cpu_rpe_table_of(a->rpe_q, a, fast, &eq) || !cf_cpu_rpe_table_of(a->rpe_k, a, fast, &ek) ||
+  if (!cf_cpu_rpe_table_of(a->rpe_q, a, fast, &eq) ||
+      !cf_cpu_rpe_table_of(a->rpe_k, a, fast, &ek) ||
       !cf_cpu_rpe_table_of(a->rpe_v, a, false, &ev)) {
     cf_backend_note_failure(&c->first, CF_ERR_INTERNAL, "attention",
                             "a relative position table was uploaded for another side or head "

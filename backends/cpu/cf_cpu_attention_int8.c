@@ -137,8 +137,9 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
 
 bool cf_cpu_attention_int8(cf_cpu_ctx *c, const cf_attention_args *a) {
   int8_env e = {c->kernels, c->attention_int8, NULL, NULL, NULL};
-  if (!e.m || a->depth > MAXD || (a->rpe_k && !c->attention_int8_rpe_k) || !c->kernels->attention->rpe_scores_pair ||
-      !c->kernels->attention->rpe_values_pair ||
+  const cf_cpu_attention_math *f = c->kernels->attention;
+  if (!e.m || a->depth > MAXD || (a->rpe_k && !c->attention_int8_rpe_k) ||
+      !f->rpe_scores_pair || !f->rpe_values_pair ||
       !cf_cpu_rpe_table_of(a->rpe_q, a, true, &e.eq) ||
       !cf_cpu_rpe_table_of(a->rpe_k, a, true, &e.ek) ||
       !cf_cpu_rpe_table_of(a->rpe_v, a, false, &e.ev))

@@ -536,7 +536,8 @@ static const cf_backend_iface onednn_iface = {
 const cf_backend_desc cf_backend_onednn_desc = {
     .name = "onednn",
     .summary = "oneDNN matmul primitives (fused bias + activation) + CPU kernels, avx2 or "
-               "portable by CPU (options: threads=N, precision=f32|bf16|int8|auto, int8_attention=0|1|2)",
+               "portable by CPU (options: threads=N, precision=f32|bf16|int8|auto, "
+               "int8_attention=0|1|2)",
     .priority = 30,
     .features = CF_CPU_FEATURES,
     .activations = CF_CPU_ACTIVATIONS,

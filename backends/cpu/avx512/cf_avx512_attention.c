@@ -121,7 +121,7 @@ static inline __attribute__((always_inline)) void weighted_values2(
     for (int k = 0; k < 64; k += 2) {
       for (int u = 0; u < 2; u++) { /* keys k (even) and k + 1 (odd): one rank */
         const __m512 w0 = _mm512_set1_ps(a0[k + u]), w1 = _mm512_set1_ps(a1[k + u]);
-        const float *vk = v + (size_t)(k + u) * ld + i0;
+        const float *vk = vv ? v + (size_t)(k + u) * ld + i0 : NULL; /* NULL: no v rows */
         for (int j = 0; j < 2; j++) {
           const __m512 x = vv ? _mm512_maskz_loadu_ps(m[j], vk + 16 * j) : _mm512_setzero_ps();
           __m512 x0 = x, x1 = x;
