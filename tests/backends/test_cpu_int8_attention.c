@@ -18,7 +18,8 @@
  *          set's op (int8_attention=2: every call in int8); the variant
  *          names the core, or says f32 attention for a set without one and
  *          for int8_attention=0 (float32 accuracy); the default runs the
- *          calls with an RPE key term in float32, the others in int8.
+ *          calls with an RPE key term in float32, the others in int8;
+ *   option: int8_attention out of range, or on another backend, refused.
  * Skips (77) where oneDNN does not run int8 here (no VNNI). */
 #include <math.h>
 #include <stdint.h>
@@ -271,6 +272,23 @@ static void test_op_every_set(cf_test *t) {
          worst_ref, INT8_BOUND, worst_set, SET_BOUND, worst_off);
 }
 
+/* int8_attention takes 0, 1 or 2 on onednn only. */
+static void test_option_refused(cf_test *t) {
+  const char *bad[][2] = {{"onednn", "precision=int8,int8_attention=3"},
+                          {"onednn", "int8_attention=x"},
+                          {"openblas", "int8_attention=1"}};
+  for (int i = 0; i < 3; i++) {
+    if (!cf_backend_find(bad[i][0])) continue;
+    cf_backend_config cfg = {.max_batch = 1, .options = bad[i][1]};
+    cf_backend *be = NULL;
+    cf_error err = {0};
+    CHECK(cf_backend_create(bad[i][0], &cfg, &be, &err) != CF_OK);
+    CHECK_STR_CONTAINS(err.msg, "int8_attention");
+    printf("  %s %s: %s\n", bad[i][0], bad[i][1], err.msg);
+    cf_backend_free(be);
+  }
+}
+
 int main(int argc, char **argv) {
   (void)argc;
   cf_backend_config cfg = {.max_batch = 1, .options = "precision=int8"};
@@ -286,8 +304,8 @@ int main(int argc, char **argv) {
   }
   cf_backend_free(be);
   const char *names[] = {"test_core_matches_portable", "test_rpe_terms_add_up",
-                         "test_op_every_set"};
+                         "test_op_every_set", "test_option_refused"};
   const cf_test_fn fns[] = {test_core_matches_portable, test_rpe_terms_add_up,
-                            test_op_every_set};
-  return cf_test_run(names, fns, 3, 1, argv);
+                            test_op_every_set, test_option_refused};
+  return cf_test_run(names, fns, 4, 1, argv);
 }
