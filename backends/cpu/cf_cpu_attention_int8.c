@@ -11,7 +11,11 @@
  * shared out), the float32 softmax (finish_scores), the weights quantized
  * per row to u8, the integer weighted values, and the RPE value term in
  * float32 (the float32 core's rpe_values_pair, on the float32 weights).
- * Plain C: every vector instruction is in the kernel sets. */
+ * Those float32 terms cost as many FMAs as in the float32 core, so with
+ * the key term (which also needs the keys transposed in float32) the op
+ * is slower than the float32 one: such calls are taken only when the
+ * backend asks (c->attention_int8_rpe_k). Plain C: every vector
+ * instruction is in the kernel sets. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
