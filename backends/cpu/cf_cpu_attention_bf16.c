@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "backends/cpu/cf_cpu_attention_layout.h"
+#include "backends/cpu/cf_cpu_attention_task.h"
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_kernels.h"
 
@@ -49,13 +50,28 @@ static void prefetch_tables(const bf16_tables *t, int h, int dh, int part) {
   cf_cpu_prefetch_part((const float *)(const void *)t->v, h, dh, part, 64);
 }
 
-/* One (b, h) task. next_h: the thread's next head when it differs (its
- * tables are prefetched during this task's score pass), else -1; pf: the
- * next task's rows to prefetch (pf.qkv NULL: none), as the float32
- * driver (cf_cpu_attention_task.h). */
-static void attend(const cf_cpu_kernels *kern, const cf_cpu_attention_bf16_math *m,
-                   const cf_attention_args *a, const bf16_tables *t, int b, int h, int next_h,
-                   const cf_cpu_row_prefetch *pf) {
+/* What every task of one call shares. */
+typedef struct bf16_env {
+  const cf_cpu_kernels *kern;
+  const cf_cpu_attention_bf16_math *m;
+  bf16_tables t;
+} bf16_env;
+
+/* One (b, h) task (a cf_cpu_task_fn). next_h: the thread's next head when
+ * it differs (its tables are prefetched during this task's score pass),
+ * else -1; next: the task whose rows to prefetch, as the float32 driver
+ * (cf_cpu_attention_task.h). */
+static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task, int next_h,
+                   bool cold, cf_cpu_task next) {
+  (void)cold;
+  const bf16_env *e = env;
+  const cf_cpu_kernels *kern = e->kern;
+  const cf_cpu_attention_bf16_math *m = e->m;
+  const bf16_tables *t = &e->t;
+  const int b = task.b, h = task.h;
+  const cf_cpu_row_prefetch pfr =
+      cf_cpu_row_prefetch_for(a->qkv, a->out, a->heads, a->depth, next.b, next.h);
+  const cf_cpu_row_prefetch *pf = &pfr;
   const int H = a->heads, dh = a->depth, dp = (dh + 1) / 2, dm = H * dh, ld = 3 * dm;
   const float *tok = a->qkv + (size_t)b * 64 * ld;
   float *out = a->out + (size_t)b * 64 * dm;
@@ -101,30 +117,10 @@ static void attend(const cf_cpu_kernels *kern, const cf_cpu_attention_bf16_math 
 }
 
 bool cf_cpu_attention_bf16(cf_cpu_ctx *c, const cf_attention_args *a) {
-  const cf_cpu_attention_bf16_math *m = c->attention_bf16;
-  bf16_tables t;
-  if (!m || a->depth > MAXD || !table_of(a->rpe_q, a->heads, &t.q) ||
-      !table_of(a->rpe_k, a->heads, &t.k) || !table_of(a->rpe_v, a->heads, &t.v))
+  bf16_env e = {c->kernels, c->attention_bf16, {0}};
+  if (!e.m || a->depth > MAXD || !table_of(a->rpe_q, a->heads, &e.t.q) ||
+      !table_of(a->rpe_k, a->heads, &e.t.k) || !table_of(a->rpe_v, a->heads, &e.t.v))
     return false;
-  const cf_cpu_kernels *kern = c->kernels;
-  const int tasks = a->batch * a->heads;
-  const bool head_major = a->rpe_q || a->rpe_k || a->rpe_v; /* as cf_cpu_attention */
-  const int nt = c->threads < tasks ? c->threads : tasks;
-  const bool prefetch_rows = (size_t)a->batch * 64 * 3 * a->heads * a->depth * sizeof(float) >=
-                             CF_CPU_PREFETCH_ROWS_FROM;
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-  for (int i = 0; i < tasks; i++) {
-    const int h = head_major ? i / a->batch : i % a->heads;
-    const int b = head_major ? i % a->batch : i / a->heads;
-    const int next_h = head_major && b == a->batch - 1 && h + 1 < a->heads ? h + 1 : -1;
-    int nb = -1, nh = -1;
-    if (i + 1 < tasks && prefetch_rows) {
-      nb = head_major ? (i + 1) % a->batch : (i + 1) / a->heads;
-      nh = head_major ? (i + 1) / a->batch : (i + 1) % a->heads;
-    }
-    const cf_cpu_row_prefetch pf = cf_cpu_row_prefetch_for(a->qkv, a->out, a->heads, a->depth,
-                                                           nb, nh);
-    attend(kern, m, a, &t, b, h, next_h, &pf);
-  }
+  cf_cpu_attention_tasks(c->threads, a, attend, &e);
   return true;
 }

@@ -38,4 +38,16 @@ void cf_cpu_attend(const cf_cpu_attention_math *m, const cf_attention_args *a,
 void cf_cpu_attend_plain(const cf_cpu_attention_math *m, const cf_attention_args *a,
                          const cf_cpu_head_tables *t, cf_cpu_task task);
 
+/* One task of an attention driver (float32, bf16, int8): env the
+ * driver's own data; next_h, cold, next as cf_cpu_attend's. */
+typedef void (*cf_cpu_task_fn)(const void *env, const cf_attention_args *a, cf_cpu_task task,
+                               int next_h, bool cold, cf_cpu_task next);
+
+/* Runs fn for every (position, head) task of a on up to `threads`
+ * threads, in the order every driver uses: head-major with RPE tables,
+ * position-major without; next is set only when the batch's q/k/v are
+ * past CF_CPU_PREFETCH_ROWS_FROM. */
+void cf_cpu_attention_tasks(int threads, const cf_attention_args *a, cf_cpu_task_fn fn,
+                            const void *env);
+
 #endif /* CF_CPU_ATTENTION_TASK_H */

@@ -169,6 +169,20 @@ const cf_cpu_attention_bf16_math *cf_cpu_attention_bf16_select(const cf_cpu_kern
   return &cf_cpu_attention_bf16_portable;
 }
 
+const cf_cpu_attention_int8_math *cf_cpu_attention_int8_select(const cf_cpu_kernels *k) {
+  if (k == &cf_cpu_kernels_portable) return &cf_cpu_attention_int8_portable;
+#if defined(CF_CPU_HAVE_AVX512) && defined(CF_CPU_HAVE_AVX512VNNI)
+  /* As for AVX512_BF16: k is the avx512 set only after avx512_lacking
+   * passed; AVX512_VNNI is CPUID leaf 7 subleaf 0, ECX bit 11. */
+  unsigned eax, ebx, ecx = 0, edx;
+  if (k == &cf_cpu_kernels_avx512 && __get_cpuid_max(0, NULL) >= 7) {
+    __cpuid_count(7, 0, eax, ebx, ecx, edx);
+    if (ecx & bit_AVX512VNNI) return &cf_cpu_attention_int8_avx512;
+  }
+#endif
+  return NULL;
+}
+
 cf_status cf_cpu_kernels_select(const cf_cpu_kernels **out, cf_error *err) {
   const char *want = getenv(ENV);
   if (want && *want) return forced(want, out, err);

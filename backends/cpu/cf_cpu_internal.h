@@ -42,6 +42,7 @@ struct cf_bweight {
 
 struct cf_cpu_kernels;
 struct cf_cpu_attention_bf16_math;
+struct cf_cpu_attention_int8_math;
 
 /* Settings every CPU backend takes, from cf_backend_config. */
 typedef struct cf_cpu_ctx {
@@ -52,6 +53,14 @@ typedef struct cf_cpu_ctx {
    * float32. Set before any weight is uploaded: the RPE weights' bf16
    * tables are built at upload. */
   const struct cf_cpu_attention_bf16_math *attention_bf16;
+  /* The attention core in int8 (cf_cpu_attention_int8.c), or NULL. Its RPE
+   * terms use the float32 tables, so it may be set at any time. */
+  const struct cf_cpu_attention_int8_math *attention_int8;
+  /* Whether the int8 core also takes calls with an RPE key term, which it
+   * runs slower than the float32 core (its RPE terms stay float32 and cost
+   * as many FMAs as the float32 core's; docs/PRECISION.md "int8
+   * attention"); false: those keep float32. */
+  bool attention_int8_rpe_k;
   cf_error first; /* the first failed op since the last sync (cf_cpu_sync) */
   struct cf_backend_fault *fault; /* cf_backend_config.fault: the testing hook, or NULL */
 } cf_cpu_ctx;
@@ -101,6 +110,18 @@ void cf_cpu_attention(void *ctx, const cf_attention_args *args);
  * depth <= CF_CPU_MAX_FAST_DEPTH, every RPE weight given with its bf16
  * table); false, computing nothing, otherwise. */
 bool cf_cpu_attention_bf16(cf_cpu_ctx *c, const cf_attention_args *a);
+
+/* The int8 attention of cf_cpu_attention's tasks (c->attention_int8 set,
+ * depth <= CF_CPU_MAX_FAST_DEPTH, the RPE tables built for this call's
+ * heads, no RPE key term unless c->attention_int8_rpe_k); false,
+ * computing nothing, otherwise. */
+bool cf_cpu_attention_int8(cf_cpu_ctx *c, const cf_attention_args *a);
+
+/* The float32 per-head table of an RPE weight (NULL when w is NULL) into
+ * *out; false when it was built for another head count or, by `reversed`,
+ * another layout (cf_cpu_rpe_reversed). */
+bool cf_cpu_rpe_table_of(const cf_bweight *w, const cf_attention_args *a, bool reversed,
+                         const float **out);
 void cf_cpu_gate(void *ctx, int batch, int d, float *x, const cf_bweight *mult,
                  const cf_bweight *add);
 void cf_cpu_copy_2d(void *ctx, int rows, int cols, const float *src, int ld_src, float *dst,

@@ -57,6 +57,19 @@ typedef struct cf_cpu_attention_math {
    * K[i] ek[i] over any depth; eq, ek: the displacement's rows of dh, or
    * NULL when absent. */
   float (*dot_rpe)(int dh, const float *Q, const float *K, const float *eq, const float *ek);
+
+  /* s0[32 half .. +32] += q.Eq[p] + k.Ek[p], s1 likewise: scores_pair's
+   * RPE terms alone, added to scores made elsewhere (the int8 core's
+   * integer q.k); at least one of eq, ek given. NULL in a set without
+   * it (avx2: no int8 attention runs on that set). */
+  void (*rpe_scores_pair)(int dh, const float *Q0, const float *Q1, const float *kt,
+                          const float *eq, const float *ek, int half, float *s0, float *s1);
+
+  /* o0[dh] += sum_k a0[k] ev[p(q0, k)], o1 likewise: weighted_values_pair's
+   * RPE value term alone (dh <= CF_CPU_MAX_FAST_DEPTH); NULL where
+   * rpe_scores_pair is. */
+  void (*rpe_values_pair)(int dh, const float *a0, const float *a1, const float *ev, int base0,
+                          int base1, float *o0, float *o1);
 } cf_cpu_attention_math;
 
 /* The attention core in bfloat16 (the oneDNN backend's precision=bf16):
@@ -89,6 +102,51 @@ typedef struct cf_cpu_attention_bf16_math {
                                const uint32_t *vp, const uint32_t *ev, int base0, int base1,
                                float *o0, float *o1);
 } cf_cpu_attention_bf16_math;
+
+/* The attention core in int8 (the oneDNN backend's precision=int8), the
+ * integer parts only; the driver (cf_cpu_attention_int8.c) quantizes and
+ * adds the RPE terms in float32 with the float32 core's rpe_scores_pair
+ * and weighted_values_pair. Scores: q and k symmetric int8 per token row
+ * (kernel set's quantize_row). VNNI's vpdpbusd multiplies u8 by s8, four
+ * bytes per 32-bit lane; the queries go as u8 q + 128 and each key's sum
+ * 128 sum_i k[i] is subtracted afterwards, exact in int32 (|acc| < 2^23 at
+ * depth 128). This keeps four depths per instruction; vpdpwssd on s16
+ * would need no correction but does only two. Depths go in quads
+ * (4j .. 4j + 3), an odd depth padded with q 128, k 0. Values: the
+ * softmax weights as u8 (one scale per query row, max a / 255: they are
+ * in [0, 1], so unsigned needs no offset), v int8 with one scale per
+ * depth column over the head's 64 keys (a scale must not depend on the
+ * key, the index summed over, to come out of the sum). Keys go in quads
+ * (4m .. 4m + 3) per 32-bit word. Every sum is an exact int32, converted
+ * as (float)sum * (row scale * column scale). */
+typedef struct cf_cpu_attention_int8_math {
+  const char *name; /* what the backend's variant shows: "avx512_vnni", "portable" */
+
+  /* s0[32 half .. +32] = (float)(Q0 . kt_k - kc[k]) * (sq0 * sk[k]), s1
+   * likewise for Q1, over the keys of ranks 4 half .. 4 half + 3 and dq
+   * depth quads. Q0, Q1: u8 rows (4 dq bytes, q + 128); kt: the keys' s8
+   * quads transposed [dq][64] 64-byte aligned; kc[64]: 128 sum_i k[i];
+   * sk[64]: the key rows' scales. */
+  void (*scores_pair)(int dq, const uint8_t *Q0, const uint8_t *Q1, float sq0, float sq1,
+                      const uint32_t *kt, const int32_t *kc, const float *sk, int half, float *s0,
+                      float *s1);
+
+  /* o0[dh] = (float)(sum_k a0[k] v[k][i]) * (sa0 * sv[i]), o1 likewise:
+   * a0, a1 the u8 weights [64]; vq: the values' s8 key quads [16][dh]
+   * (word (m, i) = v[4m .. 4m + 3][i]); sv[dh]: the column scales. */
+  void (*weighted_values_pair)(int dh, const uint8_t *a0, const uint8_t *a1, float sa0, float sa1,
+                               const uint32_t *vq, const float *sv, float *o0, float *o1);
+
+  /* w[64] = (int)(s[k] * (255 / m) + 0.5) with m = max s (each step
+   * rounded; s a softmax row, so m > 0); returns m / 255. */
+  float (*weights_to_u8)(const float *s, uint8_t *w);
+
+  /* The head's values v[64][dh] (rows at stride ld) per depth column:
+   * sv[i] = max_k |v[k][i]| / 127 (1 for a zero column) and the word
+   * (m, i) of vq [16][dh] the quad v[4m .. 4m + 3][i] * (1 / sv[i]), each
+   * rounded to nearest even (quantize_row's arithmetic). */
+  void (*quantize_values)(int dh, const float *v, size_t ld, uint32_t *vq, float *sv);
+} cf_cpu_attention_int8_math;
 
 typedef struct cf_cpu_kernels {
   /* The set's name: the value of CFORMER_CPU_KERNELS that forces it, and
@@ -167,6 +225,22 @@ extern const cf_cpu_attention_bf16_math cf_cpu_attention_bf16_avx512;
 /* The bf16 attention core for kernel set k: the avx512 one when k is the
  * avx512 set and this CPU has AVX512_BF16, else the portable one. */
 const cf_cpu_attention_bf16_math *cf_cpu_attention_bf16_select(const cf_cpu_kernels *k);
+
+/* The int8 attention core: portable C (the oracle of the others; runs
+ * only where the portable set is forced or the only one) and AVX512_VNNI. */
+extern const cf_cpu_attention_int8_math cf_cpu_attention_int8_portable;
+
+#ifdef CF_CPU_HAVE_AVX512VNNI
+/* vpdpbusd on the avx512 set's loops; built with the avx512 flags and
+ * -mavx512vnni. Only through cf_cpu_attention_int8_select. */
+extern const cf_cpu_attention_int8_math cf_cpu_attention_int8_avx512;
+#endif
+
+/* The int8 attention core for kernel set k: the avx512 one when k is the
+ * avx512 set and this CPU has AVX512_VNNI, the portable one when k is the
+ * portable set, else NULL (the float32 attention runs: no fast integer
+ * dot product on this set). */
+const cf_cpu_attention_int8_math *cf_cpu_attention_int8_select(const cf_cpu_kernels *k);
 
 /* The kernel set for a new backend instance: the one CFORMER_CPU_KERNELS
  * names if set (failing, with a message naming what this CPU lacks, when

@@ -22,6 +22,8 @@ cf_status cf_cpu_ctx_init(cf_cpu_ctx *c, const cf_backend_config *cfg,
   c->threads = 1;
   c->fault = cfg->fault;
   c->attention_bf16 = NULL; /* float32 attention unless the backend asks */
+  c->attention_int8 = NULL;
+  c->attention_int8_rpe_k = false;
   const cf_backend_int_option known[] = {{"threads", 1, MAX_THREADS, &c->threads}};
   CF_TRY(cf_backend_options_parse(cfg->options, known, 1, err));
   return cf_cpu_kernels_select(&c->kernels, err);

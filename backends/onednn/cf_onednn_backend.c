@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "backends/cf_backend_fault.h"
+#include "backends/cf_backend_options.h"
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_kernels.h"
 #include "backends/onednn/cf_onednn_precision.h"
@@ -90,11 +91,28 @@ static cf_status od_create(const cf_backend_config *cfg, void **ctx, cf_error *e
   c->precision_auto = cfg->precision_auto;
   c->f32_uses = cfg->f32_uses;
   cf_status st = cf_onednn_precision_check(c->precision, err);
-  if (st == CF_OK) st = cf_cpu_ctx_init(&c->cpu, cfg, err);
+  /* int8's attention: 0 float32 (to measure it), 1 int8 for the calls
+   * without an RPE key term (the default: those it runs faster), 2 int8
+   * for every call. */
+  int int8_attention = 1;
+  const cf_backend_int_option own[] = {{"int8_attention", 0, 2, &int8_attention}};
+  const size_t rest_size = cfg->options ? strlen(cfg->options) + 1 : 1;
+  char *rest = malloc(rest_size);
+  if (!rest && st == CF_OK) st = cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+  cf_backend_config cpu_cfg = *cfg;
+  if (st == CF_OK) st = cf_backend_options_take(cfg->options, own, 1, rest, rest_size, err);
+  cpu_cfg.options = rest;
+  if (st == CF_OK) st = cf_cpu_ctx_init(&c->cpu, &cpu_cfg, err);
+  free(rest);
   /* bf16 runs the attention core in bf16 too (before any weight upload:
-   * the RPE weights' bf16 tables are built then). */
+   * the RPE weights' bf16 tables are built then); int8 in int8 where the
+   * kernel set has an int8 core (else float32, said in the variant). */
   if (st == CF_OK && c->precision == CF_PRECISION_BF16)
     c->cpu.attention_bf16 = cf_cpu_attention_bf16_select(c->cpu.kernels);
+  if (st == CF_OK && c->precision == CF_PRECISION_INT8 && int8_attention) {
+    c->cpu.attention_int8 = cf_cpu_attention_int8_select(c->cpu.kernels);
+    c->cpu.attention_int8_rpe_k = int8_attention == 2;
+  }
   if (st == CF_OK && dnnl_engine_create(&c->engine, dnnl_cpu, 0) != dnnl_success)
     st = cf_error_set(err, CF_ERR_BACKEND, "cannot create a oneDNN CPU engine");
   if (st == CF_OK &&
@@ -459,9 +477,11 @@ static void od_matmul_nt(void *ctx, int batch, int m, int n, int k, const float 
 }
 
 /* The kernel set, plus the precision, any weights kept in float32 (with
- * each distinct reason) and the bf16 attention core: "avx2", "avx512, bf16
- * matmuls, bf16 attention (avx512_bf16)", "avx2, int8 matmuls (2 of 30
- * matrices kept f32: input embedding kept in float32 (f32_roles))". */
+ * each distinct reason) and the attention core: "avx2", "avx512, bf16
+ * matmuls, bf16 attention (avx512_bf16)", "avx512, int8 matmuls, int8
+ * attention (avx512_vnni; f32 with an RPE key term)", "avx2, int8 matmuls
+ * (2 of 30 matrices kept f32: input embedding kept in float32
+ * (f32_roles)), f32 attention". */
 static const char *od_variant(void *ctx) {
   onednn_ctx *c = ctx;
   const char *kernels = cf_cpu_kernels_name(ctx);
@@ -477,6 +497,12 @@ static const char *od_variant(void *ctx) {
   if (c->cpu.attention_bf16)
     snprintf(c->variant + len, sizeof c->variant - len, ", bf16 attention (%s)",
              c->cpu.attention_bf16->name);
+  else if (c->cpu.attention_int8)
+    snprintf(c->variant + len, sizeof c->variant - len, ", int8 attention (%s%s)",
+             c->cpu.attention_int8->name,
+             c->cpu.attention_int8_rpe_k ? "" : "; f32 with an RPE key term");
+  else if (c->precision == CF_PRECISION_INT8)
+    snprintf(c->variant + len, sizeof c->variant - len, ", f32 attention");
   return c->variant;
 }
 
@@ -514,7 +540,7 @@ const cf_backend_desc cf_backend_onednn_desc = {
     .name = "onednn",
     .summary = "oneDNN matmul primitives (fused bias + activation) + CPU kernels, avx2 or "
                "portable by CPU (options: threads=N, precision=f32|bf16|int8|auto, "
-               "f32_roles=embedding+heads|none)",
+               "f32_roles=embedding+heads|none, int8_attention=0|1|2)",
     .priority = 30,
     .features = CF_CPU_FEATURES,
     .activations = CF_CPU_ACTIVATIONS,

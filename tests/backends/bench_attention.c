@@ -3,11 +3,13 @@
  * tables cycled so that batch 1 sees the cache behaviour of a whole net.
  * A benchmark, not a test (docs/BACKENDS.md):
  *   build/tests/backends/bench_attention [--batches 1,16] [--seconds S] [--layers N]
- *                                        [--only none|q|k|v|qkv] [--bf16]
+ *                                        [--only none|q|k|v|qkv] [--bf16 | --int8]
  * Prints microseconds of CPU time (robust to a shared machine) per position
  * per layer for none, q, k, v, qkv, with
  * the kernel set a backend would run (CFORMER_CPU_KERNELS picks one);
- * --bf16: the bf16 core a backend runs with precision=bf16. */
+ * --bf16: the bf16 core a backend runs with precision=bf16; --int8: the
+ * int8 core of precision=int8 (where the kernel set has one), for every
+ * call (int8_attention=2). */
 #include "backends/cpu/cf_cpu_kernels.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,14 +35,14 @@ static const char *const VARIANTS[] = {"none", "q", "k", "v", "qkv"};
 
 static int usage(void) {
   fprintf(stderr, "usage: bench_attention [--batches 1,16] [--seconds S] [--layers 1-8]\n"
-                  "                       [--only none|q|k|v|qkv] [--flush-mb N] [--bf16]\n");
+                  "                       [--only none|q|k|v|qkv] [--flush-mb N] [--bf16 | --int8]\n");
   return 2;
 }
 
 int main(int argc, char **argv) {
   const char *batches = "1,16,64";
   double seconds = 1.0;
-  bool bf16 = false;
+  bool bf16 = false, int8 = false;
   int layers = LAYERS;
   const char *only = NULL;
   size_t flush_mb = 0; /* stream this much memory between layers, as a net's weights would */
@@ -54,6 +56,7 @@ int main(int argc, char **argv) {
       if (!known) return usage();
     }
     else if (strcmp(argv[i], "--bf16") == 0) bf16 = true;
+    else if (strcmp(argv[i], "--int8") == 0) int8 = true;
     else if (strcmp(argv[i], "--flush-mb") == 0 && i + 1 < argc) flush_mb = (size_t)atoi(argv[++i]);
     else if (strcmp(argv[i], "--layers") == 0 && i + 1 < argc) {
       layers = atoi(argv[++i]);
@@ -73,8 +76,16 @@ int main(int argc, char **argv) {
   }
   /* Before the weights: their bf16 tables are built at upload. */
   ctx.attention_bf16 = bf16 ? cf_cpu_attention_bf16_select(ctx.kernels) : NULL;
-  printf("kernels: %s%s%s\n", cf_cpu_kernels_name(&ctx), bf16 ? ", bf16 attention " : "",
-         bf16 ? ctx.attention_bf16->name : "");
+  ctx.attention_int8 = int8 ? cf_cpu_attention_int8_select(ctx.kernels) : NULL;
+  ctx.attention_int8_rpe_k = true; /* every call (the backend's int8_attention=2) */
+  if (int8 && !ctx.attention_int8) {
+    fprintf(stderr, "--int8: the %s kernel set has no int8 attention core\n",
+            cf_cpu_kernels_name(&ctx));
+    return 1;
+  }
+  printf("kernels: %s%s%s\n", cf_cpu_kernels_name(&ctx),
+         bf16 ? ", bf16 attention " : int8 ? ", int8 attention " : "",
+         bf16 ? ctx.attention_bf16->name : int8 ? ctx.attention_int8->name : "");
   unsigned seed = 1;
   float *table = malloc(sizeof(float) * 225 * DM);
   if (!table) {

@@ -24,6 +24,7 @@
 #include "backends/cpu/cf_cpu_attention_layout.h"
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_kernels.h"
+#include "tests/backends/cf_attention_op.h"
 #include "tests/backends/cf_attention_ref.h"
 #include "tests/backends/cf_kernel_sets.h"
 #include "tests/cf_test.h"
@@ -41,10 +42,7 @@
 #define BF16_RAN 1e-4
 
 static unsigned long long rng_state = 0x2545F4914F6CDD1Dull;
-static float rnd(void) {
-  rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-  return (float)((rng_state >> 40) / (double)(1ull << 24)) * 2.0f - 1.0f;
-}
+static float rnd(void) { return attention_rnd(&rng_state); }
 static uint16_t rnd_bf16(void) {
   const float f = rnd();
   uint32_t u;
@@ -111,43 +109,12 @@ static void test_core_matches_portable(cf_test *t) {
  * got[16][n_out] (one output per variant). false when skipped. */
 static bool run_op(cf_test *t, const char *set, int B, int H, int dh, const float *qkv,
                    float *const e[3], const float *bias, float *got) {
-  setenv("CFORMER_CPU_KERNELS", set, 1);
-  cf_backend_config cfg = {.max_batch = B, .options = "precision=bf16"};
-  cf_backend *be = NULL;
-  cf_error err = {0};
-  cf_status st = cf_backend_create("onednn", &cfg, &be, &err);
-  unsetenv("CFORMER_CPU_KERNELS");
-  if (st != CF_OK) {
-    printf("  %s: skipped (%s)\n", set, err.msg);
+  char variant[256];
+  if (!attention_op_run(t, set, "precision=bf16", B, H, dh, qkv, e, bias, got, variant,
+                        sizeof variant))
     return false;
-  }
-  const char *variant = cf_backend_variant(be);
   if (dh == 32) printf("  %s: %s\n", set, variant);
   CHECK(strstr(variant, ", bf16 attention (") != NULL);
-  const int dm = H * dh;
-  const size_t n_qkv = (size_t)B * 64 * 3 * dm, n_out = (size_t)B * 64 * dm,
-               n_bias = (size_t)B * H * 4096;
-  cf_bweight *E[3] = {NULL, NULL, NULL};
-  const cf_weight_role side[3] = {CF_WEIGHT_RPE_Q, CF_WEIGHT_RPE_K, CF_WEIGHT_RPE_V};
-  for (int i = 0; i < 3; i++) cf_op_weight_rpe(be, side[i], H, 225, dm, e[i], &E[i], NULL);
-  float *dqkv = cf_op_alloc(be, n_qkv), *dbias = cf_op_alloc(be, n_bias),
-        *dout = cf_op_alloc(be, n_out);
-  cf_op_upload(be, dqkv, qkv, n_qkv);
-  cf_op_upload(be, dbias, bias, n_bias);
-  for (int v = 0; v < 16; v++) { /* bits: 1 RPE q, 2 RPE k, 4 RPE v, 8 smolgen bias */
-    cf_attention_args a = {.batch = B, .heads = H, .depth = dh, .qkv = dqkv,
-                           .rpe_q = v & 1 ? E[0] : NULL, .rpe_k = v & 2 ? E[1] : NULL,
-                           .rpe_v = v & 4 ? E[2] : NULL, .bias = v & 8 ? dbias : NULL,
-                           .scale = 1.0f / sqrtf((float)dh), .out = dout};
-    cf_op_attention(be, &a);
-    CHECK_INT_EQ(cf_op_sync(be, NULL), CF_OK);
-    cf_op_download(be, got + v * n_out, dout, n_out);
-  }
-  cf_op_free(be, dqkv);
-  cf_op_free(be, dbias);
-  cf_op_free(be, dout);
-  for (int i = 0; i < 3; i++) cf_op_weight_free(be, E[i]);
-  cf_backend_free(be);
   return true;
 }
 
@@ -165,18 +132,12 @@ static void test_op_every_set(cf_test *t) {
   double worst_ref = 0, worst_set = 0;
   int ran = 0;
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-    const int B = shapes[s][0], H = shapes[s][1], dh = shapes[s][2], dm = H * dh;
-    const size_t n_qkv = (size_t)B * 64 * 3 * dm, n_out = (size_t)B * 64 * dm;
-    const size_t n_bias = (size_t)B * H * 4096;
-    float *qkv = malloc(n_qkv * sizeof *qkv), *bias = malloc(n_bias * sizeof *bias), *e[3];
+    const int B = shapes[s][0], H = shapes[s][1], dh = shapes[s][2];
+    attention_inputs in = attention_inputs_make(B, H, dh, &rng_state);
+    const size_t n_out = in.n_out;
+    float *qkv = in.qkv, *bias = in.bias, *const *e = in.e;
     float *got = malloc(16 * n_out * sizeof *got), *port = malloc(16 * n_out * sizeof *port);
     double *want = malloc(n_out * sizeof *want);
-    for (size_t i = 0; i < n_qkv; i++) qkv[i] = rnd();
-    for (size_t i = 0; i < n_bias; i++) bias[i] = rnd();
-    for (int i = 0; i < 3; i++) {
-      e[i] = malloc((size_t)225 * dm * sizeof(float));
-      for (size_t j = 0; j < (size_t)225 * dm; j++) e[i][j] = rnd();
-    }
     bool have_port = false;
     for (int k = 0; k < N_SETS; k++) {
       if (!run_op(t, SETS[k], B, H, dh, qkv, e, bias, got)) continue;
@@ -204,8 +165,8 @@ static void test_op_every_set(cf_test *t) {
       if (!CHECK(dh > CF_CPU_MAX_FAST_DEPTH || shape_worst > BF16_RAN))
         fprintf(stderr, "  %s dh %d: float32 accuracy, the bf16 core did not run\n", SETS[k], dh);
     }
-    for (int i = 0; i < 3; i++) free(e[i]);
-    free(qkv), free(bias), free(got), free(port), free(want);
+    attention_inputs_free(&in);
+    free(got), free(port), free(want);
   }
   printf("  %d runs: worst %.3g from the double formula, %.3g from the portable set\n", ran,
          worst_ref, worst_set);

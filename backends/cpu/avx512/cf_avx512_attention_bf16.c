@@ -10,7 +10,6 @@
 #include <immintrin.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "backends/cpu/avx512/cf_avx512_math.h"
 #include "backends/cpu/cf_cpu_attention_layout.h"
@@ -21,11 +20,7 @@ enum { TABLE = CF_CPU_RPE_TABLE };
 static inline __m512bh bh(__m512i x) { return (__m512bh)x; }
 
 /* A bf16 pair of a row (x[0], x[1]) in every lane. */
-static inline __m512bh bcast(const uint16_t *x) {
-  uint32_t w;
-  memcpy(&w, x, sizeof w);
-  return bh(_mm512_set1_epi32((int)w));
-}
+static inline __m512bh bcast(const uint16_t *x) { return bh(cf_bcast32(x)); }
 
 /* Lanes 0..7 from lo, 8..15 from hi. */
 static inline __m512i join(__m256i lo, __m256i hi) {

@@ -13,8 +13,16 @@
 #endif
 
 #include <immintrin.h>
+#include <stdint.h>
 
 #include "backends/cf_backend.h"
+
+/* The 4 bytes at x (a bf16 pair, an 8-bit quad) in every 32-bit lane. */
+static inline __m512i cf_bcast32(const void *x) {
+  int32_t w;
+  __builtin_memcpy(&w, x, sizeof w);
+  return _mm512_set1_epi32(w);
+}
 
 /* Lanes i < n set (none for n <= 0, all for n >= 16): the mask of a
  * row's tail. */

@@ -1,0 +1,311 @@
+/* test_cpu_int8_attention.c: the attention core in int8 (the oneDNN
+ * backend's precision=int8, backends/cpu/cf_cpu_attention_int8.c).
+ *
+ *   core:  each set's int8 core (cf_cpu_attention_int8_select of the set
+ *          forced by CFORMER_CPU_KERNELS) against the portable one on the
+ *          same integer data, every depth quad count 1..32 and value depth
+ *          1..128, both key halves, every query pair, and the weight and
+ *          value quantizers: bit for bit (the integer sums are exact, the
+ *          conversions the same float32 steps);
+ *   rpe:   each set's float32 rpe_scores_pair added to RPE-free scores
+ *          equals scores_pair with the terms, rpe_values_pair likewise,
+ *          to float32 summation order;
+ *   op:    the whole op on oneDNN precision=int8 under every kernel set
+ *          this CPU runs (2 threads, task counts not a multiple of 2),
+ *          against the double-precision formula on the unquantized inputs,
+ *          every subset of RPE q/k/v and the smolgen bias, odd depths, a
+ *          depth past the int8 path (float32), and against the portable
+ *          set's op (int8_attention=2: every call in int8); the variant
+ *          names the core, or says f32 attention for a set without one and
+ *          for int8_attention=0 (float32 accuracy); the default runs the
+ *          calls with an RPE key term in float32, the others in int8;
+ *   option: int8_attention out of range, or on another backend, refused.
+ * Skips (77) where oneDNN does not run int8 here (no VNNI). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cf_backend.h"
+#include "backends/cpu/cf_cpu_attention_layout.h"
+#include "backends/cpu/cf_cpu_kernels.h"
+#include "tests/backends/cf_attention_op.h"
+#include "tests/backends/cf_attention_ref.h"
+#include "tests/backends/cf_kernel_sets.h"
+#include "tests/cf_test.h"
+
+/* Largest |int8 op - double formula| over an output, inputs in [-1, 1):
+ * q, k and v keep about 8 bits (a step of max / 127 per row or column),
+ * the weights a step of max / 255 per row. Measured worst 3.8e-3
+ * (printed). */
+#define INT8_BOUND 1e-2
+/* Largest |set - portable| of the op: the sets' float32 softmax and RPE
+ * sums differ in the last bits, which can move a weight's u8 rounding by
+ * one step (max / 255). Measured worst 2.1e-4. */
+#define SET_BOUND 1e-3
+/* Smallest worst error of a depth the int8 core takes: far above float32
+ * rounding (2e-5), so the core did run. */
+#define INT8_RAN 2e-4
+#define F32_BOUND 2e-5
+
+static unsigned long long rng_state = 0x9E3779B97F4A7C15ull;
+static float rnd(void) { return attention_rnd(&rng_state); }
+static uint32_t rnd32(void) {
+  attention_rnd(&rng_state);
+  return (uint32_t)(rng_state >> 32);
+}
+
+enum { DQ = 32, DH = 128 };
+
+static void test_core_matches_portable(cf_test *t) {
+  const cf_cpu_attention_int8_math *ref = &cf_cpu_attention_int8_portable;
+  static uint8_t Q[64][4 * DQ], A[2][64];
+  static _Alignas(64) uint32_t kt[DQ * 64], vq[16 * DH];
+  int32_t kc[64];
+  float sk[64], sv[DH];
+  for (int q = 0; q < 64; q++)
+    for (int i = 0; i < 4 * DQ; i++) Q[q][i] = (uint8_t)rnd32();
+  for (int i = 0; i < DQ * 64; i++) kt[i] = rnd32();
+  for (int i = 0; i < 16 * DH; i++) vq[i] = rnd32();
+  for (int k = 0; k < 64; k++) kc[k] = (int32_t)(rnd32() % 100000) - 50000, sk[k] = rnd() + 1.5f;
+  for (int i = 0; i < DH; i++) sv[i] = rnd() + 1.5f;
+  for (int u = 0; u < 2; u++)
+    for (int k = 0; k < 64; k++) A[u][k] = (uint8_t)rnd32();
+  int compared = 0;
+  for (int s = 0; s < N_SETS; s++) {
+    const cf_cpu_kernels *k = set_named(SETS[s]);
+    if (!k) continue;
+    const cf_cpu_attention_int8_math *m = cf_cpu_attention_int8_select(k);
+    printf("  %s: int8 core %s\n", SETS[s], m ? m->name : "none (f32 attention)");
+    if (!m || m == ref) continue;
+    compared++;
+    long differ = 0, total = 0;
+    for (int dq = 1; dq <= DQ; dq++)
+      for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1)
+        for (int half = 0; half < 2; half++) {
+          _Alignas(64) float g0[64], g1[64], w0[64], w1[64];
+          m->scores_pair(dq, Q[q], Q[q + 8], 0.01f, 0.02f, kt, kc, sk, half, g0, g1);
+          ref->scores_pair(dq, Q[q], Q[q + 8], 0.01f, 0.02f, kt, kc, sk, half, w0, w1);
+          differ += memcmp(g0 + 32 * half, w0 + 32 * half, 32 * sizeof(float)) != 0;
+          differ += memcmp(g1 + 32 * half, w1 + 32 * half, 32 * sizeof(float)) != 0;
+          total += 2;
+        }
+    for (int dh = 1; dh <= DH; dh++) {
+      float g0[DH], g1[DH], w0[DH], w1[DH];
+      m->weighted_values_pair(dh, A[0], A[1], 0.003f, 0.005f, vq, sv, g0, g1);
+      ref->weighted_values_pair(dh, A[0], A[1], 0.003f, 0.005f, vq, sv, w0, w1);
+      differ += memcmp(g0, w0, (size_t)dh * sizeof(float)) != 0;
+      differ += memcmp(g1, w1, (size_t)dh * sizeof(float)) != 0;
+      total += 2;
+    }
+    for (int r = 0; r < 64; r++) { /* softmax-like rows, the largest weight anywhere */
+      _Alignas(64) float sm[64];
+      for (int k2 = 0; k2 < 64; k2++) sm[k2] = (rnd() + 1.0f) / 64.0f;
+      sm[r] = 0.5f;
+      uint8_t g[64], w[64];
+      const float sg = m->weights_to_u8(sm, g), sw = ref->weights_to_u8(sm, w);
+      differ += memcmp(g, w, sizeof g) != 0 || memcmp(&sg, &sw, sizeof sg) != 0;
+      total++;
+    }
+    static float V[64][DH + 3];
+    for (int k2 = 0; k2 < 64; k2++)
+      for (int i = 0; i < DH + 3; i++) V[k2][i] = (i % 5 == 4) ? 0.0f : rnd() * (float)(i + 1);
+    for (int dh = 1; dh <= DH; dh++) {
+      static uint32_t gq[16 * DH], wq[16 * DH];
+      float gs[DH], ws[DH];
+      m->quantize_values(dh, &V[0][0], DH + 3, gq, gs);
+      ref->quantize_values(dh, &V[0][0], DH + 3, wq, ws);
+      differ += memcmp(gq, wq, 16 * (size_t)dh * sizeof *gq) != 0 ||
+                memcmp(gs, ws, (size_t)dh * sizeof *gs) != 0;
+      total++;
+    }
+    printf("  %s: %ld of %ld rows differ from the portable core\n", SETS[s], differ, total);
+    CHECK(differ == 0);
+  }
+  if (compared == 0) printf("  no set here has an int8 core of its own (portable only)\n");
+}
+
+/* scores_pair(no terms) + rpe_scores_pair(terms) = scores_pair(terms),
+ * and the same for the values' term. */
+static void test_rpe_terms_add_up(cf_test *t) {
+  enum { D = 33 };
+  static _Alignas(64) float kt[D * 64];
+  static float Q[2][D], eq[D * 225], ek[D * 225];
+  for (int i = 0; i < D * 64; i++) kt[i] = rnd();
+  for (int i = 0; i < D; i++) Q[0][i] = rnd(), Q[1][i] = rnd();
+  for (int i = 0; i < D * 225; i++) eq[i] = rnd(), ek[i] = rnd();
+  for (int s = 0; s < N_SETS; s++) {
+    const cf_cpu_kernels *k = set_named(SETS[s]);
+    if (!k || !k->attention->rpe_scores_pair) continue;
+    double worst = 0;
+    for (int terms = 1; terms < 4; terms++)
+      for (int q = 0; q < 64; q += 9) {
+        const int qq = q & ~8, c = 224 - cf_cpu_query_base(qq); /* a pair's first query */
+        const float *pq = terms & 1 ? eq + c : NULL, *pk = terms & 2 ? ek + c : NULL;
+        for (int half = 0; half < 2; half++) {
+          _Alignas(64) float g0[64], g1[64], w0[64], w1[64];
+          k->attention->scores_pair(D, Q[0], Q[1], kt, NULL, NULL, half, g0, g1);
+          k->attention->rpe_scores_pair(D, Q[0], Q[1], kt, pq, pk, half, g0, g1);
+          k->attention->scores_pair(D, Q[0], Q[1], kt, pq, pk, half, w0, w1);
+          for (int i = 32 * half; i < 32 * half + 32; i++)
+            worst = fmax(worst, fmax(fabs(g0[i] - w0[i]), fabs(g1[i] - w1[i])));
+        }
+      }
+    /* rpe_values_pair added to 1 = weighted_values_pair of unit values. */
+    static float ones[64 * D], ev[225 * D];
+    float a[2][64];
+    for (int i = 0; i < 64 * D; i++) ones[i] = 1.0f;
+    for (int i = 0; i < 225 * D; i++) ev[i] = rnd();
+    for (int u = 0; u < 2; u++)
+      for (int k2 = 0; k2 < 64; k2++) a[u][k2] = (rnd() + 1.0f) / 64.0f;
+    for (int dh = 1; dh <= D; dh += 4) {
+      float g0[D], g1[D], w0[D], w1[D];
+      for (int i = 0; i < dh; i++) g0[i] = g1[i] = 0.0f;
+      for (int k2 = 0; k2 < 64; k2++)
+        for (int i = 0; i < dh; i++) g0[i] += a[0][k2], g1[i] += a[1][k2];
+      const int b0 = cf_cpu_query_base(5), b1 = cf_cpu_query_base(60);
+      k->attention->rpe_values_pair(dh, a[0], a[1], ev, b0, b1, g0, g1);
+      k->attention->weighted_values_pair(dh, a[0], a[1], ones, (size_t)dh, ev, b0, b1, w0, w1);
+      for (int i = 0; i < dh; i++)
+        worst = fmax(worst, fmax(fabs(g0[i] - w0[i]), fabs(g1[i] - w1[i])));
+    }
+    printf("  %s: rpe_scores_pair, rpe_values_pair worst %.3g\n", SETS[s], worst);
+    CHECK(worst <= 2e-5);
+  }
+}
+
+/* One shape through the op on oneDNN precision=int8 (plus `extra`
+ * options) under `set`, 2 threads; fills got[16][n_out]. NULL when the
+ * backend cannot be made, else its variant (static copy). */
+static const char *run_op(cf_test *t, const char *set, const char *extra, int B, int H, int dh,
+                          const float *qkv, float *const e[3], const float *bias, float *got) {
+  static char variant[256];
+  char opts[96];
+  snprintf(opts, sizeof opts, "precision=int8,threads=2%s", extra);
+  return attention_op_run(t, set, opts, B, H, dh, qkv, e, bias, got, variant, sizeof variant)
+             ? variant
+             : NULL;
+}
+
+/* Largest |got - formula| over the 16 variants (each in per_variant[v]
+ * when given), the portable set's too. */
+static void compare(int B, int H, int dh, const float *qkv, float *const e[3], const float *bias,
+                    const float *got, const float *port, double *wr, double *ws,
+                    double *per_variant) {
+  const size_t n_out = (size_t)B * 64 * H * dh;
+  double *want = malloc(n_out * sizeof *want);
+  *wr = *ws = 0;
+  for (int v = 0; v < 16; v++) {
+    attention_ref(B, H, dh, qkv, v & 1 ? e[0] : NULL, v & 2 ? e[1] : NULL, v & 4 ? e[2] : NULL,
+                  v & 8 ? bias : NULL, want);
+    double wv = 0;
+    for (size_t i = 0; i < n_out; i++) {
+      wv = fmax(wv, fabs(got[v * n_out + i] - want[i]));
+      if (port) *ws = fmax(*ws, fabs(got[v * n_out + i] - port[v * n_out + i]));
+    }
+    *wr = fmax(*wr, wv);
+    if (per_variant) per_variant[v] = wv;
+  }
+  free(want);
+}
+
+/* Shapes {B, H, dh}: task counts 3, 4, 3, 5 on 2 threads; depths 1, 7
+ * (a padded quad), 16, 32 (CF-6M), 33, 128 (the largest int8 depth) and
+ * 130 (float32 plain path). */
+static void test_op_every_set(cf_test *t) {
+  const int shapes[][3] = {{3, 1, 1}, {2, 2, 7},  {1, 3, 16}, {5, 1, 32},
+                           {1, 2, 33}, {1, 1, 128}, {1, 1, 130}};
+  double worst_ref = 0, worst_set = 0, worst_off = 0;
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    const int B = shapes[s][0], H = shapes[s][1], dh = shapes[s][2];
+    attention_inputs in = attention_inputs_make(B, H, dh, &rng_state);
+    const size_t n_out = in.n_out;
+    float *qkv = in.qkv, *bias = in.bias, *const *e = in.e;
+    float *got = malloc(16 * n_out * sizeof *got), *port = malloc(16 * n_out * sizeof *port);
+    bool have_port = false;
+    for (int k = 0; k < N_SETS; k++) {
+      const char *variant = run_op(t, SETS[k], ",int8_attention=2", B, H, dh, qkv, e, bias, got);
+      if (!variant) continue;
+      const bool core = strstr(variant, ", int8 attention (") != NULL;
+      if (dh == 32) printf("  %s: %s\n", SETS[k], variant);
+      CHECK(core || strstr(variant, ", f32 attention") != NULL);
+      CHECK(core == (k == 0 || cf_cpu_attention_int8_select(set_named(SETS[k])) != NULL));
+      double wr, ws;
+      compare(B, H, dh, qkv, e, bias, got, have_port ? port : NULL, &wr, &ws, NULL);
+      if (k == 0) {
+        memcpy(port, got, 16 * n_out * sizeof *got);
+        have_port = true;
+      }
+      const bool int8_ran = core && dh <= CF_CPU_MAX_FAST_DEPTH;
+      if (!CHECK(wr <= (int8_ran ? INT8_BOUND : F32_BOUND) && (!core || ws <= SET_BOUND)))
+        fprintf(stderr, "  %s B %d H %d dh %d: %.3g from the formula, %.3g from portable\n",
+                SETS[k], B, H, dh, wr, ws);
+      if (!CHECK(!int8_ran || wr > INT8_RAN))
+        fprintf(stderr, "  %s dh %d: float32 accuracy, the int8 core did not run\n", SETS[k], dh);
+      if (core) worst_ref = fmax(worst_ref, wr), worst_set = fmax(worst_set, ws);
+      /* int8_attention=0: the float32 attention, said in the variant. */
+      if (!core || dh != 32) continue;
+      variant = run_op(t, SETS[k], ",int8_attention=0", B, H, dh, qkv, e, bias, got);
+      if (!CHECK(variant != NULL)) continue;
+      CHECK(strstr(variant, ", f32 attention") != NULL);
+      compare(B, H, dh, qkv, e, bias, got, NULL, &wr, &ws, NULL);
+      worst_off = fmax(worst_off, wr);
+      CHECK(wr <= F32_BOUND);
+      /* The default, int8_attention=1: calls with an RPE key term (bit 2)
+       * keep float32, the others run int8. */
+      variant = run_op(t, SETS[k], "", B, H, dh, qkv, e, bias, got);
+      if (!CHECK(variant != NULL)) continue;
+      CHECK(strstr(variant, "; f32 with an RPE key term)") != NULL);
+      double per[16];
+      compare(B, H, dh, qkv, e, bias, got, NULL, &wr, &ws, per);
+      for (int v = 0; v < 16; v++)
+        if (!CHECK(v & 2 ? per[v] <= F32_BOUND : per[v] > INT8_RAN && per[v] <= INT8_BOUND))
+          fprintf(stderr, "  %s default, variant %d: %.3g from the formula\n", SETS[k], v,
+                  per[v]);
+    }
+    attention_inputs_free(&in);
+    free(got), free(port);
+  }
+  printf("  int8 core: worst %.3g from the double formula (bound %.3g), %.3g from the portable "
+         "set (bound %.3g); int8_attention=0: %.3g\n",
+         worst_ref, INT8_BOUND, worst_set, SET_BOUND, worst_off);
+}
+
+/* int8_attention takes 0, 1 or 2 on onednn only. */
+static void test_option_refused(cf_test *t) {
+  const char *bad[][2] = {{"onednn", "precision=int8,int8_attention=3"},
+                          {"onednn", "int8_attention=x"},
+                          {"openblas", "int8_attention=1"}};
+  for (int i = 0; i < 3; i++) {
+    if (!cf_backend_find(bad[i][0])) continue;
+    cf_backend_config cfg = {.max_batch = 1, .options = bad[i][1]};
+    cf_backend *be = NULL;
+    cf_error err = {0};
+    CHECK(cf_backend_create(bad[i][0], &cfg, &be, &err) != CF_OK);
+    CHECK_STR_CONTAINS(err.msg, "int8_attention");
+    printf("  %s %s: %s\n", bad[i][0], bad[i][1], err.msg);
+    cf_backend_free(be);
+  }
+}
+
+int main(int argc, char **argv) {
+  (void)argc;
+  cf_backend_config cfg = {.max_batch = 1, .options = "precision=int8"};
+  cf_backend *be = NULL;
+  cf_error err = {0};
+  if (!cf_backend_find("onednn")) {
+    printf("skip: no oneDNN backend in this build\n");
+    return 77;
+  }
+  if (cf_backend_create("onednn", &cfg, &be, &err) != CF_OK) {
+    printf("skip: oneDNN does not run int8 here (%s)\n", err.msg);
+    return 77;
+  }
+  cf_backend_free(be);
+  const char *names[] = {"test_core_matches_portable", "test_rpe_terms_add_up",
+                         "test_op_every_set", "test_option_refused"};
+  const cf_test_fn fns[] = {test_core_matches_portable, test_rpe_terms_add_up,
+                            test_op_every_set, test_option_refused};
+  return cf_test_run(names, fns, 4, 1, argv);
+}
