@@ -4,10 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Clearing starts a new generation instead of freeing every entry: an
+ * entry of an older one reads as empty and its memory is reused by the
+ * next put to its slot (a full default cache holds two million entries,
+ * which ucinewgame would otherwise free one by one). */
 struct cf_nn_cache {
   cf_nn_entry **slot;
-  long capacity, count;
-  size_t bytes; /* entries, not counting the slot array */
+  long capacity, count; /* count: entries of this generation */
+  size_t bytes;         /* entries held, of any generation; not the slot array */
+  uint32_t generation;
 };
 
 cf_nn_cache *cf_nn_cache_new(long capacity) {
@@ -23,19 +28,24 @@ cf_nn_cache *cf_nn_cache_new(long capacity) {
   return c;
 }
 
-void cf_nn_cache_clear(cf_nn_cache *c) {
-  if (!c) return;
+static void free_entries(cf_nn_cache *c) {
   for (long i = 0; i < c->capacity; i++) {
     free(c->slot[i]);
     c->slot[i] = NULL;
   }
-  c->count = 0;
   c->bytes = 0;
+}
+
+void cf_nn_cache_clear(cf_nn_cache *c) {
+  if (!c) return;
+  c->count = 0;
+  /* After 2^32 clears a stale entry could read as current: start over. */
+  if (++c->generation == 0) free_entries(c);
 }
 
 void cf_nn_cache_free(cf_nn_cache *c) {
   if (!c) return;
-  cf_nn_cache_clear(c);
+  free_entries(c);
   free(c->slot);
   free(c);
 }
@@ -47,7 +57,7 @@ static size_t entry_size(int n_moves) {
 const cf_nn_entry *cf_nn_cache_get(const cf_nn_cache *c, uint64_t key) {
   if (!c) return NULL;
   const cf_nn_entry *e = c->slot[key % (uint64_t)c->capacity];
-  return e && e->key == key ? e : NULL;
+  return e && e->generation == c->generation && e->key == key ? e : NULL;
 }
 
 void cf_nn_cache_put(cf_nn_cache *c, uint64_t key, float wl, float d, float m, int n_moves,
@@ -55,19 +65,23 @@ void cf_nn_cache_put(cf_nn_cache *c, uint64_t key, float wl, float d, float m, i
   if (!c || n_moves < 0) return;
   cf_nn_entry **s = &c->slot[key % (uint64_t)c->capacity];
   cf_nn_entry *e = *s;
+  const bool live = e && e->generation == c->generation;
   if (e && e->n_moves != n_moves) {
     c->bytes -= entry_size(e->n_moves);
     free(e);
     e = *s = NULL;
-    c->count--;
   }
   if (!e) {
     e = malloc(entry_size(n_moves));
-    if (!e) return;
+    if (!e) {
+      if (live) c->count--; /* the slot's live entry is gone */
+      return;
+    }
     *s = e;
-    c->count++;
     c->bytes += entry_size(n_moves);
   }
+  if (!live) c->count++;
+  e->generation = c->generation;
   e->key = key;
   e->wl = wl;
   e->d = d;

@@ -14,6 +14,7 @@ typedef struct cf_nn_cache cf_nn_cache;
 
 typedef struct cf_nn_entry {
   uint64_t key;
+  uint32_t generation; /* the cache's, when stored: older ones read as empty */
   float wl, d, m;
   int n_moves;
   float logits[]; /* n_moves, in legal-move order */
@@ -22,6 +23,8 @@ typedef struct cf_nn_entry {
 /* capacity entries (> 0); NULL when out of memory. */
 cf_nn_cache *cf_nn_cache_new(long capacity);
 void cf_nn_cache_free(cf_nn_cache *c);
+/* Empties the cache; the entries' memory is kept for the puts that follow
+ * (cf_nn_cache_free releases it). */
 void cf_nn_cache_clear(cf_nn_cache *c);
 
 /* The entry for key, or NULL. Valid until the next put or clear. */
@@ -32,8 +35,8 @@ void cf_nn_cache_put(cf_nn_cache *c, uint64_t key, float wl, float d, float m, i
                      const float *logits);
 
 long cf_nn_cache_capacity(const cf_nn_cache *c);
-long cf_nn_cache_count(const cf_nn_cache *c);
-size_t cf_nn_cache_bytes(const cf_nn_cache *c);
+long cf_nn_cache_count(const cf_nn_cache *c); /* entries stored since the last clear */
+size_t cf_nn_cache_bytes(const cf_nn_cache *c); /* memory held, cleared entries included */
 
 /* A 64-bit hash of bytes, continuing from seed (FNV-1a over 64-bit words
  * with a final mix): the cache key of a network input. */

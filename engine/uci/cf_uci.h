@@ -8,7 +8,8 @@
  *     while (read a line) if (!cf_uci_feed(u, line)) break;   // false after quit
  *     cf_uci_free(u);
  *
- * `go` starts the agent on a search thread and returns at once, so `stop`,
+ * `go` starts the agent on a search thread and returns at once (unless
+ * cf_uci_config.inline_search), so `stop`,
  * `ponderhit`, `isready` and `quit` are honoured while it runs; bestmove is
  * written from that thread (the callback must be callable from any thread;
  * calls never overlap). `go infinite` and `go ponder` hold bestmove until
@@ -74,6 +75,15 @@ typedef struct cf_uci_config {
   /* How long quit waits for a network load under way before it lets the
    * load go; 0 = 30000 ms (a hung load cannot keep the engine alive). */
   long quit_wait_ms;
+  /* false (the binary): go starts the search on the engine's search thread
+   * and returns at once. true (tests and fuzzing): go runs the search on
+   * the thread that runs the command and returns when it has ended, so a
+   * transcript gives the same output every time and no thread hand-over is
+   * paid; `go infinite` and `go ponder` still hold bestmove until stop,
+   * ponderhit or the next command. Only for a caller whose every go ends
+   * by itself (nodes, depth, movetime...): nothing can stop a search that
+   * runs in the feeding call, so a held search must carry such a limit. */
+  bool inline_search;
 } cf_uci_config;
 
 cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *user,

@@ -232,6 +232,7 @@ static void cmd_stop(cf_uci *u, char *args) {
   u->released = true;
   pthread_cond_broadcast(&u->cv);
   pthread_mutex_unlock(&u->mu);
+  cf_uci_released(u);
 }
 
 /* The move to ponder on was played: the agent goes on as a timed one with
@@ -261,6 +262,7 @@ static void cmd_ponderhit(cf_uci *u, char *args) {
   u->released = true;
   pthread_cond_broadcast(&u->cv);
   pthread_mutex_unlock(&u->mu);
+  cf_uci_released(u);
 }
 
 static void cmd_ignore(cf_uci *u, char *args) {

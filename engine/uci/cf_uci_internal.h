@@ -111,6 +111,12 @@ struct cf_uci {
   pthread_cond_t cv;
   bool hold;      /* infinite / ponder: bestmove waits for release */
   bool released;  /* stop or ponderhit came */
+  /* cf_uci_config.inline_search: searches run in the feeding call; a held
+   * one's answer waits in answer/answer_ok until its release. */
+  bool inline_search;
+  bool answer_waits;
+  bool answer_ok;
+  cf_agent_result answer;
   atomic_bool stop;
   cf_uci_go go;
   const cf_agent_desc *agent;
@@ -166,6 +172,9 @@ void cf_uci_play_instant(cf_uci *u, const char *why);
 bool cf_uci_start_search(cf_uci *u);
 void cf_uci_finish_search(cf_uci *u, bool force_stop);
 void cf_uci_end_worker(cf_uci *u);
+/* A held search was released (stop, ponderhit): with inline_search its
+ * bestmove is written now (the worker writes its own). */
+void cf_uci_released(cf_uci *u);
 cf_clock cf_uci_go_clock(const cf_uci *u);
 double cf_uci_move_budget(cf_uci *u);
 int cf_uci_game_ply(const cf_uci *u);

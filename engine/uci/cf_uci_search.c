@@ -15,8 +15,11 @@ static void wait_release(cf_uci *u) {
   pthread_mutex_unlock(&u->mu);
 }
 
-/* One search, on the worker: what go asked for, from the fields cmd_go set. */
-static void run_search(cf_uci *u) {
+/* One search (on the worker, or in the feeding call with inline_search):
+ * what go asked for, from the fields cmd_go set; its info lines are
+ * written, its answer is left in r for bestmove. Returns whether there is
+ * a move to answer with. */
+static bool run_search(cf_uci *u, cf_agent_result *r) {
   const bool tree = cf_agent_has(u->agent, CF_AGENT_BUILDS_TREE);
   const bool keeps = cf_agent_has(u->agent, CF_AGENT_KEEPS_STATE);
   cf_agent_request req = {
@@ -25,7 +28,9 @@ static void run_search(cf_uci *u) {
       .allowed = u->go.searchmoves,
       .n_allowed = u->go.n_searchmoves,
       .max_evals = u->go.nodes > 0 ? u->go.nodes : 0,
-      .stop = &u->stop,
+      /* Nothing can stop a search that runs in the feeding call: without a
+       * flag, a held one that is solved ends instead of waiting for it. */
+      .stop = u->inline_search ? NULL : &u->stop,
       .deadline = u->deadline,
       .policy_temperature = (float)u->opt[CF_OPT_POLICY_TEMPERATURE].f,
       .depth = u->go.depth > 0 && u->go.depth < 1000 ? (int)u->go.depth : 0,
@@ -38,9 +43,9 @@ static void run_search(cf_uci *u) {
       .info_user = u,
   };
   static const cf_agent_result none = {.best = CF_MOVE_NONE, .ponder = CF_MOVE_NONE};
-  cf_agent_result r = none; /* an agent that fails before its first evaluation leaves it */
+  *r = none; /* an agent that fails before its first evaluation leaves it */
   cf_error err = {0};
-  cf_status st = u->agent->choose(&req, &r, &err);
+  cf_status st = u->agent->choose(&req, r, &err);
   double elapsed = cf_clock_now() - u->start;
   /* Under mu: a ponderhit may be setting the clock (a ponder search that
    * ended early, at RamLimitMb, is still waiting for it). */
@@ -51,26 +56,42 @@ static void run_search(cf_uci *u) {
   /* An agent that failed part way (the network, mid-search) still has its
    * best move so far: the search's, or the root policy's for the one-ply
    * agents. */
-  const bool answer = st == CF_OK || r.best != CF_MOVE_NONE;
+  const bool answer = st == CF_OK || r->best != CF_MOVE_NONE;
   /* The result is shown as soon as the work is done, so a GUI analysing
    * with go infinite (or pondering) sees it before it sends stop; only
    * bestmove waits for stop or ponderhit. */
   if (st != CF_OK) cf_uci_emit(u, "info string error: %s", err.msg);
-  if (answer) cf_uci_emit_final_info(u, &r, elapsed);
-  if (answer) cf_uci_apply_temperature(u, &r); /* after info, which shows the best move, as Lc0 */
+  if (answer) cf_uci_emit_final_info(u, r, elapsed);
+  if (answer) cf_uci_apply_temperature(u, r); /* after info, which shows the best move, as Lc0 */
   if (!u->hold) {
     /* A search its deadline cut spent its budget by design: what an answer
      * costs is then how late it came after the deadline (the last network
      * call that could not be cut). */
     const double now = cf_clock_now();
-    const bool cut = r.stopped && u->deadline > 0;
+    const bool cut = r->stopped && u->deadline > 0;
     double answer_ms = ((cut ? now - u->deadline : now - u->clock_start)) * 1000.0;
     if (answer_ms < 0) answer_ms = 0;
     u->answer_ms = answer_ms > 0.75 * u->answer_ms ? answer_ms : 0.75 * u->answer_ms;
   }
-  wait_release(u);
-  if (answer) cf_uci_emit_bestmove(u, &r);
+  return answer;
+}
+
+static void emit_answer(cf_uci *u, const cf_agent_result *r, bool answer) {
+  if (answer) cf_uci_emit_bestmove(u, r);
   else cf_uci_emit(u, "bestmove 0000");
+}
+
+/* inline_search: the bestmove of the search that ran last, held (infinite,
+ * ponder) until now. */
+static void release_inline_answer(cf_uci *u) {
+  if (!u->answer_waits) return;
+  u->answer_waits = false;
+  emit_answer(u, &u->answer, u->answer_ok);
+  u->search_live = false;
+}
+
+void cf_uci_released(cf_uci *u) {
+  if (u->inline_search) release_inline_answer(u);
 }
 
 /* The worker: waits for a job (cf_uci_start_search), runs it, says it is
@@ -84,7 +105,10 @@ static void *worker_main(void *arg) {
     while (!u->job_posted && !u->worker_quit) pthread_cond_wait(&u->job_cv, &u->mu);
     if (!u->job_posted) break; /* quit, and nothing left to run */
     pthread_mutex_unlock(&u->mu);
-    run_search(u);
+    cf_agent_result r;
+    const bool answer = run_search(u, &r);
+    wait_release(u);
+    emit_answer(u, &r, answer);
     pthread_mutex_lock(&u->mu);
     u->job_posted = false;
     pthread_cond_broadcast(&u->done_cv);
@@ -97,6 +121,7 @@ static void *worker_main(void *arg) {
  * no cmd_mu: waiting under it is safe. */
 static void wait_search(cf_uci *u) {
   if (!u->search_live) return;
+  if (u->inline_search) return; /* it has ended; only a held answer waits (for its release) */
   pthread_mutex_lock(&u->mu);
   while (u->job_posted) pthread_cond_wait(&u->done_cv, &u->mu);
   pthread_mutex_unlock(&u->mu);
@@ -114,6 +139,7 @@ void cf_uci_finish_search(cf_uci *u, bool force_stop) {
     pthread_cond_broadcast(&u->cv);
   }
   pthread_mutex_unlock(&u->mu);
+  cf_uci_released(u); /* inline_search: a released answer is written now */
   wait_search(u);
 }
 
@@ -190,6 +216,13 @@ double cf_uci_move_budget(cf_uci *u) {
  * nothing started) when the thread cannot be made (the next go tries
  * again). The previous search was waited for (go does not run during one). */
 bool cf_uci_start_search(cf_uci *u) {
+  if (u->inline_search) {
+    u->search_live = true;
+    u->answer_ok = run_search(u, &u->answer);
+    u->answer_waits = true;
+    if (!u->hold) release_inline_answer(u);
+    return true;
+  }
   if (!u->worker_live) {
     if (pthread_create(&u->worker, NULL, worker_main, u) != 0) return false;
     u->worker_live = true;

@@ -1,7 +1,10 @@
 /* test_uci_worker.c: a responder runs every search on one worker thread,
  * kept between searches: each bestmove of a run of go's (timed, held then
  * stopped, after cf_uci_reset) is written by the same thread, which is not
- * the feeding one, and cf_uci_free ends it. Threads are told apart by their
+ * the feeding one, and cf_uci_free ends it. With inline_search every
+ * search runs in the feeding call instead: its bestmove is out when go
+ * returns, a held one's when stop, ponderhit, the next command or the
+ * reset releases it, and the moves are those of the worker. Threads are told apart by their
  * Linux thread id (a pthread_t may be reused once a thread is joined; a tid
  * is not reused so soon), so the test runs on Linux only. The network is
  * the fuzz target's tiny random net on the ref backend. */
@@ -98,4 +101,76 @@ static void test_one_worker(cf_test *t) {
   CHECK(gone);
 }
 
-CF_TEST_MAIN(test_one_worker)
+/* Feeds one line and returns what it wrote, without waiting for anything
+ * (an inline search has ended when the feeding call returns). */
+static const char *feed_now(cf_uci *u, const char *line) {
+  static char out[1 << 16];
+  size_t from = tr.at;
+  cf_uci_feed(u, line);
+  pthread_mutex_lock(&tr.mu);
+  snprintf(out, sizeof out, "%s", tr.text + from);
+  pthread_mutex_unlock(&tr.mu);
+  return out;
+}
+
+static void test_inline_search(cf_test *t) {
+  /* The worker's answers to compare with. */
+  static const char *const gos[] = {"position startpos\ngo nodes 5",
+                                    "position startpos moves e2e4 e7e5\ngo nodes 7"};
+  static const char *const played[] = {"", "e2e4 e7e5"};
+  char threaded[2][8];
+  uci_transcript_init(&tr);
+  cf_uci_config cfg = {.search_dirs = NULL, .max_batch = 4};
+  cf_uci *u = NULL;
+  if (!CHECK(cf_uci_create(&cfg, collect, &tr, &u, NULL) == CF_OK)) return;
+  uci_transcript_run(u, &tr, net_setup);
+  for (int i = 0; i < 2; i++) CHECK(uci_bestmove_legal(uci_transcript_run(u, &tr, gos[i]), NULL, played[i], threaded[i]));
+  cf_uci_free(u);
+
+  uci_transcript_init(&tr);
+  n_answers = 0;
+  cfg.inline_search = true;
+  if (!CHECK(cf_uci_create(&cfg, collect, &tr, &u, NULL) == CF_OK)) return;
+  uci_transcript_run(u, &tr, net_setup);
+  const long feeder = this_tid();
+  for (int i = 0; i < 2; i++) {
+    char line[128], move[8] = "";
+    const char *nl = strchr(gos[i], '\n');
+    snprintf(line, sizeof line, "%.*s", (int)(nl - gos[i]), gos[i]);
+    feed_now(u, line);
+    /* Out before the go returned, and the worker's move. */
+    CHECK(uci_bestmove_legal(feed_now(u, nl + 1), NULL, played[i], move));
+    CHECK_STR_EQ(move, threaded[i]);
+  }
+  /* Held: info at once, bestmove at stop; isready answers in between. */
+  feed_now(u, "position startpos");
+  const char *o = feed_now(u, "go infinite nodes 3");
+  CHECK_STR_CONTAINS(o, "info ");
+  CHECK(strstr(o, "bestmove") == NULL);
+  o = feed_now(u, "isready");
+  CHECK_STR_CONTAINS(o, "readyok");
+  CHECK(strstr(o, "bestmove") == NULL);
+  CHECK_STR_CONTAINS(feed_now(u, "stop"), "bestmove ");
+  CHECK(strstr(feed_now(u, "stop"), "bestmove") == NULL); /* answered once */
+  /* ponderhit releases a go ponder; the next command a go infinite. */
+  feed_now(u, "position startpos moves e2e4");
+  CHECK(strstr(feed_now(u, "go ponder nodes 3 wtime 1000 btime 1000"), "bestmove") == NULL);
+  CHECK_STR_CONTAINS(feed_now(u, "ponderhit"), "bestmove ");
+  CHECK(strstr(feed_now(u, "go infinite nodes 3"), "bestmove") == NULL);
+  o = feed_now(u, "position startpos");
+  CHECK_STR_CONTAINS(o, "bestmove ");
+  /* A held search whose root is solved (mate in one) ends without a stop
+   * flag to wait for; the reset answers it. */
+  feed_now(u, "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+  o = feed_now(u, "go infinite nodes 400");
+  CHECK_STR_CONTAINS(o, "score mate 1");
+  CHECK(strstr(o, "bestmove") == NULL);
+  const size_t before = tr.at;
+  CHECK(cf_uci_reset(u, NULL) == CF_OK);
+  CHECK_STR_CONTAINS(tr.text + before, "bestmove a1a8");
+  CHECK_INT_EQ(n_answers, 6);
+  for (int i = 0; i < n_answers; i++) CHECK(answer_tid[i] == feeder);
+  cf_uci_free(u);
+}
+
+CF_TEST_MAIN(test_one_worker, test_inline_search)
