@@ -112,9 +112,9 @@ struct cf_uci {
   bool hold;      /* infinite / ponder: bestmove waits for release */
   bool released;  /* stop or ponderhit came */
   /* cf_uci_config.inline_search: searches run in the feeding call; a held
-   * one's answer waits in answer/answer_ok until its release. */
+   * one's answer waits in answer/answer_ok until its release (search_live
+   * is true until then). */
   bool inline_search;
-  bool answer_waits;
   bool answer_ok;
   cf_agent_result answer;
   atomic_bool stop;

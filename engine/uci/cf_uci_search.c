@@ -84,10 +84,9 @@ static void emit_answer(cf_uci *u, const cf_agent_result *r, bool answer) {
 /* inline_search: the bestmove of the search that ran last, held (infinite,
  * ponder) until now. */
 static void release_inline_answer(cf_uci *u) {
-  if (!u->answer_waits) return;
-  u->answer_waits = false;
-  emit_answer(u, &u->answer, u->answer_ok);
+  if (!u->search_live) return;
   u->search_live = false;
+  emit_answer(u, &u->answer, u->answer_ok);
 }
 
 void cf_uci_released(cf_uci *u) {
@@ -217,9 +216,8 @@ double cf_uci_move_budget(cf_uci *u) {
  * again). The previous search was waited for (go does not run during one). */
 bool cf_uci_start_search(cf_uci *u) {
   if (u->inline_search) {
-    u->search_live = true;
     u->answer_ok = run_search(u, &u->answer);
-    u->answer_waits = true;
+    u->search_live = true;
     if (!u->hold) release_inline_answer(u);
     return true;
   }

@@ -54,6 +54,7 @@
 #include <sys/stat.h>
 
 #include "engine/uci/cf_uci.h"
+#include "engine/uci/cf_uci_go.h"
 #include "engine/uci/cf_uci_text.h"
 #include "fuzz_backend.h"
 
@@ -78,10 +79,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 enum { GO_NODE_CAP = 4 };
 
 /* Whether line (len bytes, no newline) is a go command that may search
- * past GO_NODE_CAP visits: read as the engine reads it (leading space and
- * the command word by isspace, its words by " \t\r\n"), it has no
- * "nodes N" whose last accepted value is within 1..GO_NODE_CAP (0 means
- * no limit). */
+ * past GO_NODE_CAP visits: its command word (after leading space, up to
+ * the next, as the engine splits it) is go, and the engine's own parse of
+ * the rest (cf_uci_go_parse) gives no nodes within 1..GO_NODE_CAP (0
+ * means no limit). */
 static bool go_needs_cap(const char *line, size_t len) {
   if (memchr(line, 0, len)) return false; /* a NUL: the engine refuses the line */
   char *buf = malloc(len + 1);
@@ -92,21 +93,13 @@ static bool go_needs_cap(const char *line, size_t len) {
   while (isspace((unsigned char)*w)) w++;
   const bool go = strncmp(w, "go", 2) == 0 && (!w[2] || isspace((unsigned char)w[2]));
   long nodes = 0;
-  char *save = NULL;
-  w = go ? strtok_r(w + 2, " \t\r\n", &save) : NULL;
-  while (w) {
-    if (strcmp(w, "nodes") == 0) {
-      char *v = strtok_r(NULL, " \t\r\n", &save), *end = NULL;
-      if (!v) break;
-      long n = strtol(v, &end, 10);
-      if (*v && !*end && n >= 0 && n <= 1000000000L) {
-        nodes = n;
-      } else if (strcmp(v, "nodes") == 0) { /* the value was missing: read it as a word */
-        w = v;
-        continue;
-      } /* else the engine ignores it */
-    }
-    w = strtok_r(NULL, " \t\r\n", &save);
+  if (go) {
+    static cf_uci_go parsed; /* large: searchmoves */
+    cf_position start;
+    char warn[256];
+    cf_position_startpos(&start);
+    cf_uci_go_parse(w[2] ? w + 3 : "", &start, &parsed, warn, sizeof warn);
+    nodes = parsed.nodes;
   }
   free(buf);
   return go && !(nodes >= 1 && nodes <= GO_NODE_CAP);
