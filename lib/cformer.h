@@ -279,8 +279,9 @@ CFORMER_API int cformer_stop_requested(const cformer_stop *stop);
 CFORMER_API void cformer_stop_free(cformer_stop *stop);
 
 typedef struct cformer_search_options {
-  /* Visits to make; with neither nodes, movetime nor infinite the search
-   * makes 800 (fewer when smart pruning ends it early). */
+  /* Visits to make (fewer when smart pruning ends the search once the best
+   * move cannot change, as Lc0's); with neither nodes, movetime nor infinite
+   * the search makes 800. */
   long nodes;
   double movetime;   /* seconds; 0 = no limit */
   float temperature; /* softmax temperature of the priors; 0 = 1.359 (Lc0's) */

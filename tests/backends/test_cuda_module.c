@@ -114,6 +114,10 @@ static void test_cuda_without_gpu_fails_cleanly(cf_test *t) {
 static void test_missing_or_broken_module_is_named(cf_test *t) {
   const cf_backend_desc *d = cf_backend_find("cuda");
   if (!CHECK(d != NULL)) return;
+  if (cf_cuda_module_loaded()) { /* only if a test before this one loaded it */
+    CF_SKIP("the CUDA module is already loaded in this process");
+    return;
+  }
   cf_error err = {0};
   setenv("CF_CUDA_MODULE", "/nonexistent/dir/libcformer_cuda.so", 1);
   CHECK(!d->probe());
@@ -159,6 +163,9 @@ static void test_module_loads_and_brings_cuda(cf_test *t) {
   CHECK(be == NULL);
 }
 
-CF_TEST_MAIN(test_cformer_needs_no_cuda_library, test_registry_lists_cuda_without_loading_it,
-             test_cuda_without_gpu_fails_cleanly, test_missing_or_broken_module_is_named,
+/* The missing and broken modules come before anything chooses the default
+ * backend: on a GPU machine that loads the module, and a loaded module
+ * stays loaded. */
+CF_TEST_MAIN(test_cformer_needs_no_cuda_library, test_missing_or_broken_module_is_named,
+             test_registry_lists_cuda_without_loading_it, test_cuda_without_gpu_fails_cleanly,
              test_module_loads_and_brings_cuda)

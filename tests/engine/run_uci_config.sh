@@ -52,7 +52,7 @@ rm -f "$tmp/cformer.config"
 printf 'quit\n' | "$tmp/cformer" >/dev/null 2>&1 || fail "no default config: not an error"
 
 # Lc0's backend names: blas is openblas where compiled in; others refused with the list.
-if "$cformer" uci --help | grep -q 'openblas'; then
+if "$cformer" bench --help | grep -q 'registered:.*openblas'; then
   out=$(printf 'position startpos\ngo nodes 1\n' | "$cformer" -b blas -w '<built in>' --agent policy) ||
     fail "-b blas: exit status"
   echo "$out" | grep -q '^bestmove ' || fail "-b blas: no bestmove"

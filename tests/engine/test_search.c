@@ -322,11 +322,20 @@ static void test_one_visit_is_the_policy(cf_test *t) {
   cf_net_free(net);
 }
 
+static void minibatch_32(cf_search_params *p) { p->minibatch_size = 32; }
+
 /* Mates in two and three from the puzzle set that the value agent misses:
- * the search finds the mating move and reports the mate. */
+ * the search finds the mating move and reports the mate. The minibatch is
+ * the CPU backends' 32 whichever backend is the default: at 1000
+ * evaluations, cuda's 256 would make this a test of the batch size. */
 static void test_mates_the_one_ply_agent_misses(cf_test *t) {
   cf_net *net = builtin_net(t, 32);
   if (!net) return;
+  cf_search *search = new_search(t, minibatch_32);
+  if (!search) {
+    cf_net_free(net);
+    return;
+  }
   char path[4096];
   snprintf(path, sizeof path, "%s/puzzles/lichess_puzzles_public.csv", cf_test_data_dir());
   FILE *f = fopen(path, "r");
@@ -356,6 +365,8 @@ static void test_mates_the_one_ply_agent_misses(cf_test *t) {
         if (strcmp(move, answer) != 0) { /* the one-ply agent misses it */
           tried++;
           req.max_evals = 1000;
+          req.search = search;
+          cf_search_reset(search); /* each puzzle on a fresh tree, as without one */
           if (CHECK(cf_agent_search_desc.choose(&req, &s, NULL) == CF_OK)) {
             cf_move_write_uci(s.best, 0, move);
             solved += strcmp(move, answer) == 0 && s.mate == k + 2;
@@ -370,6 +381,7 @@ static void test_mates_the_one_ply_agent_misses(cf_test *t) {
     CHECK(solved >= need[k]);
   }
   fclose(f);
+  cf_search_free(search);
   cf_net_free(net);
 }
 

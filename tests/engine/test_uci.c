@@ -100,7 +100,7 @@ static void test_handshake(cf_test *t) {
 static void test_default_precision(cf_test *t) {
   const cf_backend_desc *d = cf_backend_find("onednn");
   if (!d) {
-    printf("skip test_default_precision: the onednn backend is not compiled in\n");
+    CF_SKIP("the onednn backend is not compiled in");
     return;
   }
   transcript tr;
@@ -1224,7 +1224,8 @@ static void test_clocks_every_agent(cf_test *t) {
   /* MoveOverheadMs and the value agent, on a net slow enough that its
    * full one-ply search (1 + 41 evaluations here: 42 legal moves, one of
    * them mate) takes far longer than the 20 ms that movetime 40 less 20
-   * leaves. */
+   * leaves: on a CPU backend (a GPU runs it in a few ms), the default one
+   * unless that is cuda. */
   char dir[] = "/tmp/cf_test_uci_clock_XXXXXX";
   if (!CHECK(mkdtemp(dir))) return;
   char slow[1100];
@@ -1233,9 +1234,12 @@ static void test_clocks_every_agent(cf_test *t) {
   u = engine(t, &tr, NULL);
   if (!u) goto done;
   char cmd[1300];
-  snprintf(cmd, sizeof cmd, "setoption name WeightsFile value %s\nsetoption name Agent value value\n"
+  const cf_backend_desc *def = cf_backend_default();
+  const bool gpu_default = def && strcmp(def->name, "cuda") == 0;
+  snprintf(cmd, sizeof cmd, "setoption name Backend value %s\n"
+                            "setoption name WeightsFile value %s\nsetoption name Agent value value\n"
                             "position fen r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 2 3\n"
-                            "isready\ngo nodes 2", slow);
+                            "isready\ngo nodes 2", gpu_default ? "ref" : "auto", slow);
   run(u, &tr, cmd);
   {
     const char *o = run(u, &tr, "setoption name MoveOverheadMs value 20");

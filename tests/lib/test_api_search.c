@@ -33,7 +33,11 @@ static void test_root_moves(cf_test *t) {
   }
   CHECK_INT_EQ(r->n_moves, 29);
   CHECK_STR_EQ(r->moves[0].move, r->move);
-  CHECK(r->visits >= 200);
+  /* About 200: smart pruning may end the search sooner once the best move
+   * cannot change (at ref's minibatch of 8 it stops at 186 here), and the
+   * last batch may overshoot (by less than a minibatch, at most 256). */
+  if (!CHECK(r->visits >= 100 && r->visits < 200 + 256))
+    fprintf(stderr, "visits %ld\n", (long)r->visits);
   long sum = 0;
   double priors = 0;
   for (int i = 0; i < r->n_moves; i++) {
