@@ -18,11 +18,12 @@
 struct cf_bweight {
   cf_weight_role role;
   int rows, cols;
-  float *dev; /* NETWORK.md layout, on the device */
+  float *dev; /* on the device: NETWORK.md layout, but RPE tables head-major [H][225][dh] */
 };
 
 typedef struct cuda_ctx {
   int max_batch, device;
+  int smem_limit; /* shared memory a block may opt in to (the attention kernel) */
   cudaStream_t stream;
   cublasHandle_t blas;
   cf_error first; /* the first failed call since the last sync */
@@ -89,6 +90,10 @@ static cf_status cu_create(const cf_backend_config *cfg, void **ctx, cf_error *e
   CUDA_NOTE(c, "create", cudaStreamCreate(&c->stream));
   if (c->first.status == CF_OK) CUBLAS_NOTE(c, "create", cublasCreate(&c->blas));
   if (c->first.status == CF_OK) CUBLAS_NOTE(c, "create", cublasSetStream(c->blas, c->stream));
+  if (c->first.status == CF_OK)
+    CUDA_NOTE(c, "create",
+              cudaDeviceGetAttribute(&c->smem_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                     device));
   if (c->first.status != CF_OK) {
     cf_status st = cf_error_set(err, c->first.status, "GPU %d: %s", device, c->first.msg);
     cu_destroy(c);
@@ -131,14 +136,37 @@ static void cu_download(void *ctx, float *dst, const float *src, size_t n) {
   CUDA_NOTE(c, "download", cudaStreamSynchronize(c->stream));
 }
 
+/* An RPE table [225][dh*H] (element (p, i*H + h)) as [H][225][dh], so the
+ * attention kernels read one head's table rows as consecutive floats. */
+static float *rpe_head_major(const cf_weight_shape *shape, const float *data) {
+  const int heads = shape->heads, depth = shape->cols / heads;
+  float *hm = malloc((size_t)shape->rows * shape->cols * sizeof *hm);
+  if (!hm) return NULL;
+  for (int p = 0; p < shape->rows; p++)
+    for (int i = 0; i < depth; i++)
+      for (int h = 0; h < heads; h++)
+        hm[((size_t)h * shape->rows + p) * depth + i] = data[(size_t)p * shape->cols + i * heads + h];
+  return hm;
+}
+
 static cf_bweight *cu_weight_create(void *ctx, const cf_weight_shape *shape, const float *data,
                                     cf_error *err) {
   (void)ctx;
-  cf_bweight *w = calloc(1, sizeof *w);
-  if (!w) {
-    cf_error_set(err, CF_ERR_NOMEM, "calloc of a weight record failed");
+  const bool rpe = cf_weight_role_is_rpe(shape->role);
+  if (rpe && (shape->rows != 225 || shape->heads <= 0 || shape->cols % shape->heads != 0)) {
+    cf_error_set(err, CF_ERR_ARG, "an RPE table must be [225][dh*H] with H > 0 (got [%d][%d], H %d)",
+                 shape->rows, shape->cols, shape->heads);
     return NULL;
   }
+  cf_bweight *w = calloc(1, sizeof *w);
+  float *hm = rpe ? rpe_head_major(shape, data) : NULL;
+  if (!w || (rpe && !hm)) {
+    free(w);
+    free(hm);
+    cf_error_set(err, CF_ERR_NOMEM, "out of memory for a weight record");
+    return NULL;
+  }
+  if (hm) data = hm;
   *w = (cf_bweight){.role = shape->role, .rows = shape->rows, .cols = shape->cols};
   size_t bytes = (size_t)shape->rows * shape->cols * sizeof(float);
   cudaError_t e = cudaMalloc((void **)&w->dev, bytes);
@@ -147,6 +175,7 @@ static cf_bweight *cu_weight_create(void *ctx, const cf_weight_shape *shape, con
   } else if ((e = cudaMemcpy(w->dev, data, bytes, cudaMemcpyHostToDevice)) != cudaSuccess) {
     describe_cuda(err, "weight_create", e, "cudaMemcpy", __FILE__, __LINE__);
   }
+  free(hm);
   if (e != cudaSuccess) {
     cudaFree(w->dev);
     free(w);
@@ -200,7 +229,8 @@ static void cu_attention(void *ctx, const cf_attention_args *a) {
   CUDA_NOTE(c, "attention",
             cf_cuda_attention((cf_cuda_stream)c->stream, a->batch, a->heads, a->depth, a->qkv,
                               a->rpe_q ? a->rpe_q->dev : NULL, a->rpe_k ? a->rpe_k->dev : NULL,
-                              a->rpe_v ? a->rpe_v->dev : NULL, a->bias, a->scale, a->out));
+                              a->rpe_v ? a->rpe_v->dev : NULL, a->bias, a->scale, a->out,
+                              c->smem_limit));
 }
 
 static void cu_gate(void *ctx, int batch, int d, float *x, const cf_bweight *mult,

@@ -17,11 +17,13 @@ int cf_cuda_bias_act(cf_cuda_stream s, int rows, int n, float *y, const float *b
 int cf_cuda_norm(cf_cuda_stream s, int rms, int rows, int width, const float *x, float alpha,
                  const float *skip, const float *gamma, const float *beta, float eps, float *y);
 
-/* Attention core, see cf_attention_args; RPE tables in NETWORK.md layout
- * [225][dh*H] (or NULL); bias [batch][H][64][64] or NULL. */
+/* Attention core, see cf_attention_args; RPE tables head-major
+ * [H][225][dh] (NETWORK.md's [225][dh*H] rearranged at upload), or NULL;
+ * bias [batch][H][64][64] or NULL. smem_limit: the device's shared memory
+ * per block (opt-in); a head's work runs from shared memory when it fits. */
 int cf_cuda_attention(cf_cuda_stream s, int batch, int heads, int depth, const float *qkv,
                       const float *rpe_q, const float *rpe_k, const float *rpe_v,
-                      const float *bias, float scale, float *out);
+                      const float *bias, float scale, float *out, int smem_limit);
 
 /* x[b][t][c] = x * mult[c][t] + add[c][t]; mult or add may be NULL. */
 int cf_cuda_gate(cf_cuda_stream s, int batch, int d, float *x, const float *mult,
