@@ -81,7 +81,7 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
     [CF_OPT_MINIBATCH_SIZE] = {"MinibatchSize", "minibatch-size", NULL, 0, CF_OPT_TYPE_SPIN, "0",
                                0, 1024, {NULL},
                                "search: positions per network call; 0 = the backend's default "
-                               "(ref 8, onednn/openblas 32, cuda 256)", {{NULL, NULL}}},
+                               "(ref 8, onednn/openblas 16, cuda 256)", {{NULL, NULL}}},
     [CF_OPT_NN_CACHE_SIZE] = {"NNCacheSize", "nncache", NULL, 0, CF_OPT_TYPE_SPIN, "2000000", 0,
                               999999999, {NULL},
                               "search: positions whose network output is kept (across moves; "

@@ -326,8 +326,8 @@ static void minibatch_32(cf_search_params *p) { p->minibatch_size = 32; }
 
 /* Mates in two and three from the puzzle set that the value agent misses:
  * the search finds the mating move and reports the mate. The minibatch is
- * the CPU backends' 32 whichever backend is the default: at 1000
- * evaluations, cuda's 256 would make this a test of the batch size. */
+ * 32 whichever backend is the default: at 1000 evaluations, cuda's 256
+ * would make this a test of the batch size. */
 static void test_mates_the_one_ply_agent_misses(cf_test *t) {
   cf_net *net = builtin_net(t, 32);
   if (!net) return;

@@ -285,8 +285,8 @@ static void test_every_backend_declares_a_minibatch(cf_test *t) {
   }
   /* Today's values. */
   CHECK_INT_EQ(cf_search_default_minibatch("ref"), 8);
-  if (cf_backend_find("onednn")) CHECK_INT_EQ(cf_search_default_minibatch("onednn"), 32);
-  if (cf_backend_find("openblas")) CHECK_INT_EQ(cf_search_default_minibatch("openblas"), 32);
+  if (cf_backend_find("onednn")) CHECK_INT_EQ(cf_search_default_minibatch("onednn"), 16);
+  if (cf_backend_find("openblas")) CHECK_INT_EQ(cf_search_default_minibatch("openblas"), 16);
   if (cf_backend_find("cuda")) CHECK_INT_EQ(cf_search_default_minibatch("cuda"), 256);
   /* "auto", NULL and "" are the default backend (cuda's on a GPU machine). */
   const cf_backend_desc *d = cf_backend_default();
