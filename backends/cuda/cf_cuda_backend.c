@@ -94,6 +94,8 @@ static cf_status cu_create(const cf_backend_config *cfg, void **ctx, cf_error *e
     CUDA_NOTE(c, "create",
               cudaDeviceGetAttribute(&c->smem_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin,
                                      device));
+  if (c->first.status == CF_OK)
+    CUDA_NOTE(c, "create", cf_cuda_attention_allow_smem(c->smem_limit));
   if (c->first.status != CF_OK) {
     cf_status st = cf_error_set(err, c->first.status, "GPU %d: %s", device, c->first.msg);
     cu_destroy(c);

@@ -110,7 +110,7 @@ __device__ static int rel_pos(int q, int k) {
 // output, consecutive threads writing consecutive depths.
 #define ATT_THREADS 256
 
-__host__ __device__ static size_t att_smem_floats(int depth, int n_tables) {
+static size_t att_smem_floats(int depth, int n_tables) {
   const size_t dp = (size_t)depth + 1;
   return 3 * 64 * dp + 64 * 65 + (size_t)n_tables * 225 * dp;
 }
@@ -253,6 +253,11 @@ __global__ static void attention_kernel(int heads, int depth, const float *qkv,
   }
 }
 
+extern "C" int cf_cuda_attention_allow_smem(int smem_limit) {
+  return (int)cudaFuncSetAttribute(attention_smem_kernel,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, smem_limit);
+}
+
 extern "C" int cf_cuda_attention(cf_cuda_stream s, int batch, int heads, int depth,
                                  const float *qkv, const float *rpe_q, const float *rpe_k,
                                  const float *rpe_v, const float *bias, float scale, float *out,
@@ -261,9 +266,6 @@ extern "C" int cf_cuda_attention(cf_cuda_stream s, int batch, int heads, int dep
   const int n_tables = (rpe_q != NULL) + (rpe_k != NULL) + (rpe_v != NULL);
   const size_t bytes = att_smem_floats(depth, n_tables) * sizeof(float);
   if (bytes <= (size_t)smem_limit) {
-    cudaError_t e = cudaFuncSetAttribute(attention_smem_kernel,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
-    if (e != cudaSuccess) return (int)e;
     attention_smem_kernel<<<dim3(heads, batch), ATT_THREADS, bytes, s>>>(
         heads, depth, qkv, rpe_q, rpe_k, rpe_v, bias, scale, out);
     return (int)cudaGetLastError();

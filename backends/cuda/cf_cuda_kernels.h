@@ -25,6 +25,10 @@ int cf_cuda_attention(cf_cuda_stream s, int batch, int heads, int depth, const f
                       const float *rpe_q, const float *rpe_k, const float *rpe_v,
                       const float *bias, float scale, float *out, int smem_limit);
 
+/* Lets the shared-memory attention kernel use up to smem_limit bytes on the
+ * current device (once per backend, before the first cf_cuda_attention). */
+int cf_cuda_attention_allow_smem(int smem_limit);
+
 /* x[b][t][c] = x * mult[c][t] + add[c][t]; mult or add may be NULL. */
 int cf_cuda_gate(cf_cuda_stream s, int batch, int d, float *x, const float *mult,
                  const float *add);
