@@ -98,15 +98,4 @@ static inline __attribute__((always_inline)) void cf_cpu_prefetch_token(
     else kernel(dh, Q0, Q1, kt, NULL, NULL, 0, 0, half, s0, s1);           \
   } while (0)
 
-/* The same over a kernel that also takes a constant qk first among the
- * flags: 1 for scores_pair (q.k and the terms), 0 for rpe_scores_pair (the
- * terms alone, added to s0, s1). */
-#define CF_CPU_SCORES_TERMS(kernel, qk, dh, Q0, Q1, kt, eq, ek, half, s0, s1)   \
-  do {                                                                          \
-    if ((eq) && (ek)) kernel(dh, Q0, Q1, kt, eq, ek, qk, 1, 1, half, s0, s1);   \
-    else if (eq) kernel(dh, Q0, Q1, kt, eq, NULL, qk, 1, 0, half, s0, s1);      \
-    else if (ek) kernel(dh, Q0, Q1, kt, NULL, ek, qk, 0, 1, half, s0, s1);      \
-    else kernel(dh, Q0, Q1, kt, NULL, NULL, qk, 0, 0, half, s0, s1);            \
-  } while (0)
-
 #endif /* CF_CPU_ATTENTION_LAYOUT_H */

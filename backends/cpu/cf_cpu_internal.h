@@ -36,6 +36,16 @@ struct cf_bweight {
    * rows for the value side; NULL where the float32 core runs (depth
    * above CF_CPU_MAX_FAST_DEPTH). */
   uint32_t *table_bf16;
+  /* RPE roles, only on an instance with int8 attention: the int8 form of
+   * table (cf_cpu_kernels.h, cf_cpu_int8_rpe): quads [H][dq][225]
+   * reversed for the query (s8) and key (u8, value + 128) sides, with
+   * scales [H][225] and, query side, corrections [H][225]; displacement
+   * quads [H][225][dh] with column scales [H][dh] for the value side.
+   * NULL where the float32 core runs (depth above CF_CPU_MAX_FAST_DEPTH,
+   * or a value that is not finite). */
+  uint32_t *table_int8;
+  float *table_int8_scale;
+  int32_t *table_int8_corr;
   void *extra;  /* backend-owned, freed by extra_free */
   void (*extra_free)(void *extra);
 };
@@ -53,14 +63,10 @@ typedef struct cf_cpu_ctx {
    * float32. Set before any weight is uploaded: the RPE weights' bf16
    * tables are built at upload. */
   const struct cf_cpu_attention_bf16_math *attention_bf16;
-  /* The attention core in int8 (cf_cpu_attention_int8.c), or NULL. Its RPE
-   * terms use the float32 tables, so it may be set at any time. */
+  /* The attention core in int8 (cf_cpu_attention_int8.c), or NULL. Set,
+   * as attention_bf16, before any weight is uploaded: the RPE weights'
+   * int8 tables are built at upload. */
   const struct cf_cpu_attention_int8_math *attention_int8;
-  /* Whether the int8 core also takes calls with an RPE key term, which it
-   * runs slower than the float32 core (its RPE terms stay float32 and cost
-   * as many FMAs as the float32 core's; docs/PRECISION.md "int8
-   * attention"); false: those keep float32. */
-  bool attention_int8_rpe_k;
   cf_error first; /* the first failed op since the last sync (cf_cpu_sync) */
   struct cf_backend_fault *fault; /* cf_backend_config.fault: the testing hook, or NULL */
 } cf_cpu_ctx;
@@ -112,9 +118,8 @@ void cf_cpu_attention(void *ctx, const cf_attention_args *args);
 bool cf_cpu_attention_bf16(cf_cpu_ctx *c, const cf_attention_args *a);
 
 /* The int8 attention of cf_cpu_attention's tasks (c->attention_int8 set,
- * depth <= CF_CPU_MAX_FAST_DEPTH, the RPE tables built for this call's
- * heads, no RPE key term unless c->attention_int8_rpe_k); false,
- * computing nothing, otherwise. */
+ * depth <= CF_CPU_MAX_FAST_DEPTH, every RPE weight given with its int8
+ * table for this call's heads); false, computing nothing, otherwise. */
 bool cf_cpu_attention_int8(cf_cpu_ctx *c, const cf_attention_args *a);
 
 /* The float32 per-head table of an RPE weight (NULL when w is NULL) into

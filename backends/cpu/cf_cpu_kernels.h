@@ -57,19 +57,6 @@ typedef struct cf_cpu_attention_math {
    * K[i] ek[i] over any depth; eq, ek: the displacement's rows of dh, or
    * NULL when absent. */
   float (*dot_rpe)(int dh, const float *Q, const float *K, const float *eq, const float *ek);
-
-  /* s0[32 half .. +32] += q.Eq[p] + k.Ek[p], s1 likewise: scores_pair's
-   * RPE terms alone, added to scores made elsewhere (the int8 core's
-   * integer q.k); at least one of eq, ek given. NULL in a set without
-   * it (avx2: no int8 attention runs on that set). */
-  void (*rpe_scores_pair)(int dh, const float *Q0, const float *Q1, const float *kt,
-                          const float *eq, const float *ek, int half, float *s0, float *s1);
-
-  /* o0[dh] += sum_k a0[k] ev[p(q0, k)], o1 likewise: weighted_values_pair's
-   * RPE value term alone (dh <= CF_CPU_MAX_FAST_DEPTH); NULL where
-   * rpe_scores_pair is. */
-  void (*rpe_values_pair)(int dh, const float *a0, const float *a1, const float *ev, int base0,
-                          int base1, float *o0, float *o1);
 } cf_cpu_attention_math;
 
 /* The attention core in bfloat16 (the oneDNN backend's precision=bf16):
@@ -104,9 +91,9 @@ typedef struct cf_cpu_attention_bf16_math {
 } cf_cpu_attention_bf16_math;
 
 /* The attention core in int8 (the oneDNN backend's precision=int8), the
- * integer parts only; the driver (cf_cpu_attention_int8.c) quantizes and
- * adds the RPE terms in float32 with the float32 core's rpe_scores_pair
- * and weighted_values_pair. Scores: q and k symmetric int8 per token row
+ * integer parts and their conversion; the driver (cf_cpu_attention_int8.c)
+ * quantizes q, k and v per call, the RPE tables are quantized once at
+ * upload (cf_cpu_memory.c). Scores: q and k symmetric int8 per token row
  * (kernel set's quantize_row). VNNI's vpdpbusd multiplies u8 by s8, four
  * bytes per 32-bit lane; the queries go as u8 q + 128 and each key's sum
  * 128 sum_i k[i] is subtracted afterwards, exact in int32 (|acc| < 2^23 at
@@ -118,28 +105,69 @@ typedef struct cf_cpu_attention_bf16_math {
  * depth column over the head's 64 keys (a scale must not depend on the
  * key, the index summed over, to come out of the sum). Keys go in quads
  * (4m .. 4m + 3) per 32-bit word. Every sum is an exact int32, converted
- * as (float)sum * (row scale * column scale). */
+ * as (float)sum * (row scale * column scale).
+ *
+ * The RPE terms are integer sums of the same kind, each with its own
+ * accumulator and scales (cf_cpu_int8_rpe). q.Eq[p]: the u8 queries
+ * against the table's s8 depth quads, one scale per displacement (the
+ * lane's, as a key's), the table's 128 sum_i Eq[p][i] taken out. k.Ek[p]:
+ * the table as u8 (Ek + 128) against the keys' s8 quads, so the keys'
+ * correction kc serves again. Value term: the u8 weights against the
+ * table's s8 quads of four displacements p, p - 1, p - 2, p - 3 (the
+ * four keys of a key quad sit one displacement apart), one scale per
+ * depth column over the 225 displacements. A table scale is max / 127
+ * over what it covers (1 when all zero). Converted and added in float32
+ * in this order: s = qk + q term + k term, o = v + value term, each term
+ * (float)sum * (scale * scale). */
+typedef struct cf_cpu_int8_rpe {
+  /* Query side, each offset by c(q0) as the float32 tables (NULL: no q
+   * term): eq the reversed s8 quads [dq][225] (word (j, jj) = depths
+   * 4j .. 4j + 3 of displacement 224 - jj), eqc[225] the corrections
+   * 128 sum_i Eq, eqs[225] the scales. */
+  const uint32_t *eq;
+  const int32_t *eqc;
+  const float *eqs;
+  /* Key side likewise (NULL: no k term): ek the u8 quads (value + 128),
+   * eks[225] the scales. */
+  const uint32_t *ek;
+  const float *eks;
+} cf_cpu_int8_rpe;
+
 typedef struct cf_cpu_attention_int8_math {
   const char *name; /* what the backend's variant shows: "avx512_vnni", "portable" */
 
-  /* s0[32 half .. +32] = (float)(Q0 . kt_k - kc[k]) * (sq0 * sk[k]), s1
-   * likewise for Q1, over the keys of ranks 4 half .. 4 half + 3 and dq
-   * depth quads. Q0, Q1: u8 rows (4 dq bytes, q + 128); kt: the keys' s8
-   * quads transposed [dq][64] 64-byte aligned; kc[64]: 128 sum_i k[i];
-   * sk[64]: the key rows' scales. */
+  /* s0[32 half .. +32] = (float)(Q0 . kt_k - kc[k]) * (sq0 * sk[k]) plus
+   * the RPE terms of t (NULL, or a field NULL: without that term), s1
+   * likewise for Q1 (q0 + 8, its tables 15 entries before q0's), over the
+   * keys of ranks 4 half .. 4 half + 3 and dq depth quads. Q0, Q1: u8 rows
+   * (4 dq bytes, q + 128); kt: the keys' s8 quads transposed [dq][64]
+   * 64-byte aligned; kc[64]: 128 sum_i k[i]; sk[64]: the key rows'
+   * scales. */
   void (*scores_pair)(int dq, const uint8_t *Q0, const uint8_t *Q1, float sq0, float sq1,
-                      const uint32_t *kt, const int32_t *kc, const float *sk, int half, float *s0,
-                      float *s1);
+                      const uint32_t *kt, const int32_t *kc, const float *sk,
+                      const cf_cpu_int8_rpe *t, int half, float *s0, float *s1);
 
-  /* o0[dh] = (float)(sum_k a0[k] v[k][i]) * (sa0 * sv[i]), o1 likewise:
-   * a0, a1 the u8 weights [64]; vq: the values' s8 key quads [16][dh]
-   * (word (m, i) = v[4m .. 4m + 3][i]); sv[dh]: the column scales. */
+  /* o0[dh] = (float)(sum_k a0[k] v[k][i]) * (sa0 * sv[i]) plus the value
+   * term, o1 likewise: a0, a1 the u8 weights [64]; vq: the values' s8 key
+   * quads [16][dh] (word (m, i) = v[4m .. 4m + 3][i]); sv[dh]: the column
+   * scales; ev: the head's value table [225][dh] (word (p, i) = Ev[p][i],
+   * Ev[p - 1][i], Ev[p - 2][i], Ev[p - 3][i]; key quad m reads row
+   * base - off(4m)) with evs[dh] its column scales, or NULL; base0,
+   * base1: the queries' displacement bases. */
   void (*weighted_values_pair)(int dh, const uint8_t *a0, const uint8_t *a1, float sa0, float sa1,
-                               const uint32_t *vq, const float *sv, float *o0, float *o1);
+                               const uint32_t *vq, const float *sv, const uint32_t *ev,
+                               const float *evs, int base0, int base1, float *o0, float *o1);
 
-  /* w[64] = (int)(s[k] * (255 / m) + 0.5) with m = max s (each step
-   * rounded; s a softmax row, so m > 0); returns m / 255. */
-  float (*weights_to_u8)(const float *s, uint8_t *w);
+  /* A score row's softmax straight to u8 weights: v = s * scale + bias
+   * (bias a row of 64, or NULL), e[k] = exp(v[k] - max v), w[k] =
+   * (int)(e[k] * 255 + 0.5) (each step rounded; e <= 1, the largest 1, so
+   * the largest weight is 255); returns the weights' scale 1 / (255 sum e),
+   * so w[k] times it is the softmax. The float32 core's finish_scores then
+   * a quantization pass in one, without the normalisation (the scale takes
+   * it). s is 64-byte aligned and left as it was or overwritten. The sets'
+   * exp differ in the last bits, so a weight may differ from another
+   * set's by one step. */
+  float (*softmax_to_u8)(float *s, float scale, const float *bias, uint8_t *w);
 
   /* The head's values v[64][dh] (rows at stride ld) per depth column:
    * sv[i] = max_k |v[k][i]| / 127 (1 for a zero column) and the word

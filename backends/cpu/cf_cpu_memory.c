@@ -1,6 +1,7 @@
 /* cf_cpu_memory.c: settings (with the kernel set), host memory and weight
  * records shared by the CPU backends. */
 #define _DEFAULT_SOURCE /* madvise */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__linux__)
@@ -23,7 +24,6 @@ cf_status cf_cpu_ctx_init(cf_cpu_ctx *c, const cf_backend_config *cfg,
   c->fault = cfg->fault;
   c->attention_bf16 = NULL; /* float32 attention unless the backend asks */
   c->attention_int8 = NULL;
-  c->attention_int8_rpe_k = false;
   const cf_backend_int_option known[] = {{"threads", 1, MAX_THREADS, &c->threads}};
   CF_TRY(cf_backend_options_parse(cfg->options, known, 1, err));
   return cf_cpu_kernels_select(&c->kernels, err);
@@ -178,6 +178,80 @@ static bool build_rpe_table_bf16(cf_bweight *w, cf_backend_fault *fault, cf_erro
   return true;
 }
 
+/* True when every value of w is finite (int8's scales come from maxima). */
+static bool all_finite(const cf_bweight *w) {
+  for (size_t i = 0; i < (size_t)w->rows * w->cols; i++)
+    if (!isfinite(w->data[i])) return false;
+  return true;
+}
+
+/* One run of n floats quantized symmetric int8 with the portable set's
+ * quantize_row (every set rounds the same); returns its scale. */
+static float quantize_run(int n, const float *x, int8_t *q) {
+  return cf_cpu_kernels_portable.quantize_row(n, x, q);
+}
+
+/* Four bytes packed in a word, b[0] lowest (the order of a vector load). */
+static uint32_t pack4(int b0, int b1, int b2, int b3) {
+  return (uint32_t)(uint8_t)b0 | (uint32_t)(uint8_t)b1 << 8 | (uint32_t)(uint8_t)b2 << 16 |
+         (uint32_t)(uint8_t)b3 << 24;
+}
+
+/* w->table_int8 and its scales and corrections (cf_bweight, laid out as
+ * cf_cpu_int8_rpe) from w->data, after build_rpe_table; left NULL (the
+ * float32 core runs this weight's calls) when the depth is past the int8
+ * path or a value is not finite. */
+static bool build_rpe_table_int8(cf_bweight *w, cf_backend_fault *fault, cf_error *err) {
+  enum { TABLE = CF_CPU_RPE_TABLE, MAXD = CF_CPU_MAX_FAST_DEPTH };
+  const int heads = w->heads, dh = w->cols / heads, dq = (dh + 3) / 4;
+  if (dh > MAXD || !all_finite(w)) return true;
+  const bool v = w->role == CF_WEIGHT_RPE_V, q = w->role == CF_WEIGHT_RPE_Q;
+  const size_t words = (size_t)heads * TABLE * (v ? dh : dq);
+  const size_t scales = (size_t)heads * (v ? dh : TABLE);
+  if (cf_backend_fault_alloc(fault, err)) return false;
+  w->table_int8 = (uint32_t *)(void *)cf_cpu_alloc(words);
+  w->table_int8_scale = cf_cpu_alloc(scales);
+  w->table_int8_corr = q ? (int32_t *)(void *)cf_cpu_alloc((size_t)heads * TABLE) : NULL;
+  if (!w->table_int8 || !w->table_int8_scale || (q && !w->table_int8_corr)) {
+    cf_error_set(err, CF_ERR_NOMEM, "aligned_alloc of the %d-head int8 table failed", heads);
+    return false;
+  }
+  float x[TABLE > MAXD ? TABLE : MAXD];
+  int8_t b[TABLE > 4 * ((MAXD + 3) / 4) ? TABLE : 4 * ((MAXD + 3) / 4)];
+  for (int h = 0; h < heads; h++) {
+    uint32_t *t = w->table_int8 + (size_t)h * TABLE * (v ? dh : dq);
+    if (v) { /* a column over the displacements, then word (p, i) = p, p - 1, p - 2, p - 3 */
+      int8_t col[MAXD][TABLE]; /* 28 KB at the largest depth */
+      for (int i = 0; i < dh; i++) {
+        for (int p = 0; p < TABLE; p++) x[p] = rpe_at(w, p, i, h, dh);
+        w->table_int8_scale[(size_t)h * dh + i] = quantize_run(TABLE, x, col[i]);
+      }
+      for (int p = 0; p < TABLE; p++)
+        for (int i = 0; i < dh; i++) {
+          int c[4];
+          for (int u = 0; u < 4; u++) c[u] = p - u >= 0 ? col[i][p - u] : 0;
+          t[(size_t)p * dh + i] = pack4(c[0], c[1], c[2], c[3]);
+        }
+    } else { /* a displacement's row over depth (reversed: jj = 224 - p) */
+      float *sc = w->table_int8_scale + (size_t)h * TABLE;
+      int32_t *corr = q ? w->table_int8_corr + (size_t)h * TABLE : NULL;
+      for (int jj = 0; jj < TABLE; jj++) {
+        for (int i = 0; i < 4 * dq; i++) x[i] = rpe_at(w, TABLE - 1 - jj, i, h, dh);
+        sc[jj] = quantize_run(dh, x, b);
+        for (int i = dh; i < 4 * dq; i++) b[i] = 0;
+        int32_t sum = 0;
+        for (int i = 0; i < dh; i++) sum += b[i];
+        if (corr) corr[jj] = 128 * sum;
+        const int bias = q ? 0 : 128; /* the key side as u8 */
+        for (int j = 0; j < dq; j++)
+          t[(size_t)j * TABLE + jj] = pack4(b[4 * j] + bias, b[4 * j + 1] + bias,
+                                            b[4 * j + 2] + bias, b[4 * j + 3] + bias);
+      }
+    }
+  }
+  return true;
+}
+
 cf_bweight *cf_cpu_weight_create(void *ctx, const cf_weight_shape *shape, const float *data,
                                  cf_error *err) {
   /* ctx may be NULL (a bench building weights without a backend). */
@@ -207,9 +281,11 @@ cf_bweight *cf_cpu_weight_create(void *ctx, const cf_weight_shape *shape, const 
     memcpy(w->data, data, n * sizeof(float));
   }
   const bool bf16 = ctx && ((cf_cpu_ctx *)ctx)->attention_bf16;
+  const bool int8 = ctx && ((cf_cpu_ctx *)ctx)->attention_int8;
   if (cf_weight_role_is_rpe(w->role) &&
       (!build_rpe_table(w, shape->heads, fault, err) ||
-       (bf16 && !build_rpe_table_bf16(w, fault, err)))) {
+       (bf16 && !build_rpe_table_bf16(w, fault, err)) ||
+       (int8 && !build_rpe_table_int8(w, fault, err)))) {
     cf_cpu_weight_free(ctx, w);
     return NULL;
   }
@@ -222,6 +298,9 @@ void cf_cpu_weight_free(void *ctx, cf_bweight *w) {
   if (w->extra && w->extra_free) w->extra_free(w->extra);
   cf_cpu_free(w->table);
   cf_cpu_free((float *)(void *)w->table_bf16);
+  cf_cpu_free((float *)(void *)w->table_int8);
+  cf_cpu_free(w->table_int8_scale);
+  cf_cpu_free((float *)(void *)w->table_int8_corr);
   cf_cpu_free(w->data);
   free(w);
 }

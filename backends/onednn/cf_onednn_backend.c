@@ -91,11 +91,9 @@ static cf_status od_create(const cf_backend_config *cfg, void **ctx, cf_error *e
   c->precision_auto = cfg->precision_auto;
   c->f32_uses = cfg->f32_uses;
   cf_status st = cf_onednn_precision_check(c->precision, err);
-  /* int8's attention: 0 float32 (to measure it), 1 int8 for the calls
-   * without an RPE key term (the default: those it runs faster), 2 int8
-   * for every call. */
+  /* int8's attention: 0 float32 (to measure it), 1 int8 (the default). */
   int int8_attention = 1;
-  const cf_backend_int_option own[] = {{"int8_attention", 0, 2, &int8_attention}};
+  const cf_backend_int_option own[] = {{"int8_attention", 0, 1, &int8_attention}};
   const size_t rest_size = cfg->options ? strlen(cfg->options) + 1 : 1;
   char *rest = malloc(rest_size);
   if (!rest && st == CF_OK) st = cf_error_set(err, CF_ERR_NOMEM, "out of memory");
@@ -104,15 +102,13 @@ static cf_status od_create(const cf_backend_config *cfg, void **ctx, cf_error *e
   cpu_cfg.options = rest;
   if (st == CF_OK) st = cf_cpu_ctx_init(&c->cpu, &cpu_cfg, err);
   free(rest);
-  /* bf16 runs the attention core in bf16 too (before any weight upload:
-   * the RPE weights' bf16 tables are built then); int8 in int8 where the
-   * kernel set has an int8 core (else float32, said in the variant). */
+  /* bf16 runs the attention core in bf16 too, int8 in int8 where the
+   * kernel set has an int8 core (else float32, said in the variant); both
+   * before any weight upload, which builds the RPE weights' tables. */
   if (st == CF_OK && c->precision == CF_PRECISION_BF16)
     c->cpu.attention_bf16 = cf_cpu_attention_bf16_select(c->cpu.kernels);
-  if (st == CF_OK && c->precision == CF_PRECISION_INT8 && int8_attention) {
+  if (st == CF_OK && c->precision == CF_PRECISION_INT8 && int8_attention)
     c->cpu.attention_int8 = cf_cpu_attention_int8_select(c->cpu.kernels);
-    c->cpu.attention_int8_rpe_k = int8_attention == 2;
-  }
   if (st == CF_OK && dnnl_engine_create(&c->engine, dnnl_cpu, 0) != dnnl_success)
     st = cf_error_set(err, CF_ERR_BACKEND, "cannot create a oneDNN CPU engine");
   if (st == CF_OK &&
@@ -479,7 +475,7 @@ static void od_matmul_nt(void *ctx, int batch, int m, int n, int k, const float 
 /* The kernel set, plus the precision, any weights kept in float32 (with
  * each distinct reason) and the attention core: "avx2", "avx512, bf16
  * matmuls, bf16 attention (avx512_bf16)", "avx512, int8 matmuls, int8
- * attention (avx512_vnni; f32 with an RPE key term)", "avx2, int8 matmuls
+ * attention (avx512_vnni)", "avx2, int8 matmuls
  * (2 of 30 matrices kept f32: input embedding kept in float32
  * (f32_roles)), f32 attention". */
 static const char *od_variant(void *ctx) {
@@ -498,9 +494,8 @@ static const char *od_variant(void *ctx) {
     snprintf(c->variant + len, sizeof c->variant - len, ", bf16 attention (%s)",
              c->cpu.attention_bf16->name);
   else if (c->cpu.attention_int8)
-    snprintf(c->variant + len, sizeof c->variant - len, ", int8 attention (%s%s)",
-             c->cpu.attention_int8->name,
-             c->cpu.attention_int8_rpe_k ? "" : "; f32 with an RPE key term");
+    snprintf(c->variant + len, sizeof c->variant - len, ", int8 attention (%s)",
+             c->cpu.attention_int8->name);
   else if (c->precision == CF_PRECISION_INT8)
     snprintf(c->variant + len, sizeof c->variant - len, ", f32 attention");
   return c->variant;
@@ -540,7 +535,7 @@ const cf_backend_desc cf_backend_onednn_desc = {
     .name = "onednn",
     .summary = "oneDNN matmul primitives (fused bias + activation) + CPU kernels, avx2 or "
                "portable by CPU (options: threads=N, precision=f32|bf16|int8|auto, "
-               "f32_roles=embedding+heads|none, int8_attention=0|1|2)",
+               "f32_roles=embedding+heads|none, int8_attention=0|1)",
     .priority = 30,
     .features = CF_CPU_FEATURES,
     .activations = CF_CPU_ACTIVATIONS,

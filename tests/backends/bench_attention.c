@@ -8,8 +8,7 @@
  * per layer for none, q, k, v, qkv, with
  * the kernel set a backend would run (CFORMER_CPU_KERNELS picks one);
  * --bf16: the bf16 core a backend runs with precision=bf16; --int8: the
- * int8 core of precision=int8 (where the kernel set has one), for every
- * call (int8_attention=2). */
+ * int8 core of precision=int8 (where the kernel set has one). */
 #include "backends/cpu/cf_cpu_kernels.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,7 +76,6 @@ int main(int argc, char **argv) {
   /* Before the weights: their bf16 tables are built at upload. */
   ctx.attention_bf16 = bf16 ? cf_cpu_attention_bf16_select(ctx.kernels) : NULL;
   ctx.attention_int8 = int8 ? cf_cpu_attention_int8_select(ctx.kernels) : NULL;
-  ctx.attention_int8_rpe_k = true; /* every call (the backend's int8_attention=2) */
   if (int8 && !ctx.attention_int8) {
     fprintf(stderr, "--int8: the %s kernel set has no int8 attention core\n",
             cf_cpu_kernels_name(&ctx));

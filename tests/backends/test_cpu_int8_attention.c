@@ -4,21 +4,23 @@
  *   core:  each set's int8 core (cf_cpu_attention_int8_select of the set
  *          forced by CFORMER_CPU_KERNELS) against the portable one on the
  *          same integer data, every depth quad count 1..32 and value depth
- *          1..128, both key halves, every query pair, and the weight and
- *          value quantizers: bit for bit (the integer sums are exact, the
- *          conversions the same float32 steps);
- *   rpe:   each set's float32 rpe_scores_pair added to RPE-free scores
- *          equals scores_pair with the terms, rpe_values_pair likewise,
- *          to float32 summation order;
+ *          1..128, both key halves, every query pair, every subset of the
+ *          RPE terms, and the value quantizer: bit for bit (the integer
+ *          sums are exact, the conversions the same float32 steps);
+ *   softmax: each set's softmax_to_u8 (the portable one too) against a
+ *          double-precision softmax: every weight within half a step plus
+ *          float32's exp error, the scale within 1e-5 relative, with and
+ *          without a bias row; the sets within one step of portable;
  *   op:    the whole op on oneDNN precision=int8 under every kernel set
  *          this CPU runs (2 threads, task counts not a multiple of 2),
  *          against the double-precision formula on the unquantized inputs,
  *          every subset of RPE q/k/v and the smolgen bias, odd depths, a
  *          depth past the int8 path (float32), and against the portable
- *          set's op (int8_attention=2: every call in int8); the variant
- *          names the core, or says f32 attention for a set without one and
- *          for int8_attention=0 (float32 accuracy); the default runs the
- *          calls with an RPE key term in float32, the others in int8;
+ *          set's op; the variant names the core, or says f32 attention for
+ *          a set without one and for int8_attention=0 (float32 accuracy);
+ *   tables: a table with a value that is not finite gets no int8 form,
+ *          and the int8 op refuses its calls (they keep float32); a finite
+ *          one gets it, and the op runs;
  *   option: int8_attention out of range, or on another backend, refused.
  * Skips (77) where oneDNN does not run int8 here (no VNNI). */
 #include <math.h>
@@ -29,6 +31,7 @@
 
 #include "backends/cf_backend.h"
 #include "backends/cpu/cf_cpu_attention_layout.h"
+#include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_kernels.h"
 #include "tests/backends/cf_attention_op.h"
 #include "tests/backends/cf_attention_ref.h"
@@ -36,9 +39,9 @@
 #include "tests/cf_test.h"
 
 /* Largest |int8 op - double formula| over an output, inputs in [-1, 1):
- * q, k and v keep about 8 bits (a step of max / 127 per row or column),
- * the weights a step of max / 255 per row. Measured worst 3.8e-3
- * (printed). */
+ * q, k, v and the RPE tables keep about 8 bits (a step of max / 127 per
+ * row or column), the weights a step of max / 255 per row. Measured worst
+ * (printed) 5.0e-3. */
 #define INT8_BOUND 1e-2
 /* Largest |set - portable| of the op: the sets' float32 softmax and RPE
  * sums differ in the last bits, which can move a weight's u8 rounding by
@@ -59,17 +62,23 @@ static uint32_t rnd32(void) {
 enum { DQ = 32, DH = 128 };
 
 static void test_core_matches_portable(cf_test *t) {
+  enum { T = CF_CPU_RPE_TABLE };
   const cf_cpu_attention_int8_math *ref = &cf_cpu_attention_int8_portable;
   static uint8_t Q[64][4 * DQ], A[2][64];
   static _Alignas(64) uint32_t kt[DQ * 64], vq[16 * DH];
-  int32_t kc[64];
-  float sk[64], sv[DH];
+  static uint32_t eq[DQ * T], ek[DQ * T], ev[T * DH];
+  int32_t kc[64], eqc[T];
+  float sk[64], sv[DH], eqs[T], eks[T], evs[DH];
   for (int q = 0; q < 64; q++)
     for (int i = 0; i < 4 * DQ; i++) Q[q][i] = (uint8_t)rnd32();
   for (int i = 0; i < DQ * 64; i++) kt[i] = rnd32();
   for (int i = 0; i < 16 * DH; i++) vq[i] = rnd32();
+  for (int i = 0; i < DQ * T; i++) eq[i] = rnd32(), ek[i] = rnd32();
+  for (int i = 0; i < T * DH; i++) ev[i] = rnd32();
   for (int k = 0; k < 64; k++) kc[k] = (int32_t)(rnd32() % 100000) - 50000, sk[k] = rnd() + 1.5f;
-  for (int i = 0; i < DH; i++) sv[i] = rnd() + 1.5f;
+  for (int j = 0; j < T; j++)
+    eqc[j] = (int32_t)(rnd32() % 100000) - 50000, eqs[j] = rnd() + 1.5f, eks[j] = rnd() + 1.5f;
+  for (int i = 0; i < DH; i++) sv[i] = rnd() + 1.5f, evs[i] = rnd() + 1.5f;
   for (int u = 0; u < 2; u++)
     for (int k = 0; k < 64; k++) A[u][k] = (uint8_t)rnd32();
   int compared = 0;
@@ -83,31 +92,33 @@ static void test_core_matches_portable(cf_test *t) {
     long differ = 0, total = 0;
     for (int dq = 1; dq <= DQ; dq++)
       for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1)
-        for (int half = 0; half < 2; half++) {
-          _Alignas(64) float g0[64], g1[64], w0[64], w1[64];
-          m->scores_pair(dq, Q[q], Q[q + 8], 0.01f, 0.02f, kt, kc, sk, half, g0, g1);
-          ref->scores_pair(dq, Q[q], Q[q + 8], 0.01f, 0.02f, kt, kc, sk, half, w0, w1);
-          differ += memcmp(g0 + 32 * half, w0 + 32 * half, 32 * sizeof(float)) != 0;
-          differ += memcmp(g1 + 32 * half, w1 + 32 * half, 32 * sizeof(float)) != 0;
+        for (int half = 0; half < 2; half++)
+          for (int terms = 0; terms < 5; terms++) { /* 4: no table struct at all */
+            /* The tables at this pair's offset c(q0), laid out [dq][225]. */
+            const int c = T - 1 - cf_cpu_query_base(q);
+            cf_cpu_int8_rpe rt = {terms & 1 ? eq + c : NULL, eqc + c, eqs + c,
+                                  terms & 2 ? ek + c : NULL, eks + c};
+            const cf_cpu_int8_rpe *pt = terms == 4 ? NULL : &rt;
+            _Alignas(64) float g0[64], g1[64], w0[64], w1[64];
+            m->scores_pair(dq, Q[q], Q[q + 8], 0.01f, 0.02f, kt, kc, sk, pt, half, g0, g1);
+            ref->scores_pair(dq, Q[q], Q[q + 8], 0.01f, 0.02f, kt, kc, sk, pt, half, w0, w1);
+            differ += memcmp(g0 + 32 * half, w0 + 32 * half, 32 * sizeof(float)) != 0;
+            differ += memcmp(g1 + 32 * half, w1 + 32 * half, 32 * sizeof(float)) != 0;
+            total += 2;
+          }
+    for (int dh = 1; dh <= DH; dh++)
+      for (int q = 0; q < 64; q += 9) /* bases from the lowest to the highest */
+        for (int with_e = 0; with_e < 2; with_e++) {
+          const int b0 = cf_cpu_query_base(q & ~8), b1 = cf_cpu_query_base((q & ~8) + 8);
+          float g0[DH], g1[DH], w0[DH], w1[DH];
+          const uint32_t *e = with_e ? ev : NULL;
+          m->weighted_values_pair(dh, A[0], A[1], 0.003f, 0.005f, vq, sv, e, evs, b0, b1, g0, g1);
+          ref->weighted_values_pair(dh, A[0], A[1], 0.003f, 0.005f, vq, sv, e, evs, b0, b1, w0,
+                                    w1);
+          differ += memcmp(g0, w0, (size_t)dh * sizeof(float)) != 0;
+          differ += memcmp(g1, w1, (size_t)dh * sizeof(float)) != 0;
           total += 2;
         }
-    for (int dh = 1; dh <= DH; dh++) {
-      float g0[DH], g1[DH], w0[DH], w1[DH];
-      m->weighted_values_pair(dh, A[0], A[1], 0.003f, 0.005f, vq, sv, g0, g1);
-      ref->weighted_values_pair(dh, A[0], A[1], 0.003f, 0.005f, vq, sv, w0, w1);
-      differ += memcmp(g0, w0, (size_t)dh * sizeof(float)) != 0;
-      differ += memcmp(g1, w1, (size_t)dh * sizeof(float)) != 0;
-      total += 2;
-    }
-    for (int r = 0; r < 64; r++) { /* softmax-like rows, the largest weight anywhere */
-      _Alignas(64) float sm[64];
-      for (int k2 = 0; k2 < 64; k2++) sm[k2] = (rnd() + 1.0f) / 64.0f;
-      sm[r] = 0.5f;
-      uint8_t g[64], w[64];
-      const float sg = m->weights_to_u8(sm, g), sw = ref->weights_to_u8(sm, w);
-      differ += memcmp(g, w, sizeof g) != 0 || memcmp(&sg, &sw, sizeof sg) != 0;
-      total++;
-    }
     static float V[64][DH + 3];
     for (int k2 = 0; k2 < 64; k2++)
       for (int i = 0; i < DH + 3; i++) V[k2][i] = (i % 5 == 4) ? 0.0f : rnd() * (float)(i + 1);
@@ -126,53 +137,46 @@ static void test_core_matches_portable(cf_test *t) {
   if (compared == 0) printf("  no set here has an int8 core of its own (portable only)\n");
 }
 
-/* scores_pair(no terms) + rpe_scores_pair(terms) = scores_pair(terms),
- * and the same for the values' term. */
-static void test_rpe_terms_add_up(cf_test *t) {
-  enum { D = 33 };
-  static _Alignas(64) float kt[D * 64];
-  static float Q[2][D], eq[D * 225], ek[D * 225];
-  for (int i = 0; i < D * 64; i++) kt[i] = rnd();
-  for (int i = 0; i < D; i++) Q[0][i] = rnd(), Q[1][i] = rnd();
-  for (int i = 0; i < D * 225; i++) eq[i] = rnd(), ek[i] = rnd();
+/* softmax_to_u8 against the double softmax it stands for. */
+static void test_softmax_to_u8(cf_test *t) {
+  const cf_cpu_attention_int8_math *ref = &cf_cpu_attention_int8_portable;
+  double worst_w = 0, worst_s = 0;
+  int worst_set = 0;
   for (int s = 0; s < N_SETS; s++) {
     const cf_cpu_kernels *k = set_named(SETS[s]);
-    if (!k || !k->attention->rpe_scores_pair) continue;
-    double worst = 0;
-    for (int terms = 1; terms < 4; terms++)
-      for (int q = 0; q < 64; q += 9) {
-        const int qq = q & ~8, c = 224 - cf_cpu_query_base(qq); /* a pair's first query */
-        const float *pq = terms & 1 ? eq + c : NULL, *pk = terms & 2 ? ek + c : NULL;
-        for (int half = 0; half < 2; half++) {
-          _Alignas(64) float g0[64], g1[64], w0[64], w1[64];
-          k->attention->scores_pair(D, Q[0], Q[1], kt, NULL, NULL, half, g0, g1);
-          k->attention->rpe_scores_pair(D, Q[0], Q[1], kt, pq, pk, half, g0, g1);
-          k->attention->scores_pair(D, Q[0], Q[1], kt, pq, pk, half, w0, w1);
-          for (int i = 32 * half; i < 32 * half + 32; i++)
-            worst = fmax(worst, fmax(fabs(g0[i] - w0[i]), fabs(g1[i] - w1[i])));
-        }
+    const cf_cpu_attention_int8_math *m = k ? cf_cpu_attention_int8_select(k) : NULL;
+    if (!m) continue;
+    for (int r = 0; r < 200; r++) {
+      _Alignas(64) float row[64], copy[64];
+      float bias[64];
+      const float scale = 0.17677669f; /* 1 / sqrt(32) */
+      for (int c = 0; c < 64; c++) row[c] = 16.0f * rnd(), bias[c] = 2.0f * rnd();
+      const float *b = r & 1 ? bias : NULL;
+      double v[64], mx = -INFINITY, sum = 0;
+      for (int c = 0; c < 64; c++) {
+        v[c] = (double)(row[c] * scale) + (b ? b[c] : 0.0);
+        mx = fmax(mx, v[c]);
       }
-    /* rpe_values_pair added to 1 = weighted_values_pair of unit values. */
-    static float ones[64 * D], ev[225 * D];
-    float a[2][64];
-    for (int i = 0; i < 64 * D; i++) ones[i] = 1.0f;
-    for (int i = 0; i < 225 * D; i++) ev[i] = rnd();
-    for (int u = 0; u < 2; u++)
-      for (int k2 = 0; k2 < 64; k2++) a[u][k2] = (rnd() + 1.0f) / 64.0f;
-    for (int dh = 1; dh <= D; dh += 4) {
-      float g0[D], g1[D], w0[D], w1[D];
-      for (int i = 0; i < dh; i++) g0[i] = g1[i] = 0.0f;
-      for (int k2 = 0; k2 < 64; k2++)
-        for (int i = 0; i < dh; i++) g0[i] += a[0][k2], g1[i] += a[1][k2];
-      const int b0 = cf_cpu_query_base(5), b1 = cf_cpu_query_base(60);
-      k->attention->rpe_values_pair(dh, a[0], a[1], ev, b0, b1, g0, g1);
-      k->attention->weighted_values_pair(dh, a[0], a[1], ones, (size_t)dh, ev, b0, b1, w0, w1);
-      for (int i = 0; i < dh; i++)
-        worst = fmax(worst, fmax(fabs(g0[i] - w0[i]), fabs(g1[i] - w1[i])));
+      for (int c = 0; c < 64; c++) sum += exp(v[c] - mx);
+      uint8_t w[64], wp[64];
+      memcpy(copy, row, sizeof row);
+      const float sa = m->softmax_to_u8(row, scale, b, w);
+      const float sp = ref->softmax_to_u8(copy, scale, b, wp);
+      worst_s = fmax(worst_s, fabs(sa * 255.0 * sum - 1.0));
+      for (int c = 0; c < 64; c++) {
+        worst_w = fmax(worst_w, fabs(w[c] - 255.0 * exp(v[c] - mx)));
+        worst_set = abs((int)w[c] - (int)wp[c]) > worst_set ? abs((int)w[c] - (int)wp[c])
+                                                           : worst_set;
+      }
+      (void)sp;
     }
-    printf("  %s: rpe_scores_pair, rpe_values_pair worst %.3g\n", SETS[s], worst);
-    CHECK(worst <= 2e-5);
   }
+  printf("  softmax_to_u8: weights within %.4f of 255 e, scale within %.2g relative, sets "
+         "within %d step(s) of portable\n",
+         worst_w, worst_s, worst_set);
+  CHECK(worst_w <= 0.51);
+  CHECK(worst_s <= 1e-5);
+  CHECK(worst_set <= 1);
 }
 
 /* One shape through the op on oneDNN precision=int8 (plus `extra`
@@ -225,7 +229,7 @@ static void test_op_every_set(cf_test *t) {
     float *got = malloc(16 * n_out * sizeof *got), *port = malloc(16 * n_out * sizeof *port);
     bool have_port = false;
     for (int k = 0; k < N_SETS; k++) {
-      const char *variant = run_op(t, SETS[k], ",int8_attention=2", B, H, dh, qkv, e, bias, got);
+      const char *variant = run_op(t, SETS[k], "", B, H, dh, qkv, e, bias, got);
       if (!variant) continue;
       const bool core = strstr(variant, ", int8 attention (") != NULL;
       if (dh == 32) printf("  %s: %s\n", SETS[k], variant);
@@ -252,17 +256,6 @@ static void test_op_every_set(cf_test *t) {
       compare(B, H, dh, qkv, e, bias, got, NULL, &wr, &ws, NULL);
       worst_off = fmax(worst_off, wr);
       CHECK(wr <= F32_BOUND);
-      /* The default, int8_attention=1: calls with an RPE key term (bit 2)
-       * keep float32, the others run int8. */
-      variant = run_op(t, SETS[k], "", B, H, dh, qkv, e, bias, got);
-      if (!CHECK(variant != NULL)) continue;
-      CHECK(strstr(variant, "; f32 with an RPE key term)") != NULL);
-      double per[16];
-      compare(B, H, dh, qkv, e, bias, got, NULL, &wr, &ws, per);
-      for (int v = 0; v < 16; v++)
-        if (!CHECK(v & 2 ? per[v] <= F32_BOUND : per[v] > INT8_RAN && per[v] <= INT8_BOUND))
-          fprintf(stderr, "  %s default, variant %d: %.3g from the formula\n", SETS[k], v,
-                  per[v]);
     }
     attention_inputs_free(&in);
     free(got), free(port);
@@ -272,9 +265,42 @@ static void test_op_every_set(cf_test *t) {
          worst_ref, INT8_BOUND, worst_set, SET_BOUND, worst_off);
 }
 
-/* int8_attention takes 0, 1 or 2 on onednn only. */
+/* An RPE weight with a value that is not finite gets no int8 table, and
+ * the int8 op declines its calls (cf_cpu_attention then runs float32);
+ * the same weight made finite gets one, and the op runs. */
+static void test_nonfinite_table(cf_test *t) {
+  enum { H = 2, DHT = 16, DM = H * DHT };
+  cf_cpu_ctx ctx;
+  cf_backend_config cfg = {.max_batch = 1};
+  cf_error err = {0};
+  if (!CHECK(cf_cpu_ctx_init(&ctx, &cfg, &err) == CF_OK)) return;
+  ctx.attention_int8 = &cf_cpu_attention_int8_portable; /* before the uploads */
+  static float table[225 * DM], qkv[64 * 3 * DM], out[64 * DM];
+  for (int i = 0; i < 225 * DM; i++) table[i] = rnd();
+  for (int i = 0; i < 64 * 3 * DM; i++) qkv[i] = rnd();
+  const cf_weight_role roles[3] = {CF_WEIGHT_RPE_Q, CF_WEIGHT_RPE_K, CF_WEIGHT_RPE_V};
+  for (int r = 0; r < 3; r++)
+    for (int bad = 0; bad < 3; bad++) { /* finite, an infinity, a NaN */
+      const float keep = table[1000];
+      table[1000] = bad == 1 ? -INFINITY : bad == 2 ? NAN : keep;
+      const cf_weight_shape shape = {.role = roles[r], .rows = 225, .cols = DM, .heads = H};
+      cf_bweight *w = cf_cpu_weight_create(&ctx, &shape, table, &err);
+      table[1000] = keep;
+      if (!CHECK(w != NULL)) continue;
+      CHECK((w->table_int8 != NULL) == (bad == 0));
+      cf_attention_args a = {.batch = 1, .heads = H, .depth = DHT, .qkv = qkv, .scale = 0.25f,
+                             .out = out};
+      if (r == 0) a.rpe_q = w;
+      if (r == 1) a.rpe_k = w;
+      if (r == 2) a.rpe_v = w;
+      CHECK(cf_cpu_attention_int8(&ctx, &a) == (bad == 0));
+      cf_cpu_weight_free(&ctx, w);
+    }
+}
+
+/* int8_attention takes 0 or 1 on onednn only. */
 static void test_option_refused(cf_test *t) {
-  const char *bad[][2] = {{"onednn", "precision=int8,int8_attention=3"},
+  const char *bad[][2] = {{"onednn", "precision=int8,int8_attention=2"},
                           {"onednn", "int8_attention=x"},
                           {"openblas", "int8_attention=1"}};
   for (int i = 0; i < 3; i++) {
@@ -303,9 +329,9 @@ int main(int argc, char **argv) {
     return 77;
   }
   cf_backend_free(be);
-  const char *names[] = {"test_core_matches_portable", "test_rpe_terms_add_up",
-                         "test_op_every_set", "test_option_refused"};
-  const cf_test_fn fns[] = {test_core_matches_portable, test_rpe_terms_add_up,
-                            test_op_every_set, test_option_refused};
-  return cf_test_run(names, fns, 4, 1, argv);
+  const char *names[] = {"test_core_matches_portable", "test_softmax_to_u8", "test_op_every_set",
+                         "test_nonfinite_table", "test_option_refused"};
+  const cf_test_fn fns[] = {test_core_matches_portable, test_softmax_to_u8, test_op_every_set,
+                            test_nonfinite_table, test_option_refused};
+  return cf_test_run(names, fns, 5, 1, argv);
 }

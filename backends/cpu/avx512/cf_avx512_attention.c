@@ -51,18 +51,13 @@ static inline void finish_scores(float *s, __m512 scale, const float *bias) {
  * s0[32 half ..], s1[32 half ..] = q.k + q.Eq[p] + k.Ek[p] over depth dh.
  * kt: keys transposed [dh][64], 64-byte aligned; eq, ek: reversed tables
  * [dh][225] already offset by c(q0), or NULL. c(q0 + 8) = c(q0) - 15:
- * q0 + 8's run for rank r is q0's for rank r - 1. qk 0: without q.k,
- * added to s0, s1 (the RPE terms of the int8 core's scores). Inlined with
- * constant qk, use_q, use_k so each combination is its own branch-free
- * loop. */
-static inline __attribute__((always_inline)) void scores2_terms(
+ * q0 + 8's run for rank r is q0's for rank r - 1. Inlined with constant
+ * use_q, use_k so each combination is its own branch-free loop. */
+static inline __attribute__((always_inline)) void scores2(
     int dh, const float *Q0, const float *Q1, const float *kt, const float *eq, const float *ek,
-    int qk, int use_q, int use_k, int half, float *s0, float *s1) {
+    int use_q, int use_k, int half, float *s0, float *s1) {
   __m512 a0[2], a1[2];
-  for (int r = 0; r < 2; r++) {
-    a0[r] = qk ? _mm512_setzero_ps() : _mm512_load_ps(s0 + 32 * half + 16 * r);
-    a1[r] = qk ? _mm512_setzero_ps() : _mm512_load_ps(s1 + 32 * half + 16 * r);
-  }
+  for (int r = 0; r < 2; r++) a0[r] = a1[r] = _mm512_setzero_ps();
   for (int i = 0; i < dh; i++) {
     const __m512 q0 = _mm512_set1_ps(Q0[i]), q1 = _mm512_set1_ps(Q1[i]);
     const float *kr = kt + (size_t)i * 64 + 32 * half;
@@ -79,14 +74,11 @@ static inline __attribute__((always_inline)) void scores2_terms(
       const __m512 kv = _mm512_load_ps(kr + 16 * r);
       __m512 x0 = kv, x1 = kv;
       if (use_q) {
-        x0 = join(tq[2 * r + 1], tq[2 * r + 2]);
-        x1 = join(tq[2 * r], tq[2 * r + 1]);
-        if (qk) x0 = _mm512_add_ps(kv, x0), x1 = _mm512_add_ps(kv, x1);
+        x0 = _mm512_add_ps(kv, join(tq[2 * r + 1], tq[2 * r + 2]));
+        x1 = _mm512_add_ps(kv, join(tq[2 * r], tq[2 * r + 1]));
       }
-      if (qk || use_q) {
-        a0[r] = _mm512_fmadd_ps(q0, x0, a0[r]);
-        a1[r] = _mm512_fmadd_ps(q1, x1, a1[r]);
-      }
+      a0[r] = _mm512_fmadd_ps(q0, x0, a0[r]);
+      a1[r] = _mm512_fmadd_ps(q1, x1, a1[r]);
       if (use_k) {
         a0[r] = _mm512_fmadd_ps(kv, join(tk[2 * r + 1], tk[2 * r + 2]), a0[r]);
         a1[r] = _mm512_fmadd_ps(kv, join(tk[2 * r], tk[2 * r + 1]), a1[r]);
@@ -108,7 +100,7 @@ static inline __attribute__((always_inline)) void scores2_terms(
  * 4 FMAs that 2 FMA pipes retire in 2). */
 static inline __attribute__((always_inline)) void weighted_values2(
     int dh, const float *a0, const float *a1, const float *v, size_t ld, const float *ev,
-    int base0, int base1, int vv, float *o0, float *o1) {
+    int base0, int base1, float *o0, float *o1) {
   for (int i0 = 0; i0 < dh; i0 += 32) {
     const __mmask16 m[2] = {cf_tail16(dh - i0), cf_tail16(dh - i0 - 16)};
     __m512 c0[2][2], c1[2][2]; /* [key parity][depth half] */
@@ -121,14 +113,13 @@ static inline __attribute__((always_inline)) void weighted_values2(
     for (int k = 0; k < 64; k += 2) {
       for (int u = 0; u < 2; u++) { /* keys k (even) and k + 1 (odd): one rank */
         const __m512 w0 = _mm512_set1_ps(a0[k + u]), w1 = _mm512_set1_ps(a1[k + u]);
-        const float *vk = vv ? v + (size_t)(k + u) * ld + i0 : NULL; /* NULL: no v rows */
+        const float *vk = v + (size_t)(k + u) * ld + i0;
         for (int j = 0; j < 2; j++) {
-          const __m512 x = vv ? _mm512_maskz_loadu_ps(m[j], vk + 16 * j) : _mm512_setzero_ps();
+          const __m512 x = _mm512_maskz_loadu_ps(m[j], vk + 16 * j);
           __m512 x0 = x, x1 = x;
           if (ev) {
-            x0 = _mm512_maskz_loadu_ps(m[j], e0 - (ptrdiff_t)u * dh + 16 * j);
-            x1 = _mm512_maskz_loadu_ps(m[j], e1 - (ptrdiff_t)u * dh + 16 * j);
-            if (vv) x0 = _mm512_add_ps(x, x0), x1 = _mm512_add_ps(x, x1);
+            x0 = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m[j], e0 - (ptrdiff_t)u * dh + 16 * j));
+            x1 = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m[j], e1 - (ptrdiff_t)u * dh + 16 * j));
           }
           c0[u][j] = _mm512_fmadd_ps(w0, x0, c0[u][j]);
           c1[u][j] = _mm512_fmadd_ps(w1, x1, c1[u][j]);
@@ -141,13 +132,8 @@ static inline __attribute__((always_inline)) void weighted_values2(
       }
     }
     for (int j = 0; j < 2; j++) {
-      __m512 r0 = _mm512_add_ps(c0[0][j], c0[1][j]), r1 = _mm512_add_ps(c1[0][j], c1[1][j]);
-      if (!vv) { /* added to what is there */
-        r0 = _mm512_add_ps(_mm512_maskz_loadu_ps(m[j], o0 + i0 + 16 * j), r0);
-        r1 = _mm512_add_ps(_mm512_maskz_loadu_ps(m[j], o1 + i0 + 16 * j), r1);
-      }
-      _mm512_mask_storeu_ps(o0 + i0 + 16 * j, m[j], r0);
-      _mm512_mask_storeu_ps(o1 + i0 + 16 * j, m[j], r1);
+      _mm512_mask_storeu_ps(o0 + i0 + 16 * j, m[j], _mm512_add_ps(c0[0][j], c0[1][j]));
+      _mm512_mask_storeu_ps(o1 + i0 + 16 * j, m[j], _mm512_add_ps(c1[0][j], c1[1][j]));
     }
   }
 }
@@ -159,7 +145,7 @@ static inline __attribute__((always_inline)) void weighted_values2(
  * into one accumulator are four keys apart. */
 static inline __attribute__((always_inline)) void weighted_values2_narrow(
     int dh, const float *a0, const float *a1, const float *v, size_t ld, const float *ev,
-    int base0, int base1, int vv, float *o0, float *o1) {
+    int base0, int base1, float *o0, float *o1) {
   const __mmask16 m = cf_tail16(dh);
   __m512 c0[4], c1[4];
   for (int u = 0; u < 4; u++) c0[u] = c1[u] = _mm512_setzero_ps();
@@ -167,13 +153,11 @@ static inline __attribute__((always_inline)) void weighted_values2_narrow(
   const float *e1 = ev ? ev + (size_t)base1 * dh : NULL;
   for (int k = 0; k < 64; k += 4) {
     for (int u = 0; u < 4; u++) { /* keys k..k + 3: files (k & 7) + u of one rank */
-      const __m512 x = vv ? _mm512_maskz_loadu_ps(m, v + (size_t)(k + u) * ld)
-                          : _mm512_setzero_ps();
+      const __m512 x = _mm512_maskz_loadu_ps(m, v + (size_t)(k + u) * ld);
       __m512 x0 = x, x1 = x;
       if (ev) {
-        x0 = _mm512_maskz_loadu_ps(m, e0 - (ptrdiff_t)u * dh);
-        x1 = _mm512_maskz_loadu_ps(m, e1 - (ptrdiff_t)u * dh);
-        if (vv) x0 = _mm512_add_ps(x, x0), x1 = _mm512_add_ps(x, x1);
+        x0 = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m, e0 - (ptrdiff_t)u * dh));
+        x1 = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m, e1 - (ptrdiff_t)u * dh));
       }
       c0[u] = _mm512_fmadd_ps(_mm512_set1_ps(a0[k + u]), x0, c0[u]);
       c1[u] = _mm512_fmadd_ps(_mm512_set1_ps(a1[k + u]), x1, c1[u]);
@@ -184,24 +168,15 @@ static inline __attribute__((always_inline)) void weighted_values2_narrow(
       e1 += step;
     }
   }
-  __m512 r0 = _mm512_add_ps(_mm512_add_ps(c0[0], c0[1]), _mm512_add_ps(c0[2], c0[3]));
-  __m512 r1 = _mm512_add_ps(_mm512_add_ps(c1[0], c1[1]), _mm512_add_ps(c1[2], c1[3]));
-  if (!vv) { /* added to what is there */
-    r0 = _mm512_add_ps(_mm512_maskz_loadu_ps(m, o0), r0);
-    r1 = _mm512_add_ps(_mm512_maskz_loadu_ps(m, o1), r1);
-  }
+  const __m512 r0 = _mm512_add_ps(_mm512_add_ps(c0[0], c0[1]), _mm512_add_ps(c0[2], c0[3]));
+  const __m512 r1 = _mm512_add_ps(_mm512_add_ps(c1[0], c1[1]), _mm512_add_ps(c1[2], c1[3]));
   _mm512_mask_storeu_ps(o0, m, r0);
   _mm512_mask_storeu_ps(o1, m, r1);
 }
 
 static void scores_pair(int dh, const float *Q0, const float *Q1, const float *kt,
                         const float *eq, const float *ek, int half, float *s0, float *s1) {
-  CF_CPU_SCORES_TERMS(scores2_terms, 1, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
-}
-
-static void rpe_scores_pair(int dh, const float *Q0, const float *Q1, const float *kt,
-                            const float *eq, const float *ek, int half, float *s0, float *s1) {
-  CF_CPU_SCORES_TERMS(scores2_terms, 0, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
+  CF_CPU_SCORES_PAIR(scores2, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
 }
 
 static void finish(float *s, float scale, const float *bias) {
@@ -211,14 +186,8 @@ static void finish(float *s, float scale, const float *bias) {
 static void weighted_values_pair(int dh, const float *a0, const float *a1, const float *v,
                                  size_t ld, const float *ev, int base0, int base1, float *o0,
                                  float *o1) {
-  if (dh <= 16) weighted_values2_narrow(dh, a0, a1, v, ld, ev, base0, base1, 1, o0, o1);
-  else weighted_values2(dh, a0, a1, v, ld, ev, base0, base1, 1, o0, o1);
-}
-
-static void rpe_values_pair(int dh, const float *a0, const float *a1, const float *ev, int base0,
-                            int base1, float *o0, float *o1) {
-  if (dh <= 16) weighted_values2_narrow(dh, a0, a1, NULL, 0, ev, base0, base1, 0, o0, o1);
-  else weighted_values2(dh, a0, a1, NULL, 0, ev, base0, base1, 0, o0, o1);
+  if (dh <= 16) weighted_values2_narrow(dh, a0, a1, v, ld, ev, base0, base1, o0, o1);
+  else weighted_values2(dh, a0, a1, v, ld, ev, base0, base1, o0, o1);
 }
 
 /* The plain path's dot product, 16 depths at a time, the tail masked. */
@@ -240,6 +209,4 @@ const cf_cpu_attention_math cf_avx512_attention_math = {
     .finish_scores = finish,
     .weighted_values_pair = weighted_values_pair,
     .dot_rpe = dot_rpe,
-    .rpe_scores_pair = rpe_scores_pair,
-    .rpe_values_pair = rpe_values_pair,
 };

@@ -5,84 +5,180 @@
  * float32 core's FMA. Queries go in pairs sharing each key load, keys in
  * vectors of 16 lanes (two ranks); values 32 depths a step with even and
  * odd key quads in separate accumulators, as the float32 and bf16 cores.
+ * The RPE terms have accumulators of their own (their scales differ) and
+ * read the tables as the float32 core does (cf_avx512_attention.c): the
+ * 16 lanes of two key ranks are two runs of 8 words 15 apart, joined.
  * Built with the avx512 flags plus -mavx512vnni; chosen only by
  * cf_cpu_attention_int8_select on a CPU with AVX512_VNNI. The integer
  * sums equal the portable core's exactly (int32 adds wrap, in any order);
  * the conversion is the same two float32 products. */
 #include <immintrin.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "backends/cpu/avx512/cf_avx512_math.h"
+#include "backends/cpu/cf_cpu_attention_layout.h"
 #include "backends/cpu/cf_cpu_kernels.h"
 
-static void scores_pair(int dq, const uint8_t *Q0, const uint8_t *Q1, float sq0, float sq1,
-                        const uint32_t *kt, const int32_t *kc, const float *sk, int half,
-                        float *s0, float *s1) {
-  __m512i a0[2], a1[2];
-  for (int r = 0; r < 2; r++) a0[r] = a1[r] = _mm512_setzero_si512();
+/* Lanes 0..7 from lo, 8..15 from hi. */
+static inline __m512i join(__m256i lo, __m256i hi) {
+  return _mm512_inserti32x8(_mm512_castsi256_si512(lo), hi, 1);
+}
+static inline __m256i run8(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }
+/* The 16 lanes of key ranks r, r + 1 from a per-displacement array whose
+ * rank-r run starts at p. */
+static inline __m512i lanes_i(const int32_t *p) { return join(run8(p), run8(p + 15)); }
+static inline __m512 lanes_f(const float *p) { return _mm512_castsi512_ps(lanes_i((const int32_t *)(const void *)p)); }
+
+/* scores_pair with the terms present as constants use_q, use_k (each
+ * combination its own branch-free loop). Per depth quad the table runs of
+ * key ranks -1..3 of the half are loaded once (t[j]: rank j - 1 for q0):
+ * q0 takes ranks (0,1), (2,3), q0 + 8 ranks (-1,0), (1,2). */
+static inline __attribute__((always_inline)) void scores2(
+    int dq, const uint8_t *Q0, const uint8_t *Q1, float sq0, float sq1, const uint32_t *kt,
+    const int32_t *kc, const float *sk, const cf_cpu_int8_rpe *t, int use_q, int use_k,
+    int half, float *s0, float *s1) {
+  __m512i a0[2], a1[2], g0[2], g1[2], h0[2], h1[2]; /* q.k, q term, k term */
+  for (int r = 0; r < 2; r++)
+    a0[r] = a1[r] = g0[r] = g1[r] = h0[r] = h1[r] = _mm512_setzero_si512();
+  const int off = 60 * half; /* 15 * 4: the half's first key rank */
   for (int j = 0; j < dq; j++) {
     const __m512i q0 = cf_bcast32(Q0 + 4 * j), q1 = cf_bcast32(Q1 + 4 * j);
     const uint32_t *kr = kt + (size_t)j * 64 + 32 * half;
+    const size_t row = (size_t)j * CF_CPU_RPE_TABLE + off;
+    __m256i tq[5], tk[5];
+    for (int x = 0; x < 5; x++) {
+      if (use_q) tq[x] = run8(t->eq + row + 15 * x - 15);
+      if (use_k) tk[x] = run8(t->ek + row + 15 * x - 15);
+    }
     for (int r = 0; r < 2; r++) {
       const __m512i kv = _mm512_load_si512(kr + 16 * r);
       a0[r] = _mm512_dpbusd_epi32(a0[r], q0, kv);
       a1[r] = _mm512_dpbusd_epi32(a1[r], q1, kv);
+      if (use_q) {
+        g0[r] = _mm512_dpbusd_epi32(g0[r], q0, join(tq[2 * r + 1], tq[2 * r + 2]));
+        g1[r] = _mm512_dpbusd_epi32(g1[r], q1, join(tq[2 * r], tq[2 * r + 1]));
+      }
+      if (use_k) {
+        h0[r] = _mm512_dpbusd_epi32(h0[r], join(tk[2 * r + 1], tk[2 * r + 2]), kv);
+        h1[r] = _mm512_dpbusd_epi32(h1[r], join(tk[2 * r], tk[2 * r + 1]), kv);
+      }
     }
   }
   const __m512 v0 = _mm512_set1_ps(sq0), v1 = _mm512_set1_ps(sq1);
   for (int r = 0; r < 2; r++) {
-    const int k = 32 * half + 16 * r;
+    const int k = 32 * half + 16 * r, p0 = off + 30 * r, p1 = p0 - 15; /* lanes' displacements */
     const __m512i c = _mm512_loadu_si512(kc + k);
     const __m512 s = _mm512_loadu_ps(sk + k);
-    _mm512_store_ps(s0 + k, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(a0[r], c)),
-                                          _mm512_mul_ps(v0, s)));
-    _mm512_store_ps(s1 + k, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(a1[r], c)),
-                                          _mm512_mul_ps(v1, s)));
+    __m512 x0 = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(a0[r], c)), _mm512_mul_ps(v0, s));
+    __m512 x1 = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(a1[r], c)), _mm512_mul_ps(v1, s));
+    if (use_q) {
+      x0 = _mm512_add_ps(x0, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(g0[r], lanes_i(t->eqc + p0))),
+                                           _mm512_mul_ps(v0, lanes_f(t->eqs + p0))));
+      x1 = _mm512_add_ps(x1, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(g1[r], lanes_i(t->eqc + p1))),
+                                           _mm512_mul_ps(v1, lanes_f(t->eqs + p1))));
+    }
+    if (use_k) {
+      x0 = _mm512_add_ps(x0, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(h0[r], c)),
+                                           _mm512_mul_ps(s, lanes_f(t->eks + p0))));
+      x1 = _mm512_add_ps(x1, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(h1[r], c)),
+                                           _mm512_mul_ps(s, lanes_f(t->eks + p1))));
+    }
+    _mm512_store_ps(s0 + k, x0);
+    _mm512_store_ps(s1 + k, x1);
   }
 }
 
-static void weighted_values_pair(int dh, const uint8_t *a0, const uint8_t *a1, float sa0,
-                                 float sa1, const uint32_t *vq, const float *sv, float *o0,
-                                 float *o1) {
+static void scores_pair(int dq, const uint8_t *Q0, const uint8_t *Q1, float sq0, float sq1,
+                        const uint32_t *kt, const int32_t *kc, const float *sk,
+                        const cf_cpu_int8_rpe *t, int half, float *s0, float *s1) {
+  const bool use_q = t && t->eq, use_k = t && t->ek;
+  if (use_q && use_k) scores2(dq, Q0, Q1, sq0, sq1, kt, kc, sk, t, 1, 1, half, s0, s1);
+  else if (use_q) scores2(dq, Q0, Q1, sq0, sq1, kt, kc, sk, t, 1, 0, half, s0, s1);
+  else if (use_k) scores2(dq, Q0, Q1, sq0, sq1, kt, kc, sk, t, 0, 1, half, s0, s1);
+  else scores2(dq, Q0, Q1, sq0, sq1, kt, kc, sk, t, 0, 0, half, s0, s1);
+}
+
+/* weighted_values_pair with the value term present as the constant
+ * use_e. Key quad m's table row is base - off(4m): rows walk down 4 per
+ * quad within a rank and 11 more to the next rank. */
+static inline __attribute__((always_inline)) void weighted_values2(
+    int dh, const uint8_t *a0, const uint8_t *a1, float sa0, float sa1, const uint32_t *vq,
+    const float *sv, const uint32_t *ev, const float *evs, int base0, int base1, int use_e,
+    float *o0, float *o1) {
   const __m512 w0 = _mm512_set1_ps(sa0), w1 = _mm512_set1_ps(sa1);
   for (int i0 = 0; i0 < dh; i0 += 32) {
     const __mmask16 m[2] = {cf_tail16(dh - i0), cf_tail16(dh - i0 - 16)};
     const int nv = dh - i0 > 16 ? 2 : 1;
-    __m512i c0[2][2], c1[2][2]; /* [quad parity][depth half] */
+    __m512i c0[2][2], c1[2][2], e0[2][2], e1[2][2]; /* [quad parity][depth half] */
     for (int u = 0; u < 2; u++)
-      for (int j = 0; j < 2; j++) c0[u][j] = c1[u][j] = _mm512_setzero_si512();
+      for (int j = 0; j < 2; j++)
+        c0[u][j] = c1[u][j] = e0[u][j] = e1[u][j] = _mm512_setzero_si512();
     for (int mm = 0; mm < 16; mm += 2)
       for (int u = 0; u < 2; u++) {
         const __m512i x0 = cf_bcast32(a0 + 4 * (mm + u)), x1 = cf_bcast32(a1 + 4 * (mm + u));
         const uint32_t *vk = vq + (size_t)(mm + u) * dh + i0;
+        const int off = cf_cpu_key_off(4 * (mm + u));
+        const uint32_t *r0 = use_e ? ev + (size_t)(base0 - off) * dh + i0 : NULL;
+        const uint32_t *r1 = use_e ? ev + (size_t)(base1 - off) * dh + i0 : NULL;
         for (int j = 0; j < nv; j++) {
           const __m512i v = _mm512_maskz_loadu_epi32(m[j], vk + 16 * j);
           c0[u][j] = _mm512_dpbusd_epi32(c0[u][j], x0, v);
           c1[u][j] = _mm512_dpbusd_epi32(c1[u][j], x1, v);
+          if (use_e) {
+            e0[u][j] = _mm512_dpbusd_epi32(e0[u][j], x0, _mm512_maskz_loadu_epi32(m[j], r0 + 16 * j));
+            e1[u][j] = _mm512_dpbusd_epi32(e1[u][j], x1, _mm512_maskz_loadu_epi32(m[j], r1 + 16 * j));
+          }
         }
       }
     for (int j = 0; j < nv; j++) {
       const __m512 s = _mm512_maskz_loadu_ps(m[j], sv + i0 + 16 * j);
       const __m512 f0 = _mm512_cvtepi32_ps(_mm512_add_epi32(c0[0][j], c0[1][j]));
       const __m512 f1 = _mm512_cvtepi32_ps(_mm512_add_epi32(c1[0][j], c1[1][j]));
-      _mm512_mask_storeu_ps(o0 + i0 + 16 * j, m[j], _mm512_mul_ps(f0, _mm512_mul_ps(w0, s)));
-      _mm512_mask_storeu_ps(o1 + i0 + 16 * j, m[j], _mm512_mul_ps(f1, _mm512_mul_ps(w1, s)));
+      __m512 y0 = _mm512_mul_ps(f0, _mm512_mul_ps(w0, s));
+      __m512 y1 = _mm512_mul_ps(f1, _mm512_mul_ps(w1, s));
+      if (use_e) {
+        const __m512 es = _mm512_maskz_loadu_ps(m[j], evs + i0 + 16 * j);
+        const __m512 g0 = _mm512_cvtepi32_ps(_mm512_add_epi32(e0[0][j], e0[1][j]));
+        const __m512 g1 = _mm512_cvtepi32_ps(_mm512_add_epi32(e1[0][j], e1[1][j]));
+        y0 = _mm512_add_ps(y0, _mm512_mul_ps(g0, _mm512_mul_ps(w0, es)));
+        y1 = _mm512_add_ps(y1, _mm512_mul_ps(g1, _mm512_mul_ps(w1, es)));
+      }
+      _mm512_mask_storeu_ps(o0 + i0 + 16 * j, m[j], y0);
+      _mm512_mask_storeu_ps(o1 + i0 + 16 * j, m[j], y1);
     }
   }
 }
 
-static float weights_to_u8(const float *s, uint8_t *w) {
+static void weighted_values_pair(int dh, const uint8_t *a0, const uint8_t *a1, float sa0,
+                                 float sa1, const uint32_t *vq, const float *sv,
+                                 const uint32_t *ev, const float *evs, int base0, int base1,
+                                 float *o0, float *o1) {
+  if (ev) weighted_values2(dh, a0, a1, sa0, sa1, vq, sv, ev, evs, base0, base1, 1, o0, o1);
+  else weighted_values2(dh, a0, a1, sa0, sa1, vq, sv, NULL, NULL, 0, 0, 0, o0, o1);
+}
+
+/* In registers: one load of the row, no store. */
+static float softmax_to_u8(float *s, float scale, const float *bias, uint8_t *w) {
+  const __m512 sc = _mm512_set1_ps(scale);
   __m512 v[4];
-  for (int j = 0; j < 4; j++) v[j] = _mm512_loadu_ps(s + 16 * j);
-  const float mx = _mm512_reduce_max_ps(
-      _mm512_max_ps(_mm512_max_ps(v[0], v[1]), _mm512_max_ps(v[2], v[3])));
-  const __m512 inv = _mm512_set1_ps(255.0f / mx), half = _mm512_set1_ps(0.5f);
-  for (int j = 0; j < 4; j++) /* truncating: the portable (int) cast */
-    _mm_storeu_si128((__m128i *)(w + 16 * j),
+  for (int j = 0; j < 4; j++) {
+    v[j] = _mm512_mul_ps(_mm512_load_ps(s + 16 * j), sc);
+    if (bias) v[j] = _mm512_add_ps(v[j], _mm512_loadu_ps(bias + 16 * j));
+  }
+  const __m512 mx = _mm512_set1_ps(
+      _mm512_reduce_max_ps(_mm512_max_ps(_mm512_max_ps(v[0], v[1]), _mm512_max_ps(v[2], v[3]))));
+  const __m512 k255 = _mm512_set1_ps(255.0f), half = _mm512_set1_ps(0.5f);
+  __m512 sum = _mm512_setzero_ps();
+  for (int j = 0; j < 4; j++) {
+    const __m512 e = cf_exp512(_mm512_sub_ps(v[j], mx));
+    sum = _mm512_add_ps(sum, e);
+    _mm_storeu_si128((__m128i *)(w + 16 * j), /* truncating: the portable (int) cast */
                      _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(
-                         _mm512_add_ps(_mm512_mul_ps(v[j], inv), half))));
-  return mx / 255.0f;
+                         _mm512_add_ps(_mm512_mul_ps(e, k255), half))));
+  }
+  return 1.0f / (255.0f * _mm512_reduce_add_ps(sum));
 }
 
 /* Column maxima over the 64 rows, then each quad of rows rounded (vcvtps2dq:
@@ -118,6 +214,6 @@ const cf_cpu_attention_int8_math cf_cpu_attention_int8_avx512 = {
     .name = "avx512_vnni",
     .scores_pair = scores_pair,
     .weighted_values_pair = weighted_values_pair,
-    .weights_to_u8 = weights_to_u8,
+    .softmax_to_u8 = softmax_to_u8,
     .quantize_values = quantize_values,
 };

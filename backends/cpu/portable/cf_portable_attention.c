@@ -34,24 +34,21 @@ static void softmax64(float *s) {
 /* s[32 half .. +32] = q.k + q.Eq[p] + k.Ek[p] over depth dh for one query
  * against the keys of ranks 4 half .. 4 half + 3. kt: keys transposed
  * [dh][64]; eq, ek: reversed tables [dh][225] already offset by c(q)
- * (unused when use_q / use_k is 0). qk 0: without q.k, added to s (the
- * RPE terms of the int8 core's scores). Inlined with constant qk, use_q,
- * use_k so each combination is its own branch-free loop. */
+ * (unused when use_q / use_k is 0). Inlined with constant use_q, use_k
+ * so each combination is its own branch-free loop. */
 static inline __attribute__((always_inline)) void scores(int dh, const float *Q,
                                                          const float *kt, const float *eq,
-                                                         const float *ek, int qk, int use_q,
-                                                         int use_k, int half, float *restrict s) {
+                                                         const float *ek, int use_q, int use_k,
+                                                         int half, float *restrict s) {
   for (int r = 4 * half; r < 4 * half + 4; r++) {
-    float acc[8];
-    for (int l = 0; l < 8; l++) acc[l] = qk ? 0.0f : s[8 * r + l];
+    float acc[8] = {0};
     for (int i = 0; i < dh; i++) {
       const float q = Q[i];
       const float *kr = kt + (size_t)i * 64 + 8 * r;
       const size_t at = (size_t)i * TABLE + 15 * r;
       for (int l = 0; l < 8; l++) {
         const float kv = kr[l];
-        if (qk) acc[l] += q * (use_q ? kv + eq[at + l] : kv);
-        else if (use_q) acc[l] += q * eq[at + l];
+        acc[l] += q * (use_q ? kv + eq[at + l] : kv);
         if (use_k) acc[l] += kv * ek[at + l];
       }
     }
@@ -66,11 +63,8 @@ static void weighted_values(int dh, const float *a, const float *v, size_t ld, c
   for (int i = 0; i < dh; i++) o[i] = 0.0f;
   for (int k = 0; k < 64; k++) {
     const float ak = a[k];
-    const float *restrict vk = v ? v + (size_t)k * ld : NULL;
-    if (!v) { /* the value term alone (rpe_values_pair) */
-      const float *restrict e = ev + (size_t)(base - cf_cpu_key_off(k)) * dh;
-      for (int i = 0; i < dh; i++) o[i] += ak * e[i];
-    } else if (ev) {
+    const float *restrict vk = v + (size_t)k * ld;
+    if (ev) {
       const float *restrict e = ev + (size_t)(base - cf_cpu_key_off(k)) * dh;
       for (int i = 0; i < dh; i++) o[i] += ak * (vk[i] + e[i]);
     } else {
@@ -89,20 +83,15 @@ static void finish_scores(float *s, float scale, const float *bias) {
 
 /* One query at a time: q0's tables are offset by c(q0), q0 + 8's by 15
  * less. */
-static inline __attribute__((always_inline)) void scores2_terms(
+static inline __attribute__((always_inline)) void scores2(
     int dh, const float *Q0, const float *Q1, const float *kt, const float *eq, const float *ek,
-    int qk, int use_q, int use_k, int half, float *s0, float *s1) {
-  scores(dh, Q0, kt, eq, ek, qk, use_q, use_k, half, s0);
-  scores(dh, Q1, kt, use_q ? eq - 15 : NULL, use_k ? ek - 15 : NULL, qk, use_q, use_k, half, s1);
+    int use_q, int use_k, int half, float *s0, float *s1) {
+  scores(dh, Q0, kt, eq, ek, use_q, use_k, half, s0);
+  scores(dh, Q1, kt, use_q ? eq - 15 : NULL, use_k ? ek - 15 : NULL, use_q, use_k, half, s1);
 }
 static void scores_pair(int dh, const float *Q0, const float *Q1, const float *kt,
                         const float *eq, const float *ek, int half, float *s0, float *s1) {
-  CF_CPU_SCORES_TERMS(scores2_terms, 1, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
-}
-
-static void rpe_scores_pair(int dh, const float *Q0, const float *Q1, const float *kt,
-                            const float *eq, const float *ek, int half, float *s0, float *s1) {
-  CF_CPU_SCORES_TERMS(scores2_terms, 0, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
+  CF_CPU_SCORES_PAIR(scores2, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
 }
 
 static void weighted_values_pair(int dh, const float *a0, const float *a1, const float *v,
@@ -110,14 +99,6 @@ static void weighted_values_pair(int dh, const float *a0, const float *a1, const
                                  float *o1) {
   weighted_values(dh, a0, v, ld, ev, base0, o0);
   weighted_values(dh, a1, v, ld, ev, base1, o1);
-}
-
-static void rpe_values_pair(int dh, const float *a0, const float *a1, const float *ev, int base0,
-                            int base1, float *o0, float *o1) {
-  float t[2][CF_CPU_MAX_FAST_DEPTH];
-  weighted_values(dh, a0, NULL, 0, ev, base0, t[0]);
-  weighted_values(dh, a1, NULL, 0, ev, base1, t[1]);
-  for (int i = 0; i < dh; i++) o0[i] += t[0][i], o1[i] += t[1][i];
 }
 
 float cf_portable_dot_rpe(int dh, const float *Q, const float *K, const float *eq,
@@ -133,6 +114,4 @@ const cf_cpu_attention_math cf_portable_attention_math = {
     .finish_scores = finish_scores,
     .weighted_values_pair = weighted_values_pair,
     .dot_rpe = cf_portable_dot_rpe,
-    .rpe_scores_pair = rpe_scores_pair,
-    .rpe_values_pair = rpe_values_pair,
 };

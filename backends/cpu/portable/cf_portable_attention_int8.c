@@ -5,11 +5,14 @@
  * conversion to float32 is the same two roundings in the same order. The
  * tests hold the VNNI core to this one bit for bit. */
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "backends/cpu/cf_cpu_attention_layout.h"
 #include "backends/cpu/cf_cpu_kernels.h"
+#include "backends/cpu/portable/cf_portable_math.h"
 
 /* acc + the four products of an u8 quad and an s8 quad (one vpdpbusd
  * lane; no saturation). */
@@ -25,48 +28,73 @@ static inline uint32_t quad(const uint8_t *x) {
   return w;
 }
 
-/* One query's scores against the keys of half `half`. */
+/* One query's scores against the keys of half `half`; t's tables (NULL:
+ * none) offset by c(q0), this query's entries `shift` further (0 for q0,
+ * -15 for q0 + 8). */
 static void scores(int dq, const uint8_t *Q, float sq, const uint32_t *kt, const int32_t *kc,
-                   const float *sk, int half, float *s) {
+                   const float *sk, const cf_cpu_int8_rpe *t, int shift, int half, float *s) {
+  const bool use_q = t && t->eq, use_k = t && t->ek;
   for (int k = 32 * half; k < 32 * half + 32; k++) {
-    int32_t acc = 0;
-    for (int j = 0; j < dq; j++) acc = dot4(acc, quad(Q + 4 * j), kt[(size_t)j * 64 + k]);
-    s[k] = (float)(acc - kc[k]) * (sq * sk[k]);
+    const int jj = shift + cf_cpu_key_off(k);
+    int32_t acc = 0, acc_q = 0, acc_k = 0;
+    for (int j = 0; j < dq; j++) {
+      const uint32_t key = kt[(size_t)j * 64 + k];
+      const size_t at = (size_t)j * CF_CPU_RPE_TABLE + (size_t)(ptrdiff_t)jj;
+      acc = dot4(acc, quad(Q + 4 * j), key);
+      if (use_q) acc_q = dot4(acc_q, quad(Q + 4 * j), t->eq[at]);
+      if (use_k) acc_k = dot4(acc_k, t->ek[at], key);
+    }
+    float x = (float)(acc - kc[k]) * (sq * sk[k]);
+    if (use_q) x = x + (float)(acc_q - t->eqc[jj]) * (sq * t->eqs[jj]);
+    if (use_k) x = x + (float)(acc_k - kc[k]) * (sk[k] * t->eks[jj]);
+    s[k] = x;
   }
 }
 
 static void scores_pair(int dq, const uint8_t *Q0, const uint8_t *Q1, float sq0, float sq1,
-                        const uint32_t *kt, const int32_t *kc, const float *sk, int half,
-                        float *s0, float *s1) {
-  scores(dq, Q0, sq0, kt, kc, sk, half, s0);
-  scores(dq, Q1, sq1, kt, kc, sk, half, s1);
+                        const uint32_t *kt, const int32_t *kc, const float *sk,
+                        const cf_cpu_int8_rpe *t, int half, float *s0, float *s1) {
+  scores(dq, Q0, sq0, kt, kc, sk, t, 0, half, s0);
+  scores(dq, Q1, sq1, kt, kc, sk, t, -15, half, s1);
 }
 
 static void weighted_values(int dh, const uint8_t *a, float sa, const uint32_t *vq,
-                            const float *sv, float *o) {
+                            const float *sv, const uint32_t *ev, const float *evs, int base,
+                            float *o) {
   for (int i = 0; i < dh; i++) {
-    int32_t acc = 0;
-    for (int m = 0; m < 16; m++) acc = dot4(acc, quad(a + 4 * m), vq[(size_t)m * dh + i]);
-    o[i] = (float)acc * (sa * sv[i]);
+    int32_t acc = 0, acc_e = 0;
+    for (int m = 0; m < 16; m++) {
+      acc = dot4(acc, quad(a + 4 * m), vq[(size_t)m * dh + i]);
+      if (ev)
+        acc_e = dot4(acc_e, quad(a + 4 * m),
+                     ev[(size_t)(base - cf_cpu_key_off(4 * m)) * dh + i]);
+    }
+    float x = (float)acc * (sa * sv[i]);
+    if (ev) x = x + (float)acc_e * (sa * evs[i]);
+    o[i] = x;
   }
 }
 
 static void weighted_values_pair(int dh, const uint8_t *a0, const uint8_t *a1, float sa0,
-                                 float sa1, const uint32_t *vq, const float *sv, float *o0,
-                                 float *o1) {
-  weighted_values(dh, a0, sa0, vq, sv, o0);
-  weighted_values(dh, a1, sa1, vq, sv, o1);
+                                 float sa1, const uint32_t *vq, const float *sv,
+                                 const uint32_t *ev, const float *evs, int base0, int base1,
+                                 float *o0, float *o1) {
+  weighted_values(dh, a0, sa0, vq, sv, ev, evs, base0, o0);
+  weighted_values(dh, a1, sa1, vq, sv, ev, evs, base1, o1);
 }
 
-static float weights_to_u8(const float *s, uint8_t *w) {
-  float mx = 0.0f;
-  for (int k = 0; k < 64; k++) mx = s[k] > mx ? s[k] : mx;
-  const float inv = 255.0f / mx;
+static float softmax_to_u8(float *s, float scale, const float *bias, uint8_t *w) {
+  for (int k = 0; k < 64; k++) s[k] = s[k] * scale + (bias ? bias[k] : 0.0f);
+  float mx = s[0];
+  for (int k = 1; k < 64; k++) mx = s[k] > mx ? s[k] : mx;
+  float sum = 0.0f;
   for (int k = 0; k < 64; k++) {
-    const float p = s[k] * inv; /* its own statement: rounded before the add */
+    const float e = cf_portable_exp(s[k] - mx);
+    sum += e;
+    const float p = e * 255.0f; /* its own statement: rounded before the add */
     w[k] = (uint8_t)(int)(p + 0.5f);
   }
-  return mx / 255.0f;
+  return 1.0f / (255.0f * sum);
 }
 
 static void quantize_values(int dh, const float *v, size_t ld, uint32_t *vq, float *sv) {
@@ -98,6 +126,6 @@ const cf_cpu_attention_int8_math cf_cpu_attention_int8_portable = {
     .name = "portable",
     .scores_pair = scores_pair,
     .weighted_values_pair = weighted_values_pair,
-    .weights_to_u8 = weights_to_u8,
+    .softmax_to_u8 = softmax_to_u8,
     .quantize_values = quantize_values,
 };

@@ -2,9 +2,8 @@
  * precision=int8 and its int8 attention, against precision=f32, within the
  * int8 tolerances of backends/precision-parity (docs/PRECISION.md
  * "Tolerances"): W/D/L 0.025, Q 0.035, each legal move's policy
- * probability 0.015. int8_attention=2: every call in int8, those with the
- * RPE key term these nets have included (the default keeps those in
- * float32). Two nets: a tiny one (2 layers, 4 heads of depth 12,
+ * probability 0.015. Every call in int8, the RPE terms these nets have
+ * included (tables quantized at upload). Two nets: a tiny one (2 layers, 4 heads of depth 12,
  * RPE q/k/v) and one of CF-6M's shape (8 layers, 8 heads of depth 32, RPE
  * q/k/v), each on 24 parity positions in one batch of 24 on 2 threads and
  * one position at a time. The same runs with int8_attention=0 (float32
@@ -100,7 +99,7 @@ static void check_net(cf_test *t, const char *name, const cf_random_spec *spec) 
     const char *threads = batch ? "" : ",threads=2";
     char o_f32[64], o_i8[64], o_off[64];
     snprintf(o_f32, sizeof o_f32, "precision=f32%s", threads);
-    snprintf(o_i8, sizeof o_i8, "precision=int8,int8_attention=2%s", threads);
+    snprintf(o_i8, sizeof o_i8, "precision=int8%s", threads);
     snprintf(o_off, sizeof o_off, "precision=int8,int8_attention=0%s", threads);
     if (!eval(t, w, o_f32, batch, f32) || !eval(t, w, o_i8, batch, i8) ||
         !eval(t, w, o_off, batch, off))
