@@ -2,9 +2,8 @@
  * cf_cpu_attention_int8_math), the oneDNN backend's precision=int8. The
  * same (position, head) tasks, head-major with RPE, as the float32 and
  * bf16 drivers (cf_cpu_attention_tasks). Per task: the head's q and k rows
- * quantized per token (the kernel set's quantize_row, the projections'
- * int8), v per depth column (the int8 core's quantize_values), packed in
- * quads; then the integer scores with the RPE q and k terms (the set's
+ * quantized per token (the int8 core's quantize_qk, the projections'
+ * arithmetic), v per depth column (its quantize_values), packed in quads; then the integer scores with the RPE q and k terms (the set's
  * int8 core, on the int8 tables built at upload), the float32 softmax
  * straight to u8 weights (one scale per row), and the integer weighted
  * values with the RPE value term. Plain C: every vector
@@ -29,7 +28,6 @@ typedef struct int8_table {
 
 /* What every task of one call shares: the tables of the three terms. */
 typedef struct int8_env {
-  const cf_cpu_kernels *kern;
   const cf_cpu_attention_int8_math *m;
   int8_table q, k, v;
 } int8_env;
@@ -43,29 +41,6 @@ static bool table_of(const cf_bweight *w, int heads, int8_table *out) {
   if (!w->table_int8 || w->heads != heads) return false;
   *out = (int8_table){w->table_int8, w->table_int8_scale, w->table_int8_corr};
   return true;
-}
-
-static inline uint32_t quad(const int8_t *x) {
-  uint32_t w;
-  memcpy(&w, x, sizeof w);
-  return w;
-}
-
-/* 64 rows of dh floats at stride ld quantized (per row) into rows of
- * `width` bytes, the pad 0, with their scales; sums[r] = 128 sum_i x[r][i]
- * when sums is given. */
-static void quantize_rows(const cf_cpu_kernels *kern, int dh, const float *x, size_t ld,
-                          int8_t *y, int width, float *scale, int32_t *sums) {
-  for (int r = 0; r < 64; r++) {
-    int8_t *row = y + (size_t)r * width;
-    scale[r] = kern->quantize_row(dh, x + (size_t)r * ld, row);
-    memset(row + dh, 0, (size_t)(width - dh));
-    if (sums) {
-      int32_t s = 0;
-      for (int i = 0; i < dh; i++) s += row[i];
-      sums[r] = 128 * s;
-    }
-  }
 }
 
 /* Prefetches part `part` of 64 of head h's int8 tables into L2 (the
@@ -83,7 +58,6 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
                    bool cold, cf_cpu_task next) {
   (void)cold;
   const int8_env *e = env;
-  const cf_cpu_kernels *kern = e->kern;
   const int b = task.b, h = task.h, H = a->heads, dh = a->depth, dq = (dh + 3) / 4;
   const int dm = H * dh, ld = 3 * dm;
   const float *tok = a->qkv + (size_t)b * 64 * ld + (size_t)h * dh;
@@ -95,16 +69,11 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
   const float *evs = e->v.quads ? e->v.scale + (size_t)h * dh : NULL;
 
   /* Queries as u8 (q + 128), keys as s8 quads transposed. */
-  _Alignas(64) int8_t x8[64 * 4 * MAXQ];
   _Alignas(64) uint8_t qb[64 * 4 * MAXQ];
   _Alignas(64) uint32_t kt[MAXQ * 64];
   float sq[64], sk[64];
   int32_t kc[64];
-  quantize_rows(kern, dh, tok, (size_t)ld, x8, 4 * dq, sq, NULL);
-  for (int i = 0; i < 64 * 4 * dq; i++) qb[i] = (uint8_t)(x8[i] + 128);
-  quantize_rows(kern, dh, tok + dm, (size_t)ld, x8, 4 * dq, sk, kc);
-  for (int j = 0; j < dq; j++)
-    for (int k = 0; k < 64; k++) kt[j * 64 + k] = quad(x8 + k * 4 * dq + 4 * j);
+  e->m->quantize_qk(dh, tok, tok + dm, (size_t)ld, qb, kt, sq, sk, kc);
 
   _Alignas(64) float S[64 * 64];
   int step = 0;
@@ -139,7 +108,7 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
 }
 
 bool cf_cpu_attention_int8(cf_cpu_ctx *c, const cf_attention_args *a) {
-  int8_env e = {c->kernels, c->attention_int8, {0}, {0}, {0}};
+  int8_env e = {c->attention_int8, {0}, {0}, {0}};
   if (!e.m || a->depth > MAXD || !table_of(a->rpe_q, a->heads, &e.q) ||
       !table_of(a->rpe_k, a->heads, &e.k) || !table_of(a->rpe_v, a->heads, &e.v))
     return false;

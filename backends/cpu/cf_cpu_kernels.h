@@ -169,6 +169,14 @@ typedef struct cf_cpu_attention_int8_math {
    * set's by one step. */
   float (*softmax_to_u8)(float *s, float scale, const float *bias, uint8_t *w);
 
+  /* The head's queries and keys (64 rows each of dh floats at stride ld)
+   * quantized per row with quantize_row's arithmetic: sq[r], sk[r] the
+   * rows' scales; qb the queries as u8 (q + 128) rows of 4 dq bytes, the
+   * pad 128; kt the keys' s8 quads transposed [dq][64] (word (j, r) =
+   * depths 4j .. 4j + 3 of key r, the pad 0); kc[r] = 128 sum_i k[r][i]. */
+  void (*quantize_qk)(int dh, const float *q, const float *k, size_t ld, uint8_t *qb,
+                      uint32_t *kt, float *sq, float *sk, int32_t *kc);
+
   /* The head's values v[64][dh] (rows at stride ld) per depth column:
    * sv[i] = max_k |v[k][i]| / 127 (1 for a zero column) and the word
    * (m, i) of vq [16][dh] the quad v[4m .. 4m + 3][i] * (1 / sv[i]), each

@@ -5,8 +5,9 @@
  *          forced by CFORMER_CPU_KERNELS) against the portable one on the
  *          same integer data, every depth quad count 1..32 and value depth
  *          1..128, both key halves, every query pair, every subset of the
- *          RPE terms, and the value quantizer: bit for bit (the integer
- *          sums are exact, the conversions the same float32 steps);
+ *          RPE terms, and the q/k and value quantizers (every depth
+ *          1..128): bit for bit (the integer sums are exact, the
+ *          conversions the same float32 steps);
  *   softmax: each set's softmax_to_u8 (the portable one too) against a
  *          double-precision softmax: every weight within half a step plus
  *          float32's exp error, the scale within 1e-5 relative, with and
@@ -119,6 +120,26 @@ static void test_core_matches_portable(cf_test *t) {
           differ += memcmp(g1, w1, (size_t)dh * sizeof(float)) != 0;
           total += 2;
         }
+    /* quantize_qk: q and k rows at a stride past the depth, every depth. */
+    static float X[2][64][DH + 5];
+    for (int u = 0; u < 2; u++)
+      for (int k2 = 0; k2 < 64; k2++)
+        for (int i = 0; i < DH + 5; i++) X[u][k2][i] = (i % 7 == 3) ? 0.0f : rnd() * (float)(k2 + 1);
+    for (int i = 0; i < DH + 5; i++) X[1][9][i] = 0.0f; /* a zero key row: scale 1 */
+    for (int dh = 1; dh <= DH; dh++) {
+      static uint8_t gqb[64 * DH], wqb[64 * DH];
+      static uint32_t gkt[DQ * 64], wkt[DQ * 64];
+      float gsq[64], wsq[64], gsk[64], wsk[64];
+      int32_t gkc[64], wkc[64];
+      const int dq = (dh + 3) / 4;
+      m->quantize_qk(dh, &X[0][0][0], &X[1][0][0], DH + 5, gqb, gkt, gsq, gsk, gkc);
+      ref->quantize_qk(dh, &X[0][0][0], &X[1][0][0], DH + 5, wqb, wkt, wsq, wsk, wkc);
+      differ += memcmp(gqb, wqb, (size_t)64 * 4 * dq) != 0 ||
+                memcmp(gkt, wkt, (size_t)dq * 64 * sizeof *gkt) != 0 ||
+                memcmp(gsq, wsq, sizeof gsq) != 0 || memcmp(gsk, wsk, sizeof gsk) != 0 ||
+                memcmp(gkc, wkc, sizeof gkc) != 0;
+      total++;
+    }
     static float V[64][DH + 3];
     for (int k2 = 0; k2 < 64; k2++)
       for (int i = 0; i < DH + 3; i++) V[k2][i] = (i % 5 == 4) ? 0.0f : rnd() * (float)(i + 1);

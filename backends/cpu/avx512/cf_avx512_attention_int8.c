@@ -181,6 +181,48 @@ static float softmax_to_u8(float *s, float scale, const float *bias, uint8_t *w)
   return 1.0f / (255.0f * _mm512_reduce_add_ps(sum));
 }
 
+/* Per row as cf_avx512_quantize_row (max |x| over the row, its scale, each
+ * value times the inverse rounded to nearest even and narrowed), the row
+ * held in registers; the queries' bytes offset by 128 (an xor of the sign
+ * bit), the keys' summed and their quads stored transposed. */
+static void quantize_qk(int dh, const float *q, const float *k, size_t ld, uint8_t *qb,
+                        uint32_t *kt, float *sq, float *sk, int32_t *kc) {
+  const int dq = (dh + 3) / 4, nv = (dh + 15) / 16, width = 4 * dq;
+  const __m128i flip = _mm_set1_epi8((char)0x80);
+  for (int side = 0; side < 2; side++) {
+    const float *x = side ? k : q;
+    for (int r = 0; r < 64; r++) {
+      const float *row = x + (size_t)r * ld;
+      __m512 v[CF_CPU_MAX_FAST_DEPTH / 16];
+      __m512 mx = _mm512_setzero_ps();
+      for (int i = 0; i < nv; i++) {
+        v[i] = _mm512_maskz_loadu_ps(cf_tail16(dh - 16 * i), row + 16 * i);
+        mx = _mm512_max_ps(mx, _mm512_abs_ps(v[i]));
+      }
+      const float amax = _mm512_reduce_max_ps(mx);
+      const float s = amax > 0 ? amax / 127.0f : 1.0f;
+      const __m512 inv = _mm512_set1_ps(1.0f / s);
+      __m512i sum = _mm512_setzero_si512();
+      for (int i = 0; i < nv; i++) {
+        const __m512i n = _mm512_cvtps_epi32(_mm512_mul_ps(v[i], inv));
+        const __m128i b = _mm512_cvtsepi32_epi8(n);
+        const int bytes = width - 16 * i < 16 ? width - 16 * i : 16; /* the row's, pad included */
+        if (side == 0) {
+          const __mmask16 m = (__mmask16)((1u << bytes) - 1u);
+          _mm_mask_storeu_epi8(qb + (size_t)r * width + 16 * i, m, _mm_xor_si128(b, flip));
+        } else {
+          sum = _mm512_add_epi32(sum, n);
+          uint32_t w[4];
+          _mm_storeu_si128((__m128i *)(void *)w, b);
+          for (int u = 0; u < bytes / 4; u++) kt[(size_t)(4 * i + u) * 64 + r] = w[u];
+        }
+      }
+      if (side == 0) sq[r] = s;
+      else sk[r] = s, kc[r] = 128 * _mm512_reduce_add_epi32(sum);
+    }
+  }
+}
+
 /* Column maxima over the 64 rows, then each quad of rows rounded (vcvtps2dq:
  * nearest even) and its four low bytes merged into the words of 16
  * depths. */
@@ -215,5 +257,6 @@ const cf_cpu_attention_int8_math cf_cpu_attention_int8_avx512 = {
     .scores_pair = scores_pair,
     .weighted_values_pair = weighted_values_pair,
     .softmax_to_u8 = softmax_to_u8,
+    .quantize_qk = quantize_qk,
     .quantize_values = quantize_values,
 };

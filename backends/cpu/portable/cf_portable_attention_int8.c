@@ -12,6 +12,7 @@
 
 #include "backends/cpu/cf_cpu_attention_layout.h"
 #include "backends/cpu/cf_cpu_kernels.h"
+#include "backends/cpu/portable/cf_portable.h"
 #include "backends/cpu/portable/cf_portable_math.h"
 
 /* acc + the four products of an u8 quad and an s8 quad (one vpdpbusd
@@ -97,6 +98,24 @@ static float softmax_to_u8(float *s, float scale, const float *bias, uint8_t *w)
   return 1.0f / (255.0f * sum);
 }
 
+static void quantize_qk(int dh, const float *q, const float *k, size_t ld, uint8_t *qb,
+                        uint32_t *kt, float *sq, float *sk, int32_t *kc) {
+  enum { MAXD = CF_CPU_MAX_FAST_DEPTH };
+  const int dq = (dh + 3) / 4;
+  int8_t row[MAXD];
+  for (int r = 0; r < 64; r++) {
+    memset(row, 0, sizeof row);
+    sq[r] = cf_portable_quantize_row(dh, q + (size_t)r * ld, row);
+    for (int i = 0; i < 4 * dq; i++) qb[(size_t)r * 4 * dq + i] = (uint8_t)(row[i] + 128);
+    memset(row, 0, sizeof row);
+    sk[r] = cf_portable_quantize_row(dh, k + (size_t)r * ld, row);
+    int32_t sum = 0;
+    for (int i = 0; i < dh; i++) sum += row[i];
+    kc[r] = 128 * sum;
+    for (int j = 0; j < dq; j++) kt[(size_t)j * 64 + r] = quad((const uint8_t *)row + 4 * j);
+  }
+}
+
 static void quantize_values(int dh, const float *v, size_t ld, uint32_t *vq, float *sv) {
   enum { MAXD = CF_CPU_MAX_FAST_DEPTH };
   float inv[MAXD];
@@ -127,5 +146,6 @@ const cf_cpu_attention_int8_math cf_cpu_attention_int8_portable = {
     .scores_pair = scores_pair,
     .weighted_values_pair = weighted_values_pair,
     .softmax_to_u8 = softmax_to_u8,
+    .quantize_qk = quantize_qk,
     .quantize_values = quantize_values,
 };
