@@ -2,10 +2,10 @@
  * cf_cpu_attention_bf16_math), the oneDNN backend's precision=bf16. The
  * same (position, head) tasks, head-major with RPE, as the float32 driver
  * (cf_cpu_attention.c); per task the head's q, k and v rows are rounded
- * to bf16 once by the kernel set's to_bf16_row (the projections' rounding)
- * and packed into the pair layouts, then the scores (the set's bf16 core),
- * the softmax (the set's float32 finish_scores, on the float32 scores),
- * the weights rounded to bf16, and the weighted values (the bf16 core).
+ * to bf16 (the projections' rounding) and packed into the pair layouts by
+ * the bf16 core's pack_qkv, then the scores (the set's bf16 core),
+ * the softmax on the float32 scores straight to unnormalised bf16 weights
+ * with one scale per row, and the weighted values (the bf16 core).
  * Plain C: every vector instruction is in the kernel sets. */
 #include <stddef.h>
 #include <stdint.h>
@@ -30,16 +30,6 @@ static bool table_of(const cf_bweight *w, int heads, const uint32_t **out) {
   return !w || (w->table_bf16 && w->heads == heads);
 }
 
-/* n rows of dh floats at stride ld to bf16 rows of 2 dp values (the pad
- * of an odd depth 0). */
-static void rows_to_bf16(const cf_cpu_kernels *kern, int n, int dh, const float *x, size_t ld,
-                         uint16_t *y, int width) {
-  for (int r = 0; r < n; r++) {
-    kern->to_bf16_row(dh, x + (size_t)r * ld, y + (size_t)r * width);
-    if (width > dh) y[(size_t)r * width + dh] = 0;
-  }
-}
-
 /* Prefetches part `part` of 64 of head h's bf16 tables into L2 (the
  * float32 driver's cf_cpu_prefetch_part on the word tables: a q/k table
  * is dp x 225 words per head, a v table 225 x dh). */
@@ -52,7 +42,6 @@ static void prefetch_tables(const bf16_tables *t, int h, int dh, int part) {
 
 /* What every task of one call shares. */
 typedef struct bf16_env {
-  const cf_cpu_kernels *kern;
   const cf_cpu_attention_bf16_math *m;
   bf16_tables t;
 } bf16_env;
@@ -65,7 +54,6 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
                    bool cold, cf_cpu_task next) {
   (void)cold;
   const bf16_env *e = env;
-  const cf_cpu_kernels *kern = e->kern;
   const cf_cpu_attention_bf16_math *m = e->m;
   const bf16_tables *t = &e->t;
   const int b = task.b, h = task.h;
@@ -80,18 +68,11 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
   const uint32_t *ev = t->v ? t->v + tv : NULL;
   const float *bias = a->bias ? a->bias + ((size_t)b * H + h) * 64 * 64 : NULL;
 
-  _Alignas(64) uint16_t qb[64 * MAXD], xb[64 * MAXD]; /* rows of 2 dp */
-  _Alignas(64) uint32_t kt[MAXD / 2 * 64];            /* [dp][64] */
-  _Alignas(64) uint32_t vp[32 * MAXD];                /* [32][dh] */
-  rows_to_bf16(kern, 64, dh, tok + h * dh, (size_t)ld, qb, 2 * dp);
-  rows_to_bf16(kern, 64, dh, tok + dm + h * dh, (size_t)ld, xb, 2 * dp);
-  for (int j = 0; j < dp; j++)
-    for (int k = 0; k < 64; k++)
-      kt[j * 64 + k] = xb[k * 2 * dp + 2 * j] | (uint32_t)xb[k * 2 * dp + 2 * j + 1] << 16;
-  rows_to_bf16(kern, 64, dh, tok + 2 * dm + h * dh, (size_t)ld, xb, dh);
-  for (int mm = 0; mm < 32; mm++)
-    for (int i = 0; i < dh; i++)
-      vp[mm * dh + i] = xb[2 * mm * dh + i] | (uint32_t)xb[(2 * mm + 1) * dh + i] << 16;
+  _Alignas(64) uint16_t qb[64 * MAXD]; /* rows of 2 dp */
+  _Alignas(64) uint32_t kt[MAXD / 2 * 64]; /* [dp][64] */
+  _Alignas(64) uint32_t vp[32 * MAXD];     /* [32][dh] */
+  m->pack_qkv(dh, tok + h * dh, tok + dm + h * dh, tok + 2 * dm + h * dh, (size_t)ld, qb, kt,
+              vp);
 
   _Alignas(64) float S[64 * 64];
   int step = 0;
@@ -104,20 +85,19 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
                      ek ? ek + c : NULL, half, S + q * 64, S + (q + 8) * 64);
     }
   _Alignas(64) uint16_t w[2][64];
+  float sa[2];
   for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1) {
-    for (int u = 0; u < 2; u++) {
-      float *s = S + (q + 8 * u) * 64;
-      kern->attention->finish_scores(s, a->scale, bias ? bias + (q + 8 * u) * 64 : NULL);
-      kern->to_bf16_row(64, s, w[u]);
-    }
-    m->weighted_values_pair(dh, w[0], w[1], vp, ev, cf_cpu_query_base(q),
+    for (int u = 0; u < 2; u++)
+      sa[u] = m->softmax_to_bf16(S + (q + 8 * u) * 64, a->scale,
+                                 bias ? bias + (q + 8 * u) * 64 : NULL, w[u]);
+    m->weighted_values_pair(dh, w[0], w[1], sa[0], sa[1], vp, ev, cf_cpu_query_base(q),
                             cf_cpu_query_base(q + 8), out + (size_t)q * dm + h * dh,
                             out + (size_t)(q + 8) * dm + h * dh);
   }
 }
 
 bool cf_cpu_attention_bf16(cf_cpu_ctx *c, const cf_attention_args *a) {
-  bf16_env e = {c->kernels, c->attention_bf16, {0}};
+  bf16_env e = {c->attention_bf16, {0}};
   if (!e.m || a->depth > MAXD || !table_of(a->rpe_q, a->heads, &e.t.q) ||
       !table_of(a->rpe_k, a->heads, &e.t.k) || !table_of(a->rpe_v, a->heads, &e.t.v))
     return false;

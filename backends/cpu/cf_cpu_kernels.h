@@ -80,14 +80,31 @@ typedef struct cf_cpu_attention_bf16_math {
   void (*scores_pair)(int dp, const uint16_t *Q0, const uint16_t *Q1, const uint32_t *kt,
                       const uint32_t *eq, const uint32_t *ek, int half, float *s0, float *s1);
 
-  /* o0[dh], o1[dh] = sum_k a[k] (v_k + ev[p(q, k)]) as weighted_values_pair
-   * with a0, a1 the bf16 weights [64]; vp: the values as key pairs
+  /* The head's q, k and v (64 rows each of dh floats at stride ld) rounded
+   * to bf16 as to_bf16_row and packed: qb the queries' rows of 2 dp values
+   * (the pad of an odd depth 0); kt the keys' depth pairs transposed
+   * [dp][64]; vp the values' key pairs [32][dh] (word (m, i) = v[2m][i],
+   * v[2m + 1][i]). */
+  void (*pack_qkv)(int dh, const float *q, const float *k, const float *v, size_t ld,
+                   uint16_t *qb, uint32_t *kt, uint32_t *vp);
+
+  /* A score row's softmax straight to bf16 weights, unnormalised: v = s *
+   * scale + bias (bias a row of 64, or NULL), w[k] = bf16(exp(v[k] - max
+   * v)) (the largest 1); returns 1 / sum_k exp(v[k] - max v), the scale
+   * weighted_values_pair applies to its sums. The float32 core's
+   * finish_scores and a conversion pass in one, without the normalisation.
+   * s is 64-byte aligned and left as it was or overwritten. */
+  float (*softmax_to_bf16)(float *s, float scale, const float *bias, uint16_t *w);
+
+  /* o0[dh], o1[dh] = sa0 sum_k a0[k] (v_k + ev[p(q0, k)]), o1 likewise, as
+   * weighted_values_pair with a0, a1 the bf16 weights [64] and sa0, sa1
+   * their scales (softmax_to_bf16's); vp: the values as key pairs
    * [32][dh] (word (m, i) = v[2m][i], v[2m + 1][i]); ev: the head's pair
    * rows [225][dh] (word (p, i) = ev[p][i], ev[p - 1][i]; key 2m + 1 is
    * one displacement below key 2m) or NULL. */
-  void (*weighted_values_pair)(int dh, const uint16_t *a0, const uint16_t *a1,
-                               const uint32_t *vp, const uint32_t *ev, int base0, int base1,
-                               float *o0, float *o1);
+  void (*weighted_values_pair)(int dh, const uint16_t *a0, const uint16_t *a1, float sa0,
+                               float sa1, const uint32_t *vp, const uint32_t *ev, int base0,
+                               int base1, float *o0, float *o1);
 } cf_cpu_attention_bf16_math;
 
 /* The attention core in int8 (the oneDNN backend's precision=int8), the

@@ -4,8 +4,14 @@
  *   core:  each set's bf16 core (cf_cpu_attention_bf16_select of the set
  *          forced by CFORMER_CPU_KERNELS) against the portable one on the
  *          same bf16 data, every depth pair count 1..64, both key halves,
- *          every query pair, every subset of the RPE terms: equal up to
- *          float32 summation order;
+ *          every query pair, every subset of the RPE terms, the weighted
+ *          values' row scales: equal up to float32 summation order; the
+ *          q/k/v packing (pack_qkv) bit for bit at every depth 1..128;
+ *   softmax: each set's softmax_to_bf16 (the portable one too) against a
+ *          double-precision softmax: each weight times the returned scale
+ *          within half a bf16 step (2^-8 relative) plus float32's exp and
+ *          sum (1e-5 relative, 1e-7 absolute), with and without a bias
+ *          row; the sets' weights within one bf16 step of portable's;
  *   op:    the whole op on oneDNN precision=bf16 under every kernel set
  *          this CPU runs, against the double-precision formula on the
  *          unrounded inputs, every subset of RPE q/k/v and the smolgen
@@ -93,16 +99,81 @@ static void test_core_matches_portable(cf_test *t) {
         for (int q = 0; q < 64; q += 9) {
           float g0[DH], g1[DH], w0[DH], w1[DH];
           const int b0 = cf_cpu_query_base(q), b1 = cf_cpu_query_base(63 - q);
-          m->weighted_values_pair(dh, A[0], A[1], vp, uv ? ev : NULL, b0, b1, g0, g1);
-          ref->weighted_values_pair(dh, A[0], A[1], vp, uv ? ev : NULL, b0, b1, w0, w1);
+          m->weighted_values_pair(dh, A[0], A[1], 0.75f, 1.25f, vp, uv ? ev : NULL, b0, b1, g0,
+                                  g1);
+          ref->weighted_values_pair(dh, A[0], A[1], 0.75f, 1.25f, vp, uv ? ev : NULL, b0, b1, w0,
+                                    w1);
           for (int i = 0; i < dh; i++)
             worst = fmax(worst, fmax(fabs(g0[i] - w0[i]), fabs(g1[i] - w1[i])) / (1e-6 * 128));
         }
       }
     printf("  %s: worst difference %.3g of the bound\n", SETS[s], worst);
     CHECK(worst <= 1.0);
+    /* pack_qkv: bit for bit, every depth, rows at a stride past it. */
+    enum { LD = 3 * 128 + 5 };
+    static float X[64 * LD];
+    static uint16_t gq[64 * 128], wq[64 * 128];
+    static uint32_t gk[64 * 64], wk[64 * 64], gv[32 * 128], wv[32 * 128];
+    for (int i = 0; i < 64 * LD; i++) X[i] = (i % 11 == 5) ? 0.0f : rnd() * (float)(1 + i % 7);
+    long packs_differ = 0;
+    for (int dh = 1; dh <= 128; dh++) {
+      const int dp = (dh + 1) / 2;
+      m->pack_qkv(dh, X, X + 128, X + 256, LD, gq, gk, gv);
+      ref->pack_qkv(dh, X, X + 128, X + 256, LD, wq, wk, wv);
+      packs_differ += memcmp(gq, wq, (size_t)64 * 2 * dp * sizeof *gq) != 0 ||
+                      memcmp(gk, wk, (size_t)dp * 64 * sizeof *gk) != 0 ||
+                      memcmp(gv, wv, (size_t)32 * dh * sizeof *gv) != 0;
+    }
+    printf("  %s: pack_qkv differs from portable at %ld of 128 depths\n", SETS[s], packs_differ);
+    CHECK(packs_differ == 0);
   }
   if (compared == 0) printf("  no set here has a bf16 core of its own (portable only)\n");
+}
+
+static float bf16_value(uint16_t b) {
+  const uint32_t u = (uint32_t)b << 16;
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+/* softmax_to_bf16 against the double softmax it stands for. */
+static void test_softmax_to_bf16(cf_test *t) {
+  const cf_cpu_attention_bf16_math *ref = &cf_cpu_attention_bf16_portable;
+  double worst = 0;
+  int worst_step = 0;
+  for (int s = 0; s < N_SETS; s++) {
+    const cf_cpu_kernels *k = set_named(SETS[s]);
+    if (!k) continue;
+    const cf_cpu_attention_bf16_math *m = cf_cpu_attention_bf16_select(k);
+    for (int r = 0; r < 200; r++) {
+      _Alignas(64) float row[64], copy[64];
+      float bias[64];
+      const float scale = 0.17677669f; /* 1 / sqrt(32) */
+      for (int c = 0; c < 64; c++) row[c] = 16.0f * rnd(), bias[c] = 2.0f * rnd();
+      const float *b = r & 1 ? bias : NULL;
+      double v[64], mx = -INFINITY, sum = 0;
+      for (int c = 0; c < 64; c++) {
+        v[c] = (double)(row[c] * scale) + (b ? b[c] : 0.0);
+        mx = fmax(mx, v[c]);
+      }
+      for (int c = 0; c < 64; c++) sum += exp(v[c] - mx);
+      uint16_t w[64], wp[64];
+      memcpy(copy, row, sizeof row);
+      const float sa = m->softmax_to_bf16(row, scale, b, w);
+      (void)ref->softmax_to_bf16(copy, scale, b, wp);
+      for (int c = 0; c < 64; c++) {
+        const double want = exp(v[c] - mx) / sum, got = (double)bf16_value(w[c]) * sa;
+        worst = fmax(worst, fabs(got - want) / (want * (0x1p-8 + 1e-5) + 1e-7));
+        const int step = abs((int)w[c] - (int)wp[c]);
+        worst_step = step > worst_step ? step : worst_step;
+      }
+    }
+  }
+  printf("  softmax_to_bf16: worst %.3g of the bound, sets within %d bf16 step(s) of portable\n",
+         worst, worst_step);
+  CHECK(worst <= 1.0);
+  CHECK(worst_step <= 1);
 }
 
 /* One shape through the op on oneDNN precision=bf16 under `set`; fills
@@ -209,4 +280,5 @@ static void test_out_of_range_table_kept_f32(cf_test *t) {
   cf_backend_free(be);
 }
 
-CF_TEST_MAIN(test_core_matches_portable, test_op_every_set, test_out_of_range_table_kept_f32)
+CF_TEST_MAIN(test_core_matches_portable, test_softmax_to_bf16, test_op_every_set,
+             test_out_of_range_table_kept_f32)

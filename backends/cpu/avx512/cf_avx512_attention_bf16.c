@@ -77,9 +77,10 @@ static void scores_pair(int dp, const uint16_t *Q0, const uint16_t *Q1, const ui
  * vector skipped when empty). Even and odd key pairs sum into separate
  * accumulators (8 in all), so consecutive dot products into one
  * accumulator are two pairs apart, as the float32 core's even/odd keys. */
-static void weighted_values_pair(int dh, const uint16_t *a0, const uint16_t *a1,
-                                 const uint32_t *vp, const uint32_t *ev, int base0, int base1,
-                                 float *o0, float *o1) {
+static void weighted_values_pair(int dh, const uint16_t *a0, const uint16_t *a1, float sa0,
+                                 float sa1, const uint32_t *vp, const uint32_t *ev, int base0,
+                                 int base1, float *o0, float *o1) {
+  const __m512 s0 = _mm512_set1_ps(sa0), s1 = _mm512_set1_ps(sa1);
   for (int i0 = 0; i0 < dh; i0 += 32) {
     const __mmask16 m[2] = {cf_tail16(dh - i0), cf_tail16(dh - i0 - 16)};
     const int nv = dh - i0 > 16 ? 2 : 1;
@@ -107,14 +108,71 @@ static void weighted_values_pair(int dh, const uint16_t *a0, const uint16_t *a1,
       }
     }
     for (int j = 0; j < nv; j++) {
-      _mm512_mask_storeu_ps(o0 + i0 + 16 * j, m[j], _mm512_add_ps(c0[0][j], c0[1][j]));
-      _mm512_mask_storeu_ps(o1 + i0 + 16 * j, m[j], _mm512_add_ps(c1[0][j], c1[1][j]));
+      _mm512_mask_storeu_ps(o0 + i0 + 16 * j, m[j],
+                            _mm512_mul_ps(_mm512_add_ps(c0[0][j], c0[1][j]), s0));
+      _mm512_mask_storeu_ps(o1 + i0 + 16 * j, m[j],
+                            _mm512_mul_ps(_mm512_add_ps(c1[0][j], c1[1][j]), s1));
     }
   }
+}
+
+/* Each row rounded in registers (cf_avx512_bf16_bits); a key row's 16-bit
+ * values narrowed in one step are already its depth pairs, a value pair's
+ * two rows merged by a shift and an or. */
+static void pack_qkv(int dh, const float *q, const float *k, const float *v, size_t ld,
+                     uint16_t *qb, uint32_t *kt, uint32_t *vp) {
+  const int dp = (dh + 1) / 2, nv = (dh + 15) / 16, width = 2 * dp;
+  for (int r = 0; r < 64; r++) {
+    const float *qr = q + (size_t)r * ld, *kr = k + (size_t)r * ld;
+    for (int i = 0; i < nv; i++) {
+      const __mmask16 m = cf_tail16(dh - 16 * i);
+      const int n = width - 16 * i < 16 ? width - 16 * i : 16; /* pad included */
+      _mm256_mask_storeu_epi16(qb + (size_t)r * width + 16 * i, (__mmask16)((1u << n) - 1u),
+                               _mm512_cvtepi32_epi16(cf_avx512_bf16_bits(
+                                   _mm512_maskz_loadu_ps(m, qr + 16 * i))));
+      uint32_t w[8];
+      _mm256_storeu_si256((__m256i *)(void *)w, _mm512_cvtepi32_epi16(cf_avx512_bf16_bits(
+                                                     _mm512_maskz_loadu_ps(m, kr + 16 * i))));
+      for (int u = 0; u < n / 2; u++) kt[(size_t)(8 * i + u) * 64 + r] = w[u];
+    }
+  }
+  for (int mm = 0; mm < 32; mm++) {
+    const float *v0 = v + (size_t)(2 * mm) * ld, *v1 = v0 + ld;
+    for (int i = 0; i < dh; i += 16) {
+      const __mmask16 m = cf_tail16(dh - i);
+      const __m512i lo = cf_avx512_bf16_bits(_mm512_maskz_loadu_ps(m, v0 + i));
+      const __m512i hi = cf_avx512_bf16_bits(_mm512_maskz_loadu_ps(m, v1 + i));
+      _mm512_mask_storeu_epi32(vp + (size_t)mm * dh + i, m,
+                               _mm512_or_si512(lo, _mm512_slli_epi32(hi, 16)));
+    }
+  }
+}
+
+/* In registers: one load of the row, the exponentials rounded to bf16 as
+ * the kernel set's to_bf16_row (cf_avx512_bf16_bits) and stored. */
+static float softmax_to_bf16(float *s, float scale, const float *bias, uint16_t *w) {
+  const __m512 sc = _mm512_set1_ps(scale);
+  __m512 v[4];
+  for (int j = 0; j < 4; j++) {
+    v[j] = _mm512_mul_ps(_mm512_load_ps(s + 16 * j), sc);
+    if (bias) v[j] = _mm512_add_ps(v[j], _mm512_loadu_ps(bias + 16 * j));
+  }
+  const __m512 mx = _mm512_set1_ps(
+      _mm512_reduce_max_ps(_mm512_max_ps(_mm512_max_ps(v[0], v[1]), _mm512_max_ps(v[2], v[3]))));
+  __m512 sum = _mm512_setzero_ps();
+  for (int j = 0; j < 4; j++) {
+    const __m512 e = cf_exp512(_mm512_sub_ps(v[j], mx));
+    sum = _mm512_add_ps(sum, e);
+    _mm256_storeu_si256((__m256i *)(void *)(w + 16 * j),
+                        _mm512_cvtepi32_epi16(cf_avx512_bf16_bits(e)));
+  }
+  return 1.0f / _mm512_reduce_add_ps(sum);
 }
 
 const cf_cpu_attention_bf16_math cf_cpu_attention_bf16_avx512 = {
     .name = "avx512_bf16",
     .scores_pair = scores_pair,
+    .pack_qkv = pack_qkv,
+    .softmax_to_bf16 = softmax_to_bf16,
     .weighted_values_pair = weighted_values_pair,
 };

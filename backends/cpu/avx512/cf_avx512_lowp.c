@@ -18,21 +18,11 @@
 enum { PREFETCH_FLOATS = 256 };
 
 void cf_avx512_to_bf16_row(int n, const float *x, uint16_t *y) {
-  const __m512i abs_mask = _mm512_set1_epi32(0x7fffffff), inf = _mm512_set1_epi32(0x7f800000),
-                bias = _mm512_set1_epi32(0x7fff), one = _mm512_set1_epi32(1),
-                quiet = _mm512_set1_epi32(0x40);
   for (int i = 0; i < n; i += 16) {
     const __mmask16 m = cf_tail16(n - i);
     _mm_prefetch((const char *)(x + i + PREFETCH_FLOATS), _MM_HINT_T0);
-    const __m512i u = _mm512_castps_si512(_mm512_maskz_loadu_ps(m, x + i));
-    const __m512i hi = _mm512_srli_epi32(u, 16);
-    const __m512i lsb = _mm512_and_si512(hi, one);
-    __m512i r = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(u, bias), lsb), 16);
-    /* NaN (|u| above infinity's bits, signed compare is right for values
-     * with the sign cleared): its top bits, quieted. */
-    const __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(u, abs_mask), inf);
-    r = _mm512_mask_or_epi32(r, nan, hi, quiet);
-    _mm512_mask_cvtepi32_storeu_epi16(y + i, m, r);
+    _mm512_mask_cvtepi32_storeu_epi16(y + i, m,
+                                      cf_avx512_bf16_bits(_mm512_maskz_loadu_ps(m, x + i)));
   }
 }
 

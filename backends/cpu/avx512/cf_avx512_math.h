@@ -31,6 +31,22 @@ static inline __mmask16 cf_tail16(int n) {
   return n >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << n) - 1u);
 }
 
+/* The bf16 of each lane (nearest even on the integer bits, NaN quieted:
+ * the portable set's rounding, which keeps denormals where VCVTNEPS2BF16
+ * flushes them) in the lane's low 16 bits, the high bits 0. */
+static inline __m512i cf_avx512_bf16_bits(__m512 x) {
+  const __m512i u = _mm512_castps_si512(x);
+  const __m512i hi = _mm512_srli_epi32(u, 16);
+  const __m512i lsb = _mm512_and_si512(hi, _mm512_set1_epi32(1));
+  const __m512i r = _mm512_srli_epi32(
+      _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7fff)), lsb), 16);
+  /* NaN (|u| above infinity's bits; a signed compare is right with the
+   * sign cleared): its top bits, quieted. */
+  const __mmask16 nan = _mm512_cmpgt_epi32_mask(
+      _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff)), _mm512_set1_epi32(0x7f800000));
+  return _mm512_mask_or_epi32(r, nan, hi, _mm512_set1_epi32(0x40));
+}
+
 /* e^x for 16 floats: the avx2 set's method (cf_avx2_math.h: x = n ln2 + r,
  * ln2 in two parts, Cephes' degree-5 polynomial, about 1 ulp), with the
  * 2^n scaling done by vscalefps, which also handles the clamped ends. */

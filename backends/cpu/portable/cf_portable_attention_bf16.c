@@ -10,6 +10,8 @@
 
 #include "backends/cpu/cf_cpu_attention_layout.h"
 #include "backends/cpu/cf_cpu_kernels.h"
+#include "backends/cpu/portable/cf_portable.h"
+#include "backends/cpu/portable/cf_portable_math.h"
 
 enum { TABLE = CF_CPU_RPE_TABLE };
 
@@ -55,8 +57,8 @@ static void scores_pair(int dp, const uint16_t *Q0, const uint16_t *Q1, const ui
 
 /* One query's weighted values: key pairs (2m, 2m + 1), one rank's pairs
  * at displacements base - off(2m). */
-static void weighted_values(int dh, const uint16_t *a, const uint32_t *vp, const uint32_t *ev,
-                            int base, float *o) {
+static void weighted_values(int dh, const uint16_t *a, float sa, const uint32_t *vp,
+                            const uint32_t *ev, int base, float *o) {
   for (int i = 0; i < dh; i++) {
     float acc = 0.0f;
     for (int mm = 0; mm < 32; mm++) {
@@ -64,19 +66,57 @@ static void weighted_values(int dh, const uint16_t *a, const uint32_t *vp, const
       acc = dp2(acc, w, vp[(size_t)mm * dh + i]);
       if (ev) acc = dp2(acc, w, ev[(size_t)(base - cf_cpu_key_off(2 * mm)) * dh + i]);
     }
-    o[i] = acc;
+    o[i] = acc * sa;
   }
 }
 
-static void weighted_values_pair(int dh, const uint16_t *a0, const uint16_t *a1,
-                                 const uint32_t *vp, const uint32_t *ev, int base0, int base1,
-                                 float *o0, float *o1) {
-  weighted_values(dh, a0, vp, ev, base0, o0);
-  weighted_values(dh, a1, vp, ev, base1, o1);
+static void weighted_values_pair(int dh, const uint16_t *a0, const uint16_t *a1, float sa0,
+                                 float sa1, const uint32_t *vp, const uint32_t *ev, int base0,
+                                 int base1, float *o0, float *o1) {
+  weighted_values(dh, a0, sa0, vp, ev, base0, o0);
+  weighted_values(dh, a1, sa1, vp, ev, base1, o1);
+}
+
+static void pack_qkv(int dh, const float *q, const float *k, const float *v, size_t ld,
+                     uint16_t *qb, uint32_t *kt, uint32_t *vp) {
+  enum { MAXD = CF_CPU_MAX_FAST_DEPTH };
+  const int dp = (dh + 1) / 2;
+  uint16_t a[MAXD + 1], b[MAXD + 1];
+  for (int r = 0; r < 64; r++) {
+    a[dh] = 0; /* an odd depth's pad */
+    cf_portable_to_bf16_row(dh, q + (size_t)r * ld, a);
+    memcpy(qb + (size_t)r * 2 * dp, a, (size_t)2 * dp * sizeof *a);
+    cf_portable_to_bf16_row(dh, k + (size_t)r * ld, a);
+    for (int j = 0; j < dp; j++) kt[(size_t)j * 64 + r] = pair16(a + 2 * j);
+  }
+  for (int mm = 0; mm < 32; mm++) {
+    cf_portable_to_bf16_row(dh, v + (size_t)(2 * mm) * ld, a);
+    cf_portable_to_bf16_row(dh, v + (size_t)(2 * mm + 1) * ld, b);
+    for (int i = 0; i < dh; i++) vp[(size_t)mm * dh + i] = a[i] | (uint32_t)b[i] << 16;
+  }
+}
+
+/* The exponentials in 8 partial sums, as the float32 core's softmax64. */
+static float softmax_to_bf16(float *s, float scale, const float *bias, uint16_t *w) {
+  for (int k = 0; k < 64; k++) s[k] = s[k] * scale + (bias ? bias[k] : 0.0f);
+  float m = s[0];
+  for (int k = 1; k < 64; k++) m = s[k] > m ? s[k] : m;
+  float lanes[8] = {0};
+  for (int k = 0; k < 64; k += 8)
+    for (int l = 0; l < 8; l++) {
+      s[k + l] = cf_portable_exp(s[k + l] - m);
+      lanes[l] += s[k + l];
+    }
+  const float sum = ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) +
+                    ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7]));
+  cf_portable_to_bf16_row(64, s, w);
+  return 1.0f / sum;
 }
 
 const cf_cpu_attention_bf16_math cf_cpu_attention_bf16_portable = {
     .name = "portable",
     .scores_pair = scores_pair,
+    .pack_qkv = pack_qkv,
+    .softmax_to_bf16 = softmax_to_bf16,
     .weighted_values_pair = weighted_values_pair,
 };
