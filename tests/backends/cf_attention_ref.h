@@ -42,4 +42,23 @@ static inline void attention_ref(int batch, int H, int dh, const float *qkv, con
       }
 }
 
+/* A softmax case for the cores' softmax-to-weights steps: a score row of
+ * 16 rnd() (rnd uniform in [-1, 1): scores in [-16, 16)), a bias row of
+ * 2 rnd() (*b = it with `with_bias`, else NULL), the scale 1 / sqrt(32),
+ * and want[c] = the double softmax of row * scale (+ bias). */
+static inline void softmax_case(float (*rnd)(void), int with_bias, float row[64],
+                                float bias[64], const float **b, float *scale,
+                                double want[64]) {
+  *scale = 0.17677669f;
+  for (int c = 0; c < 64; c++) row[c] = 16.0f * rnd(), bias[c] = 2.0f * rnd();
+  *b = with_bias ? bias : NULL;
+  double v[64], mx = -INFINITY, sum = 0;
+  for (int c = 0; c < 64; c++) {
+    v[c] = (double)(row[c] * *scale) + (with_bias ? bias[c] : 0.0);
+    mx = fmax(mx, v[c]);
+  }
+  for (int c = 0; c < 64; c++) sum += exp(v[c] - mx);
+  for (int c = 0; c < 64; c++) want[c] = exp(v[c] - mx) / sum;
+}
+
 #endif /* CF_ATTENTION_REF_H */

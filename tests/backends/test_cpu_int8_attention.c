@@ -169,23 +169,19 @@ static void test_softmax_to_u8(cf_test *t) {
     if (!m) continue;
     for (int r = 0; r < 200; r++) {
       _Alignas(64) float row[64], copy[64];
-      float bias[64];
-      const float scale = 0.17677669f; /* 1 / sqrt(32) */
-      for (int c = 0; c < 64; c++) row[c] = 16.0f * rnd(), bias[c] = 2.0f * rnd();
-      const float *b = r & 1 ? bias : NULL;
-      double v[64], mx = -INFINITY, sum = 0;
-      for (int c = 0; c < 64; c++) {
-        v[c] = (double)(row[c] * scale) + (b ? b[c] : 0.0);
-        mx = fmax(mx, v[c]);
-      }
-      for (int c = 0; c < 64; c++) sum += exp(v[c] - mx);
+      float bias[64], scale;
+      const float *b;
+      double want[64], top = 0;
+      softmax_case(rnd, r & 1, row, bias, &b, &scale, want);
+      for (int c = 0; c < 64; c++) top = fmax(top, want[c]);
       uint8_t w[64], wp[64];
       memcpy(copy, row, sizeof row);
       const float sa = m->softmax_to_u8(row, scale, b, w);
       const float sp = ref->softmax_to_u8(copy, scale, b, wp);
-      worst_s = fmax(worst_s, fabs(sa * 255.0 * sum - 1.0));
+      /* exp(v - max v) = want / top, so the scale should be top / 255 */
+      worst_s = fmax(worst_s, fabs(sa * 255.0 / top - 1.0));
       for (int c = 0; c < 64; c++) {
-        worst_w = fmax(worst_w, fabs(w[c] - 255.0 * exp(v[c] - mx)));
+        worst_w = fmax(worst_w, fabs(w[c] - 255.0 * want[c] / top));
         worst_set = abs((int)w[c] - (int)wp[c]) > worst_set ? abs((int)w[c] - (int)wp[c])
                                                            : worst_set;
       }

@@ -29,21 +29,10 @@ static inline __m512 join(__m256 lo, __m256 hi) {
 
 /* s[64] = softmax(s * scale + bias) (bias: a row, or NULL), in registers:
  * one load and one store of the row. s is 64-byte aligned. */
-static inline void finish_scores(float *s, __m512 scale, const float *bias) {
-  __m512 v[4];
-  for (int j = 0; j < 4; j++) {
-    v[j] = _mm512_mul_ps(_mm512_load_ps(s + 16 * j), scale);
-    if (bias) v[j] = _mm512_add_ps(v[j], _mm512_loadu_ps(bias + 16 * j));
-  }
-  const __m512 mx = _mm512_set1_ps(
-      _mm512_reduce_max_ps(_mm512_max_ps(_mm512_max_ps(v[0], v[1]), _mm512_max_ps(v[2], v[3]))));
-  __m512 sum = _mm512_setzero_ps();
-  for (int j = 0; j < 4; j++) {
-    v[j] = cf_exp512(_mm512_sub_ps(v[j], mx));
-    sum = _mm512_add_ps(sum, v[j]);
-  }
-  const __m512 inv = _mm512_set1_ps(1.0f / _mm512_reduce_add_ps(sum));
-  for (int j = 0; j < 4; j++) _mm512_store_ps(s + 16 * j, _mm512_mul_ps(v[j], inv));
+static void finish(float *s, float scale, const float *bias) {
+  __m512 e[4];
+  const __m512 inv = _mm512_set1_ps(1.0f / cf_softmax_exp512(s, scale, bias, e));
+  for (int j = 0; j < 4; j++) _mm512_store_ps(s + 16 * j, _mm512_mul_ps(e[j], inv));
 }
 
 /* Scores of the queries q0 and q0 + 8 (same file, neighbouring ranks)
@@ -177,10 +166,6 @@ static inline __attribute__((always_inline)) void weighted_values2_narrow(
 static void scores_pair(int dh, const float *Q0, const float *Q1, const float *kt,
                         const float *eq, const float *ek, int half, float *s0, float *s1) {
   CF_CPU_SCORES_PAIR(scores2, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
-}
-
-static void finish(float *s, float scale, const float *bias) {
-  finish_scores(s, _mm512_set1_ps(scale), bias);
 }
 
 static void weighted_values_pair(int dh, const float *a0, const float *a1, const float *v,

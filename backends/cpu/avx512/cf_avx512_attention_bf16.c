@@ -151,22 +151,12 @@ static void pack_qkv(int dh, const float *q, const float *k, const float *v, siz
 /* In registers: one load of the row, the exponentials rounded to bf16 as
  * the kernel set's to_bf16_row (cf_avx512_bf16_bits) and stored. */
 static float softmax_to_bf16(float *s, float scale, const float *bias, uint16_t *w) {
-  const __m512 sc = _mm512_set1_ps(scale);
-  __m512 v[4];
-  for (int j = 0; j < 4; j++) {
-    v[j] = _mm512_mul_ps(_mm512_load_ps(s + 16 * j), sc);
-    if (bias) v[j] = _mm512_add_ps(v[j], _mm512_loadu_ps(bias + 16 * j));
-  }
-  const __m512 mx = _mm512_set1_ps(
-      _mm512_reduce_max_ps(_mm512_max_ps(_mm512_max_ps(v[0], v[1]), _mm512_max_ps(v[2], v[3]))));
-  __m512 sum = _mm512_setzero_ps();
-  for (int j = 0; j < 4; j++) {
-    const __m512 e = cf_exp512(_mm512_sub_ps(v[j], mx));
-    sum = _mm512_add_ps(sum, e);
+  __m512 e[4];
+  const float sum = cf_softmax_exp512(s, scale, bias, e);
+  for (int j = 0; j < 4; j++)
     _mm256_storeu_si256((__m256i *)(void *)(w + 16 * j),
-                        _mm512_cvtepi32_epi16(cf_avx512_bf16_bits(e)));
-  }
-  return 1.0f / _mm512_reduce_add_ps(sum);
+                        _mm512_cvtepi32_epi16(cf_avx512_bf16_bits(e[j])));
+  return 1.0f / sum;
 }
 
 const cf_cpu_attention_bf16_math cf_cpu_attention_bf16_avx512 = {

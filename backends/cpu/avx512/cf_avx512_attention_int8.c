@@ -161,24 +161,14 @@ static void weighted_values_pair(int dh, const uint8_t *a0, const uint8_t *a1, f
 
 /* In registers: one load of the row, no store. */
 static float softmax_to_u8(float *s, float scale, const float *bias, uint8_t *w) {
-  const __m512 sc = _mm512_set1_ps(scale);
-  __m512 v[4];
-  for (int j = 0; j < 4; j++) {
-    v[j] = _mm512_mul_ps(_mm512_load_ps(s + 16 * j), sc);
-    if (bias) v[j] = _mm512_add_ps(v[j], _mm512_loadu_ps(bias + 16 * j));
-  }
-  const __m512 mx = _mm512_set1_ps(
-      _mm512_reduce_max_ps(_mm512_max_ps(_mm512_max_ps(v[0], v[1]), _mm512_max_ps(v[2], v[3]))));
+  __m512 e[4];
+  const float sum = cf_softmax_exp512(s, scale, bias, e);
   const __m512 k255 = _mm512_set1_ps(255.0f), half = _mm512_set1_ps(0.5f);
-  __m512 sum = _mm512_setzero_ps();
-  for (int j = 0; j < 4; j++) {
-    const __m512 e = cf_exp512(_mm512_sub_ps(v[j], mx));
-    sum = _mm512_add_ps(sum, e);
+  for (int j = 0; j < 4; j++)
     _mm_storeu_si128((__m128i *)(w + 16 * j), /* truncating: the portable (int) cast */
                      _mm512_cvtepi32_epi8(_mm512_cvttps_epi32(
-                         _mm512_add_ps(_mm512_mul_ps(e, k255), half))));
-  }
-  return 1.0f / (255.0f * _mm512_reduce_add_ps(sum));
+                         _mm512_add_ps(_mm512_mul_ps(e[j], k255), half))));
+  return 1.0f / (255.0f * sum);
 }
 
 /* Per row as cf_avx512_quantize_row (max |x| over the row, its scale, each

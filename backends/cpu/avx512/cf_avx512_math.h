@@ -68,6 +68,29 @@ static inline __m512 cf_exp512(__m512 x) {
   return _mm512_scalef_ps(p, n);
 }
 
+/* The exponentials of a score row's softmax, in registers (one load of
+ * the row): v = s * scale + bias (bias a row of 64, or NULL), e[j] =
+ * exp(v - max v) for the row's four vectors; returns their sum. The
+ * attention cores' softmax steps (float32, bf16 and int8 weights) differ
+ * only in what they make of e. s is 64-byte aligned. */
+static inline float cf_softmax_exp512(const float *s, float scale, const float *bias,
+                                      __m512 e[4]) {
+  const __m512 sc = _mm512_set1_ps(scale);
+  __m512 v[4];
+  for (int j = 0; j < 4; j++) {
+    v[j] = _mm512_mul_ps(_mm512_load_ps(s + 16 * j), sc);
+    if (bias) v[j] = _mm512_add_ps(v[j], _mm512_loadu_ps(bias + 16 * j));
+  }
+  const __m512 mx = _mm512_set1_ps(
+      _mm512_reduce_max_ps(_mm512_max_ps(_mm512_max_ps(v[0], v[1]), _mm512_max_ps(v[2], v[3]))));
+  __m512 sum = _mm512_setzero_ps();
+  for (int j = 0; j < 4; j++) {
+    e[j] = cf_exp512(_mm512_sub_ps(v[j], mx));
+    sum = _mm512_add_ps(sum, e[j]);
+  }
+  return _mm512_reduce_add_ps(sum);
+}
+
 /* mish(x) = x n / (n + 2) with n = e^x (e^x + 2) (see ref/cf_ref_act.h);
  * x itself past 20, where n would overflow. */
 static inline __m512 cf_mish512(__m512 x) {

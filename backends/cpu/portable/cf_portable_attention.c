@@ -15,19 +15,9 @@
 
 enum { TABLE = CF_CPU_RPE_TABLE };
 
-/* s[64] = softmax(s); the sum in 8 partial lanes, as the avx2 set's. */
+/* s[64] = softmax(s). */
 static void softmax64(float *s) {
-  float m = s[0];
-  for (int k = 1; k < 64; k++) m = s[k] > m ? s[k] : m;
-  float lanes[8] = {0};
-  for (int k = 0; k < 64; k += 8)
-    for (int l = 0; l < 8; l++) {
-      s[k + l] = cf_portable_exp(s[k + l] - m);
-      lanes[l] += s[k + l];
-    }
-  const float sum = ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) +
-                    ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7]));
-  const float inv = 1.0f / sum;
+  const float inv = 1.0f / cf_portable_softmax_exp(s);
   for (int k = 0; k < 64; k++) s[k] *= inv;
 }
 

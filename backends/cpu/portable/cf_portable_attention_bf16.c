@@ -96,19 +96,9 @@ static void pack_qkv(int dh, const float *q, const float *k, const float *v, siz
   }
 }
 
-/* The exponentials in 8 partial sums, as the float32 core's softmax64. */
 static float softmax_to_bf16(float *s, float scale, const float *bias, uint16_t *w) {
   for (int k = 0; k < 64; k++) s[k] = s[k] * scale + (bias ? bias[k] : 0.0f);
-  float m = s[0];
-  for (int k = 1; k < 64; k++) m = s[k] > m ? s[k] : m;
-  float lanes[8] = {0};
-  for (int k = 0; k < 64; k += 8)
-    for (int l = 0; l < 8; l++) {
-      s[k + l] = cf_portable_exp(s[k + l] - m);
-      lanes[l] += s[k + l];
-    }
-  const float sum = ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) +
-                    ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7]));
+  const float sum = cf_portable_softmax_exp(s);
   cf_portable_to_bf16_row(64, s, w);
   return 1.0f / sum;
 }

@@ -86,13 +86,9 @@ static void weighted_values_pair(int dh, const uint8_t *a0, const uint8_t *a1, f
 
 static float softmax_to_u8(float *s, float scale, const float *bias, uint8_t *w) {
   for (int k = 0; k < 64; k++) s[k] = s[k] * scale + (bias ? bias[k] : 0.0f);
-  float mx = s[0];
-  for (int k = 1; k < 64; k++) mx = s[k] > mx ? s[k] : mx;
-  float sum = 0.0f;
+  const float sum = cf_portable_softmax_exp(s);
   for (int k = 0; k < 64; k++) {
-    const float e = cf_portable_exp(s[k] - mx);
-    sum += e;
-    const float p = e * 255.0f; /* its own statement: rounded before the add */
+    const float p = s[k] * 255.0f; /* its own statement: rounded before the add */
     w[k] = (uint8_t)(int)(p + 0.5f);
   }
   return 1.0f / (255.0f * sum);

@@ -43,4 +43,20 @@ static inline float cf_portable_mish(float x) {
 
 static inline float cf_portable_sigmoid(float x) { return 1.0f / (1.0f + cf_portable_exp(-x)); }
 
+/* s[k] = exp(s[k] - max s) in place; returns their sum, taken in 8
+ * partial lanes as the avx2 set's. The attention cores' softmax steps
+ * (float32, bf16 and int8 weights) differ only in what they make of it. */
+static inline float cf_portable_softmax_exp(float *s) {
+  float m = s[0];
+  for (int k = 1; k < 64; k++) m = s[k] > m ? s[k] : m;
+  float lanes[8] = {0};
+  for (int k = 0; k < 64; k += 8)
+    for (int l = 0; l < 8; l++) {
+      s[k + l] = cf_portable_exp(s[k + l] - m);
+      lanes[l] += s[k + l];
+    }
+  return ((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) +
+         ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7]));
+}
+
 #endif /* CF_PORTABLE_MATH_H */
