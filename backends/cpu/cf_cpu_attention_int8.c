@@ -3,14 +3,14 @@
  * same (position, head) tasks, head-major with RPE, as the float32 and
  * bf16 drivers (cf_cpu_attention_tasks). Per task: the head's q and k rows
  * quantized per token (the int8 core's quantize_qk, the projections'
- * arithmetic), v per depth column (its quantize_values), packed in quads; then the integer scores with the RPE q and k terms (the set's
- * int8 core, on the int8 tables built at upload), the float32 softmax
- * straight to u8 weights (one scale per row), and the integer weighted
- * values with the RPE value term. Plain C: every vector
- * instruction is in the kernel sets. */
+ * arithmetic), v per depth column (its quantize_values), packed in quads;
+ * then the integer scores with the RPE q and k terms (the set's int8 core,
+ * on the int8 tables built at upload), the float32 softmax straight to u8
+ * weights (one scale per row), and the integer weighted values with the
+ * RPE value term. Plain C: every vector instruction is in the kernel
+ * sets. */
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "backends/cpu/cf_cpu_attention_layout.h"
 #include "backends/cpu/cf_cpu_attention_task.h"
@@ -52,6 +52,20 @@ static void prefetch_tables(const int8_env *e, int h, int dh, int part) {
   cf_cpu_prefetch_part((const float *)(const void *)e->v.quads, h, dh, part, 64);
 }
 
+/* Head h's query and key tables (a field NULL where the term is absent),
+ * not yet offset by a query's c. */
+static cf_cpu_int8_rpe head_tables(const int8_env *e, int h, int dq) {
+  const size_t quads = (size_t)h * dq * TABLE, entries = (size_t)h * TABLE;
+  cf_cpu_int8_rpe t = {0};
+  if (e->q.quads) {
+    t.eq = e->q.quads + quads;
+    t.eqc = e->q.corr + entries;
+    t.eqs = e->q.scale + entries;
+  }
+  if (e->k.quads) t.ek = e->k.quads + quads, t.eks = e->k.scale + entries;
+  return t;
+}
+
 /* One (b, h) task (a cf_cpu_task_fn; next_h, next as the float32
  * driver's). */
 static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task, int next_h,
@@ -64,7 +78,7 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
   float *out = a->out + (size_t)b * 64 * dm + (size_t)h * dh;
   const float *bias = a->bias ? a->bias + ((size_t)b * H + h) * 64 * 64 : NULL;
   const cf_cpu_row_prefetch pf = cf_cpu_row_prefetch_for(a->qkv, a->out, H, dh, next.b, next.h);
-  const size_t tq = (size_t)h * dq * TABLE, th = (size_t)h * TABLE;
+  const cf_cpu_int8_rpe head = head_tables(e, h, dq); /* offset by each pair's c below */
   const uint32_t *ev = e->v.quads ? e->v.quads + (size_t)h * TABLE * dh : NULL;
   const float *evs = e->v.quads ? e->v.scale + (size_t)h * dh : NULL;
 
@@ -82,10 +96,9 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
       if (next_h >= 0) prefetch_tables(e, next_h, dh, step);
       if (pf.qkv) cf_cpu_prefetch_token(&pf, step);
       const int c = TABLE - 1 - cf_cpu_query_base(q); /* q + 8 is at c - 15 */
-      const cf_cpu_int8_rpe t = {
-          e->q.quads ? e->q.quads + tq + c : NULL, e->q.quads ? e->q.corr + th + c : NULL,
-          e->q.quads ? e->q.scale + th + c : NULL, e->k.quads ? e->k.quads + tq + c : NULL,
-          e->k.quads ? e->k.scale + th + c : NULL};
+      cf_cpu_int8_rpe t = head;
+      if (t.eq) t.eq += c, t.eqc += c, t.eqs += c;
+      if (t.ek) t.ek += c, t.eks += c;
       e->m->scores_pair(dq, qb + q * 4 * dq, qb + (q + 8) * 4 * dq, sq[q], sq[q + 8], kt, kc, sk,
                         &t, half, S + q * 64, S + (q + 8) * 64);
     }

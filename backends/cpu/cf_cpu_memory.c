@@ -185,12 +185,6 @@ static bool all_finite(const cf_bweight *w) {
   return true;
 }
 
-/* One run of n floats quantized symmetric int8 with the portable set's
- * quantize_row (every set rounds the same); returns its scale. */
-static float quantize_run(int n, const float *x, int8_t *q) {
-  return cf_cpu_kernels_portable.quantize_row(n, x, q);
-}
-
 /* Four bytes packed in a word, b[0] lowest (the order of a vector load). */
 static uint32_t pack4(int b0, int b1, int b2, int b3) {
   return (uint32_t)(uint8_t)b0 | (uint32_t)(uint8_t)b1 << 8 | (uint32_t)(uint8_t)b2 << 16 |
@@ -200,7 +194,8 @@ static uint32_t pack4(int b0, int b1, int b2, int b3) {
 /* w->table_int8 and its scales and corrections (cf_bweight, laid out as
  * cf_cpu_int8_rpe) from w->data, after build_rpe_table; left NULL (the
  * float32 core runs this weight's calls) when the depth is past the int8
- * path or a value is not finite. */
+ * path or a value is not finite. Runs are quantized with the portable
+ * set's quantize_row (every set rounds the same). */
 static bool build_rpe_table_int8(cf_bweight *w, cf_backend_fault *fault, cf_error *err) {
   enum { TABLE = CF_CPU_RPE_TABLE, MAXD = CF_CPU_MAX_FAST_DEPTH };
   const int heads = w->heads, dh = w->cols / heads, dq = (dh + 3) / 4;
@@ -216,6 +211,7 @@ static bool build_rpe_table_int8(cf_bweight *w, cf_backend_fault *fault, cf_erro
     cf_error_set(err, CF_ERR_NOMEM, "aligned_alloc of the %d-head int8 table failed", heads);
     return false;
   }
+  float (*quantize)(int, const float *, int8_t *) = cf_cpu_kernels_portable.quantize_row;
   float x[TABLE > MAXD ? TABLE : MAXD];
   int8_t b[TABLE > 4 * ((MAXD + 3) / 4) ? TABLE : 4 * ((MAXD + 3) / 4)];
   for (int h = 0; h < heads; h++) {
@@ -224,7 +220,7 @@ static bool build_rpe_table_int8(cf_bweight *w, cf_backend_fault *fault, cf_erro
       int8_t col[MAXD][TABLE]; /* 28 KB at the largest depth */
       for (int i = 0; i < dh; i++) {
         for (int p = 0; p < TABLE; p++) x[p] = rpe_at(w, p, i, h, dh);
-        w->table_int8_scale[(size_t)h * dh + i] = quantize_run(TABLE, x, col[i]);
+        w->table_int8_scale[(size_t)h * dh + i] = quantize(TABLE, x, col[i]);
       }
       for (int p = 0; p < TABLE; p++)
         for (int i = 0; i < dh; i++) {
@@ -237,7 +233,7 @@ static bool build_rpe_table_int8(cf_bweight *w, cf_backend_fault *fault, cf_erro
       int32_t *corr = q ? w->table_int8_corr + (size_t)h * TABLE : NULL;
       for (int jj = 0; jj < TABLE; jj++) {
         for (int i = 0; i < 4 * dq; i++) x[i] = rpe_at(w, TABLE - 1 - jj, i, h, dh);
-        sc[jj] = quantize_run(dh, x, b);
+        sc[jj] = quantize(dh, x, b);
         for (int i = dh; i < 4 * dq; i++) b[i] = 0;
         int32_t sum = 0;
         for (int i = 0; i < dh; i++) sum += b[i];

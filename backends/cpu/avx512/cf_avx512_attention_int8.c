@@ -29,7 +29,14 @@ static inline __m256i run8(const void *p) { return _mm256_loadu_si256((const __m
 /* The 16 lanes of key ranks r, r + 1 from a per-displacement array whose
  * rank-r run starts at p. */
 static inline __m512i lanes_i(const int32_t *p) { return join(run8(p), run8(p + 15)); }
-static inline __m512 lanes_f(const float *p) { return _mm512_castsi512_ps(lanes_i((const int32_t *)(const void *)p)); }
+static inline __m512 lanes_f(const float *p) {
+  return _mm512_castsi512_ps(lanes_i((const int32_t *)(const void *)p));
+}
+
+/* One term's sum converted and scaled: (float)(acc - corr) * (a * b). */
+static inline __m512 scaled(__m512i acc, __m512i corr, __m512 a, __m512 b) {
+  return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(acc, corr)), _mm512_mul_ps(a, b));
+}
 
 /* scores_pair with the terms present as constants use_q, use_k (each
  * combination its own branch-free loop). Per depth quad the table runs of
@@ -71,19 +78,14 @@ static inline __attribute__((always_inline)) void scores2(
     const int k = 32 * half + 16 * r, p0 = off + 30 * r, p1 = p0 - 15; /* lanes' displacements */
     const __m512i c = _mm512_loadu_si512(kc + k);
     const __m512 s = _mm512_loadu_ps(sk + k);
-    __m512 x0 = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(a0[r], c)), _mm512_mul_ps(v0, s));
-    __m512 x1 = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(a1[r], c)), _mm512_mul_ps(v1, s));
+    __m512 x0 = scaled(a0[r], c, v0, s), x1 = scaled(a1[r], c, v1, s);
     if (use_q) {
-      x0 = _mm512_add_ps(x0, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(g0[r], lanes_i(t->eqc + p0))),
-                                           _mm512_mul_ps(v0, lanes_f(t->eqs + p0))));
-      x1 = _mm512_add_ps(x1, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(g1[r], lanes_i(t->eqc + p1))),
-                                           _mm512_mul_ps(v1, lanes_f(t->eqs + p1))));
+      x0 = _mm512_add_ps(x0, scaled(g0[r], lanes_i(t->eqc + p0), v0, lanes_f(t->eqs + p0)));
+      x1 = _mm512_add_ps(x1, scaled(g1[r], lanes_i(t->eqc + p1), v1, lanes_f(t->eqs + p1)));
     }
     if (use_k) {
-      x0 = _mm512_add_ps(x0, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(h0[r], c)),
-                                           _mm512_mul_ps(s, lanes_f(t->eks + p0))));
-      x1 = _mm512_add_ps(x1, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(h1[r], c)),
-                                           _mm512_mul_ps(s, lanes_f(t->eks + p1))));
+      x0 = _mm512_add_ps(x0, scaled(h0[r], c, s, lanes_f(t->eks + p0)));
+      x1 = _mm512_add_ps(x1, scaled(h1[r], c, s, lanes_f(t->eks + p1)));
     }
     _mm512_store_ps(s0 + k, x0);
     _mm512_store_ps(s1 + k, x1);
@@ -127,8 +129,10 @@ static inline __attribute__((always_inline)) void weighted_values2(
           c0[u][j] = _mm512_dpbusd_epi32(c0[u][j], x0, v);
           c1[u][j] = _mm512_dpbusd_epi32(c1[u][j], x1, v);
           if (use_e) {
-            e0[u][j] = _mm512_dpbusd_epi32(e0[u][j], x0, _mm512_maskz_loadu_epi32(m[j], r0 + 16 * j));
-            e1[u][j] = _mm512_dpbusd_epi32(e1[u][j], x1, _mm512_maskz_loadu_epi32(m[j], r1 + 16 * j));
+            e0[u][j] =
+                _mm512_dpbusd_epi32(e0[u][j], x0, _mm512_maskz_loadu_epi32(m[j], r0 + 16 * j));
+            e1[u][j] =
+                _mm512_dpbusd_epi32(e1[u][j], x1, _mm512_maskz_loadu_epi32(m[j], r1 + 16 * j));
           }
         }
       }

@@ -40,7 +40,7 @@ static void scores(int dq, const uint8_t *Q, float sq, const uint32_t *kt, const
     int32_t acc = 0, acc_q = 0, acc_k = 0;
     for (int j = 0; j < dq; j++) {
       const uint32_t key = kt[(size_t)j * 64 + k];
-      const size_t at = (size_t)j * CF_CPU_RPE_TABLE + (size_t)(ptrdiff_t)jj;
+      const ptrdiff_t at = (ptrdiff_t)j * CF_CPU_RPE_TABLE + jj; /* jj < 0 for q0 + 8 */
       acc = dot4(acc, quad(Q + 4 * j), key);
       if (use_q) acc_q = dot4(acc_q, quad(Q + 4 * j), t->eq[at]);
       if (use_k) acc_k = dot4(acc_k, t->ek[at], key);
