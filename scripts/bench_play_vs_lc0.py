@@ -32,16 +32,13 @@ import datetime
 import json
 import math
 import os
-import queue
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_vs_lc0 as common  # noqa: E402  (the shared helpers: nets, load, CPU, errors)
+from uci_engine import UciEngine, parse_info  # noqa: E402
 
 UsageError, RunError = common.UsageError, common.RunError
 
@@ -57,44 +54,6 @@ POSITIONS = [
     ("middlegame c", "fen r3r1k1/2p2ppp/p1p1bn2/8/1q2P3/2NPQN2/PPP3PP/R4RK1 b - - 2 15"),
     ("middlegame d", "fen r1bbk1nr/pp3p1p/2n5/1N4p1/2Np1B2/8/PPP2PPP/2KR1B1R w kq - 0 13"),
 ]
-INT_FIELDS = ("depth", "seldepth", "time", "nodes", "nps", "hashfull", "tbhits", "multipv")
-READY_TIMEOUT = 300.0  # seconds for uciok / readyok (the net loads at isready)
-
-
-def parse_info(line):
-    """The fields of one UCI `info` line, or None when it is not one.
-
-    Returns a dict with the integer fields present (depth, time, nodes, nps,
-    ...) and, when a score is given, score_kind ('cp' or 'mate') and score."""
-    tokens = line.split()
-    if not tokens or tokens[0] != "info":
-        return None
-    out = {}
-    i = 1
-    while i < len(tokens):
-        key = tokens[i]
-        if key in ("pv", "string"):
-            break  # the rest of the line is moves or text
-        if key in INT_FIELDS and i + 1 < len(tokens):
-            try:
-                out[key] = int(tokens[i + 1])
-            except ValueError:
-                return None
-            i += 2
-        elif key == "score" and i + 2 < len(tokens) and tokens[i + 1] in ("cp", "mate"):
-            try:
-                out["score"] = int(tokens[i + 2])
-            except ValueError:
-                return None
-            out["score_kind"] = tokens[i + 1]
-            i += 3
-        elif key == "wdl" and i + 3 < len(tokens):
-            i += 4
-        else:
-            i += 1  # lowerbound, upperbound, currmove ... : skipped
-    return out
-
-
 def summarize_search(lines):
     """One search's output -> rate (visits/s), nodes, time_ms, nps, mate, bestmove.
 
@@ -121,6 +80,17 @@ def summarize_search(lines):
         raise RunError(f"the last info line gives neither nps nor time: {last}")
     return dict(rate=rate, nodes=last["nodes"], time_ms=last.get("time"), nps=nps, mate=mate,
                 bestmove=best)
+
+
+def timed_search(engine, position, movetime_ms):
+    """One fresh search of movetime_ms -> summarize_search's dict plus cpu_use."""
+    lines, cpu_use = engine.go(position, f"go movetime {movetime_ms}", movetime_ms / 1000.0 + 120.0)
+    try:
+        result = summarize_search(lines)
+    except RunError as e:
+        raise engine.failure(str(e), lines)
+    result["cpu_use"] = cpu_use
+    return result
 
 
 def geomean(values):
@@ -158,102 +128,6 @@ def aggregate(measurements, baseline, engines):
                                 median_ratio=statistics.median(rs) if rs else None,
                                 geomean_ratio=geomean(rs)))
     return rows, overall
-
-
-def cpu_seconds(pid):
-    """User + system CPU seconds of a process so far (Linux /proc), or None."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-class UciEngine:
-    """One engine process spoken to over UCI, its stdout read by a thread."""
-
-    def __init__(self, label, argv, options, env=None):
-        self.label, self.argv, self.options, self.env = label, argv, options, env
-        self.proc, self.lines = None, queue.Queue()
-        self.stderr = tempfile.TemporaryFile(mode="w+")
-
-    def start(self):
-        try:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self.stderr, text=True, bufsize=1, env=self.env)
-        except OSError as e:
-            raise RunError(f"{self.label}: cannot run {self.argv[0]}: {e}")
-        threading.Thread(target=self._read, daemon=True).start()
-        self.send("uci")
-        self.wait_for("uciok", READY_TIMEOUT)
-        for name, value in self.options:
-            self.send(f"setoption name {name} value {value}")
-        self.ready()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def send(self, text):
-        try:
-            self.proc.stdin.write(text + "\n")
-            self.proc.stdin.flush()
-        except OSError as e:
-            raise self.failure(f"cannot write '{text}': {e}")
-
-    def failure(self, what, seen=()):
-        self.stderr.seek(0)
-        tail = "\n".join((list(seen) + self.stderr.read().splitlines())[-15:])
-        return RunError(f"{self.label}: {what}: {' '.join(self.argv)}\n{tail}")
-
-    def wait_for(self, prefix, timeout):
-        """The lines up to and including the first that starts with prefix."""
-        seen, deadline = [], time.monotonic() + timeout
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise self.failure(f"no '{prefix}' within {timeout:g} s", seen)
-            if line is None:
-                raise self.failure(f"the engine exited before '{prefix}'", seen)
-            seen.append(line)
-            if line.startswith("error") or line.startswith("info string error"):
-                raise self.failure(f"the engine reported an error: {line}", seen)
-            if line.startswith(prefix):
-                return seen
-
-    def ready(self):
-        self.send("isready")
-        self.wait_for("readyok", READY_TIMEOUT)
-
-    def search(self, position, movetime_ms):
-        """One fresh search (ucinewgame) -> summarize_search's dict plus cpu_use."""
-        self.send("ucinewgame")
-        self.send(f"position {position}")
-        self.ready()
-        cpu0, t0 = cpu_seconds(self.proc.pid), time.monotonic()
-        self.send(f"go movetime {movetime_ms}")
-        lines = self.wait_for("bestmove", movetime_ms / 1000.0 + 120.0)
-        cpu1, t1 = cpu_seconds(self.proc.pid), time.monotonic()
-        try:
-            result = summarize_search(lines)
-        except RunError as e:
-            raise self.failure(str(e), lines)
-        result["cpu_use"] = (cpu1 - cpu0) / (t1 - t0) if cpu0 is not None and cpu1 is not None \
-            else None
-        return result
-
-    def close(self):
-        if self.proc and self.proc.poll() is None:
-            try:
-                self.send("quit")
-                self.proc.wait(timeout=10)
-            except (RunError, subprocess.TimeoutExpired):
-                self.proc.kill()
-                self.proc.wait()
-        self.stderr.close()
 
 
 def read_positions(path):
@@ -354,7 +228,7 @@ def main(argv):
     measurements, cpu, names = [], {}, []
     try:
         with tempfile.TemporaryDirectory(prefix="bench-play-vs-lc0-") as folder:
-            nets = common.shape_nets(args, shapes, netconv, folder, log)
+            nets = common.shape_nets(args, shapes, netconv, folder, log, builds)
             for name, path in nets:
                 engines = engines_for(args, path, builds)
                 names = [e.label for e in engines]
@@ -367,7 +241,7 @@ def main(argv):
                             order = engines if (rnd + i) % 2 == 0 else engines[::-1]
                             for e in order:
                                 log(f"round {rnd + 1}/{args.rounds}, {name}, {pos_name}: {e.label}")
-                                r = e.search(spec, args.movetime_ms)
+                                r = timed_search(e, spec, args.movetime_ms)
                                 measurements.append(dict(round=rnd + 1, net=name, position=pos_name,
                                                          engine=e.label, **r))
                                 if r["cpu_use"] is not None:

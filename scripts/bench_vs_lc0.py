@@ -32,6 +32,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import same_net_check  # noqa: E402
+from uci_engine import RunError  # noqa: E402  (re-exported: the scripts' run failure)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHAPE_RE = re.compile(r"^(\d+)x(\d+)(?:x(\d+))?(?:x(\d+))?$")
 # A first guess of a net's speed, in evaluations/s, to size the first Lc0
@@ -43,8 +47,6 @@ class UsageError(Exception):
     pass
 
 
-class RunError(Exception):
-    pass
 
 
 def parse_int_list(text, flag, low, high):
@@ -130,9 +132,14 @@ def run(cmd, what):
 def make_net(netconv, shape, folder, log):
     layers, width, heads, dff = shape
     path = os.path.join(folder, f"{layers}x{width}x{heads}x{dff}-norpe.pb.gz")
-    # LayerNorm, not CF-6M's RMSNorm: Lc0's blas backend (v0.33-dev) crashes
-    # on a net with RMSNorm, reading the LayerNorm betas such a net lacks.
-    cmd = [netconv, "random", "--preset", "cf6m", "--no-rpe", "--layernorm", "--layers", str(layers),
+    # The layout Lc0's blas backend (v0.33-dev) reads right, not CF-6M's:
+    # LayerNorm (it crashes on RMSNorm, reading betas such a net lacks);
+    # q/k/v biases (it takes the attention width from the q bias's length,
+    # so without them it runs every head at depth 0); and the old embedding
+    # with its 64-wide positional table (it reads 176 inputs a square, past
+    # the end of a 112-input embedding).
+    cmd = [netconv, "random", "--preset", "cf6m", "--no-rpe", "--layernorm", "--qkv-bias",
+           "--pos-table", "--layers", str(layers),
            "--embedding", str(width), "--heads", str(heads), "--dff", str(dff),
            "--seed", "1", "-o", path]
     log(f"net: {' '.join(cmd)}")
@@ -254,12 +261,21 @@ def check_common(args):
     return builds, shapes, netconv
 
 
-def shape_nets(args, shapes, netconv, folder, log):
-    """(name, path) of every net: the --net files, then a random net per shape."""
+def shape_nets(args, shapes, netconv, folder, log, builds):
+    """(name, path) of every net: the --net files, then a random net per shape;
+    each checked to give the same outputs in cformer and in every Lc0 build
+    (same_net_check), so that the speeds compared are of one network."""
     nets = [(os.path.basename(n), n) for n in args.net]
     for shape in shapes:
         path = make_net(netconv, shape, folder, log)
         nets.append(("x".join(map(str, shape)) + " (L x D x H x F, no RPE, LayerNorm)", path))
+    lc0_env = dict(os.environ)
+    lc0_env.setdefault("OMP_NUM_THREADS", "1")
+    for name, path in nets:
+        for label, lc0 in builds:
+            same_net_check.check(name, path, args.cformer, args.backend, args.backend_opts,
+                                 "lc0" if label == "lc0" else "lc0 " + label, lc0,
+                                 args.lc0_backend, args.lc0_backend_opts, lc0_env, log)
     return nets
 
 
@@ -290,7 +306,7 @@ def main(argv):
     commands = []
     try:
         with tempfile.TemporaryDirectory(prefix="bench-vs-lc0-") as folder:
-            nets = shape_nets(args, shapes, netconv, folder, log)
+            nets = shape_nets(args, shapes, netconv, folder, log, builds)
             last_rate = {}
             engines = [("cformer " + args.backend, None, False)]
             for label, path in builds:

@@ -101,6 +101,10 @@ for line in sys.stdin:
         print("readyok")
     elif line.startswith("position "):
         pos = line
+    elif line.startswith("go nodes"):  # the same-network check: cformer's answer
+        sys.path.insert(0, os.environ["FAKE_TESTS_DIR"])
+        import fake_lc0_uci
+        print("\n".join(fake_lc0_uci.cformer_search(opts, pos, line)))
     elif line.startswith("go "):
         if os.environ.get("FAKE_LC0_CRASH"):
             sys.exit(5)
@@ -123,7 +127,8 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(positions, "w") as f:
         f.write("# three positions\nstartpos\nstartpos moves e2e4\n"
                 "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\n")
-    env = dict(os.environ, FAKE_LC0_LOG=log)
+    env = dict(os.environ, FAKE_LC0_LOG=log, FAKE_CFORMER=cformer,
+               FAKE_TESTS_DIR=os.path.dirname(os.path.abspath(__file__)))
     env.pop("OMP_NUM_THREADS", None)
     out_json = os.path.join(tmp, "out.json")
     base = [sys.executable, script, "--cformer", cformer, "--backend", "ref", "--shapes", "2x32",
@@ -156,7 +161,11 @@ with tempfile.TemporaryDirectory() as tmp:
                      "setoption name Threads value 1", "setoption name MinibatchSize value 4",
                      "setoption name SmartPruningFactor value 0", "go movetime 60"]:
             check(want in calls, f"Lc0 gets '{want}'")
-        check(calls.count("ucinewgame") == 6, "ucinewgame before every search")
+        check(calls.count("ucinewgame") == 6 + 3 and calls.count("go nodes 1") == 3,
+              "ucinewgame before every search, the check's three one-visit searches among them")
+        check("setoption name VerboseMoveStats value true" in calls and
+              "setoption name UCI_ShowWDL value true" in calls,
+              "the check asks Lc0 for its priors and W/D/L")
         check("load average before:" in p.stdout and "CPU use" in p.stdout,
               "the load average and CPU use are printed")
 
@@ -165,6 +174,11 @@ with tempfile.TemporaryDirectory() as tmp:
         p = subprocess.run(base + ["--lc0", fake, "--rounds", "1"], env=dict(env, **{var: "1"}),
                            capture_output=True, text=True)
         check(p.returncode == 1 and "lc0" in p.stderr, f"{what}: exit 1 with a message")
+
+    p = subprocess.run(base + ["--lc0", fake, "--rounds", "1"],
+                       env=dict(env, FAKE_LC0_DISAGREE="1"), capture_output=True, text=True)
+    check(p.returncode == 1 and "disagree on the network's outputs" in p.stderr,
+          "an Lc0 that computes another network: exit 1 before any timed search")
 
     usage_cases = [([], "no --lc0"), (["--lc0", os.path.join(tmp, "nope")], "a missing Lc0"),
                    (["--lc0", fake, "--precisions", "f32,f32"], "a precision twice"),

@@ -26,6 +26,11 @@ check = script_checks.Checks()
 
 FAKE = r'''#!/usr/bin/env python3
 import os, sys
+if len(sys.argv) == 1:  # over UCI: the scripts' same-network check
+    sys.path.insert(0, os.environ["FAKE_TESTS_DIR"])
+    import fake_lc0_uci
+    fake_lc0_uci.serve()
+    sys.exit(0)
 args = dict(a[2:].split("=", 1) for a in sys.argv[2:])
 with open(os.environ["FAKE_LC0_LOG"], "a") as log:
     log.write(" ".join(sys.argv[1:]) + "\n")
@@ -43,7 +48,8 @@ print(f"{b:4d},      999,  1.0000, 0.0100, 0.0100,    1500, {40 + b:7d},     500
 with tempfile.TemporaryDirectory() as tmp:
     fake = script_checks.write_fake(tmp, FAKE)
     log = os.path.join(tmp, "calls.log")
-    env = dict(os.environ, FAKE_LC0_LOG=log)
+    env = dict(os.environ, FAKE_LC0_LOG=log, FAKE_CFORMER=cformer,
+               FAKE_TESTS_DIR=os.path.dirname(os.path.abspath(__file__)))
     out_json = os.path.join(tmp, "out.json")
     base = [sys.executable, script, "--cformer", cformer, "--backend", "ref", "--shapes", "2x32",
             "--batches", "1,4", "--rounds", "2", "--seconds", "0.05"]
@@ -65,6 +71,8 @@ with tempfile.TemporaryDirectory() as tmp:
         first_engines = [order[0], order[3]]  # round 1: cformer then 2 lc0 calls; round 2 reversed
         check(first_engines == ["cformer", "backendbench"], f"the order alternates by round: {order}")
         check("load average before:" in p.stdout and "after:" in p.stdout, "the load average is printed")
+        check("checking that lc0 fake and cformer compute the same network" in p.stderr,
+              "the net is checked to give the same outputs in both engines first")
         calls = open(log).read().splitlines()
         check(len(calls) == 4 and all("--backend=blas" in c and "threads=1" in c for c in calls),
               "Lc0 gets its backend and threads=1")
@@ -90,6 +98,14 @@ with tempfile.TemporaryDirectory() as tmp:
                        capture_output=True, text=True)
     check(p.returncode == 1 and "RPE weights file not supported" in p.stderr,
           "a failing Lc0 exits 1 and shows its message")
+
+    # An Lc0 whose outputs differ (as on a net it misreads): nothing is timed.
+    open(log, "w").close()
+    p = subprocess.run(base + ["--lc0", fake], env=dict(env, FAKE_LC0_DISAGREE="1"),
+                       capture_output=True, text=True)
+    check(p.returncode == 1 and "disagree on the network's outputs" in p.stderr and
+          "prior of" in p.stderr, "an Lc0 that computes another network: exit 1, the move named")
+    check(open(log).read() == "", "and nothing is timed")
 
     usage_cases = [([], "no --lc0"), (["--lc0", os.path.join(tmp, "nope")], "a missing Lc0"),
                    (["--lc0", fake, "--shapes", "8by256"], "a bad shape"),

@@ -138,16 +138,19 @@ static void run_net(cf_test *t, const char *name, int batch) {
     run_net_on(t, cf_parity_dir(), name, batch, backends[i]->name);
 }
 
-/* data/twin: the twin network and its Lc0 truth. */
+/* data/twin: the nets Lc0 runs, with their Lc0 truth: the twin network,
+ * and the layout of the random nets the benchmarks against Lc0 time. */
 static void run_twin(cf_test *t, int batch) {
+  static const char *const nets[] = {"cformer-twin", "bench-layout"};
   char dir[1024];
   snprintf(dir, sizeof dir, "%s/twin", cf_test_data_dir());
-  for (int i = 0; i < n_backends; i++) {
-    cf_parity_max_err = 0.0;
-    run_net_on(t, dir, "cformer-twin", batch, backends[i]->name);
-    printf("cformer-twin on %s (batch %s): largest difference from Lc0 %.3g\n", backends[i]->name,
-           batch == 1 ? "1" : "all", cf_parity_max_err);
-  }
+  for (int k = 0; k < 2; k++)
+    for (int i = 0; i < n_backends; i++) {
+      cf_parity_max_err = 0.0;
+      run_net_on(t, dir, nets[k], batch, backends[i]->name);
+      printf("%s on %s (batch %s): largest difference from Lc0 %.3g\n", nets[k],
+             backends[i]->name, batch == 1 ? "1" : "all", cf_parity_max_err);
+    }
 }
 
 static void test_twin_batch1(cf_test *t) { run_twin(t, 1); }

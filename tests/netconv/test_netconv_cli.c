@@ -89,6 +89,18 @@ static void test_random_describe(cf_test *t) {
   CHECK_STR_CONTAINS(out, "\"BFLOAT16\":");
   CHECK_STR_CONTAINS(out, "\"input_format\":\t4");
   CHECK_STR_CONTAINS(out, "\"smolgen\":\ttrue");
+  /* The layout Lc0 runs: LayerNorm, q/k/v biases, the 176-input table. */
+  char lc0_layout[512];
+  nc_test_path(lc0_layout, sizeof lc0_layout, dir, "lc0-layout.pb.gz");
+  snprintf(args, sizeof args,
+           "random --preset cf6m --no-rpe --layernorm --qkv-bias --pos-table --layers 1 "
+           "--embedding 32 --heads 2 --dff 32 --seed 1 -o '%s'", lc0_layout);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  snprintf(args, sizeof args, "describe '%s'", lc0_layout);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  CHECK_STR_CONTAINS(out, "q/k/v biases yes");
+  CHECK_STR_CONTAINS(out, "LayerNorm");
+  CHECK_STR_CONTAINS(out, "(PE_MAP, 176 inputs)");
   char bad[512];
   nc_test_path(bad, sizeof bad, dir, "bad.pb.gz");
   snprintf(args, sizeof args, "random --layers 2 --embedding 30 --heads 4 --dff 64 --seed 1 -o '%s'", bad);
@@ -126,6 +138,8 @@ static void test_usage_errors(cf_test *t) {
       {"random --layers 1 --embedding 8 --heads 2 --dff 8 --seed 1 --policy-heads vanilla,sharp -o '%s'",
        2, "unknown head in 'sharp'"},
       {"random --layers 1 --embedding 8 --heads 2 --seed 1 -o '%s'", 2, "--dff is required"},
+      {"random --preset cf240m --pos-table --seed 1 -o '%s'", 2,
+       "--pos-table: only with the old embedding (not dense)"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     const char *first = strncmp(cases[i].fmt, "random", 6) == 0 ? o : missing;

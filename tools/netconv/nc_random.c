@@ -10,7 +10,7 @@
 
 static const char usage[] =
     "usage: netconv random [--preset cf6m|cf240m] --layers L --embedding D --heads H --dff F\n"
-    "                      [--rpe] [--rms] [--no-qkv-bias] [--smolgen] [--gating]\n"
+    "                      [--rpe] [--rms] [--no-qkv-bias] [--smolgen] [--gating] [--pos-table]\n"
     "                      [--embedding-style old|dense] [--dense-width S] [--input FORMAT]\n"
     "                      [--policy-heads LIST] [--value-heads LIST] [--moves-left]\n"
     "                      [--encoding E] [--no-gzip] --seed S -o NET\n\n"
@@ -62,7 +62,7 @@ int nc_cmd_random(int argc, char **argv) {
   static const char *const styles[] = {"old", "dense", NULL};
   int preset = -1, layers = 0, d = 0, heads = 0, dff = 0, dense_width = 0, input = 0, style = 0;
   bool rpe = false, rms = false, layernorm = false, no_qkv_bias = false, smolgen = false,
-       gating = false, moves_left = false, no_gzip = false;
+       gating = false, pos_table = false, moves_left = false, no_gzip = false;
   uint64_t seed = 0;
   const char *out = NULL;
   cf_encoding enc = CF_ENC_LINEAR16;
@@ -92,6 +92,9 @@ int nc_cmd_random(int argc, char **argv) {
        .help = "q/k/v without biases (--qkv-bias: with)"},
       {.name = "smolgen", .kind = CF_CLI_BOOL, .dest = &smolgen, .help = "smolgen in every layer"},
       {.name = "gating", .kind = CF_CLI_BOOL, .dest = &gating, .help = "input gating (old embedding)"},
+      {.name = "pos-table", .kind = CF_CLI_BOOL, .dest = &pos_table,
+       .help = "old embedding with Lc0's fixed 64-wide positional table\n"
+               "(176 inputs a square: the layout Lc0 runs)"},
       {.name = "embedding-style", .kind = CF_CLI_CHOICE, .dest = &style, .choices = styles,
        .arg = "S", .help = "old (112 inputs, PE_MAP) or dense (PE_DENSE)"},
       {.name = "dense-width", .kind = CF_CLI_INT, .dest = &dense_width, .imin = 1,
@@ -139,11 +142,14 @@ int nc_cmd_random(int argc, char **argv) {
   if (GIVEN("no-qkv-bias")) s.qkv_bias = !no_qkv_bias;
   if (GIVEN("smolgen")) s.smolgen = smolgen;
   if (GIVEN("gating")) s.gating = gating;
+  if (GIVEN("pos-table")) s.pos_table = pos_table;
   if (GIVEN("moves-left")) s.moves_left = moves_left;
   if (GIVEN("embedding-style")) s.embedding_style = style ? CF_EMBEDDING_DENSE : CF_EMBEDDING_OLD;
   if (GIVEN("policy-heads")) memcpy(s.policy_heads, pol.flags, sizeof s.policy_heads);
   if (GIVEN("value-heads")) memcpy(s.value_heads, val.flags, sizeof s.value_heads);
 #undef GIVEN
+  if (s.pos_table && s.embedding_style == CF_EMBEDDING_DENSE)
+    return cf_cli_usage_error(&spec, "--pos-table: only with the old embedding (not dense)");
   s.seed = seed;
   s.encoding = enc;
   const bool gzip = !no_gzip;
