@@ -56,8 +56,8 @@ static inline __attribute__((always_inline)) void scores2(
     const size_t row = (size_t)j * CF_CPU_RPE_TABLE + off;
     __m256i tq[5], tk[5];
     for (int x = 0; x < 5; x++) {
-      if (use_q) tq[x] = run8(t->eq + row + 15 * x - 15);
-      if (use_k) tk[x] = run8(t->ek + row + 15 * x - 15);
+      if (use_q) tq[x] = cf_load256_kept(t->eq + row + 15 * x - 15);
+      if (use_k) tk[x] = cf_load256_kept(t->ek + row + 15 * x - 15);
     }
     for (int r = 0; r < 2; r++) {
       const __m512i kv = _mm512_load_si512(kr + 16 * r);
@@ -102,56 +102,56 @@ static void scores_pair(int dq, const uint8_t *Q0, const uint8_t *Q1, float sq0,
   else scores2(dq, Q0, Q1, sq0, sq1, kt, kc, sk, t, 0, 0, half, s0, s1);
 }
 
-/* weighted_values_pair with the value term present as the constant
- * use_e. Key quad m's table row is base - off(4m): rows walk down 4 per
- * quad within a rank and 11 more to the next rank. */
-static inline __attribute__((always_inline)) void weighted_values2(
-    int dh, const uint8_t *a0, const uint8_t *a1, float sa0, float sa1, const uint32_t *vq,
-    const float *sv, const uint32_t *ev, const float *evs, int base0, int base1, int use_e,
-    float *o0, float *o1) {
-  const __m512 w0 = _mm512_set1_ps(sa0), w1 = _mm512_set1_ps(sa1);
-  for (int i0 = 0; i0 < dh; i0 += 32) {
-    const __mmask16 m[2] = {cf_tail16(dh - i0), cf_tail16(dh - i0 - 16)};
-    const int nv = dh - i0 > 16 ? 2 : 1;
-    __m512i c0[2][2], c1[2][2], e0[2][2], e1[2][2]; /* [quad parity][depth half] */
-    for (int u = 0; u < 2; u++)
-      for (int j = 0; j < 2; j++)
-        c0[u][j] = c1[u][j] = e0[u][j] = e1[u][j] = _mm512_setzero_si512();
-    for (int mm = 0; mm < 16; mm += 2)
-      for (int u = 0; u < 2; u++) {
-        const __m512i x0 = cf_bcast32(a0 + 4 * (mm + u)), x1 = cf_bcast32(a1 + 4 * (mm + u));
-        const uint32_t *vk = vq + (size_t)(mm + u) * dh + i0;
-        const int off = cf_cpu_key_off(4 * (mm + u));
-        const uint32_t *r0 = use_e ? ev + (size_t)(base0 - off) * dh + i0 : NULL;
-        const uint32_t *r1 = use_e ? ev + (size_t)(base1 - off) * dh + i0 : NULL;
-        for (int j = 0; j < nv; j++) {
-          const __m512i v = _mm512_maskz_loadu_epi32(m[j], vk + 16 * j);
-          c0[u][j] = _mm512_dpbusd_epi32(c0[u][j], x0, v);
-          c1[u][j] = _mm512_dpbusd_epi32(c1[u][j], x1, v);
-          if (use_e) {
-            e0[u][j] =
-                _mm512_dpbusd_epi32(e0[u][j], x0, _mm512_maskz_loadu_epi32(m[j], r0 + 16 * j));
-            e1[u][j] =
-                _mm512_dpbusd_epi32(e1[u][j], x1, _mm512_maskz_loadu_epi32(m[j], r1 + 16 * j));
-          }
+/* One run of up to 32 depths (nv vectors of 16) of weighted_values_pair,
+ * nv and the value term's presence use_e constant so that the
+ * accumulators stay in registers (with a run-time count the compiler kept
+ * them on the stack). Key quad m's table row is base - off(4m): rows walk
+ * down 4 per quad within a rank and 11 more to the next rank. */
+static inline __attribute__((always_inline)) void values_run(
+    int dh, int i0, int nv, int use_e, const uint8_t *a0, const uint8_t *a1, __m512 w0,
+    __m512 w1, const uint32_t *vq, const float *sv, const uint32_t *ev, const float *evs,
+    int base0, int base1, float *o0, float *o1) {
+  const __mmask16 m[2] = {cf_tail16(dh - i0), cf_tail16(dh - i0 - 16)};
+  __m512i c0[2][2], c1[2][2], e0[2][2], e1[2][2]; /* [quad parity][depth half] */
+  for (int u = 0; u < 2; u++)
+    for (int j = 0; j < 2; j++)
+      c0[u][j] = c1[u][j] = e0[u][j] = e1[u][j] = _mm512_setzero_si512();
+  /* not unrolled: the unrolled loop's addresses took the registers */
+#pragma GCC unroll 1
+  for (int mm = 0; mm < 16; mm += 2)
+    for (int u = 0; u < 2; u++) {
+      const __m512i x0 = cf_bcast32(a0 + 4 * (mm + u)), x1 = cf_bcast32(a1 + 4 * (mm + u));
+      const uint32_t *vk = vq + (size_t)(mm + u) * dh + i0;
+      const int off = cf_cpu_key_off(4 * (mm + u));
+      const uint32_t *r0 = use_e ? ev + (size_t)(base0 - off) * dh + i0 : NULL;
+      const uint32_t *r1 = use_e ? ev + (size_t)(base1 - off) * dh + i0 : NULL;
+      for (int j = 0; j < nv; j++) {
+        const __m512i v = _mm512_maskz_loadu_epi32(m[j], vk + 16 * j);
+        c0[u][j] = _mm512_dpbusd_epi32(c0[u][j], x0, v);
+        c1[u][j] = _mm512_dpbusd_epi32(c1[u][j], x1, v);
+        if (use_e) {
+          e0[u][j] =
+              _mm512_dpbusd_epi32(e0[u][j], x0, _mm512_maskz_loadu_epi32(m[j], r0 + 16 * j));
+          e1[u][j] =
+              _mm512_dpbusd_epi32(e1[u][j], x1, _mm512_maskz_loadu_epi32(m[j], r1 + 16 * j));
         }
       }
-    for (int j = 0; j < nv; j++) {
-      const __m512 s = _mm512_maskz_loadu_ps(m[j], sv + i0 + 16 * j);
-      const __m512 f0 = _mm512_cvtepi32_ps(_mm512_add_epi32(c0[0][j], c0[1][j]));
-      const __m512 f1 = _mm512_cvtepi32_ps(_mm512_add_epi32(c1[0][j], c1[1][j]));
-      __m512 y0 = _mm512_mul_ps(f0, _mm512_mul_ps(w0, s));
-      __m512 y1 = _mm512_mul_ps(f1, _mm512_mul_ps(w1, s));
-      if (use_e) {
-        const __m512 es = _mm512_maskz_loadu_ps(m[j], evs + i0 + 16 * j);
-        const __m512 g0 = _mm512_cvtepi32_ps(_mm512_add_epi32(e0[0][j], e0[1][j]));
-        const __m512 g1 = _mm512_cvtepi32_ps(_mm512_add_epi32(e1[0][j], e1[1][j]));
-        y0 = _mm512_add_ps(y0, _mm512_mul_ps(g0, _mm512_mul_ps(w0, es)));
-        y1 = _mm512_add_ps(y1, _mm512_mul_ps(g1, _mm512_mul_ps(w1, es)));
-      }
-      _mm512_mask_storeu_ps(o0 + i0 + 16 * j, m[j], y0);
-      _mm512_mask_storeu_ps(o1 + i0 + 16 * j, m[j], y1);
     }
+  for (int j = 0; j < nv; j++) {
+    const __m512 s = _mm512_maskz_loadu_ps(m[j], sv + i0 + 16 * j);
+    const __m512 f0 = _mm512_cvtepi32_ps(_mm512_add_epi32(c0[0][j], c0[1][j]));
+    const __m512 f1 = _mm512_cvtepi32_ps(_mm512_add_epi32(c1[0][j], c1[1][j]));
+    __m512 y0 = _mm512_mul_ps(f0, _mm512_mul_ps(w0, s));
+    __m512 y1 = _mm512_mul_ps(f1, _mm512_mul_ps(w1, s));
+    if (use_e) {
+      const __m512 es = _mm512_maskz_loadu_ps(m[j], evs + i0 + 16 * j);
+      const __m512 g0 = _mm512_cvtepi32_ps(_mm512_add_epi32(e0[0][j], e0[1][j]));
+      const __m512 g1 = _mm512_cvtepi32_ps(_mm512_add_epi32(e1[0][j], e1[1][j]));
+      y0 = _mm512_add_ps(y0, _mm512_mul_ps(g0, _mm512_mul_ps(w0, es)));
+      y1 = _mm512_add_ps(y1, _mm512_mul_ps(g1, _mm512_mul_ps(w1, es)));
+    }
+    _mm512_mask_storeu_ps(o0 + i0 + 16 * j, m[j], y0);
+    _mm512_mask_storeu_ps(o1 + i0 + 16 * j, m[j], y1);
   }
 }
 
@@ -159,8 +159,14 @@ static void weighted_values_pair(int dh, const uint8_t *a0, const uint8_t *a1, f
                                  float sa1, const uint32_t *vq, const float *sv,
                                  const uint32_t *ev, const float *evs, int base0, int base1,
                                  float *o0, float *o1) {
-  if (ev) weighted_values2(dh, a0, a1, sa0, sa1, vq, sv, ev, evs, base0, base1, 1, o0, o1);
-  else weighted_values2(dh, a0, a1, sa0, sa1, vq, sv, NULL, NULL, 0, 0, 0, o0, o1);
+  const __m512 w0 = _mm512_set1_ps(sa0), w1 = _mm512_set1_ps(sa1);
+  for (int i0 = 0; i0 < dh; i0 += 32) {
+    const bool two = dh - i0 > 16;
+    if (ev && two) values_run(dh, i0, 2, 1, a0, a1, w0, w1, vq, sv, ev, evs, base0, base1, o0, o1);
+    else if (ev) values_run(dh, i0, 1, 1, a0, a1, w0, w1, vq, sv, ev, evs, base0, base1, o0, o1);
+    else if (two) values_run(dh, i0, 2, 0, a0, a1, w0, w1, vq, sv, NULL, NULL, 0, 0, o0, o1);
+    else values_run(dh, i0, 1, 0, a0, a1, w0, w1, vq, sv, NULL, NULL, 0, 0, o0, o1);
+  }
 }
 
 /* In registers: one load of the row, no store. */

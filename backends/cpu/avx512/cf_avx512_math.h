@@ -17,6 +17,16 @@
 
 #include "backends/cf_backend.h"
 
+/* 32 bytes at p (unaligned) in a register the compiler keeps: left to
+ * itself it folds such a load into every instruction that uses the value,
+ * and the attention's table runs, each used twice and often across a cache
+ * line, were then loaded twice and were what the scores waited on. */
+static inline __m256i cf_load256_kept(const void *p) {
+  __m256i x = _mm256_loadu_si256((const __m256i *)p);
+  __asm__("" : "+v"(x));
+  return x;
+}
+
 /* The 4 bytes at x (a bf16 pair, an 8-bit quad) in every 32-bit lane. */
 static inline __m512i cf_bcast32(const void *x) {
   int32_t w;
