@@ -74,7 +74,8 @@ def differences(mine, theirs):
     else:
         worst = max(p_mine, key=lambda mv: abs(p_mine[mv] - p_theirs[mv]))
         if abs(p_mine[worst] - p_theirs[worst]) > P_TOLERANCE:
-            out.append(f"prior of {worst}: cformer {p_mine[worst]:.2f}%, Lc0 {p_theirs[worst]:.2f}%")
+            out.append(f"prior of {worst}: cformer {p_mine[worst]:.2f}%, "
+                       f"Lc0 {p_theirs[worst]:.2f}%")
     if wdl_mine is None or wdl_theirs is None:
         out.append("no wdl on the info line of " + ("cformer" if wdl_mine is None else "Lc0"))
     elif max(abs(a - b) for a, b in zip(wdl_mine, wdl_theirs)) > WDL_TOLERANCE:

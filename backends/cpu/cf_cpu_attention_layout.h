@@ -98,4 +98,18 @@ static inline __attribute__((always_inline)) void cf_cpu_prefetch_token(
     else kernel(dh, Q0, Q1, kt, NULL, NULL, 0, 0, half, s0, s1);           \
   } while (0)
 
+/* The body of a kernel set's weighted_values_pair (bf16, int8): its
+ * always-inlined run kernel over the runs of 32 depths, called with the
+ * run's vector count (2, or 1 for a last run of 16 or fewer) and the value
+ * table's presence as constants, so each compiles to its own loop with
+ * the accumulators in registers. */
+#define CF_CPU_VALUES_RUNS(run, dh, table, ...)             \
+  for (int i0_ = 0; i0_ < (dh); i0_ += 32) {                \
+    const int two_ = (dh) - i0_ > 16;                       \
+    if ((table) && two_) run(dh, i0_, 2, 1, __VA_ARGS__);   \
+    else if (table) run(dh, i0_, 1, 1, __VA_ARGS__);        \
+    else if (two_) run(dh, i0_, 2, 0, __VA_ARGS__);         \
+    else run(dh, i0_, 1, 0, __VA_ARGS__);                   \
+  }
+
 #endif /* CF_CPU_ATTENTION_LAYOUT_H */

@@ -48,13 +48,22 @@ static void test_help(cf_test *t) {
   CHECK_STR_CONTAINS(out, "\"layers\":\t4");
 }
 
+/* `random FLAGS -o DIR/NAME` (its path in path), then `describe
+ * [DESCRIBE] path` into out; both must succeed. */
+static void random_described(cf_test *t, char *path, size_t size, const char *name,
+                             const char *flags, const char *describe) {
+  char args[2400];
+  nc_test_path(path, size, dir, name);
+  snprintf(args, sizeof args, "random %s -o '%s'", flags, path);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  snprintf(args, sizeof args, "describe %s '%s'", describe, path);
+  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+}
+
 static void test_random_describe(cf_test *t) {
   char args[2400], net[512];
-  nc_test_path(net, sizeof net, dir, "cf6m.pb.gz");
-  snprintf(args, sizeof args, "random --preset cf6m --seed 3 --encoding float16 -o '%s'", net);
-  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
-  snprintf(args, sizeof args, "describe --json '%s'", net);
-  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  random_described(t, net, sizeof net, "cf6m.pb.gz", "--preset cf6m --seed 3 --encoding float16",
+                   "--json");
   CHECK_STR_CONTAINS(out, "\"paper_macs\":\t215744512");
   CHECK_STR_CONTAINS(out, "\"layers\":\t8");
   CHECK_STR_CONTAINS(out, "\"FLOAT16\":");
@@ -66,13 +75,10 @@ static void test_random_describe(cf_test *t) {
   CHECK_STR_CONTAINS(out, "215.7 M paper MACs");
   /* A shape of one's own; a bad one fails without a file. */
   char small[512];
-  nc_test_path(small, sizeof small, dir, "small.pb.gz");
-  snprintf(args, sizeof args,
-           "random --layers 2 --embedding 32 --heads 4 --dff 64 --rpe --rms --no-qkv-bias "
-           "--smolgen --embedding-style dense --input 4 --seed 9 -o '%s'", small);
-  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
-  snprintf(args, sizeof args, "describe --json '%s'", small);
-  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  random_described(t, small, sizeof small, "small.pb.gz",
+                   "--layers 2 --embedding 32 --heads 4 --dff 64 --rpe --rms --no-qkv-bias "
+                   "--smolgen --embedding-style dense --input 4 --seed 9",
+                   "--json");
   CHECK_STR_CONTAINS(out, "\"smolgen\":\ttrue");
   CHECK_STR_CONTAINS(out, "\"embedding\":\t\"dense\"");
   CHECK_STR_CONTAINS(out, "\"input_format\":\t4");
@@ -91,13 +97,10 @@ static void test_random_describe(cf_test *t) {
   CHECK_STR_CONTAINS(out, "\"smolgen\":\ttrue");
   /* The layout Lc0 runs: LayerNorm, q/k/v biases, the 176-input table. */
   char lc0_layout[512];
-  nc_test_path(lc0_layout, sizeof lc0_layout, dir, "lc0-layout.pb.gz");
-  snprintf(args, sizeof args,
-           "random --preset cf6m --no-rpe --layernorm --qkv-bias --pos-table --layers 1 "
-           "--embedding 32 --heads 2 --dff 32 --seed 1 -o '%s'", lc0_layout);
-  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
-  snprintf(args, sizeof args, "describe '%s'", lc0_layout);
-  CHECK_INT_EQ(run(out, OUT_SIZE, args), 0);
+  random_described(t, lc0_layout, sizeof lc0_layout, "lc0-layout.pb.gz",
+                   "--preset cf6m --no-rpe --layernorm --qkv-bias --pos-table --layers 1 "
+                   "--embedding 32 --heads 2 --dff 32 --seed 1",
+                   "");
   CHECK_STR_CONTAINS(out, "q/k/v biases yes");
   CHECK_STR_CONTAINS(out, "LayerNorm");
   CHECK_STR_CONTAINS(out, "(PE_MAP, 176 inputs)");

@@ -8,7 +8,6 @@
  * tables stay in L1. Built with the avx512 flags plus -mavx512bf16; chosen
  * only by cf_cpu_attention_bf16_select on a CPU with AVX512_BF16. */
 #include <immintrin.h>
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,7 +26,6 @@ static inline __m512bh bcast(const uint16_t *x) { return bh(cf_bcast32(x)); }
 static inline __m512i join(__m256i lo, __m256i hi) {
   return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
 }
-
 
 /* The scores of the queries q0 and q0 + 8 against one key half, as the
  * float32 core's scores2 with depth pairs for depths: tq[j], tk[j] are
@@ -134,13 +132,7 @@ static void weighted_values_pair(int dh, const uint16_t *a0, const uint16_t *a1,
                                  float sa1, const uint32_t *vp, const uint32_t *ev, int base0,
                                  int base1, float *o0, float *o1) {
   const __m512 s0 = _mm512_set1_ps(sa0), s1 = _mm512_set1_ps(sa1);
-  for (int i0 = 0; i0 < dh; i0 += 32) {
-    const bool two = dh - i0 > 16;
-    if (ev && two) values_run(dh, i0, 2, 1, a0, a1, s0, s1, vp, ev, base0, base1, o0, o1);
-    else if (ev) values_run(dh, i0, 1, 1, a0, a1, s0, s1, vp, ev, base0, base1, o0, o1);
-    else if (two) values_run(dh, i0, 2, 0, a0, a1, s0, s1, vp, NULL, base0, base1, o0, o1);
-    else values_run(dh, i0, 1, 0, a0, a1, s0, s1, vp, NULL, base0, base1, o0, o1);
-  }
+  CF_CPU_VALUES_RUNS(values_run, dh, ev != NULL, a0, a1, s0, s1, vp, ev, base0, base1, o0, o1);
 }
 
 /* Each row rounded in registers (cf_avx512_bf16_bits); a key row's 16-bit

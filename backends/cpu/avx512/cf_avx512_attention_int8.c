@@ -13,7 +13,6 @@
  * sums equal the portable core's exactly (int32 adds wrap, in any order);
  * the conversion is the same two float32 products. */
 #include <immintrin.h>
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -160,13 +159,8 @@ static void weighted_values_pair(int dh, const uint8_t *a0, const uint8_t *a1, f
                                  const uint32_t *ev, const float *evs, int base0, int base1,
                                  float *o0, float *o1) {
   const __m512 w0 = _mm512_set1_ps(sa0), w1 = _mm512_set1_ps(sa1);
-  for (int i0 = 0; i0 < dh; i0 += 32) {
-    const bool two = dh - i0 > 16;
-    if (ev && two) values_run(dh, i0, 2, 1, a0, a1, w0, w1, vq, sv, ev, evs, base0, base1, o0, o1);
-    else if (ev) values_run(dh, i0, 1, 1, a0, a1, w0, w1, vq, sv, ev, evs, base0, base1, o0, o1);
-    else if (two) values_run(dh, i0, 2, 0, a0, a1, w0, w1, vq, sv, NULL, NULL, 0, 0, o0, o1);
-    else values_run(dh, i0, 1, 0, a0, a1, w0, w1, vq, sv, NULL, NULL, 0, 0, o0, o1);
-  }
+  CF_CPU_VALUES_RUNS(values_run, dh, ev != NULL, a0, a1, w0, w1, vq, sv, ev, evs, base0, base1,
+                     o0, o1);
 }
 
 /* In registers: one load of the row, no store. */
