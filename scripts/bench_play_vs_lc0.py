@@ -152,14 +152,12 @@ def engines_for(args, net, lc0_builds):
     """The engines of one net: the Lc0 builds, then cformer once per precision."""
     shared = [("WeightsFile", net), ("Threads", args.threads),
               ("MinibatchSize", args.minibatch), ("SmartPruningFactor", 0)]
-    lc0_env = dict(os.environ)
-    lc0_env.setdefault("OMP_NUM_THREADS", "1")
     out = []
     for label, path in lc0_builds:
         opts = [("Backend", args.lc0_backend)] + shared
         if args.lc0_backend_opts:
             opts.append(("BackendOptions", args.lc0_backend_opts))
-        out.append(UciEngine("lc0" if label == "lc0" else "lc0 " + label, [path], opts, lc0_env))
+        out.append(UciEngine(common.uci_lc0_label(label), [path], opts, common.uci_lc0_env()))
     for prec in args.precisions:
         backend_opts = ",".join(o for o in (args.backend_opts, f"precision={prec}") if o)
         opts = [("Backend", args.backend), ("BackendOptions", backend_opts)] + shared

@@ -47,8 +47,6 @@ class UsageError(Exception):
     pass
 
 
-
-
 def parse_int_list(text, flag, low, high):
     try:
         values = [int(v) for v in text.split(",") if v.strip()]
@@ -261,6 +259,19 @@ def check_common(args):
     return builds, shapes, netconv
 
 
+def uci_lc0_label(label):
+    """An Lc0 build's name over UCI: "lc0", or "lc0 LABEL" for a labelled build."""
+    return "lc0" if label == "lc0" else "lc0 " + label
+
+
+def uci_lc0_env():
+    """Lc0's environment over UCI: its blas backend sets one BLAS thread only
+    on the thread that loads the net, so OMP_NUM_THREADS=1 unless set."""
+    env = dict(os.environ)
+    env.setdefault("OMP_NUM_THREADS", "1")
+    return env
+
+
 def shape_nets(args, shapes, netconv, folder, log, builds):
     """(name, path) of every net: the --net files, then a random net per shape;
     each checked to give the same outputs in cformer and in every Lc0 build
@@ -269,13 +280,11 @@ def shape_nets(args, shapes, netconv, folder, log, builds):
     for shape in shapes:
         path = make_net(netconv, shape, folder, log)
         nets.append(("x".join(map(str, shape)) + " (L x D x H x F, no RPE, LayerNorm)", path))
-    lc0_env = dict(os.environ)
-    lc0_env.setdefault("OMP_NUM_THREADS", "1")
     for name, path in nets:
         for label, lc0 in builds:
             same_net_check.check(name, path, args.cformer, args.backend, args.backend_opts,
-                                 "lc0" if label == "lc0" else "lc0 " + label, lc0,
-                                 args.lc0_backend, args.lc0_backend_opts, lc0_env, log)
+                                 uci_lc0_label(label), lc0, args.lc0_backend,
+                                 args.lc0_backend_opts, uci_lc0_env(), log)
     return nets
 
 
