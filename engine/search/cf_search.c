@@ -14,62 +14,12 @@
 #include "common/cf_clock.h"
 #include "engine/search/cf_search_internal.h"
 
-#define MAX_MINIBATCH 1024
-/* The MinibatchSize for a backend name no registered backend has. */
-#define FALLBACK_MINIBATCH 32
-
-void cf_search_params_default(cf_search_params *p) {
-  *p = (cf_search_params){
-      .cpuct = 1.745f,
-      .cpuct_factor = 3.894f,
-      .cpuct_base = 38739.0f,
-      .fpu_absolute = false,
-      .fpu_value = 0.33f,
-      .policy_temperature = 1.359f,
-      .draw_score = 0.0f,
-      .two_fold_draws = true,
-      .minibatch_size = 0,
-      .nn_cache_size = 2000000,
-      .smart_pruning_factor = 1.33f,
-      .ram_limit_mb = 0,
-      .max_collisions = 0,
-      .max_collision_visits = 0,
-      .fill_batches = false,
-  };
-}
-
-int cf_search_default_minibatch(const char *backend) {
-  /* "auto" is whatever backend a net gets by default: a GPU when there is one */
-  const bool by_default = !backend || !*backend || strcmp(backend, "auto") == 0;
-  const cf_backend_desc *d = by_default ? cf_backend_default() : cf_backend_find(backend);
-  return d && d->default_minibatch > 0 ? d->default_minibatch : FALLBACK_MINIBATCH;
-}
-
-static cf_status check_params(const cf_search_params *p, cf_error *err) {
-  if (!(p->cpuct >= 0) || !(p->cpuct_factor >= 0) || !(p->cpuct_base >= 1))
-    return cf_error_set(err, CF_ERR_ARG, "search: CPuct and CPuctFactor must be >= 0, CPuctBase >= 1");
-  if (!(p->policy_temperature > 0))
-    return cf_error_set(err, CF_ERR_ARG, "search: PolicyTemperature must be > 0");
-  if (!(p->draw_score >= -1 && p->draw_score <= 1))
-    return cf_error_set(err, CF_ERR_ARG, "search: DrawScore must be in [-1, 1]");
-  if (!isfinite(p->fpu_value)) return cf_error_set(err, CF_ERR_ARG, "search: FpuValue must be finite");
-  if (p->minibatch_size < 0 || p->minibatch_size > MAX_MINIBATCH)
-    return cf_error_set(err, CF_ERR_ARG, "search: MinibatchSize must be 0 to %d", MAX_MINIBATCH);
-  if (p->nn_cache_size < 0) return cf_error_set(err, CF_ERR_ARG, "search: NNCacheSize must be >= 0");
-  if (!(p->smart_pruning_factor >= 0))
-    return cf_error_set(err, CF_ERR_ARG, "search: SmartPruningFactor must be >= 0");
-  if (p->ram_limit_mb < 0) return cf_error_set(err, CF_ERR_ARG, "search: RamLimitMb must be >= 0");
-  if (p->max_collisions < 0 || p->max_collision_visits < 0)
-    return cf_error_set(err, CF_ERR_ARG, "search: collisions must be >= 0");
-  return CF_OK;
-}
-
 cf_status cf_search_create(const cf_search_params *params, cf_search **out, cf_error *err) {
   *out = NULL;
   cf_search_params p;
   if (params) p = *params;
   else cf_search_params_default(&p);
-  CF_TRY(check_params(&p, err));
+  CF_TRY(cf_search_params_check(&p, err));
   cf_search *s = calloc(1, sizeof *s);
   if (!s) return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory");
   s->params = p;
@@ -103,7 +53,7 @@ void cf_search_free(cf_search *s) {
 }
 
 cf_status cf_search_set_params(cf_search *s, const cf_search_params *params, cf_error *err) {
-  CF_TRY(check_params(params, err));
+  CF_TRY(cf_search_params_check(params, err));
   s->params = *params;
   return CF_OK;
 }
@@ -221,8 +171,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
   cf_movelist legal;
   cf_generate_legal(cf_game_position(game), &legal);
   const cf_net_info *ni = cf_net_get_info(net);
-  int minibatch = s->params.minibatch_size > 0 ? s->params.minibatch_size
-                                               : cf_search_default_minibatch(ni->backend);
+  const int minibatch = cf_search_minibatch(&s->params, ni->backend);
   cf_status st = prepare_buffers(s, minibatch, err);
   if (st == CF_OK) st = prepare_root(s, game, err);
   if (st != CF_OK) {

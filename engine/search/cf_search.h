@@ -24,41 +24,8 @@
 #include "chess/cf_game.h"
 #include "chess/cf_move.h"
 #include "common/cf_status.h"
+#include "engine/search/cf_search_params.h"
 #include "net/cf_net.h"
-
-/* Lc0's search parameters, with Lc0's defaults (cf_search_params_default). */
-typedef struct cf_search_params {
-  float cpuct;               /* CPuct 1.745 */
-  float cpuct_factor;        /* CPuctFactor 3.894 */
-  float cpuct_base;          /* CPuctBase 38739 */
-  bool fpu_absolute;         /* FpuStrategy: false = reduction (default), true = absolute */
-  float fpu_value;           /* FpuValue 0.33: the reduction, or the absolute Q */
-  float policy_temperature;  /* PolicyTemperature 1.359: priors = softmax(logits / T) */
-  float draw_score;          /* DrawScore 0: a draw's value to White (-1..1), as Lc0's */
-  bool two_fold_draws;       /* TwoFoldDraws true: a repetition inside the tree is a draw */
-  int minibatch_size;        /* MinibatchSize: leaves per network call; 0 = the backend's
-                                default (cf_search_default_minibatch) */
-  long nn_cache_size;        /* NNCacheSize 2000000 entries; 0 = no cache */
-  float smart_pruning_factor;/* SmartPruningFactor 1.33; 0 = off */
-  long ram_limit_mb;         /* RamLimitMb 0 = no limit: the tree's memory cap */
-  int max_collisions;        /* collision events allowed while gathering one batch; 0 =
-                                917 (Lc0's MaxCollisionEvents) with fill_batches, else the
-                                batch size */
-  long max_collision_visits; /* with fill_batches, the most collision visits a batch may
-                                spend once the tree is large; 0 = 80000 (Lc0's
-                                MaxCollisionVisits); scaled down on small trees */
-  bool fill_batches;         /* multi-visit collisions under a budget, as Lc0 gathers
-                                (engine/search/cf_search_gather.c); false (default, until
-                                a match shows it costs no strength) = single-visit
-                                collisions */
-} cf_search_params;
-
-void cf_search_params_default(cf_search_params *p);
-
-/* The MinibatchSize used when the parameter is 0, by backend name (ref 8,
- * the CPU backends 32, cuda 256; docs/SEARCH.md says why); NULL, "" or
- * "auto" mean the backend a net gets by default. */
-int cf_search_default_minibatch(const char *backend);
 
 /* The visits the search agent makes when nothing limits it (a bare `go`). */
 #define CF_SEARCH_DEFAULT_VISITS 800

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "common/cf_clock.h"
 #include "engine/uci/cf_uci_internal.h"
@@ -78,43 +77,6 @@ bool cf_uci_feed(cf_uci *u, const char *line) {
   return cf_uci_feed_n(u, line, line ? strlen(line) : 0);
 }
 
-/* The search parameters the options say. */
-static void search_params(const cf_uci *u, cf_search_params *p) {
-  cf_search_params_default(p);
-  p->cpuct = (float)u->opt[CF_OPT_CPUCT].f;
-  p->cpuct_factor = (float)u->opt[CF_OPT_CPUCT_FACTOR].f;
-  p->cpuct_base = (float)u->opt[CF_OPT_CPUCT_BASE].f;
-  p->fpu_absolute = strcmp(u->opt[CF_OPT_FPU_STRATEGY].text, "absolute") == 0;
-  p->fpu_value = (float)u->opt[CF_OPT_FPU_VALUE].f;
-  p->policy_temperature = (float)u->opt[CF_OPT_POLICY_TEMPERATURE].f;
-  p->draw_score = (float)u->opt[CF_OPT_DRAW_SCORE].f;
-  p->two_fold_draws = u->opt[CF_OPT_TWO_FOLD_DRAWS].on;
-  p->minibatch_size = (int)u->opt[CF_OPT_MINIBATCH_SIZE].i;
-  p->nn_cache_size = u->opt[CF_OPT_NN_CACHE_SIZE].i;
-  p->smart_pruning_factor = (float)u->opt[CF_OPT_SMART_PRUNING_FACTOR].f;
-  p->ram_limit_mb = u->opt[CF_OPT_RAM_LIMIT_MB].i;
-}
-
-/* More threads than cores is allowed (the GUI may know better, or share
- * the machine on purpose), with a word about it. */
-static void warn_threads(cf_uci *u) {
-  const long threads = u->opt[CF_OPT_THREADS].i;
-  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  if (cores > 0 && threads > cores)
-    cf_uci_note(u, "info string warning: Threads %ld is more than the %ld CPU cores online; the "
-            "backend's threads will compete for them", threads, cores);
-}
-
-/* LogFile was set: the log switches to it. A file that cannot be opened
- * is not a bad option value (the engine goes on, unlogged): an error line,
- * and the option reads empty, as logging is off. */
-static void switch_log(cf_uci *u) {
-  cf_error err = {0};
-  if (cf_uci_log_open(u->log, u->opt[CF_OPT_LOG_FILE].text, &err) == CF_OK) return;
-  u->opt[CF_OPT_LOG_FILE] = (cf_uci_value){0};
-  cf_uci_note(u, "info string error: %s; logging is off", err.msg);
-}
-
 void cf_uci_note(cf_uci *u, const char *fmt, ...) {
   char line[512];
   va_list ap;
@@ -128,62 +90,6 @@ void cf_uci_note(cf_uci *u, const char *fmt, ...) {
 void cf_uci_release_held(cf_uci *u) {
   for (int i = 0; i < u->n_held; i++) cf_uci_emit(u, "%s", u->held[i]);
   u->n_held = 0;
-}
-
-/* Seed: a fixed seed repeats the temperature's draws; 0 draws a new one. */
-static void seed_rng(cf_uci *u) {
-  const long seed = u->opt[CF_OPT_SEED].i;
-  u->rng = seed ? (uint64_t)seed : (uint64_t)(cf_clock_now() * 1e9) ^ (uint64_t)(uintptr_t)u;
-}
-
-cf_status cf_uci_set_option_locked(cf_uci *u, cf_uci_option_id id, const char *value, cf_error *err) {
-  const cf_uci_option_desc *o = cf_uci_option_at(id);
-  if (!o) return cf_error_set(err, CF_ERR_ARG, "no option %d", (int)id);
-  cf_uci_value v, old;
-  CF_TRY(cf_uci_option_check(o, value, &v, err));
-  old = u->opt[id];
-  u->opt[id] = v;
-  cf_search_params p;
-  search_params(u, &p);
-  cf_time_manager_params tp;
-  cf_status st = cf_search_set_params(u->search, &p, err);
-  if (st == CF_OK) st = cf_uci_time_manager_params(u, &tp, err);
-  if (st != CF_OK) {
-    u->opt[id] = old; /* keep the old value */
-    cf_search_params kept;
-    search_params(u, &kept);
-    cf_search_set_params(u->search, &kept, NULL);
-    return st;
-  }
-  u->tm.p = tp;
-  u->tm.move_overhead_ms = u->opt[CF_OPT_MOVE_OVERHEAD].i;
-  if (id == CF_OPT_SEED) seed_rng(u);
-  /* Setting WeightsFile (even to the same value: the file may have
-   * appeared or been fixed) or the limit tries a failed load again. */
-  if (id == CF_OPT_WEIGHTS_FILE || id == CF_OPT_WEIGHTS_MAX_MB) u->failed_key[0] = 0;
-  if (id == CF_OPT_THREADS) warn_threads(u);
-  if (id == CF_OPT_LOG_FILE) switch_log(u);
-  return CF_OK;
-}
-
-cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, cf_error *err) {
-  pthread_mutex_lock(&u->cmd_mu);
-  cf_status st = cf_uci_set_option_locked(u, id, value, err);
-  pthread_mutex_unlock(&u->cmd_mu);
-  return st;
-}
-
-const char *cf_uci_get_option(const cf_uci *u, cf_uci_option_id id) {
-  return id >= 0 && id < CF_OPT_COUNT ? u->opt[id].text : NULL;
-}
-
-/* Every option at its default (parsed from the option table). */
-static cf_status set_defaults(cf_uci *u, cf_error *err) {
-  for (int i = 0; i < CF_OPT_COUNT; i++) {
-    const cf_uci_option_desc *o = cf_uci_option_at((cf_uci_option_id)i);
-    CF_TRY(cf_uci_option_check(o, o->def, &u->opt[i], err));
-  }
-  return CF_OK;
 }
 
 cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *user,
@@ -206,7 +112,7 @@ cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *u
       return cf_error_set(err, CF_ERR_NOMEM, "uci: out of memory");
     }
   }
-  if (set_defaults(u, err) != CF_OK) { /* a bad table row */
+  if (cf_uci_options_default(u, err) != CF_OK) { /* a bad table row */
     cf_uci_free(u);
     return err ? err->status : CF_ERR_INTERNAL;
   }
@@ -221,14 +127,14 @@ cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *u
     return err ? err->status : CF_ERR_NOMEM;
   }
   cf_search_params p;
-  search_params(u, &p);
+  cf_uci_search_params(u, &p);
   cf_status st = cf_search_create(&p, &u->search, err);
   if (st != CF_OK) {
     cf_uci_free(u);
     return st;
   }
   cf_time_manager_init(&u->tm, u->opt[CF_OPT_MOVE_OVERHEAD].i);
-  seed_rng(u);
+  cf_uci_seed_rng(u);
   st = cf_game_init(&u->game, NULL, err);
   if (st != CF_OK) {
     cf_uci_free(u);
@@ -279,10 +185,10 @@ cf_status cf_uci_reset(cf_uci *u, cf_error *err) {
   while (u->loader) pthread_cond_wait(&u->idle_cv, &u->cmd_mu);
   cf_uci_drop_queue(u);
   cf_uci_finish_search(u, true);
-  cf_status st = set_defaults(u, err); /* cannot fail: create parsed the same rows */
+  cf_status st = cf_uci_options_default(u, err); /* cannot fail: create parsed the same rows */
   if (st == CF_OK && cf_uci_log_open(u->log, "", err) != CF_OK) st = err ? err->status : CF_ERR_IO;
   cf_search_params p;
-  search_params(u, &p);
+  cf_uci_search_params(u, &p);
   if (st == CF_OK) st = cf_search_set_params(u->search, &p, err);
   if (st != CF_OK) {
     pthread_mutex_unlock(&u->cmd_mu);
@@ -293,7 +199,7 @@ cf_status cf_uci_reset(cf_uci *u, cf_error *err) {
   u->game = g;
   cf_search_reset(u->search);
   cf_time_manager_init(&u->tm, u->opt[CF_OPT_MOVE_OVERHEAD].i);
-  seed_rng(u);
+  cf_uci_seed_rng(u);
   /* What create leaves zeroed, but the network and its key, which stay
    * (a net that failed to load is tried again by the next isready). */
   u->failed_key[0] = 0;

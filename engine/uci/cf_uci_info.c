@@ -244,3 +244,12 @@ void cf_uci_play_instant(cf_uci *u, const char *why) {
   cf_uci_emit(u, "info string %s: %s played without the network", why, move);
   cf_uci_emit_bestmove(u, &r);
 }
+
+cf_status cf_uci_log_changed(cf_uci *u, cf_error *err) {
+  (void)err;
+  cf_error why = {0};
+  if (cf_uci_log_open(u->log, u->opt[CF_OPT_LOG_FILE].text, &why) == CF_OK) return CF_OK;
+  u->opt[CF_OPT_LOG_FILE] = (cf_uci_value){0};
+  cf_uci_note(u, "info string error: %s; logging is off", why.msg);
+  return CF_OK;
+}

@@ -167,6 +167,9 @@ void cf_uci_on_search_info(void *user, const cf_search *s, const cf_search_info 
 void cf_uci_emit_final_info(cf_uci *u, const cf_agent_result *r, double elapsed);
 void cf_uci_emit_bestmove(cf_uci *u, const cf_agent_result *r);
 void cf_uci_play_instant(cf_uci *u, const char *why);
+/* LogFile was set: the log switches to it (a file that cannot be opened
+ * turns logging off, with an error line; the setting itself stands). */
+cf_status cf_uci_log_changed(cf_uci *u, cf_error *err);
 
 /* cf_uci_search.c */
 bool cf_uci_start_search(cf_uci *u);
@@ -179,13 +182,25 @@ cf_clock cf_uci_go_clock(const cf_uci *u);
 double cf_uci_move_budget(cf_uci *u);
 int cf_uci_game_ply(const cf_uci *u);
 
+/* The search's parameters the options say, and their change handler. */
+void cf_uci_search_params(const cf_uci *u, cf_search_params *p);
+cf_status cf_uci_search_changed(cf_uci *u, cf_error *err);
+
 /* cf_uci_temperature.c */
 void cf_uci_apply_temperature(cf_uci *u, cf_agent_result *r);
+/* Seed: a fixed seed repeats the temperature's draws; 0 draws a new one. */
+void cf_uci_seed_rng(cf_uci *u);
+cf_status cf_uci_seed_changed(cf_uci *u, cf_error *err);
 
 /* cf_uci_load.c */
 typedef enum { CF_UCI_NET_READY, CF_UCI_NET_FAILED, CF_UCI_NET_LOADING } cf_uci_net_state;
 cf_uci_net_state cf_uci_start_load(cf_uci *u);
 bool cf_uci_net_ready(const cf_uci *u);
+/* WeightsFile or WeightsMaxMb was set (even to the same value: the file may
+ * have appeared or been fixed): a failed load is tried again. */
+cf_status cf_uci_weights_changed(cf_uci *u, cf_error *err);
+/* Threads was set: more than the cores online is allowed, with a word. */
+cf_status cf_uci_threads_changed(cf_uci *u, cf_error *err);
 
 /* cf_uci_queue.c */
 void cf_uci_enqueue(cf_uci *u, const cf_uci_command *c, const char *args, double at);
@@ -200,6 +215,14 @@ char *cf_uci_trim(char *s);
 
 /* cf_uci_time_manager.c: the TimeManager and Slowmover options' settings */
 cf_status cf_uci_time_manager_params(const cf_uci *u, cf_time_manager_params *out, cf_error *err);
+/* MoveOverheadMs, TimeManager or Slowmover was set: the time manager takes
+ * them, or the setting is refused. */
+cf_status cf_uci_clock_changed(cf_uci *u, cf_error *err);
+
+/* cf_uci_options.c: every option at its default; setting one */
+cf_status cf_uci_options_default(cf_uci *u, cf_error *err);
+cf_status cf_uci_set_option_locked(cf_uci *u, cf_uci_option_id id, const char *value,
+                                   cf_error *err);
 
 /* cf_uci.c */
 #if defined(__GNUC__)
@@ -207,7 +230,5 @@ __attribute__((format(printf, 2, 3)))
 #endif
 void cf_uci_note(cf_uci *u, const char *fmt, ...);
 void cf_uci_release_held(cf_uci *u);
-cf_status cf_uci_set_option_locked(cf_uci *u, cf_uci_option_id id, const char *value,
-                                   cf_error *err);
 
 #endif /* CF_UCI_INTERNAL_H */

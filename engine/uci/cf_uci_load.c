@@ -5,6 +5,7 @@
  * runs the commands that waited for it (cf_uci_queue.c). */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/cf_engine_weights.h"
 #include "engine/uci/cf_uci_internal.h"
@@ -44,10 +45,9 @@ static void backend_options(const cf_uci *u, char *out, size_t size) {
 /* Positions per network pass: the search's MinibatchSize when set, else
  * the larger of the engine's batch and the backend's default minibatch. */
 static int net_batch(const cf_uci *u) {
-  int mb = (int)u->opt[CF_OPT_MINIBATCH_SIZE].i;
-  if (mb > 0) return mb;
-  int def = cf_search_default_minibatch(u->opt[CF_OPT_BACKEND].text);
-  return def > u->max_batch ? def : u->max_batch;
+  const cf_search_params *p = cf_search_get_params(u->search);
+  const int mb = cf_search_minibatch(p, u->opt[CF_OPT_BACKEND].text);
+  return p->minibatch_size > 0 || mb > u->max_batch ? mb : u->max_batch;
 }
 
 static void net_key(const cf_uci *u, char *key, size_t size) {
@@ -60,8 +60,7 @@ static void net_key(const cf_uci *u, char *key, size_t size) {
 /* WeightsMaxMb as the loader's limit; a refused file's message names the
  * option and its flag (name is the storage). */
 static cf_weights_load_options weights_limit(const cf_uci *u, char *name, size_t size) {
-  const cf_uci_option_desc *o = cf_uci_option_at(CF_OPT_WEIGHTS_MAX_MB);
-  snprintf(name, size, "%s (--%s)", o->name, o->flag);
+  snprintf(name, size, "%s (--%s)", CF_UCI_WEIGHTS_MAX_MB_NAME, CF_UCI_WEIGHTS_MAX_MB_FLAG);
   return (cf_weights_load_options){
       .max_decompressed_bytes = (uint64_t)u->opt[CF_OPT_WEIGHTS_MAX_MB].i << 20,
       .limit_name = name};
@@ -185,4 +184,22 @@ cf_uci_net_state cf_uci_start_load(cf_uci *u) {
   }
   snprintf(u->loading_key, sizeof u->loading_key, "%s", key);
   return CF_UCI_NET_LOADING;
+}
+
+cf_status cf_uci_weights_changed(cf_uci *u, cf_error *err) {
+  (void)err;
+  u->failed_key[0] = 0;
+  return CF_OK;
+}
+
+cf_status cf_uci_threads_changed(cf_uci *u, cf_error *err) {
+  (void)err;
+  /* More threads than cores is allowed (the GUI may know better, or share
+   * the machine on purpose), with a word about it. */
+  const long threads = u->opt[CF_OPT_THREADS].i;
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cores > 0 && threads > cores)
+    cf_uci_note(u, "info string warning: Threads %ld is more than the %ld CPU cores online; the "
+                "backend's threads will compete for them", threads, cores);
+  return CF_OK;
 }

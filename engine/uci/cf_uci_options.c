@@ -1,5 +1,6 @@
 /* cf_uci_options.c: the option table and its checks. */
 #include <ctype.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "backends/cf_backend.h"
 #include "engine/cf_agent.h"
+#include "engine/uci/cf_uci_internal.h"
 #include "engine/uci/cf_uci_options.h"
 #include "weights/cf_weights.h"
 
@@ -19,12 +21,12 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
     [CF_OPT_WEIGHTS_FILE] = {"WeightsFile", "weights", NULL, 'w', CF_OPT_TYPE_STRING,
                              CF_WEIGHTS_AUTODISCOVER, 0, 0, {NULL},
                              "network file (.pb.gz); <autodiscover> looks beside the binary "
-                             "and in the data folders, <built in> is the embedded net", {{NULL, NULL}}},
-    [CF_OPT_WEIGHTS_MAX_MB] = {"WeightsMaxMb", "weights-max-mb", NULL, 0, CF_OPT_TYPE_SPIN, "0", 0,
+                             "and in the data folders, <built in> is the embedded net", {{NULL, NULL}}, cf_uci_weights_changed},
+    [CF_OPT_WEIGHTS_MAX_MB] = {CF_UCI_WEIGHTS_MAX_MB_NAME, CF_UCI_WEIGHTS_MAX_MB_FLAG, NULL, 0, CF_OPT_TYPE_SPIN, "0", 0,
                                CF_WEIGHTS_MAX_MB_LIMIT, {NULL},
                                "largest network in MiB a weights file may inflate to; 0 = "
                                "automatic: 16 times the file's size, at least 64 MiB, at most "
-                               "4096 MiB (more is taken for a decompression bomb)", {{NULL, NULL}}},
+                               "4096 MiB (more is taken for a decompression bomb)", {{NULL, NULL}}, cf_uci_weights_changed},
     [CF_OPT_BACKEND] = {"Backend", "backend", NULL, 'b', CF_OPT_TYPE_COMBO, "auto", 0, 0, {NULL},
                         "compute backend; auto = the best available; Lc0's blas is taken for "
                         "openblas", {{"blas", "openblas"}}},
@@ -34,15 +36,10 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
     [CF_OPT_THREADS] = {"Threads", "threads", NULL, 't', CF_OPT_TYPE_SPIN, "1", 1, 128, {NULL},
                         "threads evaluating each batch: lanes=N, N copies of the backend on "
                         "sleeping threads (unless BackendOptions sets lanes or threads); the "
-                        "search itself runs on one thread", {{NULL, NULL}}},
+                        "search itself runs on one thread", {{NULL, NULL}}, cf_uci_threads_changed},
     [CF_OPT_AGENT] = {"Agent", "agent", NULL, 0, CF_OPT_TYPE_COMBO, CF_AGENT_DEFAULT, 0, 0, {NULL},
                       "how moves are chosen: search (PUCT tree search), policy (one "
                       "evaluation) or value (one-ply search)", {{NULL, NULL}}},
-    [CF_OPT_POLICY_TEMPERATURE] = {"PolicyTemperature", "policy-softmax-temp",
-                                   "policy-temperature", 0, CF_OPT_TYPE_FLOAT, "1.359", 0.1, 10,
-                                   {NULL},
-                                   "policy softmax temperature: the search's priors and the "
-                                   "reported policy; higher widens the search", {{NULL, NULL}}},
     [CF_OPT_HISTORY_FILL] = {"HistoryFill", "history-fill", NULL, 0, CF_OPT_TYPE_COMBO,
                              "fen_only", 0, 0, {"fen_only", "no", "always", NULL},
                              "fill missing history planes by repeating the first position", {{NULL, NULL}}},
@@ -60,54 +57,21 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                             0, {NULL},
                             "Syzygy tablebase directories, separated by ':' (read at isready "
                             "and before a search; empty = none)", {{NULL, NULL}}},
-    [CF_OPT_CPUCT] = {"CPuct", "cpuct", NULL, 0, CF_OPT_TYPE_FLOAT, "1.745", 0, 100, {NULL},
-                      "search: exploration constant of PUCT (higher explores more)", {{NULL, NULL}}},
-    [CF_OPT_CPUCT_FACTOR] = {"CPuctFactor", "cpuct-factor", NULL, 0, CF_OPT_TYPE_FLOAT, "3.894",
-                             0, 1000, {NULL}, "search: growth of CPuct with visits", {{NULL, NULL}}},
-    [CF_OPT_CPUCT_BASE] = {"CPuctBase", "cpuct-base", NULL, 0, CF_OPT_TYPE_FLOAT, "38739", 1,
-                           1e9, {NULL},
-                           "search: visits at which CPuct has grown by CPuctFactor * ln 2", {{NULL, NULL}}},
-    [CF_OPT_FPU_STRATEGY] = {"FpuStrategy", "fpu-strategy", NULL, 0, CF_OPT_TYPE_COMBO,
-                             "reduction", 0, 0, {"reduction", "absolute", NULL},
-                             "search: value of unvisited moves: the parent's Q reduced by "
-                             "FpuValue * sqrt(visited policy), or FpuValue itself", {{NULL, NULL}}},
-    [CF_OPT_FPU_VALUE] = {"FpuValue", "fpu-value", NULL, 0, CF_OPT_TYPE_FLOAT, "0.33", -100, 100,
-                          {NULL}, "search: first-play urgency (see FpuStrategy)", {{NULL, NULL}}},
-    [CF_OPT_DRAW_SCORE] = {"DrawScore", "draw-score", NULL, 0, CF_OPT_TYPE_FLOAT, "0", -1, 1,
-                           {NULL}, "search: a draw's value to White (Black gets its negative)", {{NULL, NULL}}},
-    [CF_OPT_TWO_FOLD_DRAWS] = {"TwoFoldDraws", "two-fold-draws", NULL, 0, CF_OPT_TYPE_CHECK,
-                               "true", 0, 0, {NULL},
-                               "search: a position repeated inside the search tree is a draw", {{NULL, NULL}}},
-    [CF_OPT_MINIBATCH_SIZE] = {"MinibatchSize", "minibatch-size", NULL, 0, CF_OPT_TYPE_SPIN, "0",
-                               0, 1024, {NULL},
-                               "search: positions per network call; 0 = the backend's default "
-                               "(ref 8, onednn/openblas 16, cuda 256)", {{NULL, NULL}}},
-    [CF_OPT_NN_CACHE_SIZE] = {"NNCacheSize", "nncache", NULL, 0, CF_OPT_TYPE_SPIN, "2000000", 0,
-                              999999999, {NULL},
-                              "search: positions whose network output is kept (across moves; "
-                              "cleared by ucinewgame)", {{NULL, NULL}}},
-    [CF_OPT_SMART_PRUNING_FACTOR] = {"SmartPruningFactor", "smart-pruning-factor", NULL, 0,
-                                     CF_OPT_TYPE_FLOAT, "1.33", 0, 10, {NULL},
-                                     "search: stop when no other move can catch the best in "
-                                     "the time or nodes left (divided by this); 0 = off", {{NULL, NULL}}},
-    [CF_OPT_RAM_LIMIT_MB] = {"RamLimitMb", "ramlimit-mb", NULL, 0, CF_OPT_TYPE_SPIN, "0", 0,
-                             100000000, {NULL},
-                             "search: stop when the tree holds this many MiB; 0 = no limit", {{NULL, NULL}}},
     [CF_OPT_MOVE_OVERHEAD] = {"MoveOverheadMs", "move-overhead", NULL, 0, CF_OPT_TYPE_SPIN, "200",
                               0, 100000000, {NULL},
                               "milliseconds kept back from every time budget, of every agent, "
                               "for the GUI and the connection; never more than half of a "
-                              "movetime or of the time left (with a warning once a game)", {{NULL, NULL}}},
+                              "movetime or of the time left (with a warning once a game)", {{NULL, NULL}}, cf_uci_clock_changed},
     [CF_OPT_TIME_MANAGER] = {"TimeManager", "time-manager", NULL, 0, CF_OPT_TYPE_STRING, "legacy",
                              0, 0, {NULL},
                              "Lc0's time manager and its settings: legacy or legacy(slowmover=X,"
                              "midpoint-move=X,steepness=X,immediate-use=X,first-move-bonus=X,"
                              "book-ply-bonus=X); Lc0's smooth, alphazero and simple are not "
-                             "implemented", {{NULL, NULL}}},
+                             "implemented", {{NULL, NULL}}, cf_uci_clock_changed},
     [CF_OPT_SLOWMOVER] = {"Slowmover", "slowmover", NULL, 0, CF_OPT_TYPE_FLOAT, "1", 0, 100,
                           {NULL},
                           "a clocked move's budget is multiplied by this (Lc0's legacy "
-                          "slowmover; cannot be set together with TimeManager)", {{NULL, NULL}}},
+                          "slowmover; cannot be set together with TimeManager)", {{NULL, NULL}}, cf_uci_clock_changed},
     [CF_OPT_TEMPERATURE] = {"Temperature", "temperature", NULL, 0, CF_OPT_TYPE_FLOAT, "0", 0, 100,
                             {NULL},
                             "the move played is drawn from the root visits with weights "
@@ -135,7 +99,7 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                                   "0 or below is not drawn", {{NULL, NULL}}},
     [CF_OPT_SEED] = {"Seed", "seed", NULL, 0, CF_OPT_TYPE_SPIN, "0", 0, 2147483647, {NULL},
                      "seed of the temperature's draws, so that a run repeats its games "
-                     "exactly; 0 = a different seed each run", {{NULL, NULL}}},
+                     "exactly; 0 = a different seed each run", {{NULL, NULL}}, cf_uci_seed_changed},
     [CF_OPT_MULTIPV] = {"MultiPV", "multipv", NULL, 0, CF_OPT_TYPE_SPIN, "1", 1, 500, {NULL},
                         "lines (principal variations) in the info output", {{NULL, NULL}}},
     [CF_OPT_VERBOSE_MOVE_STATS] = {"VerboseMoveStats", "verbose-move-stats", NULL, 'v',
@@ -150,7 +114,7 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                        "the GUI may send go ponder (the engine ponders only when told)", {{NULL, NULL}}},
     [CF_OPT_LOG_FILE] = {"LogFile", "logfile", NULL, 'l', CF_OPT_TYPE_STRING, "", 0, 0, {NULL},
                          "append every line read and written, timestamped, to this file; "
-                         "<stderr> = standard error; empty = no log", {{NULL, NULL}}},
+                         "<stderr> = standard error; empty = no log", {{NULL, NULL}}, cf_uci_log_changed},
     [CF_OPT_CONFIG_FILE] = {"ConfigFile", "config", NULL, 'c', CF_OPT_TYPE_STRING,
                             CF_CONFIG_DEFAULT_FILE, 0, 0, {NULL},
                             "file of flags read at startup, one a line (--threads=2; the "
@@ -158,10 +122,37 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                             CF_CONFIG_DEFAULT_FILE " beside the binary, if there; empty = none", {{NULL, NULL}}},
 };
 
-static void fill_vars(void) {
-  static bool done;
-  if (done) return;
-  done = true;
+/* The search's rows (CF_SEARCH_OPTIONS), made into options: the table's
+ * tail, filled on first use with the rest. */
+static void fill_search_rows(void) {
+  static const cf_uci_option_type types[] = {
+      [CF_SEARCH_PARAM_FLOAT] = CF_OPT_TYPE_FLOAT,
+      [CF_SEARCH_PARAM_INT] = CF_OPT_TYPE_SPIN,
+      [CF_SEARCH_PARAM_BOOL] = CF_OPT_TYPE_CHECK,
+      [CF_SEARCH_PARAM_CHOICE] = CF_OPT_TYPE_COMBO,
+  };
+  static char defaults[CF_SEARCH_OPTION_COUNT][32];
+  for (int i = 0; i < CF_SEARCH_OPTION_COUNT; i++) {
+    const cf_search_param *r = cf_search_param_at(i);
+    cf_uci_option_desc *o = &table[CF_OPT_SEARCH_FIRST + i];
+    *o = (cf_uci_option_desc){.name = r->name, .flag = r->flag, .alias = r->alias,
+                              .type = types[r->kind], .def = defaults[i], .min = r->min,
+                              .max = r->max, .help = r->help,
+                              .on_change = cf_uci_search_changed};
+    switch (r->kind) {
+    case CF_SEARCH_PARAM_FLOAT: snprintf(defaults[i], sizeof defaults[i], "%g", r->def); break;
+    case CF_SEARCH_PARAM_INT: snprintf(defaults[i], sizeof defaults[i], "%.0f", r->def); break;
+    case CF_SEARCH_PARAM_BOOL: snprintf(defaults[i], sizeof defaults[i], "%s", r->def ? "true" : "false"); break;
+    case CF_SEARCH_PARAM_CHOICE:
+      snprintf(defaults[i], sizeof defaults[i], "%s", r->choices[(int)r->def]);
+      for (int k = 0; r->choices[k] && k < CF_UCI_OPTION_VARS_MAX - 1; k++) o->vars[k] = r->choices[k];
+      break;
+    }
+  }
+}
+
+static void fill_once(void) {
+  fill_search_rows();
   const char **v = table[CF_OPT_BACKEND].vars;
   int k = 0;
   v[k++] = "auto";
@@ -173,6 +164,12 @@ static void fill_vars(void) {
   for (int i = 0; i < cf_agent_count() && k < CF_UCI_OPTION_VARS_MAX - 1; i++)
     a[k++] = cf_agent_at(i)->name;
   a[k] = NULL;
+}
+
+/* Engines may be made on several threads at once (the library's users). */
+static void fill_vars(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, fill_once);
 }
 
 const cf_uci_option_desc *cf_uci_option_at(cf_uci_option_id id) {
@@ -278,6 +275,9 @@ cf_status cf_uci_option_check(const cf_uci_option_desc *o, const char *text, cf_
     v.on = strcmp(v.text, "true") == 0;
     v.i = v.on;
     v.f = v.on;
+  } else if (o->type == CF_OPT_TYPE_COMBO) {
+    while (o->vars[v.i] && strcmp(o->vars[v.i], v.text) != 0) v.i++;
+    v.f = (double)v.i;
   }
   *out = v;
   return CF_OK;
@@ -291,4 +291,38 @@ void cf_uci_option_line(const cf_uci_option_desc *o, char *out, size_t size) {
     at += (size_t)snprintf(out + at, size - at, " min %d max %d", (int)o->min, (int)o->max);
   for (int i = 0; o->type == CF_OPT_TYPE_COMBO && o->vars[i] && at < size; i++)
     at += (size_t)snprintf(out + at, size - at, " var %s", o->vars[i]);
+}
+
+/* ---- an engine's values ------------------------------------------------- */
+
+cf_status cf_uci_options_default(cf_uci *u, cf_error *err) {
+  for (int i = 0; i < CF_OPT_COUNT; i++) {
+    const cf_uci_option_desc *o = cf_uci_option_at((cf_uci_option_id)i);
+    CF_TRY(cf_uci_option_check(o, o->def, &u->opt[i], err));
+  }
+  return CF_OK;
+}
+
+cf_status cf_uci_set_option_locked(cf_uci *u, cf_uci_option_id id, const char *value,
+                                   cf_error *err) {
+  const cf_uci_option_desc *o = cf_uci_option_at(id);
+  if (!o) return cf_error_set(err, CF_ERR_ARG, "no option %d", (int)id);
+  cf_uci_value v;
+  CF_TRY(cf_uci_option_check(o, value, &v, err));
+  const cf_uci_value old = u->opt[id];
+  u->opt[id] = v;
+  const cf_status st = o->on_change ? o->on_change(u, err) : CF_OK;
+  if (st != CF_OK) u->opt[id] = old; /* the handler changed nothing */
+  return st;
+}
+
+cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, cf_error *err) {
+  pthread_mutex_lock(&u->cmd_mu);
+  cf_status st = cf_uci_set_option_locked(u, id, value, err);
+  pthread_mutex_unlock(&u->cmd_mu);
+  return st;
+}
+
+const char *cf_uci_get_option(const cf_uci *u, cf_uci_option_id id) {
+  return id >= 0 && id < CF_OPT_COUNT ? u->opt[id].text : NULL;
 }

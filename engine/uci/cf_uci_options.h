@@ -5,10 +5,14 @@
  * set (cf_uci_option_check), into a cf_uci_value: its normalised text and
  * its number or truth, so nothing reads it back with atoi/atof.
  *
- * Adding an option: a name in cf_uci_option_id (before CF_OPT_COUNT) and
- * its row in cf_uci_options.c's table (name, flag, type, default, range,
- * help). The `option` line, setoption, the flag and the parse follow from
- * the row; the engine reads it as u->opt[CF_OPT_...].i / .f / .on / .text. */
+ * Adding a search option: a row in CF_SEARCH_OPTIONS
+ * (engine/search/cf_search_params.h); its UCI option is made from it.
+ * Adding another option: a name in cf_uci_option_id (before
+ * CF_OPT_SEARCH_FIRST) and its row in cf_uci_options.c's table (name, flag,
+ * type, default, range, help, and the handler of a change where setting it
+ * does more than store the value). The `option` line, setoption, the flag
+ * and the parse follow from the row; the engine reads it as
+ * u->opt[CF_OPT_...].i / .f / .on / .text. */
 #ifndef CF_UCI_OPTIONS_H
 #define CF_UCI_OPTIONS_H
 
@@ -16,6 +20,7 @@
 #include <stddef.h>
 
 #include "common/cf_status.h"
+#include "engine/search/cf_search_params.h"
 
 typedef enum cf_uci_option_id {
   CF_OPT_WEIGHTS_FILE = 0,
@@ -24,24 +29,12 @@ typedef enum cf_uci_option_id {
   CF_OPT_BACKEND_OPTIONS,
   CF_OPT_THREADS,
   CF_OPT_AGENT,
-  CF_OPT_POLICY_TEMPERATURE,
   CF_OPT_HISTORY_FILL,
   CF_OPT_SHOW_WDL,
   CF_OPT_SHOW_MOVESLEFT,
   CF_OPT_UCI_CHESS960,
   CF_OPT_SYZYGY_PATH,
-  /* The search agent (Lc0's names, defaults and flags). */
-  CF_OPT_CPUCT,
-  CF_OPT_CPUCT_FACTOR,
-  CF_OPT_CPUCT_BASE,
-  CF_OPT_FPU_STRATEGY,
-  CF_OPT_FPU_VALUE,
-  CF_OPT_DRAW_SCORE,
-  CF_OPT_TWO_FOLD_DRAWS,
-  CF_OPT_MINIBATCH_SIZE,
-  CF_OPT_NN_CACHE_SIZE,
-  CF_OPT_SMART_PRUNING_FACTOR,
-  CF_OPT_RAM_LIMIT_MB,
+  /* The move's clock. */
   CF_OPT_MOVE_OVERHEAD,
   CF_OPT_TIME_MANAGER,
   CF_OPT_SLOWMOVER,
@@ -61,8 +54,14 @@ typedef enum cf_uci_option_id {
   CF_OPT_PONDER,
   CF_OPT_LOG_FILE,
   CF_OPT_CONFIG_FILE,
-  CF_OPT_COUNT
+  /* The search's options follow, one per row of CF_SEARCH_OPTIONS
+   * (engine/search/cf_search_params.h), in its order: CF_OPT_SEARCH(cpuct). */
+  CF_OPT_SEARCH_FIRST,
+  CF_OPT_COUNT = CF_OPT_SEARCH_FIRST + CF_SEARCH_OPTION_COUNT
 } cf_uci_option_id;
+
+/* The UCI option of a search parameter, by its field name. */
+#define CF_OPT_SEARCH(field) ((cf_uci_option_id)(CF_OPT_SEARCH_FIRST + CF_SEARCH_PARAM_##field))
 
 typedef enum cf_uci_option_type {
   CF_OPT_TYPE_STRING, /* any text */
@@ -74,6 +73,13 @@ typedef enum cf_uci_option_type {
 
 #define CF_UCI_OPTION_VARS_MAX 16
 #define CF_UCI_OPTION_ALIASES_MAX 4
+
+struct cf_uci;
+
+/* What else setting an option does, after its value is stored (Stockfish's
+ * on-change): a failure puts the old value back and is the setoption's
+ * error. */
+typedef cf_status (*cf_uci_option_changed_fn)(struct cf_uci *u, cf_error *err);
 
 typedef struct cf_uci_option_desc {
   const char *name;       /* UCI name (matched without regard to case) */
@@ -88,6 +94,7 @@ typedef struct cf_uci_option_desc {
   /* COMBO: other names taken for a var, as {name, var} pairs (Lc0's
    * spelling of the same thing), NULL-terminated */
   const char *aliases[CF_UCI_OPTION_ALIASES_MAX][2];
+  cf_uci_option_changed_fn on_change; /* NULL: storing the value is all */
 } cf_uci_option_desc;
 
 #define CF_UCI_VALUE_MAX 1024
@@ -95,10 +102,14 @@ typedef struct cf_uci_option_desc {
 /* An option's value, parsed once when set. */
 typedef struct cf_uci_value {
   char text[CF_UCI_VALUE_MAX]; /* normalised text (check: "true"/"false"; combo: as declared) */
-  long i;                      /* SPIN: the number; CHECK: 1/0; else 0 */
-  double f;                    /* FLOAT and SPIN: the number; CHECK: 1/0; else 0 */
+  long i;                      /* SPIN: the number; CHECK: 1/0; COMBO: the var's index */
+  double f;                    /* FLOAT and SPIN: the number; CHECK: 1/0; COMBO: the index */
   bool on;                     /* CHECK: the truth; else false */
 } cf_uci_value;
+
+/* WeightsMaxMb's name and flag: the loader's refusal names them. */
+#define CF_UCI_WEIGHTS_MAX_MB_NAME "WeightsMaxMb"
+#define CF_UCI_WEIGHTS_MAX_MB_FLAG "weights-max-mb"
 
 /* WeightsFile's special values. */
 #define CF_WEIGHTS_AUTODISCOVER "<autodiscover>"

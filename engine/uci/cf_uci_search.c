@@ -32,7 +32,7 @@ static bool run_search(cf_uci *u, cf_agent_result *r) {
        * flag, a held one that is solved ends instead of waiting for it. */
       .stop = u->inline_search ? NULL : &u->stop,
       .deadline = u->deadline,
-      .policy_temperature = (float)u->opt[CF_OPT_POLICY_TEMPERATURE].f,
+      .policy_temperature = (float)u->opt[CF_OPT_SEARCH(policy_temperature)].f,
       .depth = u->go.depth > 0 && u->go.depth < 1000 ? (int)u->go.depth : 0,
       .infinite = u->hold,
       .live_deadline = &u->live_deadline,
@@ -231,4 +231,16 @@ bool cf_uci_start_search(cf_uci *u) {
   pthread_mutex_unlock(&u->mu);
   u->search_live = true;
   return true;
+}
+
+void cf_uci_search_params(const cf_uci *u, cf_search_params *p) {
+  cf_search_params_default(p);
+  for (int i = 0; i < CF_SEARCH_OPTION_COUNT; i++)
+    cf_search_param_at(i)->set(p, u->opt[CF_OPT_SEARCH_FIRST + i].f);
+}
+
+cf_status cf_uci_search_changed(cf_uci *u, cf_error *err) {
+  cf_search_params p;
+  cf_uci_search_params(u, &p);
+  return cf_search_set_params(u->search, &p, err);
 }

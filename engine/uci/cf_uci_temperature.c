@@ -1,7 +1,10 @@
 /* cf_uci_temperature.c: the move played under Lc0's Temperature options
  * (engine/cf_temperature.h): drawn from the search's root visits, or from
  * the policy agent's priors; the value agent plays its best move. */
+#include <stdint.h>
 #include <string.h>
+
+#include "common/cf_clock.h"
 
 #include "engine/cf_temperature.h"
 #include "engine/uci/cf_uci_internal.h"
@@ -55,4 +58,15 @@ void cf_uci_apply_temperature(cf_uci *u, cf_agent_result *r) {
   if (pick < 0 || move[pick] == r->best) return;
   r->best = move[pick];
   r->ponder = reply[pick];
+}
+
+void cf_uci_seed_rng(cf_uci *u) {
+  const long seed = u->opt[CF_OPT_SEED].i;
+  u->rng = seed ? (uint64_t)seed : (uint64_t)(cf_clock_now() * 1e9) ^ (uint64_t)(uintptr_t)u;
+}
+
+cf_status cf_uci_seed_changed(cf_uci *u, cf_error *err) {
+  (void)err;
+  cf_uci_seed_rng(u);
+  return CF_OK;
 }

@@ -295,7 +295,7 @@ static void test_bad_input(cf_test *t) {
   CHECK(sysconf(_SC_NPROCESSORS_ONLN) < 7 ? strstr(o, "info string warning: Threads 7 ") != NULL
                                           : strcmp(o, "") == 0);
   CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_THREADS), "7");
-  CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_POLICY_TEMPERATURE), "2.5");
+  CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_SEARCH(policy_temperature)), "2.5");
   /* Backend options the backend does not know: an error at load time. */
   o = run(u, &tr, "setoption name BackendOptions value turbo=1\nisready");
   CHECK_STR_CONTAINS(o, "info string error: ");
@@ -547,10 +547,10 @@ static void test_options_table(cf_test *t) {
   /* Parsed once, when set: numbers and truth come with the text. */
   CHECK(cf_uci_option_check(cf_uci_option_at(CF_OPT_MULTIPV), "12", &v, NULL) == CF_OK);
   CHECK(v.i == 12 && v.f == 12.0 && !v.on);
-  CHECK(cf_uci_option_check(cf_uci_option_at(CF_OPT_CPUCT), "2.50", &v, NULL) == CF_OK);
+  CHECK(cf_uci_option_check(cf_uci_option_at(CF_OPT_SEARCH(cpuct)), "2.50", &v, NULL) == CF_OK);
   CHECK_STR_EQ(v.text, "2.5");
   CHECK(v.f == 2.5);
-  CHECK(cf_uci_option_check(cf_uci_option_at(CF_OPT_TWO_FOLD_DRAWS), "False", &v, NULL) == CF_OK);
+  CHECK(cf_uci_option_check(cf_uci_option_at(CF_OPT_SEARCH(two_fold_draws)), "False", &v, NULL) == CF_OK);
   CHECK(!v.on && v.i == 0);
   CHECK(cf_uci_option_check(cf_uci_option_at(CF_OPT_SCORE_TYPE), "q", &v, NULL) == CF_OK);
   CHECK_STR_EQ(v.text, "Q");
@@ -726,7 +726,7 @@ static void test_search_time_and_stop(cf_test *t) {
   sleep_ms(50);
   o = run(u, &tr, "setoption name CPuct value 2.5\nposition startpos moves d2d4\ngo nodes 10");
   CHECK_INT_EQ(uci_count(o, "bestmove "), 2);
-  CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_CPUCT), "2.5");
+  CHECK_STR_EQ(cf_uci_get_option(u, CF_OPT_SEARCH(cpuct)), "2.5");
   /* quit during a long search: quick. */
   cf_uci_feed(u, "go infinite");
   sleep_ms(50);
@@ -767,9 +767,9 @@ static void test_search_options(cf_test *t) {
   CHECK_INT_EQ(uci_count(o, "bestmove "), 1); /* ended by the memory cap long before the nodes */
   /* The flags: Lc0's spelling, the old alias, and bare booleans. */
   cf_uci_option_id id;
-  CHECK(cf_uci_option_by_flag("policy-softmax-temp", &id) && id == CF_OPT_POLICY_TEMPERATURE);
-  CHECK(cf_uci_option_by_flag("policy-temperature", &id) && id == CF_OPT_POLICY_TEMPERATURE);
-  CHECK(cf_uci_option_by_flag("nncache", &id) && id == CF_OPT_NN_CACHE_SIZE);
+  CHECK(cf_uci_option_by_flag("policy-softmax-temp", &id) && id == CF_OPT_SEARCH(policy_temperature));
+  CHECK(cf_uci_option_by_flag("policy-temperature", &id) && id == CF_OPT_SEARCH(policy_temperature));
+  CHECK(cf_uci_option_by_flag("nncache", &id) && id == CF_OPT_SEARCH(nn_cache_size));
   CHECK(cf_uci_option_by_flag("v", &id) && id == CF_OPT_VERBOSE_MOVE_STATS);
   cf_uci_free(u);
 }

@@ -200,7 +200,7 @@ static void test_go_clock_counts_wait(cf_test *t) {
   if (!u) return;
   CHECK(cf_uci_set_option(u, CF_OPT_MOVE_OVERHEAD, "0", NULL) == CF_OK);
   /* The whole movetime, not a search cut short by smart pruning. */
-  CHECK(cf_uci_set_option(u, CF_OPT_SMART_PRUNING_FACTOR, "0", NULL) == CF_OK);
+  CHECK(cf_uci_set_option(u, CF_OPT_SEARCH(smart_pruning_factor), "0", NULL) == CF_OK);
   char go[64];
   snprintf(go, sizeof go, "go movetime %d", movetime);
   double t0 = cf_clock_now();

@@ -164,7 +164,7 @@ static void setup(cf_uci *u, net_kind net, bool fresh) {
   const char *backend = net == NET_FUZZ ? CF_FUZZ_BACKEND : net == NET_REF || !fresh ? "ref" : NULL;
   if (cf_uci_set_option(u, CF_OPT_WEIGHTS_FILE, weights, NULL) != CF_OK ||
       (backend && cf_uci_set_option(u, CF_OPT_BACKEND, backend, NULL) != CF_OK) ||
-      cf_uci_set_option(u, CF_OPT_NN_CACHE_SIZE, "1000", NULL) != CF_OK)
+      cf_uci_set_option(u, CF_OPT_SEARCH(nn_cache_size), "1000", NULL) != CF_OK)
     abort();
 }
 
