@@ -1,7 +1,7 @@
 /* cf_uci.c: the core of the UCI responder (see cf_uci.h): create and free,
  * the options (parsed once when set, cf_uci_options.h), and feeding a line:
  * a command runs at once or queues (cf_uci_queue.c); quit ends the feeding.
- * The rest of the room: cf_uci_internal.h lists it. */
+ * The rest of the room: cf_uci_state.h lists it. */
 #include <ctype.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -10,7 +10,14 @@
 #include <string.h>
 
 #include "common/cf_clock.h"
-#include "engine/uci/cf_uci_internal.h"
+#include "engine/uci/cf_uci_clock.h"
+#include "engine/uci/cf_uci_commands.h"
+#include "engine/uci/cf_uci_info.h"
+#include "engine/uci/cf_uci_load.h"
+#include "engine/uci/cf_uci_queue.h"
+#include "engine/uci/cf_uci_search.h"
+#include "engine/uci/cf_uci_temperature.h"
+#include "engine/uci/cf_uci_text.h"
 
 #define DEFAULT_MAX_BATCH 32
 /* How long quit waits for a network load under way (cf_uci_config). */
@@ -40,10 +47,10 @@ bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len) {
   if (*args) *args++ = 0;
   bool go_on = true;
   pthread_mutex_lock(&u->cmd_mu);
-  if (*s && !u->greeted) {
+  if (*s && !u->notes.greeted) {
     /* The first command: what the setup had to say comes now, or after
      * uciok when the command is uci (cmd_uci). */
-    u->greeted = true;
+    u->notes.greeted = true;
     if (strcmp(s, "uci") != 0) cf_uci_release_held(u);
   }
   if (!*s) {
@@ -75,21 +82,6 @@ bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len) {
 
 bool cf_uci_feed(cf_uci *u, const char *line) {
   return cf_uci_feed_n(u, line, line ? strlen(line) : 0);
-}
-
-void cf_uci_note(cf_uci *u, const char *fmt, ...) {
-  char line[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  if (u->greeted) cf_uci_emit(u, "%s", line);
-  else if (u->n_held < CF_UCI_HELD_MAX) snprintf(u->held[u->n_held++], sizeof u->held[0], "%s", line);
-}
-
-void cf_uci_release_held(cf_uci *u) {
-  for (int i = 0; i < u->n_held; i++) cf_uci_emit(u, "%s", u->held[i]);
-  u->n_held = 0;
 }
 
 cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *user,
@@ -133,7 +125,7 @@ cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *u
     cf_uci_free(u);
     return st;
   }
-  cf_time_manager_init(&u->tm, u->opt[CF_OPT_MOVE_OVERHEAD].i);
+  cf_uci_clock_reset(u);
   cf_uci_seed_rng(u);
   st = cf_game_init(&u->game, NULL, err);
   if (st != CF_OK) {
@@ -198,22 +190,16 @@ cf_status cf_uci_reset(cf_uci *u, cf_error *err) {
   cf_game_free(&u->game);
   u->game = g;
   cf_search_reset(u->search);
-  cf_time_manager_init(&u->tm, u->opt[CF_OPT_MOVE_OVERHEAD].i);
+  /* Each part of the state back as create left it, by the file that owns
+   * it; the network and its key stay (a net that failed to load is tried
+   * again by the next isready). */
+  cf_uci_clock_reset(u);
   cf_uci_seed_rng(u);
-  /* What create leaves zeroed, but the network and its key, which stay
-   * (a net that failed to load is tried again by the next isready). */
-  u->failed_key[0] = 0;
-  u->failed_msg[0] = 0;
+  cf_uci_load_forget_failure(u);
+  cf_uci_search_reset(u);
+  cf_uci_notes_reset(u);
+  cf_uci_commands_reset(u);
   u->cmd = (cf_uci_cmd_state){0};
-  u->hold = u->released = false;
-  atomic_store(&u->stop, false);
-  memset(&u->go, 0, sizeof u->go);
-  u->agent = NULL;
-  u->start = u->deadline = u->budget_ms = u->clock_start = u->answer_ms = 0;
-  atomic_store(&u->live_deadline, 0);
-  u->one_minibatch = u->overhead_warned = u->greeted = false;
-  u->n_held = 0;
-  u->syzygy_loaded[0] = 0;
   pthread_mutex_unlock(&u->cmd_mu);
   return CF_OK;
 }

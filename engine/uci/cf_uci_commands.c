@@ -9,8 +9,14 @@
 
 #include "common/cf_clock.h"
 #include "chess/cf_fen.h"
-#include "engine/uci/cf_uci_internal.h"
+#include "engine/uci/cf_uci_clock.h"
+#include "engine/uci/cf_uci_commands.h"
+#include "engine/uci/cf_uci_info.h"
+#include "engine/uci/cf_uci_load.h"
+#include "engine/uci/cf_uci_queue.h"
+#include "engine/uci/cf_uci_search.h"
 #include "engine/uci/cf_uci_syzygy.h"
+#include "engine/uci/cf_uci_text.h"
 
 static void cmd_uci(cf_uci *u, char *args) {
   (void)args;
@@ -40,13 +46,6 @@ static void cmd_isready(cf_uci *u, char *args) {
   (void)args;
   syzygy_sync(u);
   cf_uci_emit(u, "readyok");
-}
-
-char *cf_uci_trim(char *s) {
-  while (isspace((unsigned char)*s)) s++;
-  char *e = s + strlen(s);
-  while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
-  return s;
 }
 
 /* "name <Name> [value <Value>]": both may contain spaces. */
@@ -87,8 +86,7 @@ static void cmd_ucinewgame(cf_uci *u, char *args) {
   cf_game_free(&u->game);
   u->game = g;
   cf_search_reset(u->search);
-  cf_time_manager_new_game(&u->tm);
-  u->overhead_warned = false;
+  cf_uci_clock_new_game(u);
 }
 
 /* position startpos|fen <FEN> [moves m1 m2 ...]: builds the new game aside
@@ -155,7 +153,6 @@ static void cmd_go(cf_uci *u, char *args) {
   if (u->cmd.ponderhit) u->go.ponder = false;
   u->hold = u->go.infinite || u->go.ponder;
   u->released = false;
-  atomic_store(&u->live_deadline, 0.0);
   atomic_store(&u->stop, false);
   u->agent = cf_agent_find(u->opt[CF_OPT_AGENT].text);
   cf_game_reason reason;
@@ -180,31 +177,7 @@ static void cmd_go(cf_uci *u, char *args) {
   /* The clock started when go was read, so time spent loading the network
    * here counts against the move. A held search (infinite, ponder) has no
    * deadline; ponderhit gives it one. */
-  u->clock_start = go_at;
-  u->budget_ms = -1;
-  const double budget = u->hold ? -1 : cf_uci_move_budget(u);
-  u->deadline = budget >= 0 ? go_at + budget / 1000.0 : 0;
-  u->one_minibatch = budget > 0;
-  const cf_clock clock = cf_uci_go_clock(u);
-  /* Time trouble keeps the whole MoveOverheadMs (not the half a budget
-   * may cut it to): in sudden death the last MoveOverheadMs of the clock are
-   * kept for moves without the network, so the engine does not lose on
-   * time; the engine says so in an info string. */
-  const double waited_ms = (u->start - go_at) * 1000.0;
-  const bool time_trouble = !u->hold && clock.time_ms >= 0 &&
-                            (double)(clock.time_ms - u->tm.move_overhead_ms) - waited_ms <
-                                u->answer_ms;
-  /* The budget cut MoveOverheadMs to half: said once a game, when a search
-   * runs on that budget. */
-  if (!u->hold && !early_stop && !time_trouble && u->tm.overhead_cut && !u->overhead_warned) {
-    u->overhead_warned = true;
-    const bool by_clock = clock.time_ms >= 0 && (clock.movetime_ms < 0 || clock.time_ms < clock.movetime_ms);
-    cf_uci_emit(u, "info string warning: MoveOverheadMs %ld is more than half of the %s (%ld ms), "
-                "which leaves the search too little time: half of it is kept back instead; set "
-                "MoveOverheadMs lower for such short times (once per game)",
-                u->tm.move_overhead_ms, by_clock ? "time left" : "movetime",
-                by_clock ? clock.time_ms : clock.movetime_ms);
-  }
+  const bool time_trouble = cf_uci_clock_start(u, go_at, early_stop);
   if (early_stop || time_trouble) {
     /* Answered here, on the thread that runs the command: the move costs
      * microseconds, while waking the search thread can cost a scheduler slice
@@ -254,9 +227,9 @@ static void cmd_ponderhit(cf_uci *u, char *args) {
   pthread_mutex_lock(&u->mu);
   if (u->go.ponder) {
     const double now = cf_clock_now();
-    u->clock_start = now;
+    u->clock.start = now;
     const double budget = cf_uci_move_budget(u);
-    if (budget >= 0) atomic_store(&u->live_deadline, now + budget / 1000.0);
+    if (budget >= 0) atomic_store(&u->clock.live_deadline, now + budget / 1000.0);
     else atomic_store(&u->stop, true);
   }
   u->released = true;
@@ -289,3 +262,5 @@ const cf_uci_command *cf_uci_command_find(const char *name) {
     if (strcmp(name, commands[i].name) == 0) return &commands[i];
   return NULL;
 }
+
+void cf_uci_commands_reset(cf_uci *u) { u->syzygy_loaded[0] = 0; }

@@ -11,7 +11,7 @@
 #include "chess/cf_move_uci.h"
 #include "engine/cf_instant_move.h"
 #include "engine/cf_net_input.h"
-#include "engine/uci/cf_uci_internal.h"
+#include "engine/uci/cf_uci_info.h"
 #include "engine/uci/cf_uci_score.h"
 #include "engine/uci/cf_uci_text.h"
 #include "engine/syzygy/cf_syzygy.h"
@@ -240,7 +240,7 @@ void cf_uci_play_instant(cf_uci *u, const char *why) {
   char move[CF_UCI_MOVE_MAX];
   cf_move_write_uci(r.best, cf_uci_king_takes_rook(u), move);
   cf_uci_emit(u, "info depth 0 seldepth 0 time %ld nodes 0 pv %s",
-       (long)((cf_clock_now() - u->clock_start) * 1000.0), move);
+       (long)((cf_clock_now() - u->clock.start) * 1000.0), move);
   cf_uci_emit(u, "info string %s: %s played without the network", why, move);
   cf_uci_emit_bestmove(u, &r);
 }
@@ -253,3 +253,20 @@ cf_status cf_uci_log_changed(cf_uci *u, cf_error *err) {
   cf_uci_note(u, "info string error: %s; logging is off", why.msg);
   return CF_OK;
 }
+
+void cf_uci_note(cf_uci *u, const char *fmt, ...) {
+  char line[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  if (u->notes.greeted) cf_uci_emit(u, "%s", line);
+  else if (u->notes.n_held < CF_UCI_HELD_MAX) snprintf(u->notes.held[u->notes.n_held++], sizeof u->notes.held[0], "%s", line);
+}
+
+void cf_uci_release_held(cf_uci *u) {
+  for (int i = 0; i < u->notes.n_held; i++) cf_uci_emit(u, "%s", u->notes.held[i]);
+  u->notes.n_held = 0;
+}
+
+void cf_uci_notes_reset(cf_uci *u) { u->notes = (cf_uci_notes){0}; }

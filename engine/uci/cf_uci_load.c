@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "engine/cf_engine_weights.h"
-#include "engine/uci/cf_uci_internal.h"
+#include "engine/uci/cf_uci_info.h"
+#include "engine/uci/cf_uci_load.h"
+#include "engine/uci/cf_uci_queue.h"
 #include "net/cf_net_options.h"
 #include "net/cf_net_planes.h"
 
@@ -202,4 +204,9 @@ cf_status cf_uci_threads_changed(cf_uci *u, cf_error *err) {
     cf_uci_note(u, "info string warning: Threads %ld is more than the %ld CPU cores online; the "
                 "backend's threads will compete for them", threads, cores);
   return CF_OK;
+}
+
+void cf_uci_load_forget_failure(cf_uci *u) {
+  u->failed_key[0] = 0;
+  u->failed_msg[0] = 0;
 }

@@ -9,7 +9,12 @@
 
 #include "backends/cf_backend.h"
 #include "engine/cf_agent.h"
-#include "engine/uci/cf_uci_internal.h"
+#include "engine/uci/cf_uci_clock.h"
+#include "engine/uci/cf_uci_info.h"
+#include "engine/uci/cf_uci_load.h"
+#include "engine/uci/cf_uci_search.h"
+#include "engine/uci/cf_uci_state.h"
+#include "engine/uci/cf_uci_temperature.h"
 #include "engine/uci/cf_uci_options.h"
 #include "weights/cf_weights.h"
 

@@ -134,4 +134,10 @@ cf_status cf_uci_option_check(const cf_uci_option_desc *o, const char *text, cf_
 /* The `option name ... type ...` line (no newline). */
 void cf_uci_option_line(const cf_uci_option_desc *o, char *out, size_t size);
 
+/* For engine/uci/ only: every option of u at its default; setting one with
+ * the command lock held (cf_uci_set_option takes it). */
+cf_status cf_uci_options_default(struct cf_uci *u, cf_error *err);
+cf_status cf_uci_set_option_locked(struct cf_uci *u, cf_uci_option_id id, const char *value,
+                                   cf_error *err);
+
 #endif /* CF_UCI_OPTIONS_H */

@@ -8,7 +8,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "engine/uci/cf_uci_internal.h"
+#include "engine/uci/cf_uci_info.h"
+#include "engine/uci/cf_uci_load.h"
+#include "engine/uci/cf_uci_queue.h"
+#include "engine/uci/cf_uci_search.h"
 
 /* The first go still waiting in the queue (for a network load). */
 cf_uci_pending *cf_uci_queued_go(cf_uci *u) {

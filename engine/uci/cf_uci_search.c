@@ -1,12 +1,15 @@
 /* cf_uci_search.c: the search worker (one thread per engine, kept between
  * searches) that runs one agent's choice, its info and bestmove, held for
- * stop/ponderhit under go infinite/ponder; waiting for it; and the move's
- * clock (Lc0's time manager, for every agent). */
+ * stop/ponderhit under go infinite/ponder; waiting for it (the move's
+ * clock is cf_uci_clock.c's). */
 #include <pthread.h>
 #include <string.h>
 
 #include "common/cf_clock.h"
-#include "engine/uci/cf_uci_internal.h"
+#include "engine/uci/cf_uci_clock.h"
+#include "engine/uci/cf_uci_info.h"
+#include "engine/uci/cf_uci_search.h"
+#include "engine/uci/cf_uci_temperature.h"
 
 /* Waits for stop / ponderhit when the search was started held. */
 static void wait_release(cf_uci *u) {
@@ -31,12 +34,12 @@ static bool run_search(cf_uci *u, cf_agent_result *r) {
       /* Nothing can stop a search that runs in the feeding call: without a
        * flag, a held one that is solved ends instead of waiting for it. */
       .stop = u->inline_search ? NULL : &u->stop,
-      .deadline = u->deadline,
+      .deadline = u->clock.deadline,
       .policy_temperature = (float)u->opt[CF_OPT_SEARCH(policy_temperature)].f,
       .depth = u->go.depth > 0 && u->go.depth < 1000 ? (int)u->go.depth : 0,
       .infinite = u->hold,
-      .live_deadline = &u->live_deadline,
-      .one_minibatch = u->one_minibatch,
+      .live_deadline = &u->clock.live_deadline,
+      .one_minibatch = u->clock.one_minibatch,
       .mate = u->go.mate > 0 && u->go.mate < 1000 ? (int)u->go.mate : 0,
       .search = keeps ? u->search : NULL,
       .on_info = tree ? cf_uci_on_search_info : NULL,
@@ -50,8 +53,7 @@ static bool run_search(cf_uci *u, cf_agent_result *r) {
   /* Under mu: a ponderhit may be setting the clock (a ponder search that
    * ended early, at RamLimitMb, is still waiting for it). */
   pthread_mutex_lock(&u->mu);
-  if (u->budget_ms >= 0) /* set only for agents that spend their budget */
-    cf_time_manager_done(&u->tm, u->budget_ms, (cf_clock_now() - u->clock_start) * 1000.0);
+  cf_uci_clock_spent(u);
   pthread_mutex_unlock(&u->mu);
   /* An agent that failed part way (the network, mid-search) still has its
    * best move so far: the search's, or the root policy's for the one-ply
@@ -63,16 +65,7 @@ static bool run_search(cf_uci *u, cf_agent_result *r) {
   if (st != CF_OK) cf_uci_emit(u, "info string error: %s", err.msg);
   if (answer) cf_uci_emit_final_info(u, r, elapsed);
   if (answer) cf_uci_apply_temperature(u, r); /* after info, which shows the best move, as Lc0 */
-  if (!u->hold) {
-    /* A search its deadline cut spent its budget by design: what an answer
-     * costs is then how late it came after the deadline (the last network
-     * call that could not be cut). */
-    const double now = cf_clock_now();
-    const bool cut = r->stopped && u->deadline > 0;
-    double answer_ms = ((cut ? now - u->deadline : now - u->clock_start)) * 1000.0;
-    if (answer_ms < 0) answer_ms = 0;
-    u->answer_ms = answer_ms > 0.75 * u->answer_ms ? answer_ms : 0.75 * u->answer_ms;
-  }
+  if (!u->hold) cf_uci_clock_answered(u, r);
   return answer;
 }
 
@@ -174,43 +167,6 @@ bool cf_uci_loading(cf_uci *u) {
   return loading;
 }
 
-/* The game's ply as Lc0 counts it for the time manager: from the FEN's move
- * number, plus the moves played since. */
-int cf_uci_game_ply(const cf_uci *u) {
-  const cf_position *start = &u->game.plies[0].pos;
-  int fullmove = start->fullmove > 0 ? start->fullmove : 1;
-  return 2 * (fullmove - 1) + (start->side == CF_BLACK) + u->game.count - 1;
-}
-
-/* The side to move's clock from `go`. */
-cf_clock cf_uci_go_clock(const cf_uci *u) {
-  const bool white = cf_game_position(&u->game)->side == CF_WHITE;
-  cf_clock c = {.time_ms = white ? u->go.wtime : u->go.btime,
-                .inc_ms = white ? u->go.winc : u->go.binc,
-                .movestogo = u->go.movestogo,
-                .movetime_ms = u->go.movetime};
-  return c;
-}
-
-/* This move's time budget in ms, counted from u->clock_start, for every
- * agent: Lc0's time manager, so MoveOverheadMs is kept back from every
- * budget and a clock at 0 or below (or a budget used up by the overhead)
- * gives 0: move now, after the first evaluation. -1 when nothing limits
- * the time (no clock for the side to move and no movetime). Only the
- * clocked budgets of an agent that spends them (CF_AGENT_USES_CLOCK_BUDGET)
- * are recorded in u->budget_ms, so that the unused time is saved for later
- * moves: a one-ply agent finishes early by design and would pile up time it
- * never uses. */
-double cf_uci_move_budget(cf_uci *u) {
-  cf_clock clock = cf_uci_go_clock(u);
-  double ms;
-  if (!cf_time_manager_budget(&u->tm, &clock, cf_uci_game_ply(u), &ms)) return -1;
-  if (ms < 0) ms = 0;
-  if (clock.time_ms >= 0 && cf_agent_has(u->agent, CF_AGENT_USES_CLOCK_BUDGET)) u->budget_ms = ms;
-  return ms;
-}
-
-
 /* Starts the agent on the worker, made here at the first go; false (and
  * nothing started) when the thread cannot be made (the next go tries
  * again). The previous search was waited for (go does not run during one). */
@@ -243,4 +199,12 @@ cf_status cf_uci_search_changed(cf_uci *u, cf_error *err) {
   cf_search_params p;
   cf_uci_search_params(u, &p);
   return cf_search_set_params(u->search, &p, err);
+}
+
+void cf_uci_search_reset(cf_uci *u) {
+  u->hold = u->released = false;
+  atomic_store(&u->stop, false);
+  memset(&u->go, 0, sizeof u->go);
+  u->agent = NULL;
+  u->start = 0;
 }

@@ -7,7 +7,8 @@
 #include "common/cf_clock.h"
 
 #include "engine/cf_temperature.h"
-#include "engine/uci/cf_uci_internal.h"
+#include "engine/uci/cf_uci_clock.h"
+#include "engine/uci/cf_uci_temperature.h"
 
 static bool allowed(const cf_uci *u, cf_move m) {
   if (u->go.n_searchmoves == 0) return true;

@@ -1,6 +1,9 @@
 /* cf_uci_text.c: clean protocol text (cf_uci_text.h). */
 #include "engine/uci/cf_uci_text.h"
 
+#include <ctype.h>
+#include <string.h>
+
 #include <stdint.h>
 
 /* Length of the valid, printable UTF-8 character at s (1 to 4), or 0 when
@@ -64,4 +67,11 @@ bool cf_uci_text_is_clean(const char *s) {
     p += n;
   }
   return true;
+}
+
+char *cf_uci_trim(char *s) {
+  while (isspace((unsigned char)*s)) s++;
+  char *e = s + strlen(s);
+  while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
+  return s;
 }

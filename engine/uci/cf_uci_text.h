@@ -29,4 +29,7 @@ size_t cf_uci_text_clean(const char *in, char *out, size_t size);
  * DEL or C1). An empty string is clean. */
 bool cf_uci_text_is_clean(const char *s);
 
+/* s without its leading and trailing white space (cut in place). */
+char *cf_uci_trim(char *s);
+
 #endif /* CF_UCI_TEXT_H */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/uci/cf_uci_internal.h"
+#include "engine/uci/cf_uci_time_manager.h"
 
 static const struct {
   const char *key;
@@ -86,10 +86,3 @@ cf_status cf_uci_time_manager_params(const cf_uci *u, cf_time_manager_params *ou
   return CF_OK;
 }
 
-cf_status cf_uci_clock_changed(cf_uci *u, cf_error *err) {
-  cf_time_manager_params p;
-  CF_TRY(cf_uci_time_manager_params(u, &p, err));
-  u->tm.p = p;
-  u->tm.move_overhead_ms = u->opt[CF_OPT_MOVE_OVERHEAD].i;
-  return CF_OK;
-}

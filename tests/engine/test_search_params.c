@@ -12,7 +12,7 @@
 
 #include "engine/search/cf_search.h"
 #include "engine/uci/cf_uci.h"
-#include "engine/uci/cf_uci_internal.h" /* the engine's search, to read its parameters */
+#include "engine/uci/cf_uci_state.h" /* the engine's search, to read its parameters */
 #include "tests/cf_test.h"
 
 #define TEXT_MAX (1 << 16)

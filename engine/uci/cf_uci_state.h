@@ -1,18 +1,22 @@
-/* cf_uci_internal.h: what the files of the UCI room share (not for use
- * outside engine/uci/): the responder's state and each file's entry points.
+/* cf_uci_state.h: the responder's state, which the files of the UCI room
+ * share (not for use outside engine/uci/). Each part names the file that
+ * owns it: that file changes it and resets it; each file's entry points are
+ * in its own header.
  *
  *   cf_uci.c          core: create/free, options, feeding a line, quit
  *   cf_uci_commands.c the commands (uci, isready, setoption, position, go, ...)
  *   cf_uci_queue.c    commands waiting for a network load, run in order
  *   cf_uci_load.c     the network load: the key, start, take, report
- *   cf_uci_search.c   the search worker thread and the move's clock
+ *   cf_uci_search.c   the search worker thread
+ *   cf_uci_clock.c    the move's clock: budget, game ply, time trouble
+ *   cf_uci_options.c  the option table, the values and setting one
  *   cf_uci_info.c     info and bestmove lines
  *
  * Locks: cmd_mu is held while a command runs (on the input thread, or on
  * the loader's when a load ends); mu guards the search's hold/release and
  * clock against stop/ponderhit; out_mu orders the lines written. */
-#ifndef CF_UCI_INTERNAL_H
-#define CF_UCI_INTERNAL_H
+#ifndef CF_UCI_STATE_H
+#define CF_UCI_STATE_H
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -34,6 +38,37 @@
 /* The precision the engine runs its network in when BackendOptions names
  * none (docs/PRECISION.md "precision=auto"). */
 #define CF_UCI_DEFAULT_PRECISION "auto"
+
+/* The clock of every agent's move (cf_uci_clock.c owns it): Lc0's time
+ * manager, this move's budget and deadline, and what an answer costs. */
+typedef struct cf_uci_clock {
+  cf_time_manager tm;
+  double budget_ms; /* a clock budget whose unused part is saved; < 0: none */
+  double start;     /* when this move's clock started (go was read, or ponderhit) */
+  double deadline;  /* when the agent must stop; 0 = no deadline */
+  _Atomic double live_deadline; /* set by ponderhit: the pondering agent's deadline */
+  /* Time trouble: when the clock, less MoveOverheadMs, cannot pay for one
+   * more answer from the network, the move is made without it
+   * (cf_instant_move.h). answer_ms is the cost of a network answer as
+   * measured here (go to bestmove), a decaying maximum so that one slow
+   * answer is remembered for a few moves. */
+  double answer_ms;
+  /* A positive budget owes the search one minibatch (cf_search_limits);
+   * the warning that MoveOverheadMs was cut to half a budget is given once
+   * a game (until ucinewgame). */
+  bool one_minibatch;
+  bool overhead_warned;
+} cf_uci_clock;
+
+/* What the options set before the first command had to say (a warning
+ * about Threads, a log file that cannot be opened): held until the first
+ * command, and after uciok when that is uci, so that a GUI reads id and
+ * the options first (cf_uci_note; cf_uci_info.c owns it). */
+typedef struct cf_uci_notes {
+  bool greeted;
+  char held[CF_UCI_HELD_MAX][512];
+  int n_held;
+} cf_uci_notes;
 
 typedef struct cf_uci_command {
   const char *name;
@@ -121,114 +156,17 @@ struct cf_uci {
   cf_uci_go go;
   const cf_agent_desc *agent;
   double start;    /* when the agent started (after any network load): info's time */
-  double deadline; /* when the agent must stop; 0 = no deadline */
 
-  /* The state kept across moves (tree, NN cache) for agents that keep it;
-   * the clock of every agent. */
+  /* The state kept across moves (tree, NN cache) for agents that keep it. */
   cf_search *search;
-  cf_time_manager tm;
-  double budget_ms;   /* a clock budget whose unused part is saved; < 0: none */
-  double clock_start; /* when this move's clock started (go was read, or ponderhit) */
-  _Atomic double live_deadline; /* set by ponderhit: the pondering agent's deadline */
-
-  /* Time trouble: when the clock, less MoveOverheadMs, cannot pay for one
-   * more answer from the network, the move is made without it
-   * (cf_instant_move.h). answer_ms is the cost of a network answer as
-   * measured here (go to bestmove), a decaying maximum so that one slow
-   * answer is remembered for a few moves. */
-  double answer_ms;
-  /* A positive budget owes the search one minibatch (cf_search_limits);
-   * the warning that MoveOverheadMs was cut to half a budget is given once
-   * a game (until ucinewgame). */
-  bool one_minibatch;
-  bool overhead_warned;
+  cf_uci_clock clock; /* cf_uci_clock.c */
 
   cf_uci_log *log; /* LogFile: every line in and out (cf_uci_log.h) */
 
-  /* What the options set before the first command had to say (a warning
-   * about Threads, a log file that cannot be opened): held until the
-   * first command, and after uciok when that is uci, so that a GUI reads
-   * id and the options first (cf_uci_note). */
-  bool greeted;
-  char held[CF_UCI_HELD_MAX][512];
-  int n_held;
+  cf_uci_notes notes; /* cf_uci_info.c */
 
   uint64_t rng; /* the temperature's draws (Seed) */
   char syzygy_loaded[CF_UCI_VALUE_MAX]; /* the SyzygyPath last loaded (cf_uci_syzygy.h) */
 };
 
-/* cf_uci_info.c */
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-void cf_uci_emit(cf_uci *u, const char *fmt, ...);
-int cf_uci_king_takes_rook(const cf_uci *u);
-void cf_uci_on_search_info(void *user, const cf_search *s, const cf_search_info *info);
-void cf_uci_emit_final_info(cf_uci *u, const cf_agent_result *r, double elapsed);
-void cf_uci_emit_bestmove(cf_uci *u, const cf_agent_result *r);
-void cf_uci_play_instant(cf_uci *u, const char *why);
-/* LogFile was set: the log switches to it (a file that cannot be opened
- * turns logging off, with an error line; the setting itself stands). */
-cf_status cf_uci_log_changed(cf_uci *u, cf_error *err);
-
-/* cf_uci_search.c */
-bool cf_uci_start_search(cf_uci *u);
-void cf_uci_finish_search(cf_uci *u, bool force_stop);
-void cf_uci_end_worker(cf_uci *u);
-/* A held search was released (stop, ponderhit): with inline_search its
- * bestmove is written now (the worker writes its own). */
-void cf_uci_released(cf_uci *u);
-cf_clock cf_uci_go_clock(const cf_uci *u);
-double cf_uci_move_budget(cf_uci *u);
-int cf_uci_game_ply(const cf_uci *u);
-
-/* The search's parameters the options say, and their change handler. */
-void cf_uci_search_params(const cf_uci *u, cf_search_params *p);
-cf_status cf_uci_search_changed(cf_uci *u, cf_error *err);
-
-/* cf_uci_temperature.c */
-void cf_uci_apply_temperature(cf_uci *u, cf_agent_result *r);
-/* Seed: a fixed seed repeats the temperature's draws; 0 draws a new one. */
-void cf_uci_seed_rng(cf_uci *u);
-cf_status cf_uci_seed_changed(cf_uci *u, cf_error *err);
-
-/* cf_uci_load.c */
-typedef enum { CF_UCI_NET_READY, CF_UCI_NET_FAILED, CF_UCI_NET_LOADING } cf_uci_net_state;
-cf_uci_net_state cf_uci_start_load(cf_uci *u);
-bool cf_uci_net_ready(const cf_uci *u);
-/* WeightsFile or WeightsMaxMb was set (even to the same value: the file may
- * have appeared or been fixed): a failed load is tried again. */
-cf_status cf_uci_weights_changed(cf_uci *u, cf_error *err);
-/* Threads was set: more than the cores online is allowed, with a word. */
-cf_status cf_uci_threads_changed(cf_uci *u, cf_error *err);
-
-/* cf_uci_queue.c */
-void cf_uci_enqueue(cf_uci *u, const cf_uci_command *c, const char *args, double at);
-void cf_uci_pump(cf_uci *u);
-void cf_uci_drop_queue(cf_uci *u);
-cf_uci_pending *cf_uci_queued_go(cf_uci *u);
-void cf_uci_wait_for_queue(cf_uci *u, double max_seconds);
-
-/* cf_uci_commands.c */
-const cf_uci_command *cf_uci_command_find(const char *name);
-char *cf_uci_trim(char *s);
-
-/* cf_uci_time_manager.c: the TimeManager and Slowmover options' settings */
-cf_status cf_uci_time_manager_params(const cf_uci *u, cf_time_manager_params *out, cf_error *err);
-/* MoveOverheadMs, TimeManager or Slowmover was set: the time manager takes
- * them, or the setting is refused. */
-cf_status cf_uci_clock_changed(cf_uci *u, cf_error *err);
-
-/* cf_uci_options.c: every option at its default; setting one */
-cf_status cf_uci_options_default(cf_uci *u, cf_error *err);
-cf_status cf_uci_set_option_locked(cf_uci *u, cf_uci_option_id id, const char *value,
-                                   cf_error *err);
-
-/* cf_uci.c */
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-void cf_uci_note(cf_uci *u, const char *fmt, ...);
-void cf_uci_release_held(cf_uci *u);
-
-#endif /* CF_UCI_INTERNAL_H */
+#endif /* CF_UCI_STATE_H */

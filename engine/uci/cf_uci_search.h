@@ -1,0 +1,22 @@
+/* cf_uci_search.h: the search worker (one thread per engine) that runs an
+ * agent's choice for go; the search's parameters from the options. */
+#ifndef CF_UCI_SEARCH_H
+#define CF_UCI_SEARCH_H
+
+#include "engine/uci/cf_uci_state.h"
+
+bool cf_uci_start_search(cf_uci *u);
+void cf_uci_finish_search(cf_uci *u, bool force_stop);
+void cf_uci_end_worker(cf_uci *u);
+/* A held search was released (stop, ponderhit): with inline_search its
+ * bestmove is written now (the worker writes its own). */
+void cf_uci_released(cf_uci *u);
+/* No search held or stopped, no agent, no answer waiting (reset; the worker
+ * is idle). */
+void cf_uci_search_reset(cf_uci *u);
+
+/* The search's parameters the options say, and their change handler. */
+void cf_uci_search_params(const cf_uci *u, cf_search_params *p);
+cf_status cf_uci_search_changed(cf_uci *u, cf_error *err);
+
+#endif /* CF_UCI_SEARCH_H */
