@@ -56,6 +56,7 @@ const cf_backend_desc *cf_backend_default(void) {
 /* The ops every network uses; a backend lacking one cannot run anything. */
 static const char *missing_required_op(const cf_backend_iface *f) {
   if (!f->create || !f->destroy) return "create/destroy";
+  if (f->pass_seconds) return !f->alloc || !f->free || !f->sync ? "alloc/free/sync" : NULL;
   if (!f->alloc || !f->free || !f->upload || !f->download) return "alloc/free/upload/download";
   if (!f->weight_create || !f->weight_free) return "weight_create/weight_free";
   if (!f->linear) return "linear";
@@ -172,6 +173,12 @@ void cf_backend_free(cf_backend *be) {
 
 const char *cf_backend_variant(const cf_backend *be) {
   return be->iface->variant ? be->iface->variant(be->ctx) : NULL;
+}
+
+bool cf_backend_simulated(const cf_backend *be) { return be->iface->pass_seconds != NULL; }
+
+double cf_backend_pass_seconds(const cf_backend *be, int n) {
+  return be->iface->pass_seconds ? be->iface->pass_seconds(be->ctx, n) : 0;
 }
 
 size_t cf_backend_layer_chunk_bytes(const cf_backend *be) {

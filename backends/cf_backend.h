@@ -245,6 +245,13 @@ typedef struct cf_backend_iface {
    * the whole batch at once (GPU backends, whose kernels want the largest
    * batches). */
   size_t (*layer_chunk_bytes)(void *ctx);
+
+  /* Optional: a simulated device (backends/sim/). It runs no op and holds
+   * no weights: the network answers each pass from the positions
+   * themselves (net/cf_net_sim.h) and the pass takes this many seconds for
+   * n positions, counted from its start. A backend with this slot needs
+   * only create, destroy, alloc, free and sync. */
+  double (*pass_seconds)(void *ctx, int n);
 } cf_backend_iface;
 
 /* One registry entry. */
@@ -313,6 +320,11 @@ void cf_backend_free(cf_backend *be);
 /* The instance's code path (cf_backend_iface.variant), e.g. "avx2"; NULL
  * for a backend with only one. */
 const char *cf_backend_variant(const cf_backend *be);
+
+/* Whether be is a simulated device (cf_backend_iface.pass_seconds), and
+ * how long its pass of n positions takes. */
+bool cf_backend_simulated(const cf_backend *be);
+double cf_backend_pass_seconds(const cf_backend *be, int n);
 
 /* The instance's cf_backend_iface.layer_chunk_bytes; 0 when it has none. */
 size_t cf_backend_layer_chunk_bytes(const cf_backend *be);

@@ -139,6 +139,14 @@ static size_t w_layer_chunk_bytes(void *ctx) {
   return f->inner->layer_chunk_bytes(f->inner_ctx);
 }
 
+/* A simulated device's pass counts as one op (the simulated device fails
+ * like a real one: reported by the next sync). */
+static double w_pass_seconds(void *ctx, int n) {
+  fault_ctx *f = ctx;
+  op_fails(f, "pass");
+  return f->inner->pass_seconds(f->inner_ctx, n);
+}
+
 static const cf_backend_iface wrapper = {
     .destroy = w_destroy,
     .alloc = w_alloc,
@@ -156,6 +164,7 @@ static const cf_backend_iface wrapper = {
     .sync = w_sync,
     .variant = w_variant,
     .layer_chunk_bytes = w_layer_chunk_bytes,
+    .pass_seconds = w_pass_seconds,
 };
 
 cf_status cf_backend_fault_new(const cf_fault_plan *plan, cf_backend_fault **out, cf_error *err) {
@@ -177,6 +186,7 @@ void cf_backend_fault_wrap(cf_backend *be, cf_backend_fault *f) {
   if (!be->iface->gate) f->table.gate = NULL;
   if (!be->iface->variant) f->table.variant = NULL;
   if (!be->iface->layer_chunk_bytes) f->table.layer_chunk_bytes = NULL;
+  if (!be->iface->pass_seconds) f->table.pass_seconds = NULL;
   f->inner = be->iface;
   f->inner_ctx = be->ctx;
   be->iface = &f->table;

@@ -4,10 +4,12 @@
  * highest priority; test doubles get negative priorities so they are only
  * ever chosen by name. Fast backends (cuda 40 > onednn 30 > openblas 20 >
  * ref 0) join this table behind the CF_HAVE_* macros backends/meson.build
- * defines. Keep it sorted by priority. A test may add one double of its
+ * defines; the simulated accelerator (sim, -10) is always there, for
+ * testing the search. Keep it sorted by priority. A test may add one double of its
  * own behind them (cf_backend_set_test_double). */
 #include "backends/cf_backend.h"
 #include "backends/ref/cf_ref_backend.h"
+#include "backends/sim/cf_sim_backend.h"
 #ifdef CF_HAVE_CUDA
 #include "backends/cuda/cf_cuda_backend.h"
 #endif
@@ -29,6 +31,7 @@ static const cf_backend_desc *const registry[] = {
     &cf_backend_openblas_desc,
 #endif
     &cf_backend_ref_desc,
+    &cf_backend_sim_desc, /* a test double: by name only */
 };
 
 enum { N_REGISTERED = (int)(sizeof registry / sizeof registry[0]) };

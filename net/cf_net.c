@@ -10,6 +10,9 @@
 #include "encoder/cf_encoder.h"
 #include "net/cf_net_lanes.h"
 #include "net/cf_net_options.h"
+#include "net/cf_net_sim.h"
+
+#include "common/cf_clock.h"
 
 /* Everything one pass needs: a lane evaluates its share of a batch
  * (cf_net_lanes.h). */
@@ -74,18 +77,20 @@ static cf_status create_lane(cf_net *net, cf_net_lane *lane, const cf_weights *w
   const cf_net_arch *a = &w->arch;
   cf_backend_config cfg = {.max_batch = net->info.max_batch, .options = o->backend_options};
   CF_TRY(cf_backend_create(o->backend, &cfg, &lane->be, err));
+  const int B = net->info.max_batch;
+  lane->planes = malloc((size_t)B * sizeof *lane->planes);
+  lane->transforms = malloc((size_t)B * sizeof *lane->transforms);
+  if (!lane->planes || !lane->transforms) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+  /* A simulated device holds no weights: it answers from the planes. */
+  if (cf_backend_simulated(lane->be)) return CF_OK;
   unsigned features, acts;
   cf_encoder_requirements(a, &features, &acts);
   acts |= cf_policy_requirements(a) | cf_values_requirements(a);
   CF_TRY(cf_backend_check(lane->be, features, acts, err));
 
-  const int B = net->info.max_batch;
   CF_TRY(cf_encoder_create(w, lane->be, B, &lane->encoder, err));
   CF_TRY(cf_policy_create(w, lane->be, B, net->info.policy_heads, &lane->policy, err));
   CF_TRY(cf_values_create(w, lane->be, B, net->info.value_heads, &lane->values, err));
-  lane->planes = malloc((size_t)B * sizeof *lane->planes);
-  lane->transforms = malloc((size_t)B * sizeof *lane->transforms);
-  if (!lane->planes || !lane->transforms) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
   return CF_OK;
 }
 
@@ -121,6 +126,11 @@ static cf_status create(cf_net *net, const cf_weights *w, const cf_net_options *
       return st;
     }
   }
+  if (net->n_lanes > 1 && cf_backend_simulated(net->lanes[0].be))
+    return cf_error_set(err, CF_ERR_ARG,
+                        "backend '%s' simulates one device, which runs one pass at a time: "
+                        "lanes=%d is not for it",
+                        net->lanes[0].be->desc->name, net->n_lanes);
   net->info.backend = net->lanes[0].be->desc->name;
   net->info.backend_variant = cf_backend_variant(net->lanes[0].be);
   return cf_lane_pool_create(net->n_lanes - 1, &net->pool, err);
@@ -216,6 +226,14 @@ static cf_status lane_pass(const cf_net *net, cf_net_lane *lane, cf_error *err) 
       lane->planes[b] = *req[b].planes;
       lane->transforms[b] = req[b].transform;
     }
+  }
+  if (cf_backend_simulated(lane->be)) {
+    /* The simulated device: its answers, then the rest of its pass time. */
+    const double start = cf_clock_now();
+    for (int b = 0; b < n; b++)
+      cf_net_sim_answer(&net->info, &lane->planes[b], lane->transforms[b], &req[b], &lane->out[b]);
+    cf_net_sim_wait_until(start + cf_backend_pass_seconds(lane->be, n));
+    return cf_op_sync(lane->be, err);
   }
   const float *tokens = cf_encoder_forward(lane->encoder, n, lane->planes); /* [n*64][d] */
   cf_policy_forward(lane->policy, n, tokens);

@@ -421,7 +421,8 @@ static void test_every_backend_matches_ref(cf_test *t) {
   cf_backend_free(ref);
   for (int i = 0; i < cf_backend_count(); i++) {
     const cf_backend_desc *d = cf_backend_at(i);
-    if ((d->probe && !d->probe()) || !d->iface) continue;
+    /* the simulated device runs no op (backends/sim/: net/ answers for it) */
+    if ((d->probe && !d->probe()) || !d->iface || d->iface->pass_seconds) continue;
     cf_backend *be = make(t, d->name, 2);
     if (!be) continue;
     op_sequence(be, got, &n_got);

@@ -58,17 +58,18 @@ static void test_handshake(cf_test *t) {
   CHECK_STR_CONTAINS(o, "id author");
   CHECK_STR_CONTAINS(o, "option name WeightsFile type string default <autodiscover>\n");
   CHECK_STR_CONTAINS(o, "option name WeightsMaxMb type spin default 0 min 0 max 1048576\n");
-  /* Backend's choices are "auto" and every non-test backend compiled in. */
+  /* Backend's choices are "auto" and every backend compiled in: the
+   * simulated accelerator too (a test double, never chosen by auto). */
   char backend_line[512];
   size_t at = (size_t)snprintf(backend_line, sizeof backend_line,
                                "option name Backend type combo default auto var auto");
   for (int i = 0; i < cf_backend_count(); i++)
-    if (cf_backend_at(i)->priority >= 0)
-      at += (size_t)snprintf(backend_line + at, sizeof backend_line - at, " var %s",
-                             cf_backend_at(i)->name);
+    at += (size_t)snprintf(backend_line + at, sizeof backend_line - at, " var %s",
+                           cf_backend_at(i)->name);
   snprintf(backend_line + at, sizeof backend_line - at, "\n");
   CHECK_STR_CONTAINS(o, backend_line);
   CHECK_STR_CONTAINS(o, " var ref");
+  CHECK_STR_CONTAINS(o, " var sim\n");
   CHECK_STR_CONTAINS(o, "option name BackendOptions type string default \n");
   CHECK_STR_CONTAINS(o, "option name Threads type spin default 1 min 1 max 128\n");
   CHECK_STR_CONTAINS(o, "option name Agent type combo default search var policy var value var search\n");
