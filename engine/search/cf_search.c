@@ -45,10 +45,12 @@ void cf_search_free(cf_search *s) {
   cf_node_pool_free(&s->pool);
   cf_nn_cache_free(s->cache);
   free(s->moves);
-  free(s->leaves);
-  free(s->requests);
-  free(s->outputs);
-  free(s->collided);
+  for (int i = 0; i < CF_SEARCH_MAX_IN_FLIGHT; i++) {
+    free(s->slots[i].leaves);
+    free(s->slots[i].requests);
+    free(s->slots[i].outputs);
+    free(s->slots[i].collided);
+  }
   free(s);
 }
 
@@ -115,24 +117,33 @@ static cf_status prepare_root(cf_search *s, const cf_game *game, cf_error *err) 
   return CF_OK;
 }
 
+/* Room for a batch of minibatch leaves and its collisions. */
+static bool prepare_slot(cf_batch *b, int minibatch, int collisions) {
+  if (b->cap_leaves < minibatch) {
+    free(b->leaves);
+    free(b->requests);
+    free(b->outputs);
+    b->leaves = malloc((size_t)minibatch * sizeof *b->leaves);
+    b->requests = malloc((size_t)minibatch * sizeof *b->requests);
+    b->outputs = malloc((size_t)minibatch * sizeof *b->outputs);
+    b->cap_leaves = b->leaves && b->requests && b->outputs ? minibatch : 0;
+    if (!b->cap_leaves) return false;
+  }
+  if (b->cap_collided < collisions) {
+    free(b->collided);
+    b->collided = malloc((size_t)collisions * sizeof *b->collided);
+    b->cap_collided = b->collided ? collisions : 0;
+    if (!b->collided) return false;
+  }
+  return true;
+}
+
 static cf_status prepare_buffers(cf_search *s, int minibatch, cf_error *err) {
-  if (s->cap_leaves < minibatch) {
-    free(s->leaves);
-    free(s->requests);
-    free(s->outputs);
-    s->leaves = malloc((size_t)minibatch * sizeof *s->leaves);
-    s->requests = malloc((size_t)minibatch * sizeof *s->requests);
-    s->outputs = malloc((size_t)minibatch * sizeof *s->outputs);
-    s->cap_leaves = s->leaves && s->requests && s->outputs ? minibatch : 0;
-    if (!s->cap_leaves) return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for a batch");
-  }
   const int collisions = cf_search_max_collisions(&s->params, minibatch);
-  if (s->cap_collided < collisions) {
-    free(s->collided);
-    s->collided = malloc((size_t)collisions * sizeof *s->collided);
-    s->cap_collided = s->collided ? collisions : 0;
-    if (!s->collided) return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for a batch");
-  }
+  s->n_slots = s->params.batches_in_flight > 0 ? s->params.batches_in_flight : 1;
+  for (int i = 0; i < s->n_slots; i++)
+    if (!prepare_slot(&s->slots[i], minibatch, collisions))
+      return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for a batch");
   if (cf_nn_cache_capacity(s->cache) != s->params.nn_cache_size) {
     cf_nn_cache_free(s->cache);
     s->cache = NULL;
@@ -143,6 +154,81 @@ static cf_status prepare_buffers(cf_search *s, int minibatch, cf_error *err) {
                             s->params.nn_cache_size);
     }
   }
+  return CF_OK;
+}
+
+/* ---- one step of a run ---------------------------------------------------- */
+
+/* The speed a batch of n leaves showed, for the pace of the next batches
+ * (cf_search_pace.c) and smart pruning's estimate. */
+static void note_speed(cf_search *s, long n, double seconds, double now) {
+  if (n <= 0) return;
+  s->sec_per_eval = seconds / (double)n;
+  if (s->first_eval_time <= 0) s->first_eval_time = now;
+}
+
+/* A batch gathered, evaluated and backed up, one at a time. */
+static cf_status step(cf_search *s, int want, cf_error *err) {
+  const long evals_before = s->evals;
+  const double t0 = cf_clock_now();
+  const cf_status st = cf_search_batch(s, want, err);
+  const double now = cf_clock_now();
+  note_speed(s, s->evals - evals_before, now - t0, now);
+  return st;
+}
+
+/* The oldest batch in the network comes back and is backed up (or taken
+ * back, when its pass failed). */
+static cf_status complete_oldest(cf_search *s, cf_error *err) {
+  cf_batch *b = &s->slots[s->oldest];
+  const int n = b->n_leaves;
+  cf_status st = cf_net_stream_wait(s->stream, err);
+  const double now = cf_clock_now();
+  /* its own time on the device: from its start, or from when the one
+   * before it came back */
+  const double began = b->submitted > s->last_done ? b->submitted : s->last_done;
+  s->last_done = now;
+  s->oldest = (s->oldest + 1) % s->n_slots;
+  s->n_pending--;
+  s->pending_leaves -= n;
+  st = cf_search_finish(s, b, st, err);
+  if (st == CF_OK) note_speed(s, n, now - began, now);
+  return st;
+}
+
+/* Every batch still in the network comes back; the first failure (st, or
+ * one of theirs) is the result. */
+static cf_status drain(cf_search *s, cf_status st, cf_error *err) {
+  while (s->n_pending > 0) {
+    cf_error later = {0};
+    const cf_status got = complete_oldest(s, st == CF_OK ? err : &later);
+    if (st == CF_OK) st = got;
+  }
+  return st;
+}
+
+/* With batches_in_flight > 1: while fewer than that are in the network, a
+ * batch is gathered (its walks steered off the leaves still waiting, by
+ * their visits in flight) and queued; the oldest comes back when the
+ * pipeline is full or nothing new could be gathered. */
+static cf_status pipelined_step(cf_search *s, int want, cf_error *err) {
+  bool queued = false;
+  if (s->n_pending < s->n_slots) {
+    cf_batch *b = &s->slots[(s->oldest + s->n_pending) % s->n_slots];
+    const int n = cf_search_gather(s, b, want, err);
+    cf_status st = n < 0 ? CF_ERR_NOMEM : CF_OK;
+    if (n > 0) st = cf_net_stream_submit(s->stream, n, b->requests, b->outputs, err);
+    if (n > 0 && st == CF_OK) {
+      b->submitted = cf_clock_now();
+      s->n_pending++;
+      s->pending_leaves += n;
+      queued = true;
+    } else {
+      st = cf_search_finish(s, b, st, st == CF_OK ? err : NULL); /* its collisions go */
+      if (st != CF_OK) return st;
+    }
+  }
+  if (s->n_pending > 0 && (s->n_pending == s->n_slots || !queued)) return complete_oldest(s, err);
   return CF_OK;
 }
 
@@ -193,6 +279,15 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
   s->net = net;
   s->game = game;
   s->root_ply = game->count - 1;
+  s->n_pending = 0;
+  s->pending_leaves = 0;
+  s->last_done = 0;
+  if (s->n_slots > 1 && (st = cf_net_stream_create(net, s->n_slots, &s->stream, err)) != CF_OK) {
+    s->net = NULL;
+    s->game = NULL;
+    s->limits = NULL;
+    return st;
+  }
   s->root_black = cf_game_position(game)->side == CF_BLACK;
 
   cf_info_throttle throttle;
@@ -209,6 +304,11 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
       }
     }
     const cf_search_stop stop = cf_search_stop_rule(s, now);
+    if (stop != CF_STOP_NONE && s->n_pending > 0) {
+      /* The batches in the network come back first; then the rules again. */
+      if ((st = drain(s, CF_OK, err)) != CF_OK) break;
+      continue;
+    }
     if (stop == CF_STOP_SOLVED && lim.infinite && lim.stop) {
       /* Solved: nothing more to learn. A held search (infinite, ponder)
        * waits for its stop without spinning. */
@@ -223,14 +323,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
     }
     const bool expanded = s->root->edges != NULL;
     const int want = cf_search_batch_target(s, minibatch, now);
-    const long evals_before = s->evals;
-    const double t0 = cf_clock_now();
-    st = cf_search_batch(s, want, err);
-    const long made = s->evals - evals_before;
-    if (made > 0) {
-      s->sec_per_eval = (cf_clock_now() - t0) / (double)made;
-      if (s->first_eval_time <= 0) s->first_eval_time = cf_clock_now();
-    }
+    st = s->stream ? pipelined_step(s, want, err) : step(s, want, err);
     if (st != CF_OK) break;
     if (expanded) s->owe_batch = false; /* the owed batch below the root is done */
     if (on_info) {
@@ -238,6 +331,9 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
       if (cf_info_throttle_due(&throttle, &info, cf_clock_now())) on_info(user, s, &info);
     }
   }
+  st = drain(s, st, err);
+  cf_net_stream_free(s->stream);
+  s->stream = NULL;
   cf_search_fill_info(s, &out->info);
   /* The expected reply: the best move's own best move. */
   cf_move pv[2];

@@ -185,15 +185,17 @@ static void note_depth(cf_search *s, int depth) {
   if (depth > s->max_depth) s->max_depth = depth;
 }
 
-/* One walk from the root. Returns 1 when it ended on a new leaf for the
- * network (leaves[*n_leaves] filled), 0 when it was settled on the way, -1
- * on a collision (*coll: where, and the visits it stands for: with
- * fill_batches the fewest its path would take in a row, at most `limit`;
- * those are in flight on the path), -2 out of memory. */
-static int walk(cf_search *s, int *n_leaves, uint32_t limit, cf_collision *coll) {
+/* One walk from the root: it ended on a new leaf for the network
+ * (leaves[*n_leaves] filled), was settled on the way, collided (*coll:
+ * where, and the visits it stands for: with fill_batches the fewest its
+ * path would take in a row, at most `limit`; those are in flight on the
+ * path), or ran out of memory. */
+static cf_walk_result walk(cf_search *s, cf_leaf *leaves, int *n_leaves, uint32_t limit,
+                           cf_collision *coll) {
   const bool fill = s->params.fill_batches;
   cf_snode *x = s->root;
-  int depth = 0, result = 0;
+  int depth = 0;
+  cf_walk_result result = CF_WALK_SETTLED;
   uint32_t visits = limit > 0 ? limit : 1;
   x->in_flight++;
   for (;;) {
@@ -208,7 +210,7 @@ static int walk(cf_search *s, int *n_leaves, uint32_t limit, cf_collision *coll)
         if (!fill) visits = 1;
         add_in_flight(x, visits - 1); /* the walk itself is the first */
         *coll = (cf_collision){x, visits};
-        result = -1;
+        result = CF_WALK_COLLISION;
         break;
       }
       if (x != s->root && cf_search_classify_terminal(s, x, depth)) {
@@ -220,19 +222,19 @@ static int walk(cf_search *s, int *n_leaves, uint32_t limit, cf_collision *coll)
         break;
       }
       bool nomem = false;
-      cf_leaf *leaf = &s->leaves[*n_leaves];
+      cf_leaf *leaf = &leaves[*n_leaves];
       if (prepare_leaf(s, x, depth, leaf, &nomem)) {
         note_depth(s, depth);
         break;
       }
       if (nomem) {
         cancel_walk(x);
-        result = -2;
+        result = CF_WALK_NO_MEMORY;
         break;
       }
       note_depth(s, depth);
       (*n_leaves)++;
-      result = 1;
+      result = CF_WALK_LEAF;
       break;
     }
     const bool at_root = depth == 0;
@@ -242,7 +244,7 @@ static int walk(cf_search *s, int *n_leaves, uint32_t limit, cf_collision *coll)
                                  at_root ? s->limits->n_allowed : 0, &run);
     if (i < 0) { /* no selectable move (cannot happen below the root) */
       *coll = (cf_collision){x, 1};
-      result = -1;
+      result = CF_WALK_COLLISION;
       break;
     }
     if (run < visits) visits = run;
@@ -251,14 +253,14 @@ static int walk(cf_search *s, int *n_leaves, uint32_t limit, cf_collision *coll)
       e->child = cf_node_new(&s->pool, x, i);
       if (!e->child) {
         cancel_walk(x);
-        result = -2;
+        result = CF_WALK_NO_MEMORY;
         break;
       }
     }
     /* Edges come from the node's own legal moves. */
     if (cf_game_push_legal(s->game, e->move, NULL) != CF_OK) { /* the history cannot grow */
       cancel_walk(x);
-      result = -2;
+      result = CF_WALK_NO_MEMORY;
       break;
     }
     x = e->child;
@@ -288,23 +290,25 @@ static long batch_collision_budget(const cf_search *s, int want) {
   return b > floor_visits ? b : floor_visits;
 }
 
-cf_status cf_search_batch(cf_search *s, int want, cf_error *err) {
-  if (want > s->cap_leaves) want = s->cap_leaves;
+int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err) {
+  if (want > b->cap_leaves) want = b->cap_leaves;
   int max_collisions = cf_search_max_collisions(&s->params, want);
-  if (max_collisions > s->cap_collided) max_collisions = s->cap_collided;
+  if (max_collisions > b->cap_collided) max_collisions = b->cap_collided;
   const bool fill = s->params.fill_batches;
   const long max_out_of_order = fill ? lround(OUT_OF_ORDER_FACTOR * want) : LONG_MAX;
   long collision_visits = batch_collision_budget(s, want);
   int n_leaves = 0, n_coll = 0;
   long out_of_order = 0;
-  cf_collision *coll = s->collided;
-  cf_status st = CF_OK;
-  int walks = 0;
+  cf_collision *coll = b->collided;
+  int walks = 0, result = 0;
+  b->n_leaves = b->n_coll = 0;
   while (n_leaves < want && n_coll < max_collisions && out_of_order < max_out_of_order) {
     /* Enough visits already started for a node limit (filling, collisions
-     * are no visits: they only steer; otherwise they count while in flight). */
+     * are no visits: they only steer; otherwise they count while in flight;
+     * the leaves of batches still in the network count either way). */
     const long visits = s->limits->visits;
-    const long started = fill ? (long)s->root->n + n_leaves : (long)(s->root->n + s->root->in_flight);
+    const long started = fill ? (long)s->root->n + s->pending_leaves + n_leaves
+                              : (long)(s->root->n + s->root->in_flight);
     if (visits > 0 && started >= visits) break;
     if (walks++ > 0 && s->root->proven != CF_UNPROVEN) break; /* solved: one visit is enough */
     /* A collision stands for no more visits than the budget has left, nor
@@ -312,13 +316,14 @@ cf_status cf_search_batch(cf_search *s, int want, cf_error *err) {
     long limit = collision_visits;
     if (want - n_leaves < limit) limit = want - n_leaves;
     if (max_out_of_order - out_of_order < limit) limit = max_out_of_order - out_of_order;
-    int r = walk(s, &n_leaves, (uint32_t)limit, &coll[n_coll]);
-    if (r == -2) {
-      st = cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for the tree");
+    const cf_walk_result r = walk(s, b->leaves, &n_leaves, (uint32_t)limit, &coll[n_coll]);
+    if (r == CF_WALK_NO_MEMORY) {
+      cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for the tree");
+      result = -1;
       break;
     }
-    if (r == 0) out_of_order++;
-    if (r == -1) {
+    if (r == CF_WALK_SETTLED) out_of_order++;
+    if (r == CF_WALK_COLLISION) {
       const cf_collision *c = &coll[n_coll++];
       s->collisions++;
       s->collision_visits += c->visits;
@@ -326,44 +331,60 @@ cf_status cf_search_batch(cf_search *s, int want, cf_error *err) {
       if ((collision_visits -= c->visits) <= 0) break;
     }
   }
-  if (st == CF_OK && n_leaves > 0) {
-    for (int i = 0; i < n_leaves; i++) {
-      cf_leaf *l = &s->leaves[i];
-      s->requests[i] = (cf_net_request){.planes = &l->planes,
-                                        .transform = l->transform,
-                                        .black_to_move = l->black_to_move,
-                                        .moves = l->policy_moves,
-                                        .n_moves = l->n_moves};
-      memset(&s->outputs[i], 0, sizeof s->outputs[i]);
-      s->outputs[i].policy[CF_POLICY_VANILLA] = l->logits;
-    }
-    st = cf_net_eval(s->net, n_leaves, s->requests, s->outputs, err);
-    if (st == CF_OK) {
-      s->evals += n_leaves;
-      s->batches++;
-      s->leaves_evaluated += n_leaves;
-    }
-    for (int i = 0; i < n_leaves; i++) {
-      cf_leaf *l = &s->leaves[i];
-      if (st != CF_OK) {
-        cancel_walk(l->node);
-        continue;
-      }
-      const cf_net_output *o = &s->outputs[i];
-      /* The net answers for the side to move at the leaf; the node keeps
-       * the view of the side that moved into it. */
-      float wl = o->wdl[2] - o->wdl[0], d = o->wdl[1];
-      float m = isnan(o->moves_left) ? 0.0f : o->moves_left;
-      if (s->cache) cf_nn_cache_put(s->cache, l->key, wl, d, m, l->n_moves, l->logits);
-      if (!expand(s, l->node, l->n_moves, l->moves, l->logits)) {
-        cancel_walk(l->node);
-        st = cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for the tree");
-        continue;
-      }
-      l->node->v = wl;
-      cf_search_backup(s, l->node, wl, d, m);
-    }
+  b->n_leaves = n_leaves;
+  b->n_coll = n_coll;
+  for (int i = 0; i < n_leaves; i++) {
+    cf_leaf *l = &b->leaves[i];
+    b->requests[i] = (cf_net_request){.planes = &l->planes,
+                                      .transform = l->transform,
+                                      .black_to_move = l->black_to_move,
+                                      .moves = l->policy_moves,
+                                      .n_moves = l->n_moves};
+    memset(&b->outputs[i], 0, sizeof b->outputs[i]);
+    b->outputs[i].policy[CF_POLICY_VANILLA] = l->logits;
   }
-  for (int i = 0; i < n_coll; i++) cancel_collision(&coll[i]);
+  return result < 0 ? -1 : n_leaves;
+}
+
+cf_status cf_search_finish(cf_search *s, cf_batch *b, cf_status evaluated, cf_error *err) {
+  cf_status st = evaluated;
+  if (evaluated == CF_OK && b->n_leaves > 0) {
+    s->evals += b->n_leaves;
+    s->batches++;
+    s->leaves_evaluated += b->n_leaves;
+  }
+  for (int i = 0; i < b->n_leaves; i++) {
+    cf_leaf *l = &b->leaves[i];
+    if (evaluated != CF_OK) {
+      cancel_walk(l->node);
+      continue;
+    }
+    const cf_net_output *o = &b->outputs[i];
+    /* The net answers for the side to move at the leaf; the node keeps
+     * the view of the side that moved into it. */
+    float wl = o->wdl[2] - o->wdl[0], d = o->wdl[1];
+    float m = isnan(o->moves_left) ? 0.0f : o->moves_left;
+    if (s->cache) cf_nn_cache_put(s->cache, l->key, wl, d, m, l->n_moves, l->logits);
+    if (!expand(s, l->node, l->n_moves, l->moves, l->logits)) {
+      cancel_walk(l->node);
+      if (st == CF_OK) st = cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for the tree");
+      continue;
+    }
+    l->node->v = wl;
+    cf_search_backup(s, l->node, wl, d, m);
+  }
+  for (int i = 0; i < b->n_coll; i++) cancel_collision(&b->collided[i]);
+  b->n_leaves = b->n_coll = 0;
   return st;
+}
+
+cf_status cf_search_batch(cf_search *s, int want, cf_error *err) {
+  cf_batch *b = &s->slots[0];
+  const int n = cf_search_gather(s, b, want, err);
+  if (n < 0) {
+    cf_search_finish(s, b, CF_ERR_NOMEM, NULL);
+    return CF_ERR_NOMEM;
+  }
+  const cf_status st = n > 0 ? cf_net_eval(s->net, n, b->requests, b->outputs, err) : CF_OK;
+  return cf_search_finish(s, b, st, err);
 }

@@ -13,6 +13,7 @@
 #include "engine/search/cf_nn_cache.h"
 #include "engine/search/cf_search.h"
 #include "net/cf_net.h"
+#include "net/cf_net_stream.h"
 
 #define CF_UNPROVEN 2
 
@@ -84,6 +85,30 @@ typedef struct cf_leaf {
   int depth;
 } cf_leaf;
 
+/* One batch on its way through the network: its leaves, what cf_net_eval
+ * reads and writes for them, and its collisions, whose marks go when it is
+ * backed up (cf_search_finish). */
+typedef struct cf_batch {
+  cf_leaf *leaves;
+  cf_net_request *requests;
+  cf_net_output *outputs;
+  cf_collision *collided;
+  int cap_leaves, cap_collided;
+  int n_leaves, n_coll;
+  double submitted; /* when its pass was queued (a pipelined run) */
+} cf_batch;
+
+/* The most batches a run keeps in the network at once (batches_in_flight). */
+#define CF_SEARCH_MAX_IN_FLIGHT CF_NET_STREAM_MAX
+
+/* How one walk from the root ended (cf_search_gather.c). */
+typedef enum cf_walk_result {
+  CF_WALK_LEAF,      /* on a new leaf for the network */
+  CF_WALK_SETTLED,   /* backed up on the way: terminal, proven, cached */
+  CF_WALK_COLLISION, /* on a leaf already waiting for the network */
+  CF_WALK_NO_MEMORY,
+} cf_walk_result;
+
 struct cf_search {
   cf_search_params params;
   cf_node_pool pool;
@@ -94,13 +119,15 @@ struct cf_search {
   int n_moves, cap_moves;
   cf_nn_cache *cache;
   long cache_capacity; /* the size it was made with */
-  /* Batch storage. */
-  cf_leaf *leaves;
-  int cap_leaves;
-  cf_net_request *requests;
-  cf_net_output *outputs;
-  cf_collision *collided; /* this batch's collisions, whose marks go at its end */
-  int cap_collided;
+  /* Batch storage: one slot per batch in flight (slots[0] alone without a
+   * pipeline); a pipelined run sends its passes through stream, oldest
+   * first, and the leaves of its batches in the network are pending_leaves. */
+  cf_batch slots[CF_SEARCH_MAX_IN_FLIGHT];
+  int n_slots;
+  cf_net_stream *stream;
+  int oldest, n_pending; /* the slot of the oldest batch in the network; how many are */
+  long pending_leaves;
+  double last_done; /* when the last pipelined pass came back */
   /* Per run. */
   cf_net *net;
   cf_game *game;        /* pushed and popped along paths; the root position at rest */
@@ -172,9 +199,17 @@ void cf_search_tb_root(cf_search *s, const cf_game *game, cf_search_limits *lim)
 bool cf_search_tb_classify(cf_search *s, cf_snode *x);
 
 /* ---- gathering and evaluation (cf_search_gather.c) ---- */
-/* Gathers up to `want` leaves, evaluates them with one cf_net_eval call
- * and backs everything up. Terminal and cached leaves are backed up on the
- * way. */
+/* Gathers up to `want` leaves into b (requests and outputs ready for
+ * cf_net_eval); terminal and cached leaves are backed up on the way.
+ * Returns the leaves, or -1 out of memory (err set; b must still be
+ * finished). */
+int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err);
+/* Backs up b's leaves from their outputs when evaluated is CF_OK (else
+ * takes their walks back) and takes back its collisions; b is empty
+ * after. Returns evaluated, or CF_ERR_NOMEM when the tree could not grow. */
+cf_status cf_search_finish(cf_search *s, cf_batch *b, cf_status evaluated, cf_error *err);
+/* A whole batch in slot 0: gather up to `want` leaves, evaluate them with
+ * one cf_net_eval call, back everything up. */
 cf_status cf_search_batch(cf_search *s, int want, cf_error *err);
 /* Collision events a batch of `want` leaves may have: max_collisions, or
  * by default Lc0's MaxCollisionEvents (917) with fill_batches, want

@@ -63,7 +63,11 @@
     "80000 (Lc0's MaxCollisionVisits), scaled down on small trees")                                \
   X(fill_batches, bool, BOOL, NULL, NULL, NULL, 0, 0, 1, NULL,                                     \
     "multi-visit collisions under a budget, as Lc0 gathers (cf_search_gather.c); off until a "    \
-    "match shows it costs no strength")
+    "match shows it costs no strength")                                                            \
+  X(batches_in_flight, int, INT, NULL, NULL, NULL, 1, 1, 16, NULL,                                 \
+    "batches in the network at once: 1 = gather, evaluate, back up in turn; more keep a device " \
+    "busy: the next batch is gathered while the last ones compute (the UCI engine sets it from " \
+    "Threads on device backends)")
 
 /* A CHOICE row's names, NULL-terminated (a static array). */
 #define CF_SEARCH_CHOICES(...) ((const char *const[]){__VA_ARGS__, NULL})
