@@ -181,6 +181,8 @@ cf_status cf_kv_set_default_int(cf_kv *kv, const char *key, int value, cf_error 
 
 /* Records key as asked for; its item (marked read), or NULL when absent. */
 static cf_status ask(cf_kv *kv, const char *key, kv_item **item, cf_error *err) {
+  *item = NULL;
+  if (!kv) return CF_OK; /* no list: nothing given, nobody to tell */
   bool known = false;
   for (int i = 0; i < kv->n_asked && !known; i++) known = strcmp(kv->asked[i], key) == 0;
   if (!known) {

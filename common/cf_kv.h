@@ -43,7 +43,8 @@ cf_status cf_kv_clone(const cf_kv *kv, cf_kv **out, cf_error *err);
 /* Accepts NULL. */
 void cf_kv_free(cf_kv *kv);
 
-/* Whether key is in the list (neither asks nor reads it). */
+/* Whether key is in the list (neither asks nor reads it); false for kv
+ * NULL. */
 bool cf_kv_has(const cf_kv *kv, const char *key);
 
 /* A typed default: key=value is added, in front of the list, when key is
@@ -55,7 +56,8 @@ cf_status cf_kv_set_default_int(cf_kv *kv, const char *key, int value, cf_error 
  * cf_kv_check_all_read) and, when key is present, marks it read and
  * converts its value into *value; an absent key leaves *value as it was
  * and returns CF_OK. A value that does not convert is CF_ERR_ARG naming
- * the item and its valid values; *value is then left as it was. */
+ * the item and its valid values; *value is then left as it was. kv NULL
+ * is an empty list. */
 
 /* An integer in [min, max]. */
 cf_status cf_kv_get_int(cf_kv *kv, const char *key, int min, int max, int *value, cf_error *err);

@@ -150,6 +150,12 @@ static void test_defaults_clone_check(cf_test *t) {
     CHECK_STR_EQ(err.msg, "unknown option 'x=1' (it reads: none)");
     cf_kv_free(kv);
   }
+  /* No list is an empty one. */
+  int v = 3;
+  CHECK_INT_EQ(cf_kv_get_int(NULL, "x", 0, 9, &v, &err), CF_OK);
+  CHECK_INT_EQ(v, 3);
+  CHECK(!cf_kv_has(NULL, "x"));
+  CHECK_INT_EQ(cf_kv_check_all_read(NULL, &err), CF_OK);
   cf_kv_free(NULL);
 }
 

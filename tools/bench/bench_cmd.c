@@ -272,7 +272,18 @@ static int parse_args(int argc, char **argv, bench_args *a) {
   if (a->cost_only && a->svg)
     return cf_cli_usage_error(&spec, "--svg charts measured times; it does not go with --cost-only");
   if (a->backend && strcmp(a->backend, "auto") == 0) a->backend = NULL;
-  if (!cf_cli_backend_options(a->backend_opts, a->threads, a->options, sizeof a->options))
+  /* The options as the report records them and every run passes them:
+   * --backend-opts with --threads set on it, rendered from the list. */
+  cf_kv *kv = NULL;
+  cf_error err = {0};
+  if (cf_cli_backend_options(a->backend_opts, a->threads, &kv, &err) != CF_OK)
+    return cf_cli_usage_error(&spec, "%s", err.msg);
+  char *text = cf_kv_render(kv);
+  cf_kv_free(kv);
+  const bool fits = text && strlen(text) < sizeof a->options;
+  if (fits) snprintf(a->options, sizeof a->options, "%s", text);
+  free(text);
+  if (!fits)
     return cf_cli_usage_error(&spec, "--backend-opts too long (at most %zu characters)",
                               sizeof a->options - 1);
   if (!a->options[0]) a->backend_opts = NULL; /* none: the backends' defaults */
