@@ -228,13 +228,13 @@ static void test_eval_backend_opts(cf_test *t) {
   static const char *const opts[] = {"threads=1,foo=1", "threads=1,foo", "lanes=0",
                                      "precision=fp16"};
   static const char *const want[] = {
-      "cformer eval: backend 'ref': unknown option 'foo=1' (it reads: batch_size, lanes, "
-      "policy_head, value_head, precision, f32_roles, fault_alloc, fault_op, threads, "
-      "fail_after, create_delay_ms)\n",
+      ("cformer eval: backend 'ref': unknown option 'foo=1' (it reads: batch_size, lanes, "
+       "policy_head, value_head, precision, f32_roles, fault_alloc, fault_op, threads, "
+       "fail_after, create_delay_ms)\n"),
       "cformer eval: --backend-opts: option 'foo' is not key=value\n",
       "cformer eval: option 'lanes=0' is not an integer in [1, 64]\n",
-      "cformer eval: backend 'ref': option 'precision=fp16': unknown value (known: f32, bf16, "
-      "int8, auto)\n"};
+      ("cformer eval: backend 'ref': option 'precision=fp16': unknown value (known: f32, bf16, "
+       "int8, auto)\n")};
   for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
     snprintf(cmd, sizeof cmd,
              "'%s' eval --weights '<built in>' --backend ref --backend-opts '%s' < /dev/null 2>&1",
