@@ -117,47 +117,52 @@ cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_b
                         missing);
   if (!cfg || cfg->max_batch < 1)
     return cf_error_set(err, CF_ERR_ARG, "backend '%s': max batch must be at least 1", d->name);
-  /* precision=... and the fault hook's keys are every backend's, taken
-   * out here: the precision checked against what the backend declares, so
-   * the refusal reads the same everywhere. */
+  /* Text options are parsed here, once; a list comes parsed. */
+  cf_kv *own = NULL;
+  cf_kv *kv = cfg->kv;
+  cf_status st = CF_OK;
+  if (!kv) {
+    st = cf_kv_parse(cfg->options, &own, err);
+    kv = own;
+  }
+  /* precision=..., f32_roles=... and the fault hook's keys are every
+   * backend's, read here: the precision checked against what the backend
+   * declares, so the refusal reads the same everywhere; f32_roles is
+   * nothing to keep for one that runs only float32, as threads=1 is
+   * nothing to change on the reference. */
   cf_backend_config local = *cfg;
-  size_t rest_size = cfg->options ? strlen(cfg->options) + 1 : 1;
-  char *rest = malloc(3 * rest_size);
-  if (!rest) return cf_error_set(err, CF_ERR_NOMEM, "backend '%s': out of memory", d->name);
-  char *no_roles = rest + rest_size;
-  char *own = no_roles + rest_size; /* what the backend itself is given */
-  cf_fault_plan faults;
-  cf_status st = cf_backend_options_take_precision(cfg->options, &local.precision,
-                                                   &local.precision_auto, rest, rest_size, err);
+  local.kv = kv;
+  local.options = NULL;
+  cf_fault_plan faults = {0};
+  if (st == CF_OK) st = cf_backend_read_precision(kv, &local.precision, &local.precision_auto, err);
   if (st == CF_OK && local.precision_auto) local.precision = cf_backend_auto_precision(d);
-  /* f32_roles=... is every backend's too: one that runs only float32 has
-   * nothing to keep, as threads=1 is nothing to change on the reference. */
-  if (st == CF_OK)
-    st = cf_backend_options_take_f32_roles(rest, &local.f32_uses, no_roles, rest_size, err);
-  if (st == CF_OK) st = cf_backend_fault_take(no_roles, &faults, own, rest_size, err);
+  if (st == CF_OK) st = cf_backend_read_f32_roles(kv, &local.f32_uses, err);
+  if (st == CF_OK) st = cf_backend_fault_read(kv, &faults, err);
   if (st == CF_OK && local.precision != CF_PRECISION_F32 &&
       !(d->precisions & (1u << local.precision)))
     st = refuse_precision(d, local.precision, err);
-  if (st != CF_OK) {
-    free(rest);
-    cf_error_prefix(err, "backend '%s'", d->name);
-    return st;
+  cf_backend *be = NULL;
+  if (st == CF_OK) {
+    be = calloc(1, sizeof *be);
+    if (!be) st = cf_error_set(err, CF_ERR_NOMEM, "out of memory");
   }
-  local.options = cfg->options ? own : NULL;
-  cf_backend *be = calloc(1, sizeof *be);
-  if (!be) {
-    free(rest);
-    return cf_error_set(err, CF_ERR_NOMEM, "backend '%s': out of memory", d->name);
+  if (st == CF_OK) {
+    be->desc = d;
+    be->iface = d->iface;
+    st = cf_backend_fault_new(&faults, &local.fault, err);
+    if (st == CF_OK) st = d->iface->create(&local, &be->ctx, err);
+    if (st == CF_OK) {
+      cf_backend_fault_wrap(be, local.fault);
+      /* Every reader has run: a key none of them read is unknown. */
+      if (own) st = cf_kv_check_all_read(own, err);
+      if (st != CF_OK) cf_backend_free(be); /* and with it the wrapper */
+    } else {
+      cf_backend_fault_free(local.fault);
+      free(be);
+    }
   }
-  be->desc = d;
-  be->iface = d->iface;
-  st = cf_backend_fault_new(&faults, &local.fault, err);
-  if (st == CF_OK) st = d->iface->create(&local, &be->ctx, err);
-  free(rest); /* backends do not keep the option string */
-  if (st == CF_OK) cf_backend_fault_wrap(be, local.fault);
+  cf_kv_free(own);
   if (st != CF_OK) {
-    cf_backend_fault_free(local.fault);
-    free(be);
     cf_error_prefix(err, "backend '%s'", d->name);
     return st;
   }

@@ -38,6 +38,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/cf_kv.h"
 #include "common/cf_status.h"
 
 /* Activation fused into an op. The values are NETWORK.md's
@@ -151,22 +152,29 @@ typedef enum cf_precision {
 /* "f32", "bf16", "int8". */
 const char *cf_precision_name(cf_precision p);
 
-/* Per-instance settings. Option strings are parsed with
- * cf_backend_options_parse (cf_backend_options.h). Every backend accepts
- * threads=N (the reference only threads=1), precision=f32 and
- * f32_roles=..., so one string can be handed to any backend. */
+/* Per-instance settings. Options are "key=value" items in one list
+ * (common/cf_kv.h) that cf_backend_create and then the backend's create
+ * read their keys from. Every backend reads threads=N (the reference only
+ * threads=1), and through cf_backend_create precision=..., f32_roles=...,
+ * fault_alloc=N and fault_op=N, so one list can be handed to any backend. */
 typedef struct cf_backend_config {
-  int max_batch;       /* largest batch the instance will see */
-  const char *options; /* backend-specific "key=value,..." or NULL; unknown keys are errors */
-  /* Set by cf_backend_create from the precision=... option (which it takes
-   * out of `options` before the backend sees them); only a precision the
-   * backend declares in cf_backend_desc.precisions reaches it. */
+  int max_batch; /* largest batch the instance will see */
+  /* The options, one of: kv, a list parsed by the caller, who reads its own
+   * keys from it too and checks once every reader has run that every key
+   * was read (cf_kv_check_all_read; cf_net_create does); or options, the
+   * same as text ("key=value,...", NULL or "" = none), which
+   * cf_backend_create parses and checks itself. Backends read kv
+   * (cf_backend_create sets it) and never see text. */
+  cf_kv *kv;
+  const char *options;
+  /* Set by cf_backend_create from the precision=... option; only a
+   * precision the backend declares in cf_backend_desc.precisions reaches
+   * it. */
   cf_precision precision;
   /* precision=auto: `precision` is what cf_backend_auto_precision picked
    * (so the backend can say so in its variant string). */
   bool precision_auto;
-  /* Set by cf_backend_create from the f32_roles=... option (taken out of
-   * `options` like precision=): bit (1u << cf_weight_use) for each use
+  /* Set by cf_backend_create from the f32_roles=... option: bit (1u << cf_weight_use) for each use
    * whose MATRIX weights stay float32 under a reduced precision. Every
    * backend accepts the option; one that runs only float32 has nothing to
    * keep. 0 = none. */
@@ -305,13 +313,15 @@ const cf_backend_desc *cf_backend_default(void);
 cf_precision cf_backend_auto_precision(const cf_backend_desc *d);
 
 /* Creates an instance of the named backend (NULL or "" = the default).
- * Fails naming the backend if it is unknown, unavailable or incomplete, or
- * if cfg->options asks for a precision it does not declare (naming the
- * backends that do). The precision=... item is taken out of the options
- * and handed over as cfg->precision; precision=auto is every backend's and
- * is never refused: it becomes cf_backend_auto_precision(d). The
- * f32_roles=... item is taken out the same way (cfg->f32_uses) and never
- * refused for a valid value. */
+ * Fails naming the backend if it is unknown, unavailable or incomplete, if
+ * an option's value is refused, or if the options ask for a precision it
+ * does not declare (naming the backends that do). The precision=... item
+ * is read here and handed over as cfg->precision; precision=auto is every
+ * backend's and is never refused: it becomes cf_backend_auto_precision(d).
+ * The f32_roles=... item is read the same way (cfg->f32_uses) and never
+ * refused for a valid value. Options given as text are parsed here and an
+ * unknown key is refused here, naming the backend and the keys it reads;
+ * with a list (cfg->kv) that check is the caller's. */
 cf_status cf_backend_create(const char *name, const cf_backend_config *cfg, cf_backend **out,
                             cf_error *err);
 /* Accepts NULL. */

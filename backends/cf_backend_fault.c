@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 
-#include "backends/cf_backend_options.h"
 
 struct cf_backend_fault {
   cf_backend_iface table; /* this wrapper's slots; optional ones as the inner has them */
@@ -15,12 +14,10 @@ struct cf_backend_fault {
 };
 typedef struct cf_backend_fault fault_ctx;
 
-cf_status cf_backend_fault_take(const char *options, cf_fault_plan *plan, char *rest,
-                                size_t rest_size, cf_error *err) {
+cf_status cf_backend_fault_read(cf_kv *kv, cf_fault_plan *plan, cf_error *err) {
   *plan = (cf_fault_plan){0};
-  const cf_backend_int_option known[] = {{"fault_alloc", 1, 1000000000, &plan->alloc_at},
-                                         {"fault_op", 1, 1000000000, &plan->op_at}};
-  return cf_backend_options_take(options, known, 2, rest, rest_size, err);
+  CF_TRY(cf_kv_get_int(kv, "fault_alloc", 1, 1000000000, &plan->alloc_at, err));
+  return cf_kv_get_int(kv, "fault_op", 1, 1000000000, &plan->op_at, err);
 }
 
 /* True when this allocation is the one to fail. */

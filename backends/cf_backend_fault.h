@@ -1,8 +1,8 @@
 /* cf_backend_fault.h: a testing hook that makes the N-th allocation or op
  * of a backend instance fail, on every backend.
  *
- * cf_backend_create takes the options fault_alloc=N and fault_op=N out of
- * any backend's option string. An instance given either runs through a
+ * cf_backend_create reads the options fault_alloc=N and fault_op=N from
+ * any backend's option list (common/cf_kv.h). An instance given either runs through a
  * wrapper table that counts its allocations (alloc, weight_create, and
  * those the backend makes itself, which it asks cf_backend_fault_alloc
  * about: CPU weight tables, oneDNN primitives) and its ops (upload,
@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "backends/cf_backend.h"
+#include "common/cf_kv.h"
 
 typedef struct cf_fault_plan {
   int alloc_at; /* the allocation that fails (1 = the first); 0 = none */
@@ -35,10 +36,9 @@ typedef struct cf_backend_fault cf_backend_fault;
  * may be NULL, saying so) when it is the one to fail. f NULL: false. */
 bool cf_backend_fault_alloc(cf_backend_fault *f, cf_error *err);
 
-/* Takes fault_alloc=N and fault_op=N out of options into *plan (zeros when
- * absent); every other item is copied into rest (rest_size bytes). */
-cf_status cf_backend_fault_take(const char *options, cf_fault_plan *plan, char *rest,
-                                size_t rest_size, cf_error *err);
+/* Reads fault_alloc=N and fault_op=N from kv into *plan (zeros when
+ * absent). */
+cf_status cf_backend_fault_read(cf_kv *kv, cf_fault_plan *plan, cf_error *err);
 
 /* The counters for plan, to hand to the backend's create
  * (cf_backend_config.fault) and then to cf_backend_fault_wrap; *out NULL

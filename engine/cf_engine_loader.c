@@ -18,10 +18,12 @@ struct cf_engine_loader {
   cf_engine_loader_done_fn on_done;
   void *user;
 
-  /* The spec, copied: strings live in the arena below. */
+  /* The spec, copied: strings live in the arena below, the option list
+   * in its own copy. */
   cf_engine_weights_spec spec;
   const char *dirs[MAX_DIRS + 1];
   char *arena;
+  cf_kv *kv;
 
   /* The result. */
   cf_status status;
@@ -38,6 +40,7 @@ static void unref(cf_engine_loader *l) {
   if (!last) return;
   cf_net_free(l->net);
   free(l->arena);
+  cf_kv_free(l->kv);
   pthread_mutex_destroy(&l->mu);
   pthread_mutex_destroy(&l->call_mu);
   free(l);
@@ -91,13 +94,18 @@ cf_status cf_engine_loader_start(const cf_engine_weights_spec *spec, cf_engine_l
   cf_engine_loader *l = calloc(1, sizeof *l);
   int n_dirs = 0;
   char *arena = l ? malloc(spec_bytes(spec, &n_dirs) + 1) : NULL;
-  if (!l || !arena) {
+  cf_kv *kv = NULL;
+  const bool copied = l && arena &&
+                      (!spec->net.backend_kv || cf_kv_clone(spec->net.backend_kv, &kv, NULL) == CF_OK);
+  if (!copied) {
     free(l);
     free(arena);
     return cf_error_set(err, CF_ERR_NOMEM, "network load: out of memory");
   }
   l->arena = arena;
+  l->kv = kv;
   l->spec = *spec;
+  l->spec.net.backend_kv = kv;
   char *at = arena;
   l->spec.weights = copy_str(&at, spec->weights);
   l->spec.net.backend = copy_str(&at, spec->net.backend);
@@ -122,6 +130,7 @@ cf_status cf_engine_loader_start(const cf_engine_weights_spec *spec, cf_engine_l
     pthread_mutex_destroy(&l->mu);
     pthread_mutex_destroy(&l->call_mu);
     free(l->arena);
+    cf_kv_free(l->kv);
     free(l);
     return cf_error_set(err, CF_ERR_IO, "network load: cannot start a thread");
   }

@@ -11,7 +11,6 @@ struct cformer_net {
   cf_net *net;
   cf_history_fill fill;
   cformer_net_info info;
-  char backend_opts[1024]; /* the options string handed to the backend */
 };
 
 /* Copies a status and message into the public error (err may be NULL) and

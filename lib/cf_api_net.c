@@ -68,13 +68,14 @@ cformer_status cf_api_arg(cformer_error *out, const char *what) {
   return cf_api_fail(out, CF_ERR_ARG, &e);
 }
 
-/* The network options of opts: backend "auto" is the default, threads
- * becomes lanes=N unless backend_options sets lanes or threads (as the
+/* The network options of opts: backend "auto" is the default;
+ * backend_options is parsed here, once, into *kv (for the caller to free),
+ * where threads becomes lanes=N unless it sets lanes or threads (as the
  * engine's Threads option does: net/cf_net_options.h). */
-static cf_status net_options(const cformer_options *opts, char *backend_opts, size_t cap,
-                             cf_net_options *o, cf_error *err) {
+static cf_status net_options(const cformer_options *opts, cf_kv **kv, cf_net_options *o,
+                             cf_error *err) {
   *o = (cf_net_options){.max_batch = DEFAULT_MAX_BATCH, .history_fill = CF_HISTORY_FILL_FEN_ONLY};
-  backend_opts[0] = 0;
+  *kv = NULL;
   if (!opts) return CF_OK;
   if (opts->backend && *opts->backend && strcmp(opts->backend, "auto") != 0)
     o->backend = opts->backend;
@@ -85,10 +86,9 @@ static cf_status net_options(const cformer_options *opts, char *backend_opts, si
   if (opts->threads < 0) return cf_error_set(err, CF_ERR_ARG, "threads %d is negative", opts->threads);
   if (opts->history_fill)
     CF_TRY(cf_history_fill_parse(opts->history_fill, &o->history_fill, err));
-  if (!cf_net_options_for_threads(opts->backend_options, opts->threads, backend_opts, cap))
-    return cf_error_set(err, CF_ERR_ARG, "backend options too long");
-  o->backend_options = backend_opts[0] ? backend_opts : NULL;
-  return CF_OK;
+  CF_TRY(cf_kv_parse(opts->backend_options, kv, err));
+  o->backend_kv = *kv;
+  return cf_net_options_default_lanes(*kv, opts->threads, err);
 }
 
 /* Creates the net from loaded weights (always freed). */
@@ -102,8 +102,10 @@ static cformer_status open_weights(cf_weights *w, const cformer_options *opts, c
     return cf_api_fail(err, CF_ERR_NOMEM, &e);
   }
   cf_net_options o;
-  cf_status st = net_options(opts, n->backend_opts, sizeof n->backend_opts, &o, &e);
+  cf_kv *kv = NULL;
+  cf_status st = net_options(opts, &kv, &o, &e);
   if (st == CF_OK) st = cf_net_create(w, &o, &n->net, &e);
+  cf_kv_free(kv);
   if (st != CF_OK) {
     cf_weights_free(w);
     free(n);

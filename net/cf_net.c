@@ -71,12 +71,22 @@ static cf_status check_options(const cf_net_options *o, cf_error *err) {
   return CF_OK;
 }
 
-/* One lane's backend instance and the heads' state on it. */
+/* One lane's backend instance and the heads' state on it. Its backend
+ * reads its keys from kv; once the first lane's has, every reader of the
+ * options has run, and a key none of them read is refused, before any
+ * weight is uploaded. */
 static cf_status create_lane(cf_net *net, cf_net_lane *lane, const cf_weights *w,
-                             const cf_net_options *o, cf_error *err) {
+                             const cf_net_options *o, cf_kv *kv, cf_error *err) {
   const cf_net_arch *a = &w->arch;
-  cf_backend_config cfg = {.max_batch = net->info.max_batch, .options = o->backend_options};
+  cf_backend_config cfg = {.max_batch = net->info.max_batch, .kv = kv};
   CF_TRY(cf_backend_create(o->backend, &cfg, &lane->be, err));
+  if (lane == net->lanes) {
+    cf_status st = cf_kv_check_all_read(kv, err);
+    if (st != CF_OK) {
+      cf_error_prefix(err, "backend '%s'", lane->be->desc->name);
+      return st;
+    }
+  }
   const int B = net->info.max_batch;
   lane->planes = malloc((size_t)B * sizeof *lane->planes);
   lane->transforms = malloc((size_t)B * sizeof *lane->transforms);
@@ -95,13 +105,12 @@ static cf_status create_lane(cf_net *net, cf_net_lane *lane, const cf_weights *w
 }
 
 static cf_status create(cf_net *net, const cf_weights *w, const cf_net_options *given,
-                        cf_error *err) {
+                        cf_kv *kv, cf_error *err) {
   const cf_net_arch *a = &w->arch;
-  /* Network keys of the option string (batch_size, policy_head, ...) apply
-   * here; the rest goes to the backend. */
-  cf_net_options resolved;
-  char backend_rest[512];
-  CF_TRY(cf_net_options_resolve(given, &resolved, backend_rest, sizeof backend_rest, err));
+  /* The network's keys of the options (batch_size, policy_head, ...) apply
+   * here; the backend reads its own from the same list. */
+  cf_net_options resolved = *given;
+  CF_TRY(cf_net_options_read(kv, &resolved, err));
   const cf_net_options *o = &resolved;
   CF_TRY(check_options(o, err));
   CF_TRY(check_arch(a, err));
@@ -120,7 +129,7 @@ static cf_status create(cf_net *net, const cf_weights *w, const cf_net_options *
   net->lanes = calloc((size_t)net->n_lanes, sizeof *net->lanes);
   if (!net->lanes) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
   for (int i = 0; i < net->n_lanes; i++) {
-    cf_status st = create_lane(net, &net->lanes[i], w, o, err);
+    cf_status st = create_lane(net, &net->lanes[i], w, o, kv, err);
     if (st != CF_OK) {
       if (net->n_lanes > 1) cf_error_prefix(err, "lane %d of %d", i + 1, net->n_lanes);
       return st;
@@ -140,9 +149,16 @@ cf_status cf_net_create(const cf_weights *w, const cf_net_options *opts, cf_net 
                         cf_error *err) {
   *out = NULL;
   cf_net_options defaults = {0};
+  if (!opts) opts = &defaults;
+  /* The options read here: a copy of the caller's list (reading marks it),
+   * or the text parsed once. */
+  cf_kv *kv = NULL;
+  CF_TRY(opts->backend_kv ? cf_kv_clone(opts->backend_kv, &kv, err)
+                          : cf_kv_parse(opts->backend_options, &kv, err));
   cf_net *net = calloc(1, sizeof *net);
-  if (!net) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
-  cf_status st = create(net, w, opts ? opts : &defaults, err);
+  cf_status st = net ? create(net, w, opts, kv, err)
+                     : cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+  cf_kv_free(kv);
   if (st != CF_OK) {
     cf_net_free(net);
     return st;

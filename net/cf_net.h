@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 
+#include "common/cf_kv.h"
 #include "common/cf_status.h"
 #include "net/cf_net_planes.h"
 #include "net/cf_net_position.h"
@@ -29,10 +30,15 @@ typedef struct cf_net cf_net;
 
 typedef struct cf_net_options {
   const char *backend;          /* registry name; NULL or "" = the default backend */
-  const char *backend_options;  /* "key=value,...": threads=N for the backend, and the
-                                   network keys batch_size, policy_head, value_head
-                                   (net/cf_net_options.h); unknown keys are errors.
-                                   NULL = none */
+  /* The options, "key=value" items: the network's keys batch_size, lanes,
+   * policy_head, value_head (net/cf_net_options.h), the backend's (threads=N,
+   * precision=..., docs/BACKENDS.md); a key nobody reads is an error naming
+   * the backend and the keys it reads. One of: backend_kv, a list parsed
+   * where the text entered (common/cf_kv.h; the engine, the library's API
+   * and the tools set their defaults on it), not changed here; or
+   * backend_options, the same as text, parsed here. Neither = none. */
+  const cf_kv *backend_kv;
+  const char *backend_options;
   int max_batch;                /* positions per backend pass; 0 = 1 */
   unsigned policy_heads;        /* bits 1u << cf_policy_head_id to compute; 0 = vanilla */
   unsigned value_heads;         /* extra value heads (bits 1u << CF_VALUE_Q, CF_VALUE_ST);

@@ -52,7 +52,6 @@
 typedef struct eval_args {
   const char *weights, *cases, *backend, *backend_opts;
   int batch, bench, threads;
-  char options[1024]; /* --backend-opts with --threads */
   cf_history_fill fill;
   cf_weights_load_options load; /* --weights-max-mb */
   bool planes;       /* --planes (default) / --no-planes: the input planes in the output */
@@ -157,8 +156,6 @@ static int parse_args(int argc, char **argv, eval_args *a) {
   if (rc != CF_CLI_CONTINUE) return rc;
   cf_cli_free(&spec);
   if (a->backend && strcmp(a->backend, "auto") == 0) a->backend = NULL;
-  if (!cf_cli_backend_options(a->backend_opts, a->threads, a->options, sizeof a->options))
-    return cf_cli_usage_error(&spec, "--backend-opts is too long");
   if (a->policy != POLICY_SOFTMAX && cf_cli_given(&spec, "policy-softmax-temp"))
     return cf_cli_usage_error(&spec, "--policy-softmax-temp needs --policy softmax");
   return -1;
@@ -365,9 +362,14 @@ static cf_status evaluate(cf_net *net, eval_case **cases, int n, cf_net_request 
 
 static cf_net *open_net(const eval_args *a, cf_error *err) {
   cf_weights *w = NULL;
-  if (cf_cli_load_weights(a->weights, &a->load, &w, err) != CF_OK) return NULL;
+  cf_kv *kv = NULL;
+  if (cf_cli_backend_options(a->backend_opts, a->threads, &kv, err) != CF_OK ||
+      cf_cli_load_weights(a->weights, &a->load, &w, err) != CF_OK) {
+    cf_kv_free(kv);
+    return NULL;
+  }
   cf_net_options opts = {.backend = a->backend,
-                         .backend_options = a->options,
+                         .backend_kv = kv,
                          .max_batch = a->batch,
                          .history_fill = a->fill};
   for (int h = 0; h < CF_POLICY_HEAD_COUNT; h++)
@@ -377,6 +379,7 @@ static cf_net *open_net(const eval_args *a, cf_error *err) {
   cf_net *net = NULL;
   cf_net_create(w, &opts, &net, err);
   cf_weights_free(w);
+  cf_kv_free(kv);
   return net;
 }
 

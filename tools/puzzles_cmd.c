@@ -35,7 +35,6 @@ typedef struct puzzles_args {
   long limit, nodes;
   int threads;
   bool json, quiet;
-  char options[1024]; /* --backend-opts with --threads */
   cf_weights_load_options load; /* --weights-max-mb */
 } puzzles_args;
 
@@ -113,8 +112,6 @@ static int parse_args(int argc, char **argv, puzzles_args *a) {
   int rc = cf_cli_parse(&spec, argc, argv);
   if (rc != CF_CLI_CONTINUE) return rc;
   cf_cli_free(&spec);
-  if (!cf_cli_backend_options(a->backend_opts, a->threads, a->options, sizeof a->options))
-    return cf_cli_usage_error(&spec, "--backend-opts is too long");
   return -1; /* go on */
 }
 
@@ -202,15 +199,20 @@ int cf_cmd_puzzles(int argc, char **argv) {
     return 1;
   }
 
+  cf_kv *kv = NULL;
   cf_engine_weights_spec spec = {
     .weights = a.weights,
-    .net = {.backend = a.backend, .backend_options = a.options, .max_batch = 64},
+    .net = {.backend = a.backend, .max_batch = 64},
     .load = a.load,
   };
   cf_net *net = NULL;
   cf_engine_weights_info info;
   cf_error err;
-  if (cf_engine_load_net(&spec, &net, &info, &err) != CF_OK) {
+  cf_status st = cf_cli_backend_options(a.backend_opts, a.threads, &kv, &err);
+  spec.net.backend_kv = kv;
+  if (st == CF_OK) st = cf_engine_load_net(&spec, &net, &info, &err);
+  cf_kv_free(kv);
+  if (st != CF_OK) {
     fprintf(stderr, "cformer puzzles: %s\n", err.msg);
     fclose(f);
     return cf_cli_net_failure_status(err.status);

@@ -71,7 +71,7 @@ typedef struct cf_cpu_ctx {
   struct cf_backend_fault *fault; /* cf_backend_config.fault: the testing hook, or NULL */
 } cf_cpu_ctx;
 
-/* Parses cfg->options ("threads=N", default 1) into c and picks the kernel
+/* Reads threads=N (default 1) from cfg->kv into c and picks the kernel
  * set (cf_cpu_kernels_select: CFORMER_CPU_KERNELS, else the fastest this
  * CPU runs); fails if the options are bad or the forced set cannot run. */
 cf_status cf_cpu_ctx_init(cf_cpu_ctx *c, const cf_backend_config *cfg,

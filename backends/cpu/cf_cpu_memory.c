@@ -9,7 +9,7 @@
 #endif
 
 #include "backends/cf_backend_fault.h"
-#include "backends/cf_backend_options.h"
+#include "common/cf_kv.h"
 #include "backends/cpu/cf_cpu_attention_layout.h"
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_kernels.h"
@@ -24,8 +24,7 @@ cf_status cf_cpu_ctx_init(cf_cpu_ctx *c, const cf_backend_config *cfg,
   c->fault = cfg->fault;
   c->attention_bf16 = NULL; /* float32 attention unless the backend asks */
   c->attention_int8 = NULL;
-  const cf_backend_int_option known[] = {{"threads", 1, MAX_THREADS, &c->threads}};
-  CF_TRY(cf_backend_options_parse(cfg->options, known, 1, err));
+  CF_TRY(cf_kv_get_int(cfg->kv, "threads", 1, MAX_THREADS, &c->threads, err));
   return cf_cpu_kernels_select(&c->kernels, err);
 }
 

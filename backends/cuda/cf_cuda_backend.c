@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/cf_backend_options.h"
+#include "common/cf_kv.h"
 #include "backends/cuda/cf_cuda_kernels.h"
 #include "backends/cuda/cf_cuda_module.h"
 
@@ -76,9 +76,8 @@ static void cu_destroy(void *ctx) {
 
 static cf_status cu_create(const cf_backend_config *cfg, void **ctx, cf_error *err) {
   int threads = 1, device = 0;
-  const cf_backend_int_option known[] = {{"threads", 1, 256, &threads},
-                                         {"device", 0, 63, &device}};
-  CF_TRY(cf_backend_options_parse(cfg->options, known, 2, err));
+  CF_TRY(cf_kv_get_int(cfg->kv, "threads", 1, 256, &threads, err));
+  CF_TRY(cf_kv_get_int(cfg->kv, "device", 0, 63, &device, err));
   if (!cuda_probe())
     return cf_error_set(err, CF_ERR_BACKEND, "no NVIDIA GPU found (cudaGetDeviceCount() found "
                                              "none)");

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "backends/cf_backend_fault.h"
-#include "backends/cf_backend_options.h"
+#include "common/cf_kv.h"
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_kernels.h"
 #include "backends/onednn/cf_onednn_precision.h"
@@ -93,15 +93,8 @@ static cf_status od_create(const cf_backend_config *cfg, void **ctx, cf_error *e
   cf_status st = cf_onednn_precision_check(c->precision, err);
   /* int8's attention: 0 float32 (to measure it), 1 int8 (the default). */
   int int8_attention = 1;
-  const cf_backend_int_option own[] = {{"int8_attention", 0, 1, &int8_attention}};
-  const size_t rest_size = cfg->options ? strlen(cfg->options) + 1 : 1;
-  char *rest = malloc(rest_size);
-  if (!rest && st == CF_OK) st = cf_error_set(err, CF_ERR_NOMEM, "out of memory");
-  cf_backend_config cpu_cfg = *cfg;
-  if (st == CF_OK) st = cf_backend_options_take(cfg->options, own, 1, rest, rest_size, err);
-  cpu_cfg.options = rest;
-  if (st == CF_OK) st = cf_cpu_ctx_init(&c->cpu, &cpu_cfg, err);
-  free(rest);
+  if (st == CF_OK) st = cf_kv_get_int(cfg->kv, "int8_attention", 0, 1, &int8_attention, err);
+  if (st == CF_OK) st = cf_cpu_ctx_init(&c->cpu, cfg, err);
   /* bf16 runs the attention core in bf16 too, int8 in int8 where the
    * kernel set has an int8 core (else float32, said in the variant); both
    * before any weight upload, which builds the RPE weights' tables. */

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "backends/cf_backend_options.h"
+#include "common/cf_kv.h"
 #include "backends/ref/cf_ref_internal.h"
 
 /* The reference computes on the calling thread and needs no state, except
@@ -27,10 +27,9 @@ static cf_status ref_create(const cf_backend_config *cfg, void **ctx, cf_error *
   /* threads=1 is accepted so one option string can be handed to every
    * backend; the reference runs on the calling thread only. */
   int threads = 1, fail_after = -1, delay_ms = 0;
-  const cf_backend_int_option known[] = {{"threads", 1, 1, &threads},
-                                         {"fail_after", 0, 1000000000, &fail_after},
-                                         {"create_delay_ms", 0, 600000, &delay_ms}};
-  CF_TRY(cf_backend_options_parse(cfg->options, known, 3, err));
+  CF_TRY(cf_kv_get_int(cfg->kv, "threads", 1, 1, &threads, err));
+  CF_TRY(cf_kv_get_int(cfg->kv, "fail_after", 0, 1000000000, &fail_after, err));
+  CF_TRY(cf_kv_get_int(cfg->kv, "create_delay_ms", 0, 600000, &delay_ms, err));
   if (delay_ms > 0) {
     struct timespec ts = {delay_ms / 1000, (delay_ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) != 0) {

@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-#include "backends/cf_backend_options.h"
+#include "common/cf_kv.h"
 
 typedef struct sim_ctx {
   int latency_us;
@@ -14,20 +14,16 @@ typedef struct sim_ctx {
 } sim_ctx;
 
 static cf_status sim_create(const cf_backend_config *cfg, void **out, cf_error *err) {
+  /* threads=N is every backend's key: one simulated device has no threads */
+  int threads = 1, latency_us = 0, per_position_ns = 0;
+  CF_TRY(cf_kv_get_int(cfg->kv, "latency_us", 0, CF_SIM_MAX_LATENCY_US, &latency_us, err));
+  CF_TRY(cf_kv_get_int(cfg->kv, "per_position_ns", 0, CF_SIM_MAX_PER_POSITION_NS,
+                       &per_position_ns, err));
+  CF_TRY(cf_kv_get_int(cfg->kv, "threads", 1, 1024, &threads, err));
   sim_ctx *c = calloc(1, sizeof *c);
   if (!c) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
-  /* threads=N is every backend's key: one simulated device has no threads */
-  int threads = 1;
-  const cf_backend_int_option known[] = {
-      {"latency_us", 0, CF_SIM_MAX_LATENCY_US, &c->latency_us},
-      {"per_position_ns", 0, CF_SIM_MAX_PER_POSITION_NS, &c->per_position_ns},
-      {"threads", 1, 1024, &threads},
-  };
-  cf_status st = cf_backend_options_parse(cfg->options, known, 3, err);
-  if (st != CF_OK) {
-    free(c);
-    return st;
-  }
+  c->latency_us = latency_us;
+  c->per_position_ns = per_position_ns;
   *out = c;
   return CF_OK;
 }

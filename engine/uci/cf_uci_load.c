@@ -4,9 +4,11 @@
  * (cf_engine_loader.h) and, when it ends, reports what it has to say and
  * runs the commands that waited for it (cf_uci_queue.c). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "common/cf_kv.h"
 #include "engine/cf_engine_weights.h"
 #include "engine/uci/cf_uci_info.h"
 #include "engine/uci/cf_uci_load.h"
@@ -14,34 +16,24 @@
 #include "net/cf_net_options.h"
 #include "net/cf_net_planes.h"
 
-/* Whether a "key=value,..." string has a precision=... item. */
-static bool has_precision(const char *opts) {
-  for (const char *p = opts; p && *p;) {
-    if (strncmp(p, "precision=", 10) == 0) return true;
-    p = strchr(p, ',');
-    if (p) p++;
+/* The backend options the net is created with: BackendOptions, parsed
+ * here, once, with the engine's defaults set on the list where it names
+ * none: precision=CF_UCI_DEFAULT_PRECISION (docs/PRECISION.md
+ * "precision=auto"), and lanes=Threads when Threads is above 1 and
+ * BackendOptions sets neither lanes nor the backend's own threads (Threads
+ * is how Lc0 users ask for more cores; here the network splits each batch
+ * across that many sleeping threads, since the agents have no parallel
+ * search: net/cf_net_lanes.h). */
+static cf_status backend_options(const cf_uci *u, cf_kv **out, cf_error *err) {
+  cf_status st = cf_kv_parse(u->opt[CF_OPT_BACKEND_OPTIONS].text, out, err);
+  if (st == CF_OK) st = cf_kv_set_default(*out, "precision", CF_UCI_DEFAULT_PRECISION, err);
+  if (st == CF_OK) st = cf_net_options_default_lanes(*out, (int)u->opt[CF_OPT_THREADS].i, err);
+  if (st != CF_OK) {
+    cf_kv_free(*out);
+    *out = NULL;
+    cf_error_prefix(err, "BackendOptions");
   }
-  return false;
-}
-
-/* The backend options the net is created with: BackendOptions, led by
- * lanes=Threads when Threads is above 1 and BackendOptions sets neither
- * lanes nor the backend's own threads (Threads is how Lc0 users ask for
- * more cores; here the network splits each batch across that many
- * sleeping threads, since the agents have no parallel search:
- * net/cf_net_lanes.h). */
-static void backend_options(const cf_uci *u, char *out, size_t size) {
-  const char *given = u->opt[CF_OPT_BACKEND_OPTIONS].text;
-  char with_precision[CF_UCI_VALUE_MAX + 32];
-  /* The engine's precision is CF_UCI_DEFAULT_PRECISION unless
-   * BackendOptions names one (docs/PRECISION.md "precision=auto"). */
-  if (!has_precision(given)) {
-    snprintf(with_precision, sizeof with_precision, "precision=%s%s%s", CF_UCI_DEFAULT_PRECISION,
-             *given ? "," : "", given);
-    given = with_precision;
-  }
-  if (!cf_net_options_for_threads(given, (int)u->opt[CF_OPT_THREADS].i, out, size))
-    snprintf(out, size, "%s", given);
+  return st;
 }
 
 /* Positions per network pass: the search's MinibatchSize when set, else
@@ -52,11 +44,23 @@ static int net_batch(const cf_uci *u) {
   return p->minibatch_size > 0 || mb > u->max_batch ? mb : u->max_batch;
 }
 
-static void net_key(const cf_uci *u, char *key, size_t size) {
-  char opts[CF_UCI_VALUE_MAX + 32];
-  backend_options(u, opts, sizeof opts);
-  snprintf(key, size, "%s\n%s\n%s\n%s\n%d", u->opt[CF_OPT_WEIGHTS_FILE].text,
-           u->opt[CF_OPT_BACKEND].text, opts, u->opt[CF_OPT_HISTORY_FILL].text, net_batch(u));
+/* The key of the net the options name: its backend options as the list
+ * renders them, so equal lists are one key. When BackendOptions does not
+ * parse, the key holds its text after a newline (which no rendering has)
+ * and err says why; else *opts (when not NULL) gets the list. */
+static cf_status net_key(const cf_uci *u, char *key, size_t size, cf_kv **opts, cf_error *err) {
+  cf_kv *kv = NULL;
+  cf_status st = backend_options(u, &kv, err);
+  char *text = st == CF_OK ? cf_kv_render(kv) : NULL;
+  if (st == CF_OK && !text) st = cf_error_set(err, CF_ERR_NOMEM, "BackendOptions: out of memory");
+  snprintf(key, size, "%s\n%s\n%s%s\n%s\n%d", u->opt[CF_OPT_WEIGHTS_FILE].text,
+           u->opt[CF_OPT_BACKEND].text, text ? "" : "\n",
+           text ? text : u->opt[CF_OPT_BACKEND_OPTIONS].text, u->opt[CF_OPT_HISTORY_FILL].text,
+           net_batch(u));
+  free(text);
+  if (st == CF_OK && opts) *opts = kv;
+  else cf_kv_free(kv);
+  return st;
 }
 
 /* WeightsMaxMb as the loader's limit; a refused file's message names the
@@ -71,7 +75,7 @@ static cf_weights_load_options weights_limit(const cf_uci *u, char *name, size_t
 /* Whether the loaded net is the one the options ask for. */
 bool cf_uci_net_ready(const cf_uci *u) {
   char key[CF_UCI_NET_KEY_MAX];
-  net_key(u, key, sizeof key);
+  net_key(u, key, sizeof key, NULL, NULL);
   return u->net && strcmp(key, u->net_key) == 0;
 }
 
@@ -145,32 +149,38 @@ static bool on_loaded(void *user, cf_engine_loader *l) {
 cf_uci_net_state cf_uci_start_load(cf_uci *u) {
   if (u->loader) return CF_UCI_NET_LOADING; /* the options are looked at again when it ends */
   char key[CF_UCI_NET_KEY_MAX];
-  net_key(u, key, sizeof key);
-  if (u->net && strcmp(key, u->net_key) == 0) return CF_UCI_NET_READY;
-  if (strcmp(key, u->failed_key) == 0) return CF_UCI_NET_FAILED;
+  cf_kv *opts = NULL;
+  cf_error opts_err = {0};
+  const cf_status opts_st = net_key(u, key, sizeof key, &opts, &opts_err);
+  const bool ready = u->net && strcmp(key, u->net_key) == 0;
+  if (ready || strcmp(key, u->failed_key) == 0) {
+    cf_kv_free(opts);
+    return ready ? CF_UCI_NET_READY : CF_UCI_NET_FAILED;
+  }
   /* One net in memory at a time; no search runs during a load. */
   cf_net_free(u->net);
   u->net = NULL;
-  char opts[CF_UCI_VALUE_MAX + 32];
-  backend_options(u, opts, sizeof opts);
   char limit_name[128];
   cf_engine_weights_spec spec = {
       .weights = u->opt[CF_OPT_WEIGHTS_FILE].text,
       .search_dirs = (const char *const *)u->search_dirs,
       .net = {.backend = u->opt[CF_OPT_BACKEND].text,
-              .backend_options = opts,
+              .backend_kv = opts,
               .max_batch = net_batch(u)},
       .load = weights_limit(u, limit_name, sizeof limit_name),
   };
   /* A new network makes the tree and the cached outputs meaningless. */
   cf_search_reset(u->search);
-  cf_error err = {0};
-  cf_status st = cf_history_fill_parse(u->opt[CF_OPT_HISTORY_FILL].text, &spec.net.history_fill, &err);
+  cf_error err = opts_err;
+  cf_status st = opts_st;
+  if (st == CF_OK)
+    st = cf_history_fill_parse(u->opt[CF_OPT_HISTORY_FILL].text, &spec.net.history_fill, &err);
   if (st == CF_OK && !u->background_load) {
     /* The caller waits for the load anyway: it runs here, with no thread
      * to start and hand over to (a library user's engine, the tests). */
     cf_engine_weights_info info;
     st = cf_engine_load_net(&spec, &u->net, &info, &err);
+    cf_kv_free(opts);
     if (st == CF_OK) {
       snprintf(u->net_key, sizeof u->net_key, "%s", key);
       u->failed_key[0] = 0;
@@ -179,6 +189,9 @@ cf_uci_net_state cf_uci_start_load(cf_uci *u) {
     }
   } else if (st == CF_OK) {
     st = cf_engine_loader_start(&spec, on_loaded, u, &u->loader, &err);
+    cf_kv_free(opts); /* the loader has its copy */
+  } else {
+    cf_kv_free(opts);
   }
   if (st != CF_OK) {
     record_failure(u, key, err.msg);

@@ -27,61 +27,45 @@
 #include "backends/cf_backend_options.h"
 #include "tests/cf_test.h"
 
-static void test_take_precision(cf_test *t) {
+/* precision=... read from a list: *p; F32 when absent. */
+static cf_status read_precision(const char *text, cf_precision *p, bool *automatic, cf_error *err) {
+  cf_kv *kv = NULL;
+  cf_status st = cf_kv_parse(text, &kv, err);
+  if (st == CF_OK) st = cf_backend_read_precision(kv, p, automatic, err);
+  cf_kv_free(kv);
+  return st;
+}
+
+static void test_read_precision(cf_test *t) {
   cf_precision p = CF_PRECISION_INT8;
-  char rest[64];
   cf_error err = {0};
-  CHECK_INT_EQ(cf_backend_options_take_precision(NULL, &p, NULL, rest, sizeof rest, &err), CF_OK);
+  CHECK_INT_EQ(read_precision(NULL, &p, NULL, &err), CF_OK);
   CHECK_INT_EQ(p, CF_PRECISION_F32);
-  CHECK_STR_EQ(rest, "");
-  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2,precision=int8,,x=1", &p, NULL, rest,
-                                                 sizeof rest, &err),
-               CF_OK);
+  CHECK_INT_EQ(read_precision("threads=2,precision=int8,,x=1", &p, NULL, &err), CF_OK);
   CHECK_INT_EQ(p, CF_PRECISION_INT8);
-  CHECK_STR_EQ(rest, "threads=2,x=1");
-  CHECK_INT_EQ(cf_backend_options_take_precision("precision=bf16", &p, NULL, rest, sizeof rest, &err),
-               CF_OK);
+  CHECK_INT_EQ(read_precision("precision=bf16", &p, NULL, &err), CF_OK);
   CHECK_INT_EQ(p, CF_PRECISION_BF16);
-  CHECK_STR_EQ(rest, "");
-  CHECK_INT_EQ(cf_backend_options_take_precision("precision=bf16,precision=f32", &p, NULL, rest,
-                                                 sizeof rest, &err),
-               CF_OK);
+  CHECK_INT_EQ(read_precision("precision=bf16,precision=f32", &p, NULL, &err), CF_OK);
   CHECK_INT_EQ(p, CF_PRECISION_F32); /* the last one wins */
   const char *bad[] = {"precision=fp16", "precision=", "precision=BF16", "precision=int8x"};
   for (int i = 0; i < 4; i++) {
-    CHECK_INT_EQ(cf_backend_options_take_precision(bad[i], &p, NULL, rest, sizeof rest, &err),
-                 CF_ERR_ARG);
+    CHECK_INT_EQ(read_precision(bad[i], &p, NULL, &err), CF_ERR_ARG);
     CHECK_STR_CONTAINS(err.msg, bad[i]);
     CHECK_STR_CONTAINS(err.msg, "known: f32, bf16, int8");
   }
-  /* rest needs exactly what is left plus its NUL. */
-  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2,x=1", &p, NULL, rest, 14, &err), CF_OK);
-  CHECK_STR_EQ(rest, "threads=2,x=1");
-  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2,x=1", &p, NULL, rest, 13, &err), CF_ERR_ARG);
-  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2", &p, NULL, rest, 10, &err), CF_OK);
-  CHECK_INT_EQ(cf_backend_options_take_precision("threads=2", &p, NULL, rest, 9, &err), CF_ERR_ARG);
   CHECK_STR_EQ(cf_precision_name(CF_PRECISION_BF16), "bf16");
   /* auto: only for a caller that takes it; F32 with the flag set, and the
    * last item wins either way. */
   bool automatic = false;
-  CHECK_INT_EQ(cf_backend_options_take_precision("precision=auto", &p, NULL, rest, sizeof rest,
-                                                 &err),
-               CF_ERR_ARG);
+  CHECK_INT_EQ(read_precision("precision=auto", &p, NULL, &err), CF_ERR_ARG);
   CHECK_STR_CONTAINS(err.msg, "known: f32, bf16, int8)");
-  CHECK_INT_EQ(cf_backend_options_take_precision("x=1,precision=auto", &p, &automatic, rest,
-                                                 sizeof rest, &err),
-               CF_OK);
+  CHECK_INT_EQ(read_precision("x=1,precision=auto", &p, &automatic, &err), CF_OK);
   CHECK(automatic);
   CHECK_INT_EQ(p, CF_PRECISION_F32);
-  CHECK_STR_EQ(rest, "x=1");
-  CHECK_INT_EQ(cf_backend_options_take_precision("precision=auto,precision=int8", &p, &automatic,
-                                                 rest, sizeof rest, &err),
-               CF_OK);
+  CHECK_INT_EQ(read_precision("precision=auto,precision=int8", &p, &automatic, &err), CF_OK);
   CHECK(!automatic);
   CHECK_INT_EQ(p, CF_PRECISION_INT8);
-  CHECK_INT_EQ(cf_backend_options_take_precision("precision=Auto", &p, &automatic, rest,
-                                                 sizeof rest, &err),
-               CF_ERR_ARG);
+  CHECK_INT_EQ(read_precision("precision=Auto", &p, &automatic, &err), CF_ERR_ARG);
   CHECK_STR_CONTAINS(err.msg, "known: f32, bf16, int8, auto");
 }
 
@@ -420,5 +404,5 @@ static void test_refused_without_isa(cf_test *t) {
   }
 }
 
-CF_TEST_MAIN(test_take_precision, test_refusals, test_auto, test_linear_bf16, test_linear_int8,
+CF_TEST_MAIN(test_read_precision, test_refusals, test_auto, test_linear_bf16, test_linear_int8,
              test_int8_rows_independent, test_kept_bf16, test_kept_int8, test_refused_without_isa)

@@ -346,21 +346,37 @@ static void test_help_and_version(cf_test *t) {
   CHECK_STR_EQ(err_text, "");
 }
 
+/* cf_cli_backend_options(opts, threads) rendered ("!" + the message when it fails). */
+static const char *options(const char *opts, int threads, char *buf, size_t size) {
+  cf_kv *kv = NULL;
+  cf_error err = {0};
+  char *text = NULL;
+  if (cf_cli_backend_options(opts, threads, &kv, &err) != CF_OK)
+    snprintf(buf, size, "!%.120s", err.msg);
+  else if ((text = cf_kv_render(kv)))
+    snprintf(buf, size, "%s", text);
+  else
+    snprintf(buf, size, "!out of memory");
+  free(text);
+  cf_kv_free(kv);
+  return buf;
+}
+
 static void test_backend_options(cf_test *t) {
-  char buf[64];
-  CHECK_STR_EQ(cf_cli_backend_options(NULL, 0, buf, sizeof buf), "");
-  CHECK_STR_EQ(cf_cli_backend_options("a=1", 0, buf, sizeof buf), "a=1");
+  char buf[128];
+  CHECK_STR_EQ(options(NULL, 0, buf, sizeof buf), "");
+  CHECK_STR_EQ(options("a=1", 0, buf, sizeof buf), "a=1");
   /* --threads N becomes lanes=N (net/cf_net_lanes.h) unless the options
    * name lanes or the backend's own threads; 1 adds nothing. */
-  CHECK_STR_EQ(cf_cli_backend_options(NULL, 1, buf, sizeof buf), "");
-  CHECK_STR_EQ(cf_cli_backend_options(NULL, 4, buf, sizeof buf), "lanes=4");
-  CHECK_STR_EQ(cf_cli_backend_options("a=1", 4, buf, sizeof buf), "lanes=4,a=1");
-  CHECK_STR_EQ(cf_cli_backend_options("threads=2", 4, buf, sizeof buf), "threads=2");
-  CHECK_STR_EQ(cf_cli_backend_options("a=1,threads=2", 4, buf, sizeof buf), "a=1,threads=2");
-  CHECK_STR_EQ(cf_cli_backend_options("a=1,lanes=3", 4, buf, sizeof buf), "a=1,lanes=3");
-  CHECK_STR_EQ(cf_cli_backend_options("xlanes=3", 4, buf, sizeof buf), "lanes=4,xlanes=3");
-  char tiny[8];
-  CHECK(cf_cli_backend_options("a=1", 4, tiny, sizeof tiny) == NULL);
+  CHECK_STR_EQ(options(NULL, 1, buf, sizeof buf), "");
+  CHECK_STR_EQ(options(NULL, 4, buf, sizeof buf), "lanes=4");
+  CHECK_STR_EQ(options("a=1", 4, buf, sizeof buf), "lanes=4,a=1");
+  CHECK_STR_EQ(options("threads=2", 4, buf, sizeof buf), "threads=2");
+  CHECK_STR_EQ(options("a=1,threads=2", 4, buf, sizeof buf), "a=1,threads=2");
+  CHECK_STR_EQ(options("a=1,lanes=3", 4, buf, sizeof buf), "a=1,lanes=3");
+  CHECK_STR_EQ(options("xlanes=3", 4, buf, sizeof buf), "lanes=4,xlanes=3");
+  /* A malformed item is refused naming the flag and the item. */
+  CHECK_STR_EQ(options("a=1,b", 4, buf, sizeof buf), "!--backend-opts: option 'b' is not key=value");
   char why[128];
   CHECK(cf_cli_check_backend(NULL, "auto", why, sizeof why));
   CHECK(!cf_cli_check_backend(NULL, "all", why, sizeof why));

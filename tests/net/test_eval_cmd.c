@@ -218,6 +218,33 @@ static void test_eval_built_in(cf_test *t) {
   free(got);
 }
 
+/* --backend-opts is parsed once: an unknown key is one error naming the
+ * backend and the keys it reads, a malformed item or an out-of-range value
+ * one naming the item; each a bad argument (exit status 2). */
+static void test_eval_backend_opts(cf_test *t) {
+  enum { OUT_SIZE = 4096 };
+  char cmd[4096], *out = malloc(OUT_SIZE);
+  if (!CHECK(out)) return;
+  static const char *const opts[] = {"threads=1,foo=1", "threads=1,foo", "lanes=0",
+                                     "precision=fp16"};
+  static const char *const want[] = {
+      ("cformer eval: backend 'ref': unknown option 'foo=1' (it reads: batch_size, lanes, "
+       "policy_head, value_head, precision, f32_roles, fault_alloc, fault_op, threads, "
+       "fail_after, create_delay_ms)\n"),
+      "cformer eval: --backend-opts: option 'foo' is not key=value\n",
+      "cformer eval: option 'lanes=0' is not an integer in [1, 64]\n",
+      ("cformer eval: backend 'ref': option 'precision=fp16': unknown value (known: f32, bf16, "
+       "int8, auto)\n")};
+  for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+    snprintf(cmd, sizeof cmd,
+             "'%s' eval --weights '<built in>' --backend ref --backend-opts '%s' < /dev/null 2>&1",
+             cformer, opts[i]);
+    CHECK_INT_EQ(shell(cmd, out, OUT_SIZE), 2);
+    CHECK_STR_EQ(out, want[i]);
+  }
+  free(out);
+}
+
 /* Reads one line from fd into out within seconds; false on timeout, end
  * of output or error. */
 static bool read_line_within(int fd, char *out, size_t size, int seconds) {
@@ -351,9 +378,11 @@ int main(int argc, char **argv) {
   if (argc > 1) cformer = argv[1];
   static const cf_test_fn fns[] = {test_eval_cases_file, test_eval_stdin, test_eval_bad_lines,
                                    test_eval_hostile_weights, test_eval_built_in,
-                                   test_eval_streams, test_eval_output_options};
+                                   test_eval_streams, test_eval_output_options,
+                                   test_eval_backend_opts};
   static const char *names[] = {"test_eval_cases_file", "test_eval_stdin", "test_eval_bad_lines",
                                 "test_eval_hostile_weights", "test_eval_built_in",
-                                "test_eval_streams", "test_eval_output_options"};
-  return cf_test_run(names, fns, 7, 1, argv);
+                                "test_eval_streams", "test_eval_output_options",
+                                "test_eval_backend_opts"};
+  return cf_test_run(names, fns, 8, 1, argv);
 }

@@ -39,6 +39,22 @@ static void test_create_errors(cf_test *t) {
   o = (cf_net_options){.backend_options = "fast=1"};
   CHECK(cf_net_create(w, &o, &net, &err) != CF_OK);
   CHECK_STR_CONTAINS(err.msg, "fast=1");
+  /* Refused once, when every reader (the net, cf_backend_create, the fault
+   * hook, the backend) has run, naming the backend and the keys they read. */
+  o = (cf_net_options){.backend = "ref", .backend_options = "threads=1,fast=1"};
+  CHECK_INT_EQ(cf_net_create(w, &o, &net, &err), CF_ERR_ARG);
+  CHECK_STR_EQ(err.msg, "backend 'ref': unknown option 'fast=1' (it reads: batch_size, lanes, "
+                        "policy_head, value_head, precision, f32_roles, fault_alloc, fault_op, "
+                        "threads, fail_after, create_delay_ms)");
+  /* A list parsed by the caller reads the same and is left as it was. */
+  cf_kv *kv = NULL;
+  if (CHECK_INT_EQ(cf_kv_parse("fast=1,lanes=2", &kv, &err), CF_OK)) {
+    o = (cf_net_options){.backend = "ref", .backend_kv = kv, .backend_options = "ignored=1"};
+    CHECK_INT_EQ(cf_net_create(w, &o, &net, &err), CF_ERR_ARG);
+    CHECK_STR_CONTAINS(err.msg, "backend 'ref': unknown option 'fast=1' (it reads: ");
+    CHECK_INT_EQ(cf_kv_check_all_read(kv, &err), CF_ERR_ARG); /* nothing read on the caller's */
+    cf_kv_free(kv);
+  }
   o = (cf_net_options){.policy_heads = 1u << 7};
   CHECK_INT_EQ(cf_net_create(w, &o, &net, &err), CF_ERR_ARG);
   CHECK_STR_CONTAINS(err.msg, "policy head mask");

@@ -133,8 +133,6 @@ static int parse_args(int argc, char **argv, analyse_args *a, cf_cli_spec *spec_
   if (a->workers && a->scheduler)
     return cf_cli_usage_error(spec_out, "--workers and --scheduler exclude each other");
   if (a->resume && !a->output) return cf_cli_usage_error(spec_out, "--resume needs --output FILE");
-  if (!cf_cli_backend_options(a->backend_opts, a->threads, a->options, sizeof a->options))
-    return cf_cli_usage_error(spec_out, "--backend-opts is too long");
   if (a->input && a->format == ANALYSE_FORMAT_AUTO) {
     a->format = analyse_format_of_name(a->input);
     if (a->format == ANALYSE_FORMAT_AUTO)
@@ -159,14 +157,17 @@ static int parse_args(int argc, char **argv, analyse_args *a, cf_cli_spec *spec_
 }
 
 cf_status analyse_open_net(const analyse_args *a, cf_net **net, cf_error *err) {
+  cf_kv *kv = NULL;
+  CF_TRY(cf_cli_backend_options(a->backend_opts, a->threads, &kv, err));
   cf_engine_weights_spec spec = {
       .weights = a->weights,
-      .net = {.backend = a->backend, .backend_options = a->options,
-              .max_batch = a->agent ? 256 : a->batch},
+      .net = {.backend = a->backend, .backend_kv = kv, .max_batch = a->agent ? 256 : a->batch},
       .load = a->load,
   };
   cf_engine_weights_info info;
-  return cf_engine_load_net(&spec, net, &info, err);
+  cf_status st = cf_engine_load_net(&spec, net, &info, err);
+  cf_kv_free(kv);
+  return st;
 }
 
 analyse_engine_options analyse_engine_options_of(const analyse_args *a) {

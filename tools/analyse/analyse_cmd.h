@@ -18,7 +18,6 @@ typedef struct analyse_args {
   int threads, batch, top_k, multipv, workers;
   long nodes, movetime, shard_size;
   bool resume, quiet, serve, emit_units;
-  char options[1024]; /* --backend-opts with --threads */
   cf_weights_load_options load;
 } analyse_args;
 

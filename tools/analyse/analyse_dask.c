@@ -62,7 +62,8 @@ int analyse_dask(const analyse_args *a, const char *argv0) {
   if (a->load.max_decompressed_bytes)
     add_long(&l, "--weights-max-mb=%s", (long)(a->load.max_decompressed_bytes >> 20));
   if (a->backend) add(&l, "--backend=%s", a->backend);
-  if (a->options[0]) add(&l, "--backend-opts=%s", a->options);
+  if (a->backend_opts) add(&l, "--backend-opts=%s", a->backend_opts);
+  if (a->threads > 1) add_long(&l, "--threads=%s", a->threads);
   add_long(&l, "--batch=%s", a->batch);
   add_long(&l, "--top-k=%s", a->top_k);
   add_long(&l, "--multipv=%s", a->multipv);

@@ -67,7 +67,8 @@
 typedef struct bench_args {
   const char *weights, *arch, *backend, *backend_opts, *suite, *svg;
   const char *syzygy; /* --syzygy-paths: tables the search agent probes (what they cost) */
-  char options[sizeof ((bench_report *)0)->backend_options]; /* --backend-opts with --threads */
+  cf_kv *kv; /* --backend-opts with --threads, parsed: what every run reads */
+  char options[sizeof ((bench_report *)0)->backend_options]; /* its rendering, for the report */
   int threads;
   int batches[BENCH_MAX_BATCHES], n_batches;
   const cf_agent_desc *agents[MAX_AGENTS];
@@ -272,9 +273,20 @@ static int parse_args(int argc, char **argv, bench_args *a) {
   if (a->cost_only && a->svg)
     return cf_cli_usage_error(&spec, "--svg charts measured times; it does not go with --cost-only");
   if (a->backend && strcmp(a->backend, "auto") == 0) a->backend = NULL;
-  if (!cf_cli_backend_options(a->backend_opts, a->threads, a->options, sizeof a->options))
+  /* The options every run reads (--backend-opts with --threads set on
+   * it), parsed once, and as the report records them. */
+  cf_error err = {0};
+  if (cf_cli_backend_options(a->backend_opts, a->threads, &a->kv, &err) != CF_OK)
+    return cf_cli_usage_error(&spec, "%s", err.msg);
+  char *text = cf_kv_render(a->kv);
+  const bool fits = text && strlen(text) < sizeof a->options;
+  if (fits) snprintf(a->options, sizeof a->options, "%s", text);
+  free(text);
+  if (!fits) {
+    cf_kv_free(a->kv);
     return cf_cli_usage_error(&spec, "--backend-opts too long (at most %zu characters)",
                               sizeof a->options - 1);
+  }
   if (!a->options[0]) a->backend_opts = NULL; /* none: the backends' defaults */
   else a->backend_opts = a->options;
   return -1;
@@ -371,7 +383,7 @@ static cf_status run_backend(const bench_args *a, const cf_weights *w, const cha
   const int minibatch = a->minibatch > 0 ? a->minibatch : cf_search_default_minibatch(name);
   int batches[BENCH_MAX_BATCHES + 1], largest;
   const int n_batches = backend_batches(a, minibatch, batches, &largest);
-  cf_net_options opts = {.backend = name, .backend_options = a->backend_opts,
+  cf_net_options opts = {.backend = name, .backend_kv = a->kv,
                          .max_batch = largest};
   cf_net *net = NULL;
   cf_error why = {0};
@@ -459,7 +471,7 @@ static void announce_estimate(const bench_args *a, const cf_weights *w, const be
     bench_progress_stage(progress, "estimating the run's time: probing %s", d->name);
     bench_probe probe;
     cf_error err = {0};
-    if (bench_estimate_probe(w, d->name, a->backend_opts, suite, largest, &probe, &err) != CF_OK) {
+    if (bench_estimate_probe(w, d->name, a->kv, suite, largest, &probe, &err) != CF_OK) {
       at += (size_t)snprintf(parts + at, at < sizeof parts ? sizeof parts - at : 0,
                              "%s%s will be skipped", n++ ? ", " : "", d->name);
       continue;
@@ -560,10 +572,19 @@ static int write_report(const bench_args *a, const bench_report *r) {
   return fflush(stdout) == 0 ? 0 : 1;
 }
 
+static int bench(bench_args a);
+
 int cf_cmd_bench(int argc, char **argv) {
   bench_args a;
   int st = parse_args(argc, argv, &a);
   if (st >= 0) return st;
+  st = bench(a);
+  cf_kv_free(a.kv);
+  return st;
+}
+
+/* The run, once the arguments are accepted. */
+static int bench(bench_args a) {
   static bench_report r; /* large (per-backend tables): not on the stack */
   memset(&r, 0, sizeof r);
   snprintf(r.version, sizeof r.version, "%s", CF_VERSION);

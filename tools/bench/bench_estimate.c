@@ -49,11 +49,11 @@ double bench_estimate_backend(const bench_plan *plan, const bench_probe *probe) 
   return total;
 }
 
-cf_status bench_estimate_probe(const cf_weights *w, const char *name, const char *backend_options,
+cf_status bench_estimate_probe(const cf_weights *w, const char *name, const cf_kv *backend_options,
                                const bench_suite *suite, int max_batch, bench_probe *out,
                                cf_error *err) {
   *out = (bench_probe){.max_batch = max_batch > 0 ? max_batch : 1};
-  cf_net_options opts = {.backend = name, .backend_options = backend_options,
+  cf_net_options opts = {.backend = name, .backend_kv = backend_options,
                          .max_batch = out->max_batch};
   cf_net *net = NULL;
   double t0 = bench_now();

@@ -57,8 +57,8 @@ double bench_estimate_call(const bench_probe *p, int b);
 double bench_estimate_backend(const bench_plan *plan, const bench_probe *probe);
 
 /* Probes backend `name` with the net built from w (max_batch slots,
- * backend_options as the run passes them). */
-cf_status bench_estimate_probe(const cf_weights *w, const char *name, const char *backend_options,
+ * backend_options as the run passes them; NULL: none). */
+cf_status bench_estimate_probe(const cf_weights *w, const char *name, const cf_kv *backend_options,
                                const bench_suite *suite, int max_batch, bench_probe *out,
                                cf_error *err);
 

@@ -10,16 +10,14 @@ cf_precision bench_options_precision(const char *options, const char *backend) {
   if (!options || !*options) return CF_PRECISION_F32;
   cf_precision p = CF_PRECISION_F32;
   bool automatic = false;
-  /* rest: the other items (unused here), never longer than the options */
-  const size_t size = strlen(options) + 1;
-  char *rest = malloc(size);
-  cf_error err = {0};
-  if (!rest || cf_backend_options_take_precision(options, &p, &automatic, rest, size, &err) != CF_OK)
+  cf_kv *kv = NULL; /* the report's options, read for their precision only */
+  if (cf_kv_parse(options, &kv, NULL) != CF_OK ||
+      cf_backend_read_precision(kv, &p, &automatic, NULL) != CF_OK)
     p = CF_PRECISION_F32;
   else if (automatic)
     p = cf_backend_auto_precision(backend && *backend ? cf_backend_find(backend)
                                                       : cf_backend_default());
-  free(rest);
+  cf_kv_free(kv);
   return p;
 }
 

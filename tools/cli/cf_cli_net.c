@@ -11,8 +11,15 @@
 #include "net/cf_net_options.h"
 #include "net/cf_net_planes.h"
 
-const char *cf_cli_backend_options(const char *opts, int threads, char *out, size_t size) {
-  return cf_net_options_for_threads(opts, threads, out, size);
+cf_status cf_cli_backend_options(const char *opts, int threads, cf_kv **out, cf_error *err) {
+  cf_status st = cf_kv_parse(opts, out, err);
+  if (st == CF_OK) st = cf_net_options_default_lanes(*out, threads, err);
+  if (st != CF_OK) {
+    cf_kv_free(*out);
+    *out = NULL;
+    cf_error_prefix(err, "--backend-opts");
+  }
+  return st;
 }
 
 bool cf_cli_check_backend(void *ctx, const char *value, char *why, size_t why_size) {

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "common/cf_kv.h"
 #include "common/cf_status.h"
 #include "weights/cf_weights.h"
 
@@ -37,9 +38,11 @@ cf_status cf_cli_load_weights(const char *weights, const cf_weights_load_options
    .ctx = (load), .help = CF_CLI_WEIGHTS_MAX_MB_HELP}
 bool cf_cli_set_weights_max_mb(void *ctx, const char *value, char *why, size_t why_size);
 
-/* opts (NULL: none) led by threads=N when threads > 0 and opts does not
- * set threads; into out. Returns out, or NULL when it does not fit. */
-const char *cf_cli_backend_options(const char *opts, int threads, char *out, size_t size);
+/* --backend-opts (opts; NULL: none) parsed, once, into *out for the net
+ * (cf_net_options.backend_kv; the caller frees it), with --threads N set on
+ * it as lanes=N unless opts names lanes or threads (net/cf_net_options.h).
+ * Fails naming --backend-opts and a malformed item. */
+cf_status cf_cli_backend_options(const char *opts, int threads, cf_kv **out, cf_error *err);
 
 /* A cf_cli_set_fn for --backend: "auto" or a registered backend's name
  * ("all" too when ctx is not NULL, as for cformer bench). */
