@@ -9,7 +9,7 @@ default. Against them:
 
   1. README.md's option table (| UCI option | flag | default | meaning |)
      has exactly the binary's options, each with its flags and default;
-  2. docs/SEARCH.md's option table (| UCI option | flag | type | default |
+  2. docs/SEARCH_OPTIONS.md's option table (| UCI option | flag | type | default |
      range | Lc0's default |) names only real options, with their flags,
      type, default and (for spins and combos) range;
   3. man/cformer.1's UCI OPTIONS section has an entry per option whose head
@@ -158,48 +158,48 @@ def check_readme(root, opts, helps, bad):
 
 
 def check_search(root, opts, helps, bad):
-    path = os.path.join(root, "docs", "SEARCH.md")
+    path = os.path.join(root, "docs", "SEARCH_OPTIONS.md")
     with open(path, encoding="utf-8") as f:
         text = f.read()
     rows = md_table(text, "| UCI option | flag | type | default | range |")
     if rows is None:
-        bad.append("docs/SEARCH.md: no option table")
+        bad.append("docs/SEARCH_OPTIONS.md: no option table")
         return 0
     types = {"float": "string", "spin": "spin", "check": "check", "combo": "combo",
              "string": "string"}
     for cells in rows:
         name = cells[0].strip("`")
         if name not in opts:
-            bad.append(f"docs/SEARCH.md: option {name} is not in the binary's `uci` answer")
+            bad.append(f"docs/SEARCH_OPTIONS.md: option {name} is not in the binary's `uci` answer")
             continue
         o = opts[name]
         flags = doc_flags(cells[1], name, opts)
         if name in helps and flags != helps[name]["flags"]:
-            bad.append(f"docs/SEARCH.md: {name}: flags {sorted(flags)}, the binary's --help "
+            bad.append(f"docs/SEARCH_OPTIONS.md: {name}: flags {sorted(flags)}, the binary's --help "
                        f"has {sorted(helps[name]['flags'])}")
         if types.get(cells[2]) != o["type"]:
-            bad.append(f"docs/SEARCH.md: {name}: type {cells[2]}, the binary says {o['type']}")
+            bad.append(f"docs/SEARCH_OPTIONS.md: {name}: type {cells[2]}, the binary says {o['type']}")
         if norm_default(cells[3]) != o["default"]:
-            bad.append(f"docs/SEARCH.md: {name}: default '{cells[3]}', the binary says "
+            bad.append(f"docs/SEARCH_OPTIONS.md: {name}: default '{cells[3]}', the binary says "
                        f"'{o['default']}'")
         if o["type"] == "spin":
             m = re.match(r"^(-?\d+) to (\d+)$", cells[4])
             if not m or (int(m.group(1)), int(m.group(2))) != (o["min"], o["max"]):
-                bad.append(f"docs/SEARCH.md: {name}: range '{cells[4]}', the binary says "
+                bad.append(f"docs/SEARCH_OPTIONS.md: {name}: range '{cells[4]}', the binary says "
                            f"{o['min']} to {o['max']}")
         if o["type"] == "combo" and "`" in cells[4]:
             words = set(re.findall(r"`([^`]+)`", cells[4]))
             if words != set(o["vars"]):
-                bad.append(f"docs/SEARCH.md: {name}: choices {sorted(words)}, the binary says "
+                bad.append(f"docs/SEARCH_OPTIONS.md: {name}: choices {sorted(words)}, the binary says "
                            f"{sorted(o['vars'])}")
     # What is not implemented: no real option named there.
-    m = re.search(r"^## What is not implemented from Lc0\n(.*?)(?=^## )", text, re.M | re.S)
+    m = re.search(r"^## What is not implemented from Lc0\n(.*?)(?=^## |\Z)", text, re.M | re.S)
     if not m:
-        bad.append("docs/SEARCH.md: no section 'What is not implemented from Lc0'")
+        bad.append("docs/SEARCH_OPTIONS.md: no section 'What is not implemented from Lc0'")
     else:
         for name in re.findall(r"(?<!Lc0's )(?<!the )`([A-Za-z_0-9]+)`", m.group(1)):
             if name in opts:
-                bad.append(f"docs/SEARCH.md: 'What is not implemented' names {name}, "
+                bad.append(f"docs/SEARCH_OPTIONS.md: 'What is not implemented' names {name}, "
                            f"which the binary has")
     return len(rows)
 
