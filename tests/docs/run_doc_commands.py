@@ -25,8 +25,8 @@ it in the same shell:
   <!-- doctest: setup printf 'uci\\nquit\\n' > in.txt -->
 
 Indented code blocks that start with a command (cformer, netconv, python3,
-build/, scripts/ ...) are refused: commands belong in fenced blocks, where
-they are run. Exit status 0 when every block ran and passed, 1 otherwise.
+build/, scripts/ ...) and fenced blocks without a language are refused:
+commands belong in ```sh blocks, where they are run, and output in ```text. Exit status 0 when every block ran and passed, 1 otherwise.
 """
 import concurrent.futures
 import os
@@ -36,6 +36,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 FENCE = re.compile(r"^```(\w*)\s*$")
 SKIP = re.compile(r"^<!--\s*doctest:\s*skip\s*\((.+)\)\s*-->\s*$")
@@ -141,6 +142,7 @@ def run_block(scratch, build, where, text, setup, timeout):
     script = "\n".join(setup + [text])
     # A session of its own, so that a block past its time is ended with
     # everything it started.
+    t0 = time.monotonic()
     p = subprocess.Popen(["bash", "-e", "-o", "pipefail", "-c", script], cwd=scratch, env=env,
                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, start_new_session=True)
@@ -153,7 +155,7 @@ def run_block(scratch, build, where, text, setup, timeout):
     if p.returncode != 0:
         tail = out.decode("utf-8", "replace").rstrip().splitlines()[-15:]
         return f"{where}: exit status {p.returncode}\n    " + "\n    ".join(tail)
-    return None
+    return f"{time.monotonic() - t0:.1f} s"
 
 
 def main():
@@ -167,6 +169,10 @@ def main():
             bad.append(f"{rel}:{n}: a command in an indented block (put it in a ```sh "
                        f"block so it is run): {line}")
         for start, lang, text, skip, setup in found:
+            if not lang:
+                bad.append(f"{rel}:{start}: a fenced block without a language: ```sh for "
+                           f"commands (they are run), ```text for output")
+                continue
             if lang not in SHELLS:
                 continue
             where = f"{rel}:{start}"
@@ -178,16 +184,20 @@ def main():
                 jobs.append((where, text, setup))
     scratch = make_scratch(root, build)
     try:
-        with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
             results = list(pool.map(lambda j: run_block(scratch, build, j[0], j[1], j[2], timeout),
                                     jobs))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    for where, _, _ in jobs:
-        print(f"{where}: ran")
+    problems = []
+    for (where, _, _), r in zip(jobs, results):
+        if r.endswith(" s") and r[:-2].replace(".", "").isdigit():
+            print(f"{where}: ran in {r}")
+        else:
+            problems.append(r)
     for s in skipped:
         print(s)
-    bad += [r for r in results if r]
+    bad += problems
     for b in bad:
         print(b)
     print(f"{len(jobs)} blocks run, {len(skipped)} skipped, {len(bad)} problems")
