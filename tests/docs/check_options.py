@@ -20,7 +20,8 @@ default. Against them:
      option quotes the same numbers;
   5. the "Differences from Lc0" table of docs/CLI.md says "none" or "not
      implemented" for no option the binary has, and its subcommands row
-     names every command of `cformer --help`; SEARCH.md's "What is not
+     names every command of `cformer --help`, and every option whose Lc0's
+     default in SEARCH_OPTIONS.md is "none"; SEARCH_OPTIONS.md's "What is not
      implemented from Lc0" names no option the binary has (except as
      "Lc0's `X`" or "the `X` option").
 
@@ -192,6 +193,16 @@ def check_search(root, opts, helps, bad):
             if words != set(o["vars"]):
                 bad.append(f"docs/SEARCH_OPTIONS.md: {name}: choices {sorted(words)}, the binary says "
                            f"{sorted(o['vars'])}")
+    # An option Lc0 lacks (its Lc0's default cell says "none") is a
+    # difference, so CLI.md's "Differences from Lc0" names it.
+    with open(os.path.join(root, "docs", "CLI.md"), encoding="utf-8") as f:
+        diffs = md_table(f.read(), "| topic | Lc0 | cformer |") or []
+    diff_text = " ".join(" ".join(c) for c in diffs)
+    for cells in rows:
+        name = cells[0].strip("`")
+        if len(cells) > 5 and cells[5].startswith("none") and f"`{name}`" not in diff_text:
+            bad.append(f"docs/SEARCH_OPTIONS.md: {name} is cformer's own (Lc0 has none), but "
+                       f"docs/CLI.md's differences from Lc0 do not name it")
     # What is not implemented: no real option named there.
     m = re.search(r"^## What is not implemented from Lc0\n(.*?)(?=^## |\Z)", text, re.M | re.S)
     if not m:
@@ -278,9 +289,27 @@ def check_differences(root, cformer, opts, bad):
                     bad.append(f"docs/CLI.md: says cformer has no {name}, but `uci` lists it")
 
 
+def self_test():
+    """The parsers find what they must, so a check cannot pass by reading
+    nothing."""
+    wrong = []
+    if backend_numbers("0 = the backend's (ref 8, CPU 32, cuda 256)") != {
+            "ref": 8, "onednn": 32, "openblas": 32, "cuda": 256}:
+        wrong.append("backend_numbers on 'ref 8, CPU 32, cuda 256'")
+    if backend_numbers("(ref 8, onednn/openblas 16, cuda 256)") != {
+            "ref": 8, "onednn": 16, "openblas": 16, "cuda": 256}:
+        wrong.append("backend_numbers on 'onednn/openblas 16'")
+    if doc_flags("`--show-wdl` (`--no-show-wdl`)", "X", {"X": {"type": "check"}}) != {"--show-wdl"}:
+        wrong.append("doc_flags on a boolean's --no- form")
+    rows = md_table("| UCI option | flag |\n|---|---|\n| `A` | `--a`, `-a` |\n\ntext", "| UCI option")
+    if rows != [["`A`", "`--a`, `-a`"]]:
+        wrong.append(f"md_table read {rows}")
+    return [f"check_options.py self-test: {w}" for w in wrong]
+
+
 def main():
     root, cformer = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-    bad = []
+    bad = self_test()
     opts = uci_options(cformer)
     helps = help_options(cformer)
     if len(opts) < 10:
