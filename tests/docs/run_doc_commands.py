@@ -58,7 +58,7 @@ GAMES_PGN = """[Event "doc test"]
 [Black "d"]
 [Result "1/2-1/2"]
 
-1. d4 d5 2. c4 e6 3. Nc3 Nf6 1/2-1/2
+1. d4 d5 1/2-1/2
 """
 
 
