@@ -19,6 +19,11 @@ fence, with the reason, and is reported as skipped:
 
   <!-- doctest: skip (needs a GPU) -->
 
+A block that runs only where something is installed names a command that
+tells; where it fails, the block is skipped with that command as the reason:
+
+  <!-- doctest: needs python3 -c "import chess.engine" -->
+
 A page may also hide setup commands that a block relies on, run just before
 it in the same shell:
 
@@ -26,7 +31,8 @@ it in the same shell:
 
 Indented code blocks that start with a command (cformer, netconv, python3,
 build/, scripts/ ...) and fenced blocks without a language are refused:
-commands belong in ```sh blocks, where they are run, and output in ```text. Exit status 0 when every block ran and passed, 1 otherwise.
+commands belong in ```sh blocks, where they are run, and output in ```text.
+Exit status 0 when every block ran and passed, 1 otherwise.
 """
 import concurrent.futures
 import os
@@ -41,6 +47,7 @@ import time
 FENCE = re.compile(r"^```(\w*)\s*$")
 SKIP = re.compile(r"^<!--\s*doctest:\s*skip\s*\((.+)\)\s*-->\s*$")
 SETUP = re.compile(r"^<!--\s*doctest:\s*setup\s+(.+?)\s*-->\s*$")
+NEEDS = re.compile(r"^<!--\s*doctest:\s*needs\s+(.+?)\s*-->\s*$")
 SHELLS = {"sh", "bash", "shell"}
 COMMAND_WORDS = re.compile(
     r"^    (?:\$ )?(?:build/|cformer|netconv|python3 |/usr/bin/python3 |scripts/|meson |ninja |"
@@ -93,11 +100,13 @@ def blocks(path):
             i += 1
             prev_blank = False
             continue
-        sm, um = SKIP.match(line), SETUP.match(line)
+        sm, um, nm = SKIP.match(line), SETUP.match(line), NEEDS.match(line)
         if sm:
             pending_skip = sm.group(1)
         elif um:
             pending_setup.append(um.group(1))
+        elif nm:
+            pending_setup.append(("needs", nm.group(1)))
         elif line.strip():
             if prev_blank and COMMAND_WORDS.match(line):
                 indented.append((i + 1, line.strip()))
@@ -139,7 +148,12 @@ def run_block(scratch, build, where, text, setup, timeout):
     tools = os.path.join(build, "tools")
     env["PATH"] = os.pathsep.join([tools, os.path.join(tools, "netconv"),
                                    os.path.join(tools, "match"), env.get("PATH", "")])
-    script = "\n".join(setup + [text])
+    for need in [x[1] for x in setup if isinstance(x, tuple)]:
+        probe = subprocess.run(["bash", "-c", need], cwd=scratch, env=env, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+        if probe.returncode != 0:
+            return f"skipped (needs: {need})"
+    script = "\n".join([x for x in setup if not isinstance(x, tuple)] + [text])
     # A session of its own, so that a block past its time is ended with
     # everything it started.
     t0 = time.monotonic()
@@ -189,10 +203,13 @@ def main():
                                     jobs))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    problems = []
+    problems, ran = [], 0
     for (where, _, _), r in zip(jobs, results):
         if r.endswith(" s") and r[:-2].replace(".", "").isdigit():
             print(f"{where}: ran in {r}")
+            ran += 1
+        elif r.startswith("skipped"):
+            skipped.append(f"{where}: {r}")
         else:
             problems.append(r)
     for s in skipped:
@@ -200,8 +217,8 @@ def main():
     bad += problems
     for b in bad:
         print(b)
-    print(f"{len(jobs)} blocks run, {len(skipped)} skipped, {len(bad)} problems")
-    return 1 if bad or not jobs else 0
+    print(f"{ran} blocks run, {len(skipped)} skipped, {len(bad)} problems")
+    return 1 if bad or not ran else 0
 
 
 if __name__ == "__main__":
