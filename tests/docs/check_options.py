@@ -15,10 +15,12 @@ default. Against them:
   3. man/cformer.1's UCI OPTIONS section has an entry per option whose head
      "Name (--flag, -f; default D)" matches, and whose first "A to B" range
      (if any) is a spin's min and max;
-  4. where an option's help gives per-backend defaults ("ref 8,
+  4. docs/GUI.md's table of the settings that matter names real options
+     with flags the binary takes and the binary's defaults;
+  5. where an option's help gives per-backend defaults ("ref 8,
      onednn/openblas 16, cuda 256"), every page that quotes them for that
      option quotes the same numbers;
-  5. the "Differences from Lc0" table of docs/CLI.md says "none" or "not
+  6. the "Differences from Lc0" table of docs/CLI.md says "none" or "not
      implemented" for no option the binary has, and its subcommands row
      names every command of `cformer --help`, and every option whose Lc0's
      default in SEARCH_OPTIONS.md is "none"; SEARCH_OPTIONS.md's "What is not
@@ -215,6 +217,29 @@ def check_search(root, opts, helps, bad):
     return len(rows)
 
 
+def check_gui(root, opts, helps, bad):
+    """docs/GUI.md's table of the settings that matter: real options, flags
+    the binary takes, the binary's defaults."""
+    with open(os.path.join(root, "docs", "GUI.md"), encoding="utf-8") as f:
+        rows = md_table(f.read(), "| option (flag) | default |")
+    if rows is None:
+        bad.append("docs/GUI.md: no settings table (| option (flag) | default | set it when |)")
+        return 0
+    for cells in rows:
+        m = re.match(r"^`([A-Za-z_0-9]+)`(.*)$", cells[0])
+        if not m or m.group(1) not in opts:
+            bad.append(f"docs/GUI.md: '{cells[0]}' is not an option of the binary")
+            continue
+        name = m.group(1)
+        extra = doc_flags(m.group(2), name, opts) - helps.get(name, {}).get("flags", set())
+        if extra:
+            bad.append(f"docs/GUI.md: {name}: flags {sorted(extra)} are not the binary's")
+        if norm_default(cells[1]) != opts[name]["default"]:
+            bad.append(f"docs/GUI.md: {name}: default '{cells[1]}', the binary says "
+                       f"'{opts[name]['default']}'")
+    return len(rows)
+
+
 def check_man(root, opts, helps, bad):
     with open(os.path.join(root, "man", "cformer.1"), encoding="utf-8") as f:
         roff = f.read()
@@ -320,6 +345,7 @@ def main():
     n = check_readme(root, opts, helps, bad)
     n += check_search(root, opts, helps, bad)
     n += check_man(root, opts, helps, bad)
+    n += check_gui(root, opts, helps, bad)
     check_differences(root, cformer, opts, bad)
     for b in bad:
         print(b)
