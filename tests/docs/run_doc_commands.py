@@ -51,7 +51,7 @@ NEEDS = re.compile(r"^<!--\s*doctest:\s*needs\s+(.+?)\s*-->\s*$")
 SHELLS = {"sh", "bash", "shell"}
 COMMAND_WORDS = re.compile(
     r"^    (?:\$ )?(?:build/|cformer|netconv|python3 |/usr/bin/python3 |scripts/|meson |ninja |"
-    r"bash |PYTHONPATH=|CFORMER_[A-Z_]+=|flock |pip |man )")
+    r"bash |[A-Z][A-Z_]*=\S|flock |pip |man |cat |mkdir |/usr/bin/time |tests/|git |env )")
 
 GAMES_PGN = """[Event "doc test"]
 [White "a"]
