@@ -33,6 +33,9 @@ packages=(
   python3-onnx
   # man pages (man/): groff renders them in the man/pages test
   groff-base
+  # the WebAssembly build (scripts/build-wasm.sh, web/): emscripten with
+  # its clang, lld and binaryen; its tests run under node
+  emscripten
   # backends tests: the CPU backends on an emulated CPU without AVX
   # (qemu-x86_64 -cpu Nehalem, tests/backends/run_on_old_cpu.sh)
   qemu-user

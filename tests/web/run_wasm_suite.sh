@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The WebAssembly build's own tests, from the native test suite: builds it
+# (scripts/build-wasm.sh, incremental) and runs `meson test` there, under
+# node. Skips (77), saying why, only when emscripten or node is missing;
+# .ci/run installs both (scripts/install-deps.sh).
+#   run_wasm_suite.sh SOURCE_ROOT [WASM_BUILD_DIR]
+set -uo pipefail
+root="$1"
+out="${2:-$root/build-wasm}"
+if ! command -v emcc >/dev/null 2>&1; then
+  echo "skipped: emcc not found (Debian package emscripten; scripts/install-deps.sh installs it)"
+  exit 77
+fi
+if ! command -v node >/dev/null 2>&1; then
+  echo "skipped: node not found (Debian package nodejs)"
+  exit 77
+fi
+bash "$root/scripts/build-wasm.sh" "$out" || { echo "the WebAssembly build failed"; exit 1; }
+meson test -C "$out" --print-errorlogs
