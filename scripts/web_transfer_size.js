@@ -3,8 +3,10 @@
 // serves the site with web/serve.js (gzip -9 for every file), opens it in
 // headless Chromium (playwright-core from web/node_modules) until the
 // engine is ready, and lists every response's transferred size and the
-// total. docs/WEB.md records a run.
-//   node scripts/web_transfer_size.js [BUILD_WASM_DIR]
+// total. The page takes the threaded build when BUILD_WASM_DIR-threads
+// exists; --single serves only the single-threaded one. docs/WEB.md
+// records a run.
+//   node scripts/web_transfer_size.js [--single] [BUILD_WASM_DIR]
 'use strict';
 const http = require('http');
 const path = require('path');
@@ -12,7 +14,9 @@ const { execFileSync } = require('child_process');
 
 const root = path.resolve(__dirname, '..');
 const web = path.join(root, 'web');
-const build = path.resolve(process.argv[2] || path.join(root, 'build-wasm'));
+const args = process.argv.slice(2);
+const single = args.includes('--single');
+const build = path.resolve(args.filter((a) => a !== '--single')[0] || path.join(root, 'build-wasm'));
 const { start } = require(path.join(web, 'serve.js'));
 const playwright = require(path.join(web, 'node_modules', 'playwright-core'));
 
@@ -25,7 +29,7 @@ http.ServerResponse.prototype.writeHead = function (code, headers) {
 
 (async () => {
   const exe = execFileSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).trim();
-  const { server, url } = await start({ port: 0, build });
+  const { server, url } = await start({ port: 0, build, threadsBuild: single ? null : build + '-threads' });
   const browser = await playwright.chromium.launch({
     executablePath: exe,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',

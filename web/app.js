@@ -32,7 +32,21 @@ const board = new Chessboard($('board'), {
   extensions: [{ class: Arrows }],
 });
 
-const engine = new Engine('engine/cformer-worker.js', { onLine, onRestart });
+// The threaded engine when the page is cross-origin isolated (threads
+// share memory only then) and the server has it; else the single-threaded
+// one. ?engine=single forces that.
+async function chooseEngine() {
+  if (new URLSearchParams(location.search).get('engine') !== 'single' && self.crossOriginIsolated) {
+    try {
+      const r = await fetch('engine-mt/cformer-worker.js', { method: 'HEAD' });
+      if (r.ok) return { url: 'engine-mt/cformer-worker.js', threads: true };
+    } catch (e) { /* the single-threaded one */ }
+  }
+  return { url: 'engine/cformer-worker.js', threads: false };
+}
+const chosen = await chooseEngine();
+state.threads = chosen.threads;
+const engine = new Engine(chosen.url, { onLine, onRestart });
 engine.send('uci');
 
 function status(text, kind) {
@@ -60,6 +74,9 @@ function onLine(line) {
   state.log.push(line);
   if (line === 'uciok') {
     engine.send('setoption name UCI_ShowWDL value true');
+    // Threaded: the batches split over two copies of the network.
+    if (state.threads && (navigator.hardwareConcurrency || 1) >= 2)
+      engine.send('setoption name Threads value 2');
     engine.send('isready');
   } else if (line === 'readyok') {
     onReady();
@@ -94,7 +111,7 @@ function onReady() {
   }
   if (!state.ready) {
     state.ready = true;
-    status('engine ready', 'ready');
+    status('engine ready (' + (state.threads ? 'threads' : 'single thread') + ')', 'ready');
     afterChange();
   }
 }
@@ -215,6 +232,9 @@ function engineMove() {
 
 function startAnalysis() {
   if (state.search) {
+    // Threaded, the search reads stop; single-threaded it runs its time.
+    if (state.threads && state.search.kind === 'analyse' && !state.analysePending)
+      engine.send('stop');
     state.analysePending = true;
     return;
   }

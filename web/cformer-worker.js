@@ -88,6 +88,9 @@
     printErr: (text) => post('info string ' + text),
   };
   if (wasmBinary) options.wasmBinary = wasmBinary;
+  // A threaded build starts its threads as workers that load the module's
+  // script again: from a worker it cannot tell its own address.
+  if (!isNode) options.mainScriptUrlOrBlob = new URL('cformer-engine.js', self.location.href).href;
   factory(options).then((m) => {
     module = m;
     threads = m.ccall('cf_web_threads', 'number', [], []) === 1;

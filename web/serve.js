@@ -4,11 +4,13 @@
 // when the browser takes it, and prints the address.
 //
 //   node web/serve.js [--port 8080] [--host 127.0.0.1] [--build build-wasm]
-//   node web/serve.js --export DIR [--build build-wasm]   # a static copy
+//                     [--threads-build build-wasm-threads]
+//   node web/serve.js --export DIR [--build ...]   # a static copy
 //
 // The site is put together from three places: the page (web/index.html,
 // app.js, style.css), the engine (BUILD/web/cformer-*.js|wasm, from
-// scripts/build-wasm.sh) and the board and rules (web/node_modules, from
+// scripts/build-wasm.sh, at /engine/; the threaded build, when there is
+// one, at /engine-mt/) and the board and rules (web/node_modules, from
 // `npm ci --prefix web`). Nothing is fetched from elsewhere: once loaded the
 // page works offline. Also a module: tests/web/page_test.js starts it with
 // start({port: 0}).
@@ -22,14 +24,17 @@ const webDir = __dirname;
 const rootDir = path.dirname(webDir);
 
 // URL prefix -> folder; each names what it holds.
-function siteMap(buildDir) {
-  return [
-    { url: '/engine/', dir: path.join(buildDir, 'web'),
-      only: ['cformer-worker.js', 'cformer-engine.js', 'cformer-engine.wasm'] },
+function siteMap(buildDir, threadsDir) {
+  const engine = ['cformer-worker.js', 'cformer-engine.js', 'cformer-engine.wasm'];
+  const threaded = threadsDir && fs.existsSync(path.join(threadsDir, 'web', 'cformer-engine.wasm'))
+    ? [{ url: '/engine-mt/', dir: path.join(threadsDir, 'web'),
+      only: engine.concat(['cformer-engine.worker.js']) }] : [];
+  return threaded.concat([
+    { url: '/engine/', dir: path.join(buildDir, 'web'), only: engine },
     { url: '/vendor/cm-chessboard/', dir: path.join(webDir, 'node_modules', 'cm-chessboard') },
     { url: '/vendor/chess.js/', dir: path.join(webDir, 'node_modules', 'chess.js') },
     { url: '/', dir: webDir, only: ['index.html', 'app.js', 'engine.js', 'style.css'] },
-  ];
+  ]);
 }
 
 const TYPES = {
@@ -70,8 +75,9 @@ function missingParts(buildDir) {
 }
 
 // Starts the server; resolves to {server, url}.
-function start({ port = 8080, host = '127.0.0.1', build = path.join(rootDir, 'build-wasm') } = {}) {
-  const map = siteMap(path.resolve(build));
+function start({ port = 8080, host = '127.0.0.1', build = path.join(rootDir, 'build-wasm'),
+  threadsBuild = path.join(rootDir, 'build-wasm-threads') } = {}) {
+  const map = siteMap(path.resolve(build), threadsBuild && path.resolve(threadsBuild));
   const server = http.createServer((req, res) => {
     const headers = {
       'Cross-Origin-Opener-Policy': 'same-origin',
@@ -105,8 +111,8 @@ function start({ port = 8080, host = '127.0.0.1', build = path.join(rootDir, 'bu
 }
 
 // Copies the site into dir, laid out as served.
-function exportSite(dir, build) {
-  const map = siteMap(path.resolve(build));
+function exportSite(dir, build, threadsBuild) {
+  const map = siteMap(path.resolve(build), threadsBuild && path.resolve(threadsBuild));
   for (const m of map) {
     const target = path.join(dir, m.url);
     fs.mkdirSync(target, { recursive: true });
@@ -122,16 +128,18 @@ if (require.main === module) {
     return i >= 0 && i + 1 < args.length ? args[i + 1] : def;
   };
   const build = path.resolve(opt('build', path.join(rootDir, 'build-wasm')));
+  const threadsBuild = path.resolve(opt('threads-build', path.join(rootDir, 'build-wasm-threads')));
   const missing = missingParts(build);
   if (missing.length) {
     console.error('serve: missing ' + missing.join('; '));
     process.exit(1);
   }
   if (opt('export')) {
-    exportSite(path.resolve(opt('export')), build);
+    exportSite(path.resolve(opt('export')), build, threadsBuild);
     console.log('cformer web: exported to ' + path.resolve(opt('export')));
   } else {
-    start({ port: Number(opt('port', 8080)), host: opt('host', '127.0.0.1'), build }).then(
+    start({ port: Number(opt('port', 8080)), host: opt('host', '127.0.0.1'), build, threadsBuild })
+      .then(
       ({ url }) => console.log('cformer web: ' + url + ' (Ctrl-C stops)'),
       (e) => {
         console.error('serve: ' + e.message);

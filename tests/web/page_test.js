@@ -5,7 +5,9 @@
 // analysis of a mate in two shows the mate and its line in SAN, with
 // arrows; a user's network loads from the file picker; a broken one gives a
 // visible error, the previous network is kept and the page goes on
-// working. Screenshots of the board and of the analysis panel are saved.
+// working. With the threaded build beside this one (DIR-threads) the page
+// runs that, and ?engine=single the other. Screenshots of the board and of
+// the analysis panel are saved.
 // Cannot start Chromium: fails with the reason (.ci/run installs it).
 //   node page_test.js WASM_BUILD_DIR DATA_DIR ARTIFACT_DIR
 'use strict';
@@ -14,6 +16,10 @@ const path = require('path');
 const { execFileSync } = require('child_process');
 
 const [buildDir, dataDir, artifactDir] = process.argv.slice(2).map((p) => path.resolve(p));
+// The threaded build beside it (scripts/build-wasm.sh DIR-threads): the
+// page takes it when served.
+const threadsDir = buildDir + '-threads';
+const haveThreads = fs.existsSync(path.join(threadsDir, 'web', 'cformer-engine.wasm'));
 const webDir = path.resolve(__dirname, '..', '..', 'web');
 const { start, missingParts } = require(path.join(webDir, 'serve.js'));
 
@@ -57,7 +63,8 @@ function random(n) {
     'scripts/install-deps.sh installs it)');
   fs.mkdirSync(artifactDir, { recursive: true });
 
-  const { server, url } = await start({ port: 0, build: buildDir });
+  const { server, url } = await start({ port: 0, build: buildDir,
+    threadsBuild: haveThreads ? threadsDir : null });
   let browser;
   try {
     browser = await playwright.chromium.launch({
@@ -82,6 +89,9 @@ function random(n) {
     await page.waitForSelector('#engine-status[data-state="ready"]', { timeout: 60000 });
     console.log('     engine ready ' + (Date.now() - t0) + ' ms after navigation');
     check(await page.evaluate(() => self.crossOriginIsolated), 'the page is cross-origin isolated');
+    const engineKind = await text('#engine-status');
+    check(haveThreads ? /\(threads\)/.test(engineKind) : /\(single thread\)/.test(engineKind),
+      'the ' + (haveThreads ? 'threaded' : 'single-threaded') + ' engine runs (' + engineKind + ')');
     const netInfo = await text('#net-info');
     check(/built-in network: 4 layers, d 64, 4 heads/.test(netInfo),
       'the built-in network is shown with its shape (' + netInfo + ')');
@@ -112,6 +122,8 @@ function random(n) {
       return document.getElementById('result').textContent !== '' ||
         (s.game.turn() === 'w' && !s.search);
     }, null, { timeout: 60000 });
+    await page.waitForFunction(() => window.cformer.state.game.history().length > 0, null,
+      { timeout: 10000 }).catch(() => {});
     await waitUserTurn();
     const first = await page.evaluate(() => window.cformer.state.game.history()[0]);
     check(first === 'e4', 'a move made by clicks on the board is played (' + first + ')');
@@ -182,6 +194,22 @@ function random(n) {
     await page.waitForFunction(() => document.querySelectorAll('#lines li').length > 0 &&
       !window.cformer.state.search, null, { timeout: 60000 });
     check(true, 'after the broken file the page still analyses: ' + await text('#lines li:first-child'));
+    // 7. With threads served, the single-threaded engine still works.
+    if (haveThreads) {
+      const single = await browser.newPage();
+      single.on('pageerror', (e) => pageErrors.push(String(e)));
+      await single.goto(url + '?engine=single');
+      await single.waitForSelector('#engine-status[data-state="ready"]', { timeout: 60000 });
+      check(/single thread/.test(await single.textContent('#engine-status')),
+        '?engine=single: the single-threaded engine');
+      await single.check('input[name=mode][value=analyse]');
+      await single.fill('#fen', '3r2k1/5ppp/8/8/7q/8/4RPPP/4R1K1 w - - 0 1');
+      await single.click('#load-fen');
+      await single.waitForFunction(() => document.getElementById('score').textContent === '#2',
+        null, { timeout: 60000 });
+      check(true, 'the single-threaded engine finds the mate in two too');
+      await single.close();
+    }
     check(pageErrors.length === 0, 'no errors on the page' +
       (pageErrors.length ? ': ' + pageErrors.join('; ') : ''));
   } catch (e) {

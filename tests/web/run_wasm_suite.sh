@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The WebAssembly build's own tests, from the native test suite: builds it
-# (scripts/build-wasm.sh, incremental) and runs `meson test` there, under
-# node. Skips (77), saying why, only when emscripten or node is missing;
-# .ci/run installs both (scripts/install-deps.sh).
+# The WebAssembly builds' own tests, from the native test suite: builds
+# both (scripts/build-wasm.sh, incremental): single-threaded into
+# WASM_BUILD_DIR and with threads into WASM_BUILD_DIR-threads, then runs
+# `meson test` in each (under node, the page in Chromium). Skips (77),
+# saying why, only when emscripten or node is missing; .ci/run installs
+# both (scripts/install-deps.sh).
 #   run_wasm_suite.sh SOURCE_ROOT [WASM_BUILD_DIR]
 set -uo pipefail
 root="$1"
@@ -16,4 +18,9 @@ if ! command -v node >/dev/null 2>&1; then
   exit 77
 fi
 bash "$root/scripts/build-wasm.sh" "$out" || { echo "the WebAssembly build failed"; exit 1; }
-meson test -C "$out" --print-errorlogs
+bash "$root/scripts/build-wasm.sh" "$out-threads" -Dweb_threads=true ||
+  { echo "the threaded WebAssembly build failed"; exit 1; }
+status=0
+meson test -C "$out-threads" --print-errorlogs || status=1
+meson test -C "$out" --print-errorlogs || status=1 # the page here takes both builds
+exit $status

@@ -3,7 +3,8 @@
 // uci/isready, legal bestmoves from `go nodes`, a mate in one found, an
 // illegal move refused, a user's network loaded from a stored file and a
 // broken one refused with a message naming it.
-//   node worker_uci.js BUILD_WASM/web/cformer-worker.js DATA_DIR
+// In the threaded build (third argument `threads`) go infinite and stop.
+//   node worker_uci.js BUILD_WASM/web/cformer-worker.js DATA_DIR [threads|single]
 'use strict';
 const { Worker } = require('worker_threads');
 const fs = require('fs');
@@ -11,6 +12,7 @@ const path = require('path');
 
 const workerPath = path.resolve(process.argv[2]);
 const dataDir = process.argv[3];
+const threads = process.argv[4] === 'threads';
 let failures = 0;
 function check(ok, what) {
   console.log((ok ? 'ok   ' : 'FAIL ') + what);
@@ -79,8 +81,16 @@ const afterE4 = ['a7a6', 'a7a5', 'b7b6', 'b7b5', 'c7c6', 'c7c5', 'd7d6', 'd7d5',
   got = await send(['position startpos moves e2e5', 'isready'], /^readyok$/);
   check(got.some((l) => /^info string error: .*e2e5/.test(l)), 'an illegal move: info string error');
 
-  got = await send('go infinite', /^info string error: go infinite/);
-  check(true && got.length > 0, 'go infinite without a limit refused in the single-threaded build');
+  if (threads) {
+    // The search on its own thread: stop is read while it runs.
+    got = await send(['position startpos moves e2e4', 'go infinite'], /^info depth .* pv /);
+    got = await send('stop', /^bestmove /);
+    check(afterE4.includes(bestmove(got)), 'go infinite, then stop: a legal bestmove (' +
+      bestmove(got) + ')');
+  } else {
+    got = await send('go infinite', /^info string error: go infinite/);
+    check(got.length > 0, 'go infinite without a limit refused in the single-threaded build');
+  }
 
   // A broken file: refused with a message; the previous network plays on.
   worker.postMessage({ type: 'file', name: 'broken.pb.gz', data: Buffer.from('not a network') });
