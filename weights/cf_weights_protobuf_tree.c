@@ -396,6 +396,7 @@ typedef struct writer {
 } writer;
 
 static void put(writer *w, const void *p, size_t n) {
+  if (n == 0) return; /* p may be NULL then (an empty string or bytes) */
   if (w->out) memcpy(w->out + w->n, p, n);
   else if (w->buffer) w->buffer->append(w->buffer, n, p);
   w->n += n;
