@@ -12,5 +12,6 @@ void cf_wasm_bias_act_row(int n, float *y, const float *bias, cf_op_act act);
 void cf_wasm_norm_row(cf_norm_kind kind, int w, const float *x, float alpha, const float *skip,
                       const float *gamma, const float *beta, float eps, float *y);
 void cf_wasm_gate_row(int n, float *x, const float *mult, const float *add);
+extern const cf_cpu_attention_math cf_wasm_attention_math;
 
 #endif /* CF_WASM_H */
