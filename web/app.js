@@ -111,7 +111,9 @@ function onReady() {
   }
   if (!state.ready) {
     state.ready = true;
-    status('engine ready (' + (state.threads ? 'threads' : 'single thread') + ')', 'ready');
+    const restarted = engine.restarts ? ', restarted ' + engine.restarts + 'x after a failure' : '';
+    status('engine ready (' + (state.threads ? 'threads' : 'single thread') + restarted + ')',
+      'ready');
     afterChange();
   }
 }

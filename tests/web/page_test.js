@@ -5,7 +5,8 @@
 // analysis of a mate in two shows the mate and its line in SAN, with
 // arrows; a user's network loads from the file picker; a broken one gives a
 // visible error, the previous network is kept and the page goes on
-// working. With the threaded build beside this one (DIR-threads) the page
+// working; a network loads from a URL; a worker that fails is replaced
+// and the page says so, keeping the game and the user's network. With the threaded build beside this one (DIR-threads) the page
 // runs that, and ?engine=single the other. Screenshots of the board and of
 // the analysis panel are saved.
 // Cannot start Chromium: fails with the reason (.ci/run installs it).
@@ -128,7 +129,7 @@ function random(n) {
     const first = await page.evaluate(() => window.cformer.state.game.history()[0]);
     check(first === 'e4', 'a move made by clicks on the board is played (' + first + ')');
     let plies = 0;
-    for (; plies < 400; plies++) {
+    for (; plies < 1000; plies++) {
       await waitUserTurn();
       if (await text('#result')) break;
       const moves = await page.evaluate(() => window.cformer.state.game.moves({ verbose: true })
@@ -194,7 +195,36 @@ function random(n) {
     await page.waitForFunction(() => document.querySelectorAll('#lines li').length > 0 &&
       !window.cformer.state.search, null, { timeout: 60000 });
     check(true, 'after the broken file the page still analyses: ' + await text('#lines li:first-child'));
-    // 7. With threads served, the single-threaded engine still works.
+    // 7. A network from a URL (answered here by the test).
+    await page.route('**/test-nets/classic.pb.gz', (route) => route.fulfill({
+      status: 200, contentType: 'application/octet-stream',
+      body: fs.readFileSync(path.join(dataDir, 'parity', 'lc0-map-classic.pb.gz')) }));
+    await page.fill('#net-url', url + 'test-nets/classic.pb.gz');
+    await page.click('#net-url-load');
+    await page.waitForFunction(() => /^classic\.pb\.gz, [\d.]+ MB: \d+ layers/.test(
+      document.getElementById('net-info').textContent) && !window.cformer.state.netLoad, null,
+    { timeout: 60000 });
+    check(true, 'a network from a URL loads: ' + await text('#net-info'));
+
+    // 8. The worker fails: a new one takes its place, the page says so,
+    // the user's network is loaded again and the game stays as it was.
+    const fenBefore = await page.inputValue('#fen');
+    const loads = () => window.cformer.state.log.filter(
+      (l) => l.startsWith('info string loaded network /nets/classic.pb.gz')).length;
+    const loadsBefore = await page.evaluate(loads);
+    await page.evaluate(() => window.cformer.engine.worker.dispatchEvent(
+      new ErrorEvent('error', { message: 'simulated failure' })));
+    await page.waitForFunction(() => /restarted 1x after a failure/.test(
+      document.getElementById('engine-status').textContent), null, { timeout: 60000 });
+    check(true, 'a failed worker is replaced and the page says so: ' + await text('#engine-status'));
+    check(await page.inputValue('#fen') === fenBefore, 'the position is kept');
+    await page.waitForFunction((before) => window.cformer.state.log.filter(
+      (l) => l.startsWith('info string loaded network /nets/classic.pb.gz')).length > before,
+    loadsBefore, { timeout: 60000 });
+    check(/^classic\.pb\.gz/.test(await text('#net-info')),
+      'the user network is loaded again in the new worker: ' + await text('#net-info'));
+
+    // 9. With threads served, the single-threaded engine still works.
     if (haveThreads) {
       const single = await browser.newPage();
       single.on('pageerror', (e) => pageErrors.push(String(e)));
