@@ -1,8 +1,9 @@
 // The engine's Web Worker (web/cformer-worker.js) driven as a page drives
 // it, through postMessage lines, here in node's worker_threads:
 // uci/isready, legal bestmoves from `go nodes`, a mate in one found, an
-// illegal move refused, a user's network loaded from a stored file and a
-// broken one refused with a message naming it.
+// illegal move refused, a user's network loaded from a stored file, a
+// broken one refused with a message naming it, one over the memory limit
+// (WeightsMaxMb) refused with the reason.
 // In the threaded build (third argument `threads`) go infinite and stop.
 //   node worker_uci.js BUILD_WASM/web/cformer-worker.js DATA_DIR [threads|single]
 'use strict';
@@ -119,6 +120,14 @@ const afterE4 = ['a7a6', 'a7a5', 'b7b6', 'b7b5', 'c7c6', 'c7c5', 'd7d6', 'd7d5',
     'a user network loads from a stored file');
   got = await send(['position startpos moves e2e4', 'go nodes 20'], /^bestmove /);
   check(afterE4.includes(bestmove(got)), 'the user network plays a legal move');
+
+  // A network larger than the memory it may take (WeightsMaxMb): refused
+  // before it is inflated, with the reason and the way to allow it.
+  worker.postMessage({ type: 'file', name: 'big.pb.gz', data: net });
+  got = await send(['setoption name WeightsMaxMb value 1',
+    'setoption name WeightsFile value /nets/big.pb.gz', 'isready'], /^readyok$/);
+  check(got.some((l) => /^info string error: .*big.pb.gz: decompressed size exceeds the limit of 1048576 bytes.*WeightsMaxMb/.test(l)),
+    'a network over the WeightsMaxMb limit: refused with the reason');
 
   worker.postMessage('quit');
   await worker.terminate();
