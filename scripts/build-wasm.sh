@@ -3,8 +3,9 @@
 # emscripten; scripts/install-deps.sh installs it): meson with the cross
 # file web/emscripten.ini into build-wasm/ (or $1), then ninja. Nothing is
 # downloaded: zlib and protobuf-c are replaced by the tree's own code
-# (weights/meson.build). Extra arguments after the folder go to meson setup
-# (e.g. -Dweb_threads=true). Safe to re-run: the second run is incremental.
+# (weights/meson.build). Extra arguments after the folder go to meson setup,
+# or meson configure when the folder exists (e.g. -Dweb_threads=true: the
+# threaded build). Safe to re-run: the second run is incremental.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root/build-wasm}"
@@ -23,5 +24,7 @@ exec 9>"$out/.build-wasm.lock"
 flock 9
 if [ ! -f "$out/build.ninja" ]; then
   meson setup "$out" "$root" --cross-file "$root/web/emscripten.ini" -Dwerror=true "$@"
+elif [ $# -gt 0 ]; then
+  meson configure "$out" "$@" # options given again: a folder set up before takes them
 fi
 ninja -C "$out"
