@@ -3,7 +3,7 @@
  * Priority is data: the default backend is the available one with the
  * highest priority; test doubles get negative priorities so they are only
  * ever chosen by name. Fast backends (cuda 40 > onednn 30 > openblas 20 >
- * ref 0) join this table behind the CF_HAVE_* macros backends/meson.build
+ * wasm 10 > ref 0) join this table behind the CF_HAVE_* macros backends/meson.build
  * defines; the simulated accelerator (sim, -10) is always there, for
  * testing the search. Keep it sorted by priority. A test may add one double of its
  * own behind them (cf_backend_set_test_double). */
@@ -19,6 +19,9 @@
 #ifdef CF_HAVE_OPENBLAS
 #include "backends/openblas/cf_openblas_backend.h"
 #endif
+#ifdef CF_HAVE_WASM
+#include "backends/wasm/cf_wasm_backend.h"
+#endif
 
 static const cf_backend_desc *const registry[] = {
 #ifdef CF_HAVE_CUDA
@@ -29,6 +32,9 @@ static const cf_backend_desc *const registry[] = {
 #endif
 #ifdef CF_HAVE_OPENBLAS
     &cf_backend_openblas_desc,
+#endif
+#ifdef CF_HAVE_WASM
+    &cf_backend_wasm_desc,
 #endif
     &cf_backend_ref_desc,
     &cf_backend_sim_desc, /* a test double: by name only */

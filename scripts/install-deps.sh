@@ -33,6 +33,10 @@ packages=(
   python3-onnx
   # man pages (man/): groff renders them in the man/pages test
   groff-base
+  # the WebAssembly build (scripts/build-wasm.sh, web/): emscripten with
+  # its clang, lld and binaryen; its tests run under node, the page's in
+  # Chromium (driven by npm's playwright-core, below)
+  emscripten chromium
   # backends tests: the CPU backends on an emulated CPU without AVX
   # (qemu-x86_64 -cpu Nehalem, tests/backends/run_on_old_cpu.sh)
   qemu-user
@@ -70,4 +74,17 @@ if command -v npm >/dev/null 2>&1 &&
   echo "install-deps: onnxruntime-node $(node -p "require('$onnx_dir/node_modules/onnxruntime-node/package.json').version" 2>/dev/null) present"
 else
   echo "install-deps: warning: onnxruntime-node could not be installed; the ONNX runtime test will skip" >&2
+fi
+
+# The page's board and rules (cm-chessboard, chess.js) and its browser
+# tests' driver (playwright-core, which uses Debian's Chromium above and
+# downloads no browser): npm, at the versions pinned in web/package-lock.json,
+# into web/node_modules (not tracked). Without them the web/page test fails
+# and says what is missing.
+web_dir="$(cd "$(dirname "$0")/.." && pwd)/web"
+if command -v npm >/dev/null 2>&1 &&
+   npm ci --prefix "$web_dir" --no-audit --no-fund --loglevel=error >/dev/null; then
+  echo "install-deps: web/node_modules present (cm-chessboard, chess.js, playwright-core)"
+else
+  echo "install-deps: warning: npm ci --prefix web failed; the web/page test will fail" >&2
 fi

@@ -96,6 +96,7 @@ void cf_cpu_attention_tasks(int threads, const cf_attention_args *a, cf_cpu_task
   const size_t qkv_bytes = (size_t)a->batch * 64 * 3 * a->heads * a->depth * sizeof(float);
   const bool head_major = a->rpe_q || a->rpe_k || a->rpe_v;
   const int nt = threads < tasks ? threads : tasks;
+  (void)nt; /* read only by OpenMP: unused without it (WebAssembly) */
 #pragma omp parallel num_threads(nt) if (nt > 1)
   {
     bool first = true;

@@ -16,6 +16,9 @@
 #if defined(CF_CPU_HAVE_AVX2) && !(defined(__x86_64__) || defined(__i386__))
 #error "CF_CPU_HAVE_AVX2 is for x86 targets only"
 #endif
+#if defined(CF_CPU_HAVE_WASM) && !defined(__wasm_simd128__)
+#error "CF_CPU_HAVE_WASM is for WebAssembly with SIMD128 only"
+#endif
 #if defined(CF_CPU_HAVE_AVX512) && !defined(__x86_64__)
 #error "CF_CPU_HAVE_AVX512 is for x86-64 targets only"
 #endif
@@ -92,6 +95,11 @@ static void avx512_lacking(char *missing, size_t n) {
 #endif
 
 static const candidate candidates[] = {
+#ifdef CF_CPU_HAVE_WASM
+    {&cf_cpu_kernels_wasm, "wasm", "WebAssembly SIMD128", NULL},
+#else
+    {NULL, "wasm", "WebAssembly SIMD128", NULL},
+#endif
 #ifdef CF_CPU_HAVE_AVX512
     {&cf_cpu_kernels_avx512, "avx512",
      "avx512f, avx512dq, avx512bw, avx512vl, fma and an OS saving the zmm state", avx512_lacking},

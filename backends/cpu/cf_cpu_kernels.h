@@ -222,6 +222,12 @@ typedef struct cf_cpu_kernels {
   /* The attention core's arithmetic (the loops are the driver's). */
   const cf_cpu_attention_math *attention;
 
+  /* c[m][n] = scale * sum_i a[m][i] b[n][i]: row-major a [m][k] and b
+   * [n][k] (b's rows are c's columns, the BLAS "NT" product), c at stride
+   * n. Optional (NULL): the backends on a BLAS (openblas, onednn) bring
+   * their own; the backend without one (backends/wasm) runs this. */
+  void (*gemm_nt)(int m, int n, int k, float scale, const float *a, const float *b, float *c);
+
   /* The reduced-precision projections' row ops (the oneDNN backend's
    * precision=bf16|int8, backends/onednn/cf_onednn_precision.h). Every set
    * gives bit-identical results to the portable one (activations aside,
@@ -255,6 +261,13 @@ extern const cf_cpu_kernels cf_cpu_kernels_portable;
 /* AVX2 + FMA (+ F16C) intrinsics; x86 only, built with -mavx2 -mfma
  * -mf16c. Call only after cf_cpu_kernels_select chose it. */
 extern const cf_cpu_kernels cf_cpu_kernels_avx2;
+#endif
+
+#ifdef CF_CPU_HAVE_WASM
+/* WebAssembly SIMD128 intrinsics (wasm_simd128.h); the WebAssembly build
+ * only, built with -msimd128. No check at run time: a browser without
+ * SIMD128 refuses the whole module when it loads. */
+extern const cf_cpu_kernels cf_cpu_kernels_wasm;
 #endif
 
 #ifdef CF_CPU_HAVE_AVX512

@@ -17,6 +17,7 @@ void cf_cpu_bias_act(const cf_cpu_ctx *c, int rows, int n, float *y, const cf_bw
   const float *b = bias ? bias->data : NULL;
   void (*row)(int, float *, const float *, cf_op_act) = c->kernels->bias_act_row;
   int nt = threads_for(c, (long long)rows * n);
+  (void)nt; /* read only by OpenMP: unused without it (WebAssembly) */
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
   for (int r = 0; r < rows; r++) row(n, y + (size_t)r * n, b, act);
 }
@@ -28,6 +29,7 @@ void cf_cpu_norm(void *ctx, cf_norm_kind kind, int rows, int width, const float 
   const float *g = gamma->data, *bt = beta ? beta->data : NULL;
   const cf_cpu_kernels *kern = c->kernels;
   int nt = threads_for(c, (long long)rows * width);
+  (void)nt; /* read only by OpenMP: unused without it (WebAssembly) */
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
   for (int r = 0; r < rows; r++) {
     size_t o = (size_t)r * width;
@@ -44,6 +46,7 @@ void cf_cpu_gate(void *ctx, int batch, int d, float *x, const cf_bweight *mult,
   void (*row)(int, float *, const float *, const float *) = c->kernels->gate_row;
   const int rows = batch * 64;
   int nt = threads_for(c, (long long)rows * d);
+  (void)nt; /* read only by OpenMP: unused without it (WebAssembly) */
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
   for (int r = 0; r < rows; r++) {
     const size_t t = (size_t)(r % 64) * d;

@@ -9,7 +9,7 @@
 
 #include "backends/cpu/cf_cpu_kernels.h"
 
-static const char *const SETS[] = {"portable", "avx2", "avx512"};
+static const char *const SETS[] = {"portable", "avx2", "avx512", "wasm"};
 enum { N_SETS = sizeof SETS / sizeof SETS[0] };
 
 /* The set named, or NULL (printed) when this CPU or build cannot run it. */

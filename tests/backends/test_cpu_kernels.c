@@ -59,8 +59,12 @@ static inline bool cpu_has_avx512_features_only(void) {
 }
 
 /* The set the dispatch must pick on its own: the fastest built and
- * runnable, avx512 > avx2 > portable. */
+ * runnable, wasm (the WebAssembly build's, always runnable there) >
+ * avx512 > avx2 > portable. */
 static const char *expected_auto(void) {
+#ifdef CF_CPU_HAVE_WASM
+  return "wasm";
+#endif
 #ifdef CF_CPU_HAVE_AVX512
   if (cpu_has_avx512_set()) return "avx512";
 #endif
@@ -72,6 +76,9 @@ static const char *expected_auto(void) {
 
 /* True if set `name` is built and this CPU runs it. */
 static bool runnable(const char *name) {
+#ifdef CF_CPU_HAVE_WASM
+  if (strcmp(name, "wasm") == 0) return true;
+#endif
 #ifdef CF_CPU_HAVE_AVX512
   if (strcmp(name, "avx512") == 0) return cpu_has_avx512_set();
 #endif
@@ -83,6 +90,9 @@ static bool runnable(const char *name) {
 
 /* True if set `name` is compiled into this build. */
 static bool built(const char *name) {
+#ifdef CF_CPU_HAVE_WASM
+  if (strcmp(name, "wasm") == 0) return true;
+#endif
 #ifdef CF_CPU_HAVE_AVX512
   if (strcmp(name, "avx512") == 0) return true;
 #endif

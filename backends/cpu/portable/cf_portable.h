@@ -18,6 +18,8 @@ extern const cf_cpu_attention_math cf_portable_attention_math;
  * same with or without AVX2. */
 float cf_portable_dot_rpe(int dh, const float *Q, const float *K, const float *eq,
                           const float *ek);
+void cf_portable_gemm_nt(int m, int n, int k, float scale, const float *a, const float *b,
+                         float *c);
 void cf_portable_to_bf16_row(int n, const float *x, uint16_t *y);
 float cf_portable_quantize_row(int n, const float *x, int8_t *q);
 void cf_portable_scale_bias_act_row(int n, float *y, float row_scale, const float *col_scale,

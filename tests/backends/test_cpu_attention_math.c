@@ -1,0 +1,103 @@
+/* test_cpu_attention_math.c: every kernel set's float32 attention core
+ * (cf_cpu_kernels.h, cf_cpu_attention_math) against the portable set's on
+ * the same random tables: scores of a query pair for each subset of RPE
+ * terms, the softmax, and the weighted values with and without the value
+ * table, at depths that hit the vector tails. The wasm set adds in the
+ * portable set's order, so it must match bit for bit; the x86 sets use
+ * fused multiply-adds and must match to rounding. A set this build or CPU
+ * lacks is skipped (tests/backends/cf_kernel_sets.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cpu/cf_cpu_attention_layout.h"
+#include "tests/backends/cf_kernel_sets.h"
+#include "tests/cf_test.h"
+
+enum { TABLE = CF_CPU_RPE_TABLE };
+
+static unsigned long long rng = 0x9E3779B97F4A7C15ull;
+static float rnd(void) {
+  rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+  return (float)((rng >> 40) / (double)(1ull << 24)) * 2.0f - 1.0f;
+}
+static float *randoms(size_t n) {
+  float *p = aligned_alloc(64, ((n * sizeof(float) + 63) / 64) * 64);
+  for (size_t i = 0; i < n; i++) p[i] = rnd();
+  return p;
+}
+
+/* Worst |a - b| / (1 + |b|) over n; exact: every pair bit-equal. */
+static double compare(const float *a, const float *b, int n, int *exact) {
+  double worst = 0.0;
+  for (int i = 0; i < n; i++) {
+    if (memcmp(&a[i], &b[i], sizeof(float)) != 0) *exact = 0;
+    const double d = fabs((double)a[i] - b[i]) / (1.0 + fabs((double)b[i]));
+    if (d > worst) worst = d;
+  }
+  return worst;
+}
+
+static void test_every_set_matches_portable(cf_test *t) {
+  const cf_cpu_attention_math *p = cf_cpu_kernels_portable.attention;
+  static const int depths[] = {3, 5, 8, 16, 32, 36, 64};
+  int compared = 0;
+  for (int s = 0; s < N_SETS; s++) {
+    const cf_cpu_kernels *k = set_named(SETS[s]);
+    if (!k || k == &cf_cpu_kernels_portable) continue;
+    const cf_cpu_attention_math *m = k->attention;
+    const int must_be_exact = strcmp(k->name, "wasm") == 0;
+    double worst = 0.0;
+    int exact = 1;
+    for (size_t di = 0; di < sizeof depths / sizeof *depths; di++) {
+      const int dh = depths[di];
+      float *kt = randoms((size_t)dh * 64), *Q = randoms(2 * (size_t)dh);
+      float *eq = randoms((size_t)dh * TABLE), *ek = randoms((size_t)dh * TABLE);
+      /* q0 = 9 (c = 224 - base(9)); q0 + 8 is 15 entries before. */
+      const int c0 = 224 - cf_cpu_query_base(9);
+      for (int combo = 0; combo < 4; combo++) {
+        const float *e_q = combo & 1 ? eq + c0 : NULL, *e_k = combo & 2 ? ek + c0 : NULL;
+        float want[2][64] __attribute__((aligned(64))), got[2][64] __attribute__((aligned(64)));
+        for (int half = 0; half < 2; half++) {
+          p->scores_pair(dh, Q, Q + dh, kt, e_q, e_k, half, want[0], want[1]);
+          m->scores_pair(dh, Q, Q + dh, kt, e_q, e_k, half, got[0], got[1]);
+        }
+        double w = compare(got[0], want[0], 128, &exact);
+        if (w > worst) worst = w;
+        /* the softmax of those scores, with a bias row */
+        p->finish_scores(want[0], 0.25f, want[1]);
+        m->finish_scores(got[0], 0.25f, want[1]);
+        w = compare(got[0], want[0], 64, &exact);
+        if (w > worst) worst = w;
+      }
+      float *a = randoms(128), *v = randoms(64 * (size_t)dh), *ev = randoms((size_t)TABLE * dh);
+      float *o = malloc(sizeof(float) * 4 * (size_t)dh);
+      for (int with_ev = 0; with_ev < 2; with_ev++) {
+        p->weighted_values_pair(dh, a, a + 64, v, (size_t)dh, with_ev ? ev : NULL,
+                                cf_cpu_query_base(9), cf_cpu_query_base(10), o, o + dh);
+        m->weighted_values_pair(dh, a, a + 64, v, (size_t)dh, with_ev ? ev : NULL,
+                                cf_cpu_query_base(9), cf_cpu_query_base(10), o + 2 * dh,
+                                o + 3 * dh);
+        const double w = compare(o + 2 * dh, o, 2 * dh, &exact);
+        if (w > worst) worst = w;
+      }
+      free(kt);
+      free(Q);
+      free(eq);
+      free(ek);
+      free(a);
+      free(v);
+      free(ev);
+      free(o);
+    }
+    printf("  %s: worst relative difference %.3g, %s\n", k->name, worst,
+           exact ? "bit for bit" : "not bit for bit");
+    CHECK(worst < 1e-5);
+    if (must_be_exact) CHECK(exact);
+    compared++;
+  }
+  if (!compared) CF_SKIP("no kernel set besides portable runs here");
+}
+
+CF_TEST_MAIN(test_every_set_matches_portable)
