@@ -283,6 +283,11 @@ typedef struct cf_backend_desc {
    * declared precisions the CPU runs natively whose accuracy on a trained
    * network stays within docs/PRECISION.md's bound for auto. NULL = f32. */
   cf_precision (*auto_precision)(void);
+  /* It computes on a device of its own (a GPU, the simulated accelerator),
+   * so the search keeps several batches on it at once: the UCI engine's
+   * Threads are batches in flight there (Lc0's search threads), and lanes
+   * on the CPU backends. */
+  bool device;
 } cf_backend_desc;
 
 /* A backend instance. iface is the table its ops go through: desc->iface,

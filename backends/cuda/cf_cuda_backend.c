@@ -285,6 +285,7 @@ static const cf_backend_desc cuda_module_desc = {
     .unavailable = "needs an NVIDIA GPU (cudaGetDeviceCount() found none)",
     .iface = &cuda_iface,
     .default_minibatch = 256,
+    .device = true,
 };
 
 /* The module's one exported symbol (the rest is hidden). */

@@ -171,4 +171,5 @@ const cf_backend_desc cf_backend_cuda_desc = {
     .unavailable = why_unavailable,
     .iface = &module_iface,
     .default_minibatch = 256,
+    .device = true,
 };

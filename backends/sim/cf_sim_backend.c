@@ -71,4 +71,5 @@ const cf_backend_desc cf_backend_sim_desc = {
     .iface = &sim_iface,
     /* a GPU's batch: the search keeps the simulated device as busy */
     .default_minibatch = 256,
+    .device = true,
 };

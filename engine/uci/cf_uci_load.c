@@ -13,21 +13,24 @@
 #include "engine/uci/cf_uci_info.h"
 #include "engine/uci/cf_uci_load.h"
 #include "engine/uci/cf_uci_queue.h"
+#include "engine/uci/cf_uci_search.h"
 #include "net/cf_net_options.h"
 #include "net/cf_net_planes.h"
 
 /* The backend options the net is created with: BackendOptions, parsed
  * here, once, with the engine's defaults set on the list where it names
  * none: precision=CF_UCI_DEFAULT_PRECISION (docs/PRECISION.md
- * "precision=auto"), and lanes=Threads when Threads is above 1 and
- * BackendOptions sets neither lanes nor the backend's own threads (Threads
- * is how Lc0 users ask for more cores; here the network splits each batch
- * across that many sleeping threads, since the agents have no parallel
- * search: net/cf_net_lanes.h). */
+ * "precision=auto"), and on a CPU backend lanes=Threads when Threads is
+ * above 1 and BackendOptions sets neither lanes nor the backend's own
+ * threads (Threads is how Lc0 users ask for more cores; on a CPU the
+ * network splits each batch across that many sleeping threads:
+ * net/cf_net_lanes.h; on a device they are batches in flight:
+ * cf_uci_search_params). */
 static cf_status backend_options(const cf_uci *u, cf_kv **out, cf_error *err) {
   cf_status st = cf_kv_parse(u->opt[CF_OPT_BACKEND_OPTIONS].text, out, err);
   if (st == CF_OK) st = cf_kv_set_default(*out, "precision", CF_UCI_DEFAULT_PRECISION, err);
-  if (st == CF_OK) st = cf_net_options_default_lanes(*out, (int)u->opt[CF_OPT_THREADS].i, err);
+  if (st == CF_OK && !cf_uci_device_backend(u))
+    st = cf_net_options_default_lanes(*out, (int)u->opt[CF_OPT_THREADS].i, err);
   if (st != CF_OK) {
     cf_kv_free(*out);
     *out = NULL;
@@ -208,7 +211,7 @@ cf_status cf_uci_weights_changed(cf_uci *u, cf_error *err) {
 }
 
 cf_status cf_uci_threads_changed(cf_uci *u, cf_error *err) {
-  (void)err;
+  CF_TRY(cf_uci_search_changed(u, err)); /* batches in flight on a device */
   /* More threads than cores is allowed (the GUI may know better, or share
    * the machine on purpose), with a word about it. */
   const long threads = u->opt[CF_OPT_THREADS].i;

@@ -13,7 +13,8 @@ void cf_uci_load_forget_failure(cf_uci *u);
 /* WeightsFile or WeightsMaxMb was set (even to the same value: the file may
  * have appeared or been fixed): a failed load is tried again. */
 cf_status cf_uci_weights_changed(cf_uci *u, cf_error *err);
-/* Threads was set: more than the cores online is allowed, with a word. */
+/* Threads was set: the search's batches in flight follow it on a device;
+ * more than the cores online is allowed, with a word. */
 cf_status cf_uci_threads_changed(cf_uci *u, cf_error *err);
 
 #endif /* CF_UCI_LOAD_H */

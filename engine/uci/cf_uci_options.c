@@ -34,14 +34,16 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                                "4096 MiB (more is taken for a decompression bomb)", {{NULL, NULL}}, cf_uci_weights_changed},
     [CF_OPT_BACKEND] = {"Backend", "backend", NULL, 'b', CF_OPT_TYPE_COMBO, "auto", 0, 0, {NULL},
                         "compute backend; auto = the best available; Lc0's blas is taken for "
-                        "openblas", {{"blas", "openblas"}}},
+                        "openblas", {{"blas", "openblas"}}, cf_uci_search_changed},
     [CF_OPT_BACKEND_OPTIONS] = {"BackendOptions", "backend-opts", NULL, 'o', CF_OPT_TYPE_STRING,
                                 "", 0, 0, {NULL}, "backend-specific key=value,... options; precision=auto "
                                 "unless they name a precision", {{NULL, NULL}}},
-    [CF_OPT_THREADS] = {"Threads", "threads", NULL, 't', CF_OPT_TYPE_SPIN, "1", 1, 128, {NULL},
-                        "threads evaluating each batch: lanes=N, N copies of the backend on "
-                        "sleeping threads (unless BackendOptions sets lanes or threads); the "
-                        "search itself runs on one thread", {{NULL, NULL}}, cf_uci_threads_changed},
+    [CF_OPT_THREADS] = {"Threads", "threads", NULL, 't', CF_OPT_TYPE_SPIN, "0", 0, 128, {NULL},
+                        "on a device backend (cuda, sim), batches the search keeps on the device "
+                        "at once (Lc0's search threads); on the CPU backends, threads evaluating "
+                        "each batch (lanes=N: N copies of the backend on sleeping threads, unless "
+                        "BackendOptions sets lanes or threads); 0 = automatic: 2 on a device, 1 "
+                        "on the CPU", {{NULL, NULL}}, cf_uci_threads_changed},
     [CF_OPT_AGENT] = {"Agent", "agent", NULL, 0, CF_OPT_TYPE_COMBO, CF_AGENT_DEFAULT, 0, 0, {NULL},
                       "how moves are chosen: search (PUCT tree search), policy (one "
                       "evaluation) or value (one-ply search)", {{NULL, NULL}}},

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "backends/cf_backend.h"
 #include "common/cf_clock.h"
 #include "engine/uci/cf_uci_clock.h"
 #include "engine/uci/cf_uci_info.h"
@@ -189,10 +190,21 @@ bool cf_uci_start_search(cf_uci *u) {
   return true;
 }
 
+bool cf_uci_device_backend(const cf_uci *u) {
+  const char *name = u->opt[CF_OPT_BACKEND].text;
+  const cf_backend_desc *d =
+      strcmp(name, "auto") == 0 ? cf_backend_default() : cf_backend_find(name);
+  return d && d->device;
+}
+
 void cf_uci_search_params(const cf_uci *u, cf_search_params *p) {
   cf_search_params_default(p);
   for (int i = 0; i < CF_SEARCH_OPTION_COUNT; i++)
     cf_search_param_at(i)->set(p, u->opt[CF_OPT_SEARCH_FIRST + i].f);
+  /* Threads on a device: batches the search keeps on it (0: Lc0's 2). */
+  const int threads = (int)u->opt[CF_OPT_THREADS].i;
+  const int most = (int)cf_search_param_at(CF_SEARCH_PARAM_batches_in_flight)->max;
+  if (cf_uci_device_backend(u)) p->batches_in_flight = threads <= 0 ? 2 : threads > most ? most : threads;
 }
 
 cf_status cf_uci_search_changed(cf_uci *u, cf_error *err) {

@@ -15,6 +15,10 @@ void cf_uci_released(cf_uci *u);
  * is idle). */
 void cf_uci_search_reset(cf_uci *u);
 
+/* Whether the Backend option names a device backend (cf_backend_desc.device):
+ * Threads are then the search's batches in flight, not lanes. */
+bool cf_uci_device_backend(const cf_uci *u);
+
 /* The search's parameters the options say, and their change handler. */
 void cf_uci_search_params(const cf_uci *u, cf_search_params *p);
 cf_status cf_uci_search_changed(cf_uci *u, cf_error *err);

@@ -186,5 +186,37 @@ static void test_minibatch_rule(cf_test *t) {
   CHECK_INT_EQ(cf_search_minibatch(&p, NULL), 7);
 }
 
-CF_TEST_MAIN(test_defaults_from_rows, test_ranges_are_the_check, test_rows_in_uci,
+/* Threads: batches in flight on a device backend (0 = 2, Lc0's automatic),
+ * lanes on the CPU (the search keeps one batch in flight). */
+static void test_threads_meaning(cf_test *t) {
+  static transcript tr;
+  tr.used = 0;
+  cf_uci *u = NULL;
+  cf_uci_config cfg = {.inline_search = true};
+  CHECK(cf_uci_create(&cfg, collect, &tr, &u, NULL) == CF_OK);
+  if (!u) return;
+  static const struct {
+    const char *backend, *threads;
+    int in_flight;
+  } cases[] = {{"sim", "3", 3}, {"sim", "0", 2}, {"sim", "1", 1}, {"sim", "128", 16},
+               {"ref", "2", 1}, {"ref", "0", 1}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    CHECK(cf_uci_set_option(u, CF_OPT_BACKEND, cases[i].backend, NULL) == CF_OK);
+    CHECK(cf_uci_set_option(u, CF_OPT_THREADS, cases[i].threads, NULL) == CF_OK);
+    CHECK_INT_EQ(cf_search_get_params(u->search)->batches_in_flight, cases[i].in_flight);
+  }
+  /* the order of the two settings does not matter */
+  CHECK(cf_uci_set_option(u, CF_OPT_THREADS, "4", NULL) == CF_OK);
+  CHECK(cf_uci_set_option(u, CF_OPT_BACKEND, "sim", NULL) == CF_OK);
+  CHECK_INT_EQ(cf_search_get_params(u->search)->batches_in_flight, 4);
+  /* and a search on the simulated device answers with a legal move */
+  tr.used = 0;
+  cf_uci_feed(u, "position startpos");
+  cf_uci_feed(u, "go nodes 200");
+  CHECK_STR_CONTAINS(tr.text, "bestmove ");
+  CHECK(strstr(tr.text, "error") == NULL);
+  cf_uci_free(u);
+}
+
+CF_TEST_MAIN(test_threads_meaning, test_defaults_from_rows, test_ranges_are_the_check, test_rows_in_uci,
              test_rows_in_help, test_minibatch_rule)

@@ -71,7 +71,7 @@ static void test_handshake(cf_test *t) {
   CHECK_STR_CONTAINS(o, " var ref");
   CHECK_STR_CONTAINS(o, " var sim\n");
   CHECK_STR_CONTAINS(o, "option name BackendOptions type string default \n");
-  CHECK_STR_CONTAINS(o, "option name Threads type spin default 1 min 1 max 128\n");
+  CHECK_STR_CONTAINS(o, "option name Threads type spin default 0 min 0 max 128\n");
   CHECK_STR_CONTAINS(o, "option name Agent type combo default search var policy var value var search\n");
   CHECK_STR_CONTAINS(o, "option name PolicyTemperature type string default 1.359\n");
   CHECK_STR_CONTAINS(o, "option name CPuct type string default 1.745\n");
@@ -277,8 +277,10 @@ static void test_bad_input(cf_test *t) {
   CHECK_STR_EQ(o, "info string error: unknown option 'NoSuchThing'\n");
   o = run(u, &tr, "setoption Threads 3");
   CHECK_STR_CONTAINS(o, "expected 'setoption name <name> [value <value>]'");
-  o = run(u, &tr, "setoption name Threads value 0");
-  CHECK_STR_CONTAINS(o, "option Threads: bad value '0' (expected 1 to 128)");
+  o = run(u, &tr, "setoption name Threads value 0"); /* Lc0's "automatic" */
+  CHECK_STR_EQ(o, "");
+  o = run(u, &tr, "setoption name Threads value -1");
+  CHECK_STR_CONTAINS(o, "option Threads: bad value '-1' (expected 0 to 128)");
   o = run(u, &tr, "setoption name Threads value 4x");
   CHECK_STR_CONTAINS(o, "bad value '4x'");
   o = run(u, &tr, "setoption name Agent value mcts");
