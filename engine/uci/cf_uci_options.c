@@ -37,7 +37,7 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                         "openblas", {{"blas", "openblas"}}, cf_uci_search_changed},
     [CF_OPT_BACKEND_OPTIONS] = {"BackendOptions", "backend-opts", NULL, 'o', CF_OPT_TYPE_STRING,
                                 "", 0, 0, {NULL}, "backend-specific key=value,... options; precision=auto "
-                                "unless they name a precision", {{NULL, NULL}}},
+                                "unless they name a precision", {{NULL, NULL}}, NULL},
     [CF_OPT_THREADS] = {"Threads", "threads", NULL, 't', CF_OPT_TYPE_SPIN, "0", 0, 128, {NULL},
                         "on a device backend (cuda, sim), batches the search keeps on the device "
                         "at once (Lc0's search threads); on the CPU backends, threads evaluating "
@@ -46,24 +46,24 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                         "on the CPU", {{NULL, NULL}}, cf_uci_threads_changed},
     [CF_OPT_AGENT] = {"Agent", "agent", NULL, 0, CF_OPT_TYPE_COMBO, CF_AGENT_DEFAULT, 0, 0, {NULL},
                       "how moves are chosen: search (PUCT tree search), policy (one "
-                      "evaluation) or value (one-ply search)", {{NULL, NULL}}},
+                      "evaluation) or value (one-ply search)", {{NULL, NULL}}, NULL},
     [CF_OPT_HISTORY_FILL] = {"HistoryFill", "history-fill", NULL, 0, CF_OPT_TYPE_COMBO,
                              "fen_only", 0, 0, {"fen_only", "no", "always", NULL},
-                             "fill missing history planes by repeating the first position", {{NULL, NULL}}},
+                             "fill missing history planes by repeating the first position", {{NULL, NULL}}, NULL},
     [CF_OPT_SHOW_WDL] = {"UCI_ShowWDL", "show-wdl", NULL, 0, CF_OPT_TYPE_CHECK, "false", 0, 0,
-                         {NULL}, "add win/draw/loss per mille to the info lines", {{NULL, NULL}}},
+                         {NULL}, "add win/draw/loss per mille to the info lines", {{NULL, NULL}}, NULL},
     [CF_OPT_SHOW_MOVESLEFT] = {"UCI_ShowMovesLeft", "show-movesleft", NULL, 0, CF_OPT_TYPE_CHECK,
                                "false", 0, 0, {NULL},
                                "add the moves left to the game (the network's estimate) to the "
-                               "info lines as movesleft", {{NULL, NULL}}},
+                               "info lines as movesleft", {{NULL, NULL}}, NULL},
     [CF_OPT_UCI_CHESS960] = {"UCI_Chess960", "chess960", "uci-chess960", 0, CF_OPT_TYPE_CHECK,
                              "false", 0, 0, {NULL},
                              "write castling king takes rook (e1h1) in every position, as "
-                             "Chess960 GUIs expect (Chess960 positions are written so anyway)", {{NULL, NULL}}},
+                             "Chess960 GUIs expect (Chess960 positions are written so anyway)", {{NULL, NULL}}, NULL},
     [CF_OPT_SYZYGY_PATH] = {"SyzygyPath", "syzygy-paths", NULL, 's', CF_OPT_TYPE_STRING, "", 0,
                             0, {NULL},
                             "Syzygy tablebase directories, separated by ':' (read at isready "
-                            "and before a search; empty = none)", {{NULL, NULL}}},
+                            "and before a search; empty = none)", {{NULL, NULL}}, NULL},
     [CF_OPT_MOVE_OVERHEAD] = {"MoveOverheadMs", "move-overhead", NULL, 0, CF_OPT_TYPE_SPIN, "200",
                               0, 100000000, {NULL},
                               "milliseconds kept back from every time budget, of every agent, "
@@ -82,43 +82,43 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
     [CF_OPT_TEMPERATURE] = {"Temperature", "temperature", NULL, 0, CF_OPT_TYPE_FLOAT, "0", 0, 100,
                             {NULL},
                             "the move played is drawn from the root visits with weights "
-                            "N^(1/T) (the policy agent: prior^(1/T)); 0 = the best move", {{NULL, NULL}}},
+                            "N^(1/T) (the policy agent: prior^(1/T)); 0 = the best move", {{NULL, NULL}}, NULL},
     [CF_OPT_TEMP_DECAY_MOVES] = {"TempDecayMoves", "tempdecay-moves", NULL, 0, CF_OPT_TYPE_SPIN,
                                  "0", 0, 640, {NULL},
                                  "Temperature falls linearly to 0 over this many moves; 0 = no "
-                                 "decay", {{NULL, NULL}}},
+                                 "decay", {{NULL, NULL}}, NULL},
     [CF_OPT_TEMP_DECAY_DELAY_MOVES] = {"TempDecayDelayMoves", "tempdecay-delay-moves", NULL, 0,
                                        CF_OPT_TYPE_SPIN, "0", 0, 100, {NULL},
-                                       "moves before the decay of Temperature starts", {{NULL, NULL}}},
+                                       "moves before the decay of Temperature starts", {{NULL, NULL}}, NULL},
     [CF_OPT_TEMP_CUTOFF_MOVE] = {"TempCutoffMove", "temp-cutoff-move", NULL, 0, CF_OPT_TYPE_SPIN,
                                  "0", 0, 1000, {NULL},
-                                 "from this move number on TempEndgame is used; 0 = never", {{NULL, NULL}}},
+                                 "from this move number on TempEndgame is used; 0 = never", {{NULL, NULL}}, NULL},
     [CF_OPT_TEMP_ENDGAME] = {"TempEndgame", "temp-endgame", NULL, 0, CF_OPT_TYPE_FLOAT, "0", 0,
                              100, {NULL},
-                             "temperature from TempCutoffMove on, and the floor of the decay", {{NULL, NULL}}},
+                             "temperature from TempCutoffMove on, and the floor of the decay", {{NULL, NULL}}, NULL},
     [CF_OPT_TEMP_VALUE_CUTOFF] = {"TempValueCutoff", "temp-value-cutoff", NULL, 0,
                                   CF_OPT_TYPE_FLOAT, "100", 0, 100, {NULL},
                                   "with a temperature, moves whose win percentage is more than "
-                                  "this below the most visited move's are not drawn", {{NULL, NULL}}},
+                                  "this below the most visited move's are not drawn", {{NULL, NULL}}, NULL},
     [CF_OPT_TEMP_VISIT_OFFSET] = {"TempVisitOffset", "temp-visit-offset", NULL, 0,
                                   CF_OPT_TYPE_FLOAT, "0", -1000, 1000, {NULL},
                                   "added to every move's visits before the draw; a move left at "
-                                  "0 or below is not drawn", {{NULL, NULL}}},
+                                  "0 or below is not drawn", {{NULL, NULL}}, NULL},
     [CF_OPT_SEED] = {"Seed", "seed", NULL, 0, CF_OPT_TYPE_SPIN, "0", 0, 2147483647, {NULL},
                      "seed of the temperature's draws, so that a run repeats its games "
                      "exactly; 0 = a different seed each run", {{NULL, NULL}}, cf_uci_seed_changed},
     [CF_OPT_MULTIPV] = {"MultiPV", "multipv", NULL, 0, CF_OPT_TYPE_SPIN, "1", 1, 500, {NULL},
-                        "lines (principal variations) in the info output", {{NULL, NULL}}},
+                        "lines (principal variations) in the info output", {{NULL, NULL}}, NULL},
     [CF_OPT_VERBOSE_MOVE_STATS] = {"VerboseMoveStats", "verbose-move-stats", NULL, 'v',
                                    CF_OPT_TYPE_CHECK, "false", 0, 0, {NULL},
                                    "an info string per root move with N, P, Q, W/D/L, U, V "
-                                   "before bestmove", {{NULL, NULL}}},
+                                   "before bestmove", {{NULL, NULL}}, NULL},
     [CF_OPT_SCORE_TYPE] = {"ScoreType", "score-type", NULL, 0, CF_OPT_TYPE_COMBO, "WDL_mu", 0, 0,
                            {"centipawn", "centipawn_with_drawscore", "centipawn_2019",
                             "centipawn_2018", "win_percentage", "Q", "W-L", "WDL_mu", NULL},
-                           "what `score cp` shows (docs/engine.md): Lc0's choices", {{NULL, NULL}}},
+                           "what `score cp` shows (docs/engine.md): Lc0's choices", {{NULL, NULL}}, NULL},
     [CF_OPT_PONDER] = {"Ponder", "ponder", NULL, 0, CF_OPT_TYPE_CHECK, "false", 0, 0, {NULL},
-                       "the GUI may send go ponder (the engine ponders only when told)", {{NULL, NULL}}},
+                       "the GUI may send go ponder (the engine ponders only when told)", {{NULL, NULL}}, NULL},
     [CF_OPT_LOG_FILE] = {"LogFile", "logfile", NULL, 'l', CF_OPT_TYPE_STRING, "", 0, 0, {NULL},
                          "append every line read and written, timestamped, to this file; "
                          "<stderr> = standard error; empty = no log", {{NULL, NULL}}, cf_uci_log_changed},
@@ -126,7 +126,7 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                             CF_CONFIG_DEFAULT_FILE, 0, 0, {NULL},
                             "file of flags read at startup, one a line (--threads=2; the "
                             "leading -- may be left out), # starts a comment; by default "
-                            CF_CONFIG_DEFAULT_FILE " beside the binary, if there; empty = none", {{NULL, NULL}}},
+                            CF_CONFIG_DEFAULT_FILE " beside the binary, if there; empty = none", {{NULL, NULL}}, NULL},
 };
 
 /* The search's rows (CF_SEARCH_OPTIONS), made into options: the table's
