@@ -41,6 +41,9 @@ int analyse_emit_units(const analyse_args *a) {
               a->format == ANALYSE_PGN ? "game" : "record", u.game, u.why);
       continue;
     }
+    if (u.cut[0])
+      fprintf(stderr, "cformer analyse: %s: game %ld: %s (analysed up to it)\n", a->source_name,
+              u.game, u.cut);
     st = analyse_unit_write_json(&u, stdout, &err);
   }
   if (st == CF_OK && rc < 0) st = err.status;
