@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backends/cf_backend.h"
@@ -34,6 +35,7 @@
 #include "tools/bench/bench_estimate.h"
 #include "tools/bench/bench_inputs.h"
 #include "tools/bench/bench_json.h"
+#include "tools/bench/bench_peak_cache.h"
 #include "tools/bench/bench_progress.h"
 #include "tools/bench/bench_search.h"
 #include "tools/bench/bench_svg.h"
@@ -78,6 +80,8 @@ typedef struct bench_args {
   double min_time;
   uint64_t seed;
   bool json, cost_only, no_sgemm, quiet;
+  bool remeasure_peaks; /* measure the peaks even when cached */
+  double peak_seconds;  /* per peak measurement (hidden; tests make it short) */
   cf_weights_load_options load; /* --weights-max-mb */
 } bench_args;
 
@@ -254,6 +258,11 @@ static int parse_args(int argc, char **argv, bench_args *a) {
        .help = "print the cost model alone, at once (no timing)"},
       {.name = "no-sgemm", .kind = CF_CLI_BOOL, .dest = &a->no_sgemm,
        .help = "skip measuring the matmul peaks (f32 sgemm, bf16, int8)"},
+      {.name = "remeasure-peaks", .kind = CF_CLI_BOOL, .dest = &a->remeasure_peaks,
+       .help = "measure the matmul peaks again instead of reading this machine's\n"
+               "cached ones (kept per machine and build in $HOME/.cache/cformer)"},
+      {.name = "peak-seconds", .kind = CF_CLI_DOUBLE, .dest = &a->peak_seconds, .dmin = 0.001,
+       .dmax = 60, .attrs = CF_CLI_HIDDEN},
       {.name = "syzygy-paths", .letter = 's', .kind = CF_CLI_STRING, .dest = &a->syzygy,
        .arg = "DIRS",
        .help = "Syzygy tables for the search agent (directories separated by ':',\n"
@@ -442,8 +451,15 @@ static void announce_estimate(const bench_args *a, const cf_weights *w, const be
                      .value = runs_agent(a, &cf_agent_value_desc), .search = runs_search(a),
                      .search_nodes = a->search_nodes, .min_time = a->min_time,
                      .min_calls = a->min_calls};
-  double total = a->no_sgemm ? 0 : 2 * SGEMM_MIN_SECONDS;
-  for (int i = 0; i < BENCH_PEAK_PRECISIONS && !a->no_sgemm; i++)
+  char path[4096], key[2048], why[1400];
+  bench_peaks cached;
+  bench_peak_cache_key(key, sizeof key);
+  const bool peaks_cached = !a->no_sgemm && !a->remeasure_peaks &&
+                            bench_peak_cache_path(d_model, path, sizeof path) &&
+                            bench_peak_cache_read(path, key, &cached, why, sizeof why) ==
+                                BENCH_PEAKS_CACHED;
+  double total = a->no_sgemm || peaks_cached ? 0 : 2 * SGEMM_MIN_SECONDS;
+  for (int i = 0; i < BENCH_PEAK_PRECISIONS && !a->no_sgemm && !peaks_cached; i++)
     total += bench_matmul_peak_seconds(bench_peak_precision_at(i), d_model, SGEMM_MIN_SECONDS);
   char parts[1024] = "", one[32];
   size_t at = 0;
@@ -508,7 +524,28 @@ static cf_status run_backends(const bench_args *a, const cf_weights *w, bench_su
 }
 
 /* The yardsticks: the f32 sgemm peak, then the bf16 and int8 matmul peaks
- * (square, and the net's projections at batch BENCH_PEAK_BATCH). */
+ * (square, and the net's projections at batch BENCH_PEAK_BATCH), measured
+ * here. */
+static void measure_peaks_now(const bench_args *a, bench_progress *progress, bench_peaks *out,
+                              int d) {
+  const double seconds = a->peak_seconds > 0 ? a->peak_seconds : SGEMM_MIN_SECONDS;
+  const int rows = 64 * BENCH_PEAK_BATCH;
+  bench_progress_stage(progress, "measuring the f32 sgemm peak (1024x1024x1024)");
+  out->sgemm = bench_sgemm_measure(1024, seconds);
+  for (int i = 0; i < BENCH_PEAK_PRECISIONS; i++) {
+    const cf_precision p = bench_peak_precision_at(i);
+    if (bench_matmul_peak_seconds(p, d, seconds) > 0)
+      bench_progress_stage(progress,
+                           "measuring the %s matmul peak (1024x1024x1024, %dx%dx%d, %dx%dx%d)",
+                           cf_precision_name(p), rows, d, 3 * d, rows, d, d);
+    out->peaks[i] = bench_matmul_peak_measure(p, 1024, d, seconds);
+  }
+  out->measured_at = time(NULL);
+}
+
+/* The peaks from this machine's and build's cache (bench_peak_cache.h), or
+ * measured and cached; a stale or corrupt cache is named in one line and
+ * measured again. --remeasure-peaks measures and rewrites. */
 static void measure_peaks(const bench_args *a, bench_progress *progress, bench_report *r) {
   for (int i = 0; i < BENCH_PEAK_PRECISIONS; i++)
     r->peaks[i] = bench_matmul_peak_skipped(bench_peak_precision_at(i), "--no-sgemm");
@@ -516,17 +553,29 @@ static void measure_peaks(const bench_args *a, bench_progress *progress, bench_r
     snprintf(r->sgemm.note, sizeof r->sgemm.note, "not measured (--no-sgemm)");
     return;
   }
-  bench_progress_stage(progress, "measuring the f32 sgemm peak (1024x1024x1024)");
-  r->sgemm = bench_sgemm_measure(1024, SGEMM_MIN_SECONDS);
-  const int d = r->net.d_model, rows = 64 * BENCH_PEAK_BATCH;
-  for (int i = 0; i < BENCH_PEAK_PRECISIONS; i++) {
-    const cf_precision p = bench_peak_precision_at(i);
-    if (bench_matmul_peak_seconds(p, d, SGEMM_MIN_SECONDS) > 0)
-      bench_progress_stage(progress,
-                           "measuring the %s matmul peak (1024x1024x1024, %dx%dx%d, %dx%dx%d)",
-                           cf_precision_name(p), rows, d, 3 * d, rows, d, d);
-    r->peaks[i] = bench_matmul_peak_measure(p, 1024, d, SGEMM_MIN_SECONDS);
+  const int d = r->net.d_model;
+  char path[4096], key[2048], why[1400];
+  bench_peak_cache_key(key, sizeof key);
+  const bool cache = bench_peak_cache_path(d, path, sizeof path);
+  bench_peaks peaks;
+  bench_peak_cache_status st =
+      cache && !a->remeasure_peaks ? bench_peak_cache_read(path, key, &peaks, why, sizeof why)
+                                   : BENCH_PEAKS_MISSING;
+  if (st == BENCH_PEAKS_CACHED) {
+    char when[32];
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&peaks.measured_at));
+    bench_progress_stage(progress, "matmul peaks from %s (measured %s; --remeasure-peaks "
+                         "measures again)", path, when);
+  } else {
+    if (st == BENCH_PEAKS_STALE || st == BENCH_PEAKS_CORRUPT)
+      fprintf(stderr, "cformer bench: cached peaks %s: measuring again\n", why);
+    measure_peaks_now(a, progress, &peaks, d);
+    cf_error err = {0};
+    if (cache && bench_peak_cache_write(path, key, &peaks, &err) != CF_OK)
+      fprintf(stderr, "cformer bench: the peaks are not cached: %s\n", err.msg);
   }
+  r->sgemm = peaks.sgemm;
+  memcpy(r->peaks, peaks.peaks, sizeof r->peaks);
 }
 
 /* CPUs and load: a busy machine's times include waiting for a CPU, so the
