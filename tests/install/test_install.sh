@@ -148,6 +148,7 @@ fi
 read -r site where <<<"$(/usr/bin/python3 "$work/site_dir.py" "$prefix_rel" | paste -sd' ')"
 [ -f "$work/dest$site/cformer/__init__.py" ] || fail "the Python package is not in $site"
 [ -f "$work/dest$site/cformer/_paths.py" ] || fail "no _paths.py in the installed package"
+[ -f "$work/dest$site/cformer/py.typed" ] || fail "no py.typed in the installed package"
 numpy_dir=$(/usr/bin/python3 -c 'import numpy, os; print(os.path.dirname(numpy.__file__))')
 py_real=$(readlink -f /usr/bin/python3)
 overlaid=0
