@@ -3,7 +3,7 @@
  * short `cformer bench` does not spend seconds measuring them again.
  *
  * One text file per build and network width (the projection shapes depend
- * on d_model) under $XDG_CACHE_HOME/cformer/ (else ~/.cache/cformer/). It
+ * on d_model) under $XDG_CACHE_HOME/cformer/ (else $HOME/.cache/cformer/). It
  * records a key naming the machine (host, CPU model, CPUs online, the
  * ONEDNN_MAX_CPU_ISA and OMP_NUM_THREADS that change what is measured) and
  * the build (version, the binary's path, size and time): a file whose key
