@@ -22,7 +22,7 @@
  * Streaming: each answer is written and flushed as soon as it is computed;
  * lines are batched (up to --batch) only while more input is ready at
  * once, so a program may write a line and wait for its answer
- * (tools/line_reader.h). --bench RUNS then evaluates the whole set RUNS
+ * (tools/eval/line_reader.h). --bench RUNS then evaluates the whole set RUNS
  * more times and reports evaluations per second on stderr. */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -43,7 +43,7 @@
 #include "tools/cf_commands.h"
 #include "tools/cli/cf_cli.h"
 #include "tools/cli/cf_cli_net.h"
-#include "tools/line_reader.h"
+#include "tools/eval/line_reader.h"
 #include "weights/cf_weights.h"
 
 #define DEFAULT_BATCH 16

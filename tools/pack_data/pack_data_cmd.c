@@ -36,7 +36,7 @@
 #include "net/cf_net_planes.h"
 #include "tools/cf_commands.h"
 #include "tools/cli/cf_cli.h"
-#include "tools/cf_pack_format.h"
+#include "tools/pack_data/cf_pack_format.h"
 
 #define TSV_FIELDS 9
 #define HISTORY_MOVES_MAX 7
@@ -477,7 +477,7 @@ int cf_cmd_pack_data(int argc, char **argv) {
       .prog = "cformer pack-data", .version = "cformer " CF_VERSION,
       .usage = "usage: cformer pack-data --out DIR [options] SHARD.tsv...\n\n"
                "Packs Stockfish-labelled TSV shards (training/README.md) into fixed-size records\n"
-               "(tools/cf_pack_format.h) in DIR/train.cfpack and DIR/val.cfpack.\n\n",
+               "(tools/pack_data/cf_pack_format.h) in DIR/train.cfpack and DIR/val.cfpack.\n\n",
       .flags = flags, .n_flags = (int)(sizeof flags / sizeof flags[0]),
       .positional_name = "SHARD.tsv"};
   int rc = cf_cli_parse(&spec, argc, argv);
