@@ -48,6 +48,8 @@
 #include "tools/netcost/cf_cost.h"
 #include "tools/random_net/cf_weights_random.h"
 
+#define PROG "cformer bench" /* cf_cli_fail's prefix */
+
 #ifndef CF_VERSION
 #define CF_VERSION "unknown"
 #endif
@@ -84,21 +86,6 @@ typedef struct bench_args {
   double peak_seconds;  /* per peak measurement (hidden; tests make it short) */
   cf_weights_load_options load; /* --weights-max-mb */
 } bench_args;
-
-/* A failure after the arguments were accepted: message, exit status 1. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
-#endif
-static int
-fail(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "cformer bench: ");
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, "\n");
-  va_end(ap);
-  return 1;
-}
 
 static bool parse_int(const char *text, int lo, int hi, int *out) {
   char *end;
@@ -594,7 +581,7 @@ static void read_machine(bench_report *r) {
 static int write_report(const bench_args *a, const bench_report *r) {
   if (a->json) {
     char *text = bench_json_text(r);
-    if (!text) return fail("out of memory writing JSON");
+    if (!text) return cf_cli_fail(PROG, "out of memory writing JSON");
     fputs(text, stdout);
     free(text);
   } else {
@@ -602,9 +589,9 @@ static int write_report(const bench_args *a, const bench_report *r) {
   }
   if (a->svg) {
     FILE *f = fopen(a->svg, "w");
-    if (!f) return fail("cannot write chart '%s': %s", a->svg, strerror(errno));
+    if (!f) return cf_cli_fail(PROG, "cannot write chart '%s': %s", a->svg, strerror(errno));
     bench_svg_write(f, r);
-    if (fclose(f) != 0) return fail("cannot write chart '%s'", a->svg);
+    if (fclose(f) != 0) return cf_cli_fail(PROG, "cannot write chart '%s'", a->svg);
   }
   return fflush(stdout) == 0 ? 0 : 1;
 }
@@ -622,11 +609,11 @@ int cf_cmd_bench(int argc, char **argv) {
   cf_error err = {0};
   cf_weights *w = NULL;
   if (a.weights || !a.cost_only) {
-    if (make_weights(&a, &progress, &w, &err) != CF_OK) return fail("%s", err.msg);
+    if (make_weights(&a, &progress, &w, &err) != CF_OK) return cf_cli_fail(PROG, "%s", err.msg);
   }
   if (describe_net(&a, w, &r.net, &err) != CF_OK) {
     cf_weights_free(w);
-    return fail("%s", err.msg);
+    return cf_cli_fail(PROG, "%s", err.msg);
   }
   if (a.cost_only) {
     cf_weights_free(w);
@@ -637,7 +624,7 @@ int cf_cmd_bench(int argc, char **argv) {
     cf_syzygy_report tb;
     if (cf_syzygy_load(a.syzygy, &tb) != CF_OK) {
       cf_weights_free(w);
-      return fail("--syzygy-paths: %s", tb.errors[0]);
+      return cf_cli_fail(PROG, "--syzygy-paths: %s", tb.errors[0]);
     }
     bench_progress_stage(&progress, "Syzygy: %d WDL and %d DTZ tables, up to %d pieces",
                          tb.wdl_tables, tb.dtz_tables, tb.max_pieces);
@@ -646,14 +633,14 @@ int cf_cmd_bench(int argc, char **argv) {
   if (!a.suite) {
     if (cf_data_find(CF_DATA_BENCH_SUITE, shipped_suite, sizeof shipped_suite, &err) != CF_OK) {
       cf_weights_free(w);
-      return fail("%s (or pass --suite FILE)", err.msg);
+      return cf_cli_fail(PROG, "%s (or pass --suite FILE)", err.msg);
     }
     a.suite = shipped_suite;
   }
   bench_suite suite;
   if (bench_suite_load(a.suite, a.positions, &suite, &err) != CF_OK) {
     cf_weights_free(w);
-    return fail("%s", err.msg);
+    return cf_cli_fail(PROG, "%s", err.msg);
   }
   snprintf(r.suite, sizeof r.suite, "%.*s", (int)sizeof r.suite - 1, a.suite);
   r.suite_positions = suite.count;
@@ -665,7 +652,7 @@ int cf_cmd_bench(int argc, char **argv) {
   bench_suite_free(&suite);
   cf_weights_free(w);
   if (rs != CF_OK) {
-    fail("%s", err.msg);
+    cf_cli_fail(PROG, "%s", err.msg);
     return cf_cli_net_failure_status(err.status);
   }
   /* the table ends with it; with --json, show it to the person too */

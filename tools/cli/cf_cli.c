@@ -24,6 +24,21 @@ int cf_cli_usage_error(const cf_cli_spec *spec, const char *fmt, ...) {
   return CF_CLI_EXIT_USAGE;
 }
 
+int cf_cli_vfail(const char *prog, const char *fmt, va_list ap) {
+  fprintf(stderr, "%s: ", prog);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  return CF_CLI_EXIT_FAILURE;
+}
+
+int cf_cli_fail(const char *prog, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = cf_cli_vfail(prog, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
 cf_cli_flag *cf_cli_find(const cf_cli_spec *spec, const char *name) {
   for (int i = 0; name && i < spec->n_flags; i++)
     if (strcmp(spec->flags[i].name, name) == 0 ||
