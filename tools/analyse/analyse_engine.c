@@ -55,7 +55,9 @@ cf_status analyse_engine_create(cf_net *net, const analyse_engine_options *opts,
     analyse_engine_free(e);
     return cf_error_set(err, CF_ERR_NOMEM, "out of memory for a batch of %zu positions", b);
   }
-  if (e->o.agent == &cf_agent_search_desc) {
+  /* an agent that builds a tree and keeps it in a cf_search (the search
+   * agent) gets one of its own, asked by capability, not by pointer */
+  if (cf_agent_has(e->o.agent, CF_AGENT_BUILDS_TREE | CF_AGENT_KEEPS_STATE)) {
     cf_search_params p;
     cf_search_params_default(&p);
     p.nn_cache_size = 65536; /* as a one-off search of the agent */

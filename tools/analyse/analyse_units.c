@@ -269,6 +269,7 @@ static void from_units_json(analyse_unit *out, const char *line) {
   /* the moves, checked as they are played */
   cf_position pos = out->pgn.start;
   char *list = strdup(moves), *save = NULL;
+  if (!list) mark_bad(out, "line %ld: %s", "out of memory", out->line);
   for (char *tok = list ? strtok_r(list, " ", &save) : NULL; tok && !out->bad;
        tok = strtok_r(NULL, " ", &save)) {
     cf_move m;

@@ -132,7 +132,8 @@ static bool set_agents(void *ctx, const char *text, char *why, size_t why_size) 
       return false;
     }
     for (int i = 0; i < a->n_agents; i++)
-      if (a->agents[i] == d) return snprintf(why, why_size, "agent '%s' given twice", tok), false;
+      if (strcmp(a->agents[i]->name, d->name) == 0)
+        return snprintf(why, why_size, "agent '%s' given twice", tok), false;
     if (a->n_agents == MAX_AGENTS) return snprintf(why, why_size, "at most %d agents", MAX_AGENTS), false;
     a->agents[a->n_agents++] = d;
   }
@@ -421,9 +422,11 @@ static cf_status run_backend(const bench_args *a, const cf_weights *w, const cha
   return st;
 }
 
-static bool runs_agent(const bench_args *a, const cf_agent_desc *d) {
+/* Whether the agent of that name runs (agents are told apart by name or
+ * capability, never by descriptor pointer). */
+static bool runs_agent(const bench_args *a, const char *name) {
   for (int i = 0; i < a->n_agents; i++)
-    if (a->agents[i] == d) return true;
+    if (strcmp(a->agents[i]->name, name) == 0) return true;
   return false;
 }
 
@@ -434,8 +437,8 @@ static void announce_estimate(const bench_args *a, const cf_weights *w, const be
                               int d_model, bench_progress *progress) {
   if (!progress->enabled || !a->backend || strcmp(a->backend, "all") != 0) return;
   bench_plan plan = {.positions = suite->count, .mean_legal = bench_plan_mean_legal(suite),
-                     .policy = runs_agent(a, &cf_agent_policy_desc),
-                     .value = runs_agent(a, &cf_agent_value_desc), .search = runs_search(a),
+                     .policy = runs_agent(a, cf_agent_policy_desc.name),
+                     .value = runs_agent(a, cf_agent_value_desc.name), .search = runs_search(a),
                      .search_nodes = a->search_nodes, .min_time = a->min_time,
                      .min_calls = a->min_calls};
   char path[4096], key[2048], why[1400];
