@@ -58,6 +58,7 @@ class Dask(unittest.TestCase):
         with open(cls.pgn, "w") as f:
             f.write("\n".join(GAME % i for i in range(24)))
             f.write('\n[Event "bad"]\n\n1. e4 { never closed *\n')
+            f.write('\n[Event "cut"]\n\n1. e4 Ke7 *\n')  # analysed up to the illegal move
         cls.args = ["--nodes=30", "--multipv=2"]
         cls.single = os.path.join(cls.dir, "single.jsonl")
         subprocess.run([CFORMER, "analyse", cls.pgn, "--quiet", "-O", cls.single, "--shard-size=3",
@@ -102,7 +103,7 @@ class Dask(unittest.TestCase):
             self.assertFalse(t.is_alive())
             self.assertNotIn("error", result, result.get("error"))
         got, want = read(out).splitlines(), read(self.single).splitlines()
-        self.assertEqual(len(got), 24 * 11)
+        self.assertEqual(len(got), 24 * 11 + 2)
         self.assertEqual(len(set(got)), len(got))  # 0 duplicated
         self.assertEqual(sorted(got), sorted(want))  # 0 lost, record for record
         self.assertEqual(got, want)  # and in the input's order, as joined
@@ -133,6 +134,10 @@ class Dask(unittest.TestCase):
         want = [l for l in plain.stderr.splitlines() if b"skipped" in l]
         self.assertEqual(len(want), 2, plain.stderr.decode())  # the game, then the summary
         self.assertEqual([l for l in p.stderr.splitlines() if b"skipped" in l], want)
+        cut = [l for l in plain.stderr.splitlines() if b"(analysed up to it)" in l]
+        self.assertEqual(len(cut), 1, plain.stderr.decode())
+        self.assertIn(b"game 26: ", cut[0])
+        self.assertEqual([l for l in p.stderr.splitlines() if b"(analysed up to it)" in l], cut)
 
     def test_unreachable_scheduler(self):
         # The connection attempt gives up after CONNECT_TIMEOUT_S; the
