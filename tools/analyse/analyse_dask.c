@@ -65,13 +65,20 @@ static bool join(char *out, size_t size, const char *dir, const char *rest) {
   return (size_t)snprintf(out, size, "%s/%s", dir, rest) < size;
 }
 
+/* path's parent folder, in place (dirname may return other storage). */
+static void up(char path[PATH_MAX]) {
+  char copy[PATH_MAX];
+  snprintf(copy, sizeof copy, "%s", path);
+  snprintf(path, PATH_MAX, "%s", dirname(copy));
+}
+
 /* The folder holding this binary's cformer package into pkg ("" when none
  * is found), and in a build tree its library into lib (else ""). */
 static void find_package(const char *self, char pkg[PATH_MAX], char lib[PATH_MAX]) {
   char dir[PATH_MAX], build_tools[PATH_MAX], probe[PATH_MAX + 32];
   pkg[0] = lib[0] = 0;
   snprintf(dir, PATH_MAX, "%s", self);
-  dirname(dir); /* in place: the binary's folder */
+  up(dir); /* the binary's folder */
   if (realpath(CF_BUILD_TOOLS_DIR, build_tools) && strcmp(dir, build_tools) == 0) {
     if (join(probe, sizeof probe, CF_BUILD_PYTHON_DIR, "cformer/__init__.py") && is_file(probe)) {
       snprintf(pkg, PATH_MAX, "%s", CF_BUILD_PYTHON_DIR);
@@ -83,7 +90,7 @@ static void find_package(const char *self, char pkg[PATH_MAX], char lib[PATH_MAX
   const char *bindir = CF_INSTALL_BINDIR;
   if (!CF_INSTALL_PY_SITE[0] || bindir[0] == '/') return;
   for (const char *c = bindir; *c; c++)
-    if (c == bindir || (c[-1] == '/' && *c != '/')) dirname(dir);
+    if (c == bindir || (c[-1] == '/' && *c != '/')) up(dir);
   char site[PATH_MAX];
   if (join(site, sizeof site, dir, CF_INSTALL_PY_SITE) &&
       join(probe, sizeof probe, site, "cformer/__init__.py") && is_file(probe))
