@@ -152,6 +152,7 @@ cf_status cf_pgn_parse_game(const char *text, size_t len, long first_line, cf_pg
                             cf_error *err) {
   g->n_tags = 0;
   g->n_moves = 0;
+  g->bad_move = 0;
   g->result[0] = 0;
   cf_position_startpos(&g->start);
   cursor c = {.s = text, .len = len, .line = first_line};
@@ -207,8 +208,10 @@ cf_status cf_pgn_parse_game(const char *text, size_t len, long first_line, cf_pg
       n++;
       advance(&c);
     }
-    if (n + 1 > sizeof tok)
+    if (n + 1 > sizeof tok) {
+      g->bad_move = g->n_moves + 1;
       return cf_error_set(err, CF_ERR_FORMAT, "line %ld: malformed move '%.24s...'", c.line, tok);
+    }
     tok[n] = 0;
     if (is_result(tok)) {
       memcpy(g->result, tok, n + 1);
@@ -224,9 +227,11 @@ cf_status cf_pgn_parse_game(const char *text, size_t len, long first_line, cf_pg
     if (strspn(san, ".") == strlen(san)) continue; /* a lone "..." */
     cf_move m;
     cf_error why;
-    if (cf_san_parse(&pos, san, &m, &why) != CF_OK)
+    if (cf_san_parse(&pos, san, &m, &why) != CF_OK) {
+      g->bad_move = g->n_moves + 1;
       return cf_error_set(err, CF_ERR_FORMAT, "line %ld: %s (ply %d)", c.line, why.msg,
                           g->n_moves + 1);
+    }
     CF_TRY(push_move(g, m, c.line, err));
     cf_undo undo;
     cf_position_make(&pos, m, &undo);

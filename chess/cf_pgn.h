@@ -45,12 +45,14 @@ typedef struct cf_pgn_game {
   cf_move *moves;    /* owned: the mainline, n_moves of them */
   int n_moves, cap;
   char result[8];    /* "1-0", "0-1", "1/2-1/2", "*"; "" when the movetext has none */
+  int bad_move;      /* after an error at a move (malformed or illegal SAN): its ply
+                        (1-based), moves[] holding the legal ones before it; else 0 */
 } cf_pgn_game;
 
 /* Parses text[0 .. len) (need not be NUL-terminated; may hold any bytes)
  * into *g, reusing its move array. first_line is the number of the text's
  * first line in its file, for messages. On error g holds what was read
- * before it. */
+ * before it, and g->bad_move says whether the error was at a move. */
 cf_status cf_pgn_parse_game(const char *text, size_t len, long first_line, cf_pgn_game *g,
                             cf_error *err);
 

@@ -1,4 +1,4 @@
-"""Reading `cformer pack-data` files (tools/cf_pack_format.h) with numpy.
+"""Reading `cformer pack-data` files (tools/pack_data/cf_pack_format.h) with numpy.
 
 The records are memory-mapped, so a training run touches only the batches it
 draws; decode() turns a slice of records into the float tensors the model

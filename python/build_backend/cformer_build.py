@@ -138,7 +138,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
         library = _built_library(config_settings, scratch)
         files = []  # (arcname, bytes)
         for name in sorted(os.listdir(PACKAGE)):
-            if name.endswith(".py"):
+            if name.endswith(".py") or name == "py.typed":  # PEP 561: typed
                 with open(os.path.join(PACKAGE, name), "rb") as f:
                     files.append(("%s/%s" % (NAME, name), f.read()))
         with open(library, "rb") as f:

@@ -11,6 +11,7 @@ import numpy as np
 from . import _lib as L
 from ._errors import from_status
 from ._positions import _c_positions
+from ._score import centipawns
 
 _lib = L.lib
 
@@ -42,10 +43,15 @@ class Arrays:
     transform: np.ndarray
     planes: Optional[np.ndarray] = None
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.q)
 
-    def probabilities(self, temperature=1.0):
+    def centipawns(self) -> np.ndarray:
+        """(N,) int32: each row's centipawn score of wdl, beside q (Lc0's
+        default formula, :func:`cformer.centipawns`)."""
+        return np.array([centipawns(row) for row in self.wdl], dtype=np.int32)
+
+    def probabilities(self, temperature: float = 1.0) -> np.ndarray:
         """softmax(policy / temperature) over each row's legal entries, 0
         elsewhere: (N, 1858) float32. A row without legal moves is all 0."""
         if not temperature > 0:
@@ -111,7 +117,7 @@ def policy_indices(net_ptr, position, check):
     return {out[i].move.decode("ascii"): int(out[i].index) for i in range(n.value)}
 
 
-def policy_move(index, black_to_move=False, transform=0):
+def policy_move(index: int, black_to_move: bool = False, transform: int = 0) -> str:
     """The real move (UCI; castling as king takes rook, e1h1) that entry
     index of the 1858 policy vector stands for, for a position with this
     side to move and canonical transform (Arrays.transform)."""

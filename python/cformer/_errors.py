@@ -22,7 +22,7 @@ class Error(Exception):
 
     status = None
 
-    def __init__(self, message):
+    def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
 

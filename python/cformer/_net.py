@@ -6,14 +6,20 @@ import math
 import numbers
 import os
 import threading
-from typing import Dict, Optional
+from typing import Dict, Iterable, List, Mapping, Optional, Tuple, Union, overload
 
 import numpy as np
 
 from . import _lib as L
 from ._errors import from_status
 from . import _arrays, _search
-from ._positions import _batch, _c_positions, _is_single, _optional_text, _text
+from ._positions import (Position, Positions, _batch, _c_positions, _is_single, _optional_text,
+                         _text)
+from ._score import centipawns
+
+#: Backend options: "key=value,..." or a dict {key: value}.
+Options = Union[str, Mapping[str, Union[str, int, float, bool]], None]
+
 
 _lib = L.lib
 
@@ -101,6 +107,13 @@ class Evaluation:
         """The most probable move, None without legal moves."""
         return next(iter(self.policy), None)
 
+    @property
+    def cp(self) -> int:
+        """The centipawn score of wdl beside q, Lc0's default formula
+        (ScoreType WDL_mu, as cformer's UCI ``score cp``;
+        :func:`cformer.centipawns`)."""
+        return centipawns(self.wdl)
+
 
 @dataclasses.dataclass
 class Choice:
@@ -120,6 +133,13 @@ class Choice:
     mate: int
     evaluations: int
     stopped: bool
+
+    @property
+    def cp(self) -> int:
+        """The centipawn score of wdl beside q (Lc0's default formula,
+        :func:`cformer.centipawns`); UCI shows ``mate`` instead when it is
+        not 0."""
+        return centipawns(self.wdl)
 
 
 # A numpy view of cformer_eval (the same layout as the ctypes struct).
@@ -162,8 +182,9 @@ class Net:
     garbage collected). Calls on one Net are serialised by a lock: use one
     Net per thread to evaluate in parallel."""
 
-    def __init__(self, path=None, backend=None, options=None, *, threads=0, max_batch=0,
-                 history_fill=None):
+    def __init__(self, path: Union[str, bytes, "os.PathLike[str]", None] = None,
+                 backend: Optional[str] = None, options: Options = None, *, threads: int = 0,
+                 max_batch: int = 0, history_fill: Optional[str] = None) -> None:
         self._init_state()
         opts, keep = self._options(backend, options, threads, max_batch, history_fill)
         if path is None:
@@ -183,8 +204,9 @@ class Net:
         del keep  # the option strings lived until here
 
     @classmethod
-    def from_bytes(cls, data, backend=None, options=None, *, threads=0, max_batch=0,
-                   history_fill=None, name=None):
+    def from_bytes(cls, data: Union[bytes, bytearray, memoryview], backend: Optional[str] = None,
+                   options: Options = None, *, threads: int = 0, max_batch: int = 0,
+                   history_fill: Optional[str] = None, name: Optional[str] = None) -> "Net":
         """Opens a network from the contents of a .pb.gz or .pb file (bytes,
         bytearray, memoryview). name appears in error messages."""
         if isinstance(data, str) or not isinstance(data, (bytes, bytearray, memoryview)):
@@ -230,7 +252,7 @@ class Net:
 
     # ---- life cycle ----------------------------------------------------
 
-    def close(self):
+    def close(self) -> None:
         """Frees the network; later calls raise ValueError. Idempotent."""
         lock = getattr(self, "_lock", None)
         if lock is None:
@@ -244,14 +266,15 @@ class Net:
                 _search.free_stop(stop)
 
     @property
-    def closed(self):
+    def closed(self) -> bool:
+        """True once :meth:`close` has run."""
         return not self._ptr
 
-    def __enter__(self):
+    def __enter__(self) -> "Net":
         self._live()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def __del__(self):
@@ -260,7 +283,7 @@ class Net:
         except Exception:
             pass
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self.closed:
             return "<cformer.Net closed>"
         i = self._info
@@ -273,7 +296,7 @@ class Net:
         return self._ptr
 
     @property
-    def info(self):
+    def info(self) -> NetInfo:
         """A :class:`NetInfo`: backend, layers, d_model, heads, dff, params,
         input_format, has_moves_left, max_batch."""
         self._live()
@@ -281,14 +304,25 @@ class Net:
 
     # ---- positions -----------------------------------------------------
 
-    def evaluate(self, positions, temperature=1.0):
+    @overload
+    def evaluate(self, positions: Position, temperature: float = 1.0) -> Evaluation: ...
+
+    @overload
+    def evaluate(self, positions: "Iterable[Position]",
+                 temperature: float = 1.0) -> List[Evaluation]: ...
+
+    def evaluate(self, positions: Positions,
+                 temperature: float = 1.0) -> Union[Evaluation, List[Evaluation]]:
         """Evaluates a position or a batch of them.
 
-        A position is a FEN str, a (fen, moves) tuple or a dict {"fen": ...,
-        "moves": [...]}, moves being UCI strings played from fen (fen None =
-        the start position). Pass the moves rather than only the final FEN:
+        A position is a FEN str or "startpos"; a (fen, moves) tuple (fen a str,
+        or None for the start position; moves a list of UCI strs played from
+        it); a dict {"fen": ..., "moves": [...]}; or a board object with
+        .fen(), such as python-chess's chess.Board, whose move stack is
+        passed as the moves. Pass the moves rather than only the final FEN:
         the network sees the history. A single position returns one
-        :class:`Evaluation`, any other iterable (e.g. a list) a list of them.
+        :class:`Evaluation`, any other iterable of positions (a list, a
+        generator) a list of them.
         temperature > 0 shapes the probabilities: softmax(logit /
         temperature) (0 is taken as 1)."""
         items, single = _batch(positions, "evaluate")
@@ -304,12 +338,17 @@ class Net:
         results = [_evaluation(r) for r in recs]
         return results[0] if single else results
 
-    def planes(self, position, with_transform=False):
+    def planes(self, position: Position,
+               with_transform: bool = False) -> Union[np.ndarray, Tuple[np.ndarray, int]]:
         """The network's 112 input planes for a position: a float32 array of
         shape (112, 64), planes[plane, square] with square = 8 * rank + file
         seen from the side to move after the canonical transform. With
         with_transform=True returns (planes, transform), transform being
-        Lc0's bits (1 flip files, 2 mirror ranks, 4 transpose; 0 = none)."""
+        Lc0's bits (1 flip files, 2 mirror ranks, 4 transpose; 0 = none).
+
+        position: a FEN str or "startpos", a (fen, moves) tuple, a {"fen":
+        ..., "moves": [...]} dict, or a board with .fen() such as
+        python-chess's chess.Board (its move stack passed as the history)."""
         if not _is_single(position):
             raise TypeError("planes takes one position (FEN str, (fen, moves) tuple, "
                             "dict or board), not %s" % type(position).__name__)
@@ -325,13 +364,18 @@ class Net:
         del keep
         return (planes, transform.value) if with_transform else planes
 
-    def choose(self, position, agent=None, nodes=0, movetime=0.0, temperature=0.0):
+    def choose(self, position: Position, agent: Optional[str] = None, nodes: int = 0,
+               movetime: float = 0.0, temperature: float = 0.0) -> Choice:
         """Chooses a move with an agent (see :func:`cformer.agents`; None = the
         engine's default, the search). nodes: the one-ply agents' most network
         evaluations, the search's visits (0 = no limit; the search then makes
         800 visits unless movetime is given); movetime: seconds (0 = no
         limit); temperature: the policy softmax temperature (0 = the agent's
-        default). Returns a :class:`Choice`."""
+        default). Returns a :class:`Choice`.
+
+        position: a FEN str or "startpos", a (fen, moves) tuple, a {"fen":
+        ..., "moves": [...]} dict, or a board with .fen() such as
+        python-chess's chess.Board (its move stack passed as the history)."""
         if not _is_single(position):
             raise TypeError("choose takes one position (FEN str, (fen, moves) tuple, "
                             "dict or board), not %s" % type(position).__name__)
@@ -354,30 +398,39 @@ class Net:
                       mate=int(out.mate), evaluations=int(out.evaluations),
                       stopped=bool(out.stopped))
 
-    def evaluate_arrays(self, positions, planes=False):
+    def evaluate_arrays(self, positions: Positions, planes: bool = False) -> _arrays.Arrays:
         """Evaluates a batch into stacked NumPy arrays (an :class:`Arrays`):
         wdl (N, 3), q (N,), moves_left (N,), policy (N, 1858) raw logits of
         every entry of Lc0's policy vector, legal (N, 1858) bool, transform
         (N,), and with planes=True the input planes (N, 112, 8, 8). The
         numbers are those of :meth:`evaluate` for the same positions: a
         legal move's logit is policy[i, net.policy_indices(p)[move]]. A
-        single position gives N = 1."""
+        single position gives N = 1.
+
+        positions: one position or an iterable of them, each a FEN str or
+        "startpos", a (fen, moves) tuple, a {"fen": ..., "moves": [...]}
+        dict, or a board with .fen() such as python-chess's chess.Board (its
+        move stack passed as the history)."""
         items, _ = _batch(positions, "evaluate_arrays")
         with self._lock:
             return _arrays.evaluate_arrays(self._live, items, bool(planes))
 
-    def policy_indices(self, position):
+    def policy_indices(self, position: Position) -> Dict[str, int]:
         """{UCI move: its entry in the 1858 policy vector} for the legal
         moves of a position (the entries depend on the position's canonical
-        transform, hence on the net's input format)."""
+        transform, hence on the net's input format).
+
+        position: a FEN str or "startpos", a (fen, moves) tuple, a {"fen":
+        ..., "moves": [...]} dict, or a board with .fen() such as
+        python-chess's chess.Board (its move stack passed as the history)."""
         if not _is_single(position):
             raise TypeError("policy_indices takes one position, not %s"
                             % type(position).__name__)
         with self._lock:
             return _arrays.policy_indices(self._live, position, _check)
 
-    def search(self, position, nodes=0, movetime=0.0, multipv=1, *, temperature=0.0,
-               infinite=False):
+    def search(self, position: Position, nodes: int = 0, movetime: float = 0.0, multipv: int = 1,
+               *, temperature: float = 0.0, infinite: bool = False) -> _search.SearchResult:
         """Searches a position with the PUCT tree search on a fresh tree and
         returns a :class:`SearchResult` with every root move's visits,
         prior, Q and PV (best first; ``lines`` = the first multipv).
@@ -385,7 +438,11 @@ class Net:
         infinite) the search makes 800 visits. infinite=True searches until
         :meth:`stop` is called from another thread. temperature: the
         priors' softmax temperature (0 = Lc0's 1.359). The search runs
-        without the GIL."""
+        without the GIL.
+
+        position: a FEN str or "startpos", a (fen, moves) tuple, a {"fen":
+        ..., "moves": [...]} dict, or a board with .fen() such as
+        python-chess's chess.Board (its move stack passed as the history)."""
         if not _is_single(position):
             raise TypeError("search takes one position, not %s" % type(position).__name__)
         multipv = _int(multipv, "multipv")
@@ -416,12 +473,12 @@ class Net:
         return _search.result(out, multipv)
 
     @property
-    def searching(self):
+    def searching(self) -> bool:
         """True while :meth:`search` runs on this net."""
         with self._state:
             return self._searching
 
-    def stop(self):
+    def stop(self) -> bool:
         """Ends the search running on this net now (from any thread); it
         returns what it has found, with stopped=True. Returns whether a
         search was running (with none running, nothing happens)."""

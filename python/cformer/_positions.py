@@ -4,10 +4,34 @@ move stack (python-chess's Board, without importing python-chess), turned
 into the library's cformer_position."""
 
 import ctypes
+import sys
+from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _lib as L
 
+if sys.version_info >= (3, 8):
+    from typing import Protocol
+else:  # pragma: no cover (pyproject.toml asks for 3.8)
+    Protocol = object
+
 STARTPOS = "startpos"
+
+
+class BoardLike(Protocol):
+    """A board object: anything with ``fen()`` (python-chess's
+    ``chess.Board``; with its ``move_stack`` and ``root()`` the game's moves
+    are passed too, so the network sees the history)."""
+
+    def fen(self) -> str: ...
+
+
+#: One position: a FEN str or "startpos"; a (fen, moves) tuple (fen a str
+#: or None for the start, moves UCI strs played from it); a dict
+#: {"fen": ..., "moves": [...]}; or a board (BoardLike, e.g. chess.Board).
+Position = Union[str, Tuple[Optional[str], Sequence[str]], Mapping[str, Any], BoardLike]
+
+#: One Position, or an iterable (list, generator) of them for a batch.
+Positions = Union[Position, Iterable[Position]]
 
 
 def _text(value, what):

@@ -8,6 +8,7 @@ from typing import List, Optional
 import numpy as np
 
 from . import _lib as L
+from ._score import centipawns
 
 
 @dataclasses.dataclass
@@ -27,6 +28,12 @@ class RootMove:
     wdl: np.ndarray
     mate: int
     pv: List[str]
+
+    @property
+    def cp(self) -> Optional[int]:
+        """The centipawn score of wdl beside q (Lc0's default formula,
+        :func:`cformer.centipawns`); None when the move was not visited."""
+        return None if np.isnan(self.wdl).any() else centipawns(self.wdl)
 
 
 @dataclasses.dataclass
@@ -56,11 +63,20 @@ class SearchResult:
 
     @property
     def lines(self) -> List[RootMove]:
+        """The first multipv root moves (MultiPV), best first."""
         return self.moves[:self.multipv]
 
     @property
     def pv(self) -> List[str]:
+        """The best line (UCI moves); [] without legal moves."""
         return self.moves[0].pv if self.moves else []
+
+    @property
+    def cp(self) -> int:
+        """The centipawn score of wdl beside q, as cformer's UCI ``score
+        cp`` shows it (Lc0's default formula, :func:`cformer.centipawns`);
+        UCI shows ``mate`` instead when it is not 0."""
+        return centipawns(self.wdl)
 
 
 def _root_move(m):

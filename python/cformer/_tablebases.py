@@ -3,6 +3,7 @@
 import ctypes
 import dataclasses
 import os
+from typing import Sequence, Union
 
 from . import _lib as L
 from ._errors import from_status
@@ -16,9 +17,11 @@ class TablebaseInfo:
     max_pieces: int
 
 
-def set_tablebases(paths):
+def set_tablebases(paths: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]],
+                                 None]) -> TablebaseInfo:
     """Loads Syzygy tablebases for the search agent, as Lc0's SyzygyPath:
-    directories separated by ':' (a list of directories is joined so);
+    directories separated by ':' (a str or os.PathLike), or a list or tuple
+    of directories (joined so);
     None or "" drops them. Once loaded, :meth:`Net.choose` with the search
     agent uses them (at the root, only the moves that keep the tables' best
     result; in the tree, positions after a capture or pawn move are scored

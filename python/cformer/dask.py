@@ -177,10 +177,14 @@ def _write_atomic(path, chunks):
     os.replace(tmp, path)
 
 
-def _shards(emitter, shard_size):
-    """(index, bytes) of each shard of the emitter's units."""
+def _shards(emitter, shard_size, summary):
+    """(index, bytes) of each shard of the emitter's units; its closing
+    line ({"end": true, "bad_units": N}) goes into ``summary``."""
     batch, index = [], 0
     for line in emitter.stdout:
+        if line.startswith(b'{"end":'):
+            summary.update(json.loads(line))
+            continue
         batch.append(line)
         if len(batch) == shard_size:
             yield index, b"".join(batch)
@@ -245,9 +249,10 @@ def analyse(client, input, output=None, *, binary=None, source_name=None, format
         positions += n
         done_shards += 1
 
+    summary = {}
     try:
         count = 0
-        for index, units in _shards(emitter, shard_size):
+        for index, units in _shards(emitter, shard_size, summary):
             count += 1
             if os.path.exists(os.path.join(shard_dir, "%08d" % index)):
                 done_shards += 1
@@ -288,6 +293,9 @@ def analyse(client, input, output=None, *, binary=None, source_name=None, format
 
     if not quiet:
         _progress(t0, positions, done_shards, total_shards)
+        if summary.get("bad_units"):  # as the plain command ends
+            sys.stderr.write("cformer analyse: %d unreadable %s skipped\n" % (
+                summary["bad_units"], "game(s)" if format == "pgn" else "record(s)"))
     if output:
         _write_atomic(output, chunks())
         shutil.rmtree(shard_dir)

@@ -116,18 +116,25 @@ class Analyse(unittest.TestCase):
         pgn = self.path("m.pgn", "\n".join(games))
         p = run(pgn)
         out = records(p.stdout.decode())
-        self.assertEqual(sorted({r["game"] for r in out}), [1, 9])
-        warnings = [w for w in p.stderr.decode().splitlines() if "(skipped)" in w]
-        self.assertEqual(len(warnings), 7, p.stderr.decode())
-        for n, w in zip(range(2, 9), warnings):
+        # a game stopping at a bad move is analysed up to it: plies 0..2
+        self.assertEqual(sorted({r["game"] for r in out}), [1, 2, 3, 9])
+        for game in (2, 3):
+            self.assertEqual([r["ply"] for r in out if r["game"] == game], [0, 1, 2])
+        stderr = p.stderr.decode()
+        cut = [w for w in stderr.splitlines() if "(analysed up to it)" in w]
+        self.assertEqual(len(cut), 2, stderr)
+        self.assertIn("%s: game 2: line 10: malformed move 'Nf9' (ply 3)" % pgn, cut[0])
+        self.assertIn("%s: game 3: line 14: illegal move 'Ke3' (ply 3)" % pgn, cut[1])
+        warnings = [w for w in stderr.splitlines() if "(skipped)" in w]
+        self.assertEqual(len(warnings), 5, stderr)
+        for n, w in zip(range(4, 9), warnings):
             self.assertIn("%s: game %d: line " % (pgn, n), w)
-        self.assertIn("malformed move 'Nf9'", warnings[0])
-        self.assertIn("illegal move 'Ke3'", warnings[1])
-        self.assertIn("unterminated comment", warnings[2])
-        self.assertIn("unterminated variation", warnings[3])
-        self.assertIn("bad FEN tag", warnings[4])
-        self.assertIn("control byte", warnings[5])
-        self.assertIn("longer than", warnings[6])
+        self.assertIn("unterminated comment", warnings[0])
+        self.assertIn("unterminated variation", warnings[1])
+        self.assertIn("bad FEN tag", warnings[2])
+        self.assertIn("control byte", warnings[3])
+        self.assertIn("longer than", warnings[4])
+        self.assertIn("5 unreadable game(s) skipped", stderr)
 
     def test_line_formats(self):
         epd = self.path("p.epd", "# a comment\n"

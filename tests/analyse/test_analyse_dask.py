@@ -1,6 +1,9 @@
 """`cformer analyse` over Dask: a 2-worker local cluster with one worker
 killed mid-run loses and duplicates nothing and gives the single-process
-command's records; `--workers 2` from the command line does the same; an
+command's records; `--workers 2` from the command line does the same, also
+from the build tree with no environment variables at all (the binary finds
+its own Python package and library) and with the plain run's closing
+"N unreadable game(s) skipped" line; an
 unreachable scheduler is a clear error (no hang); a network that fails
 to load on the workers stops the run with their error and leaves no
 output. Skips (77) without Debian's python3-distributed.
@@ -54,7 +57,8 @@ class Dask(unittest.TestCase):
         cls.pgn = os.path.join(cls.dir, "games.pgn")
         with open(cls.pgn, "w") as f:
             f.write("\n".join(GAME % i for i in range(24)))
-            f.write('\n[Event "bad"]\n\n1. e4 Ke7 *\n')
+            f.write('\n[Event "bad"]\n\n1. e4 { never closed *\n')
+            f.write('\n[Event "cut"]\n\n1. e4 Ke7 *\n')  # analysed up to the illegal move
         cls.args = ["--nodes=30", "--multipv=2"]
         cls.single = os.path.join(cls.dir, "single.jsonl")
         subprocess.run([CFORMER, "analyse", cls.pgn, "--quiet", "-O", cls.single, "--shard-size=3",
@@ -99,7 +103,7 @@ class Dask(unittest.TestCase):
             self.assertFalse(t.is_alive())
             self.assertNotIn("error", result, result.get("error"))
         got, want = read(out).splitlines(), read(self.single).splitlines()
-        self.assertEqual(len(got), 24 * 11)
+        self.assertEqual(len(got), 24 * 11 + 2)
         self.assertEqual(len(set(got)), len(got))  # 0 duplicated
         self.assertEqual(sorted(got), sorted(want))  # 0 lost, record for record
         self.assertEqual(got, want)  # and in the input's order, as joined
@@ -113,6 +117,27 @@ class Dask(unittest.TestCase):
         self.assertEqual(read(out), read(self.single))
         self.assertIn(b"game 25", p.stderr)  # the bad game, reported once by the reader
         self.assertEqual(p.stderr.count(b"(skipped)"), 1)
+
+    def test_command_line_workers_with_a_clean_environment(self):
+        out = os.path.join(self.dir, "clean.jsonl")
+        env = {"PATH": "/usr/bin:/bin", "HOME": self.dir}
+        for name in ("LD_PRELOAD", "ASAN_OPTIONS"):  # a sanitizer build's plumbing only
+            if name in os.environ:
+                env[name] = os.environ[name]
+        p = subprocess.run([CFORMER, "analyse", self.pgn, "--workers=2", "--shard-size=3",
+                            "-O", out, *self.args], capture_output=True, env=env, cwd=self.dir)
+        self.assertEqual(p.returncode, 0, p.stderr.decode())
+        self.assertEqual(read(out), read(self.single))
+        plain = subprocess.run([CFORMER, "analyse", self.pgn, "--shard-size=3", "-O",
+                                os.path.join(self.dir, "plain.jsonl"), *self.args],
+                               capture_output=True, env=env, check=True)
+        want = [l for l in plain.stderr.splitlines() if b"skipped" in l]
+        self.assertEqual(len(want), 2, plain.stderr.decode())  # the game, then the summary
+        self.assertEqual([l for l in p.stderr.splitlines() if b"skipped" in l], want)
+        cut = [l for l in plain.stderr.splitlines() if b"(analysed up to it)" in l]
+        self.assertEqual(len(cut), 1, plain.stderr.decode())
+        self.assertIn(b"game 26: ", cut[0])
+        self.assertEqual([l for l in p.stderr.splitlines() if b"(analysed up to it)" in l], cut)
 
     def test_unreachable_scheduler(self):
         # The connection attempt gives up after CONNECT_TIMEOUT_S; the
@@ -139,5 +164,5 @@ class Dask(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    CFORMER = sys.argv[1]
+    CFORMER = os.path.abspath(sys.argv[1])
     unittest.main(argv=sys.argv[:1] + sys.argv[2:], verbosity=1)

@@ -6,6 +6,7 @@
  * arguments answered with a clear message and exit status 2. */
 #define _DEFAULT_SOURCE 1 /* wait4 */
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <expat.h>
 #include <math.h>
 #include <stdio.h>
@@ -384,9 +385,10 @@ static void check_peak(cf_test *t, const cJSON *p, int d_model) {
 }
 
 static void test_measured_peaks(cf_test *t) {
-  char *out;
+  char *out, dir[] = "/tmp/cf_bench_peaks_XXXXXX";
+  if (mkdtemp(dir)) setenv("XDG_CACHE_HOME", dir, 1); /* not the user's cache */
   CHECK_INT_EQ(run("--arch 1x32 --positions 1 --batches 4 --min-time 0 --min-calls 1 "
-                   "--agents policy --json",
+                   "--agents policy --json --remeasure-peaks",
                    true, &out),
                0);
   /* progress names what is measured */
@@ -423,6 +425,101 @@ static void test_measured_peaks(cf_test *t) {
   CHECK_STR_CONTAINS(out, "GFLOP/s % 1T bf16 peak\n");
   CHECK(strstr(out, "% 1T sgemm") == NULL);
   free(out);
+}
+
+/* The peaks of --json's report: sgemm and bf16/int8, as text. */
+static void peak_numbers(const char *out, char *text, size_t size) {
+  const char *json = out ? strchr(out, '{') : NULL;
+  cJSON *j = json ? cJSON_Parse(json) : NULL;
+  const cJSON *sg = cJSON_GetObjectItem(j, "sgemm"), *pk = cJSON_GetObjectItem(j, "matmul_peaks");
+  snprintf(text, size, "%.17g %.17g %.17g %.17g", num(sg, "gflops_1_thread"),
+           num(sg, "gflops_all_threads"), num(cJSON_GetObjectItem(pk, "bf16"), "gflops_1_thread"),
+           num(cJSON_GetObjectItem(pk, "int8"), "gflops_1_thread"));
+  cJSON_Delete(j);
+}
+
+/* The one cache file under dir/cformer into path; false if not one. */
+static bool cache_file(const char *dir, char *path, size_t size) {
+  char sub[600];
+  snprintf(sub, sizeof sub, "%s/cformer", dir);
+  DIR *d = opendir(sub);
+  int n = 0;
+  for (struct dirent *e; d && (e = readdir(d));)
+    if (strncmp(e->d_name, "bench-peaks-", 12) == 0 && n++ == 0)
+      snprintf(path, size, "%s/%s", sub, e->d_name);
+  if (d) closedir(d);
+  return n == 1;
+}
+
+/* Replaces line `line` (1-based) of path with text. */
+static void replace_line(const char *path, int line, const char *text) {
+  char lines[64][1024];
+  int n = 0;
+  FILE *f = fopen(path, "r");
+  while (f && n < 64 && fgets(lines[n], sizeof lines[n], f)) n++;
+  if (f) fclose(f);
+  f = fopen(path, "w");
+  for (int i = 0; f && i < n; i++) fputs(i + 1 == line ? text : lines[i], f);
+  if (f) fclose(f);
+}
+
+/* The peaks measured once and cached per machine and build: a second run
+ * reads them (the same numbers, no measuring), a corrupt or stale cache is
+ * named in one line and measured again, --remeasure-peaks measures. The
+ * cache lives in a temporary XDG_CACHE_HOME; --peak-seconds keeps each
+ * measurement short. */
+static void test_peak_cache(cf_test *t) {
+  char dir[] = "/tmp/cf_bench_cache_XXXXXX", path[1200], first[256], again[256];
+  if (!CHECK(mkdtemp(dir) != NULL)) return;
+  setenv("XDG_CACHE_HOME", dir, 1);
+  const char *args = "--arch 1x32 --positions 1 --batches 1 --min-time 0 --min-calls 1 "
+                     "--agents policy --json --peak-seconds 0.01";
+  char *out;
+  CHECK_INT_EQ(run(args, true, &out), 0);
+  CHECK_STR_CONTAINS(out, "measuring the f32 sgemm peak");
+  peak_numbers(out, first, sizeof first);
+  free(out);
+  CHECK(cache_file(dir, path, sizeof path));
+  /* the second run: read, not measured, the same figures */
+  CHECK_INT_EQ(run(args, true, &out), 0);
+  CHECK(out && strstr(out, "measuring the f32 sgemm peak") == NULL);
+  CHECK_STR_CONTAINS(out, "matmul peaks from ");
+  CHECK(out && strstr(out, path) != NULL);
+  peak_numbers(out, again, sizeof again);
+  CHECK_STR_EQ(again, first);
+  free(out);
+  /* corrupt: named with its line, measured again, rewritten */
+  replace_line(path, 4, "sgemm not numbers\n");
+  CHECK_INT_EQ(run(args, true, &out), 0);
+  CHECK_STR_CONTAINS(out, "cached peaks ");
+  CHECK_STR_CONTAINS(out, ": line 4 is not right: measuring again\n");
+  CHECK_STR_CONTAINS(out, "measuring the f32 sgemm peak");
+  free(out);
+  CHECK_INT_EQ(run(args, true, &out), 0);
+  CHECK_STR_CONTAINS(out, "matmul peaks from ");
+  free(out);
+  /* stale: another build's key */
+  replace_line(path, 2, "key host=elsewhere; build=0.0.0\n");
+  CHECK_INT_EQ(run(args, true, &out), 0);
+  CHECK_STR_CONTAINS(out, "holds the peaks of another machine or build (host=elsewhere; "
+                          "build=0.0.0): measuring again");
+  CHECK_STR_CONTAINS(out, "measuring the f32 sgemm peak");
+  free(out);
+  /* on demand */
+  CHECK_INT_EQ(run("--arch 1x32 --positions 1 --batches 1 --min-time 0 --min-calls 1 "
+                   "--agents policy --peak-seconds 0.01 --remeasure-peaks --quiet",
+                   true, &out),
+               0);
+  free(out);
+  CHECK_INT_EQ(run(args, true, &out), 0);
+  CHECK_STR_CONTAINS(out, "matmul peaks from ");
+  free(out);
+  remove(path);
+  char sub[600];
+  snprintf(sub, sizeof sub, "%s/cformer", dir);
+  rmdir(sub);
+  rmdir(dir);
+  unsetenv("XDG_CACHE_HOME");
 }
 
 static void test_parity_net(cf_test *t) {
@@ -726,7 +823,7 @@ int main(int argc, char **argv) {
       test_json_schema, test_search_defaults, test_backend_opts, test_table_and_progress,
       test_parity_net,  test_cost_only_presets, test_arch_shapes, test_svg_file,
       test_backend_all, test_help_and_bad_arguments, test_built_in_weights, test_warmup,
-      test_backend_all_estimate, test_kernel_set_named, test_measured_peaks};
+      test_backend_all_estimate, test_kernel_set_named, test_peak_cache, test_measured_peaks};
   static const char *names[] = {"test_json_schema", "test_search_defaults",
                                 "test_backend_opts", "test_table_and_progress",
                                 "test_parity_net",  "test_cost_only_presets",
@@ -734,7 +831,7 @@ int main(int argc, char **argv) {
                                 "test_backend_all", "test_help_and_bad_arguments",
                                 "test_built_in_weights", "test_warmup",
                                 "test_backend_all_estimate", "test_kernel_set_named",
-                                "test_measured_peaks"};
+                                "test_peak_cache", "test_measured_peaks"};
   /* the last, test_measured_peaks, runs only when named (the slow suite) */
   const int n = (int)(sizeof fns / sizeof fns[0]);
   return cf_test_run(names, fns, argc > 2 ? n : n - 1, argc > 2 ? argc - 1 : 1,

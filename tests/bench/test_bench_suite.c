@@ -1,12 +1,26 @@
 /* test_bench_suite.c: the shipped position suite (data/bench/positions.txt)
  * and its reader: at least 100 positions from real games, each with history
  * and a move to make; malformed files fail naming the file and line. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "chess/cf_movegen.h"
 #include "tests/cf_test.h"
 #include "tools/bench/bench_suite.h"
+
+/* Whether the side to move has a mate in one. */
+static bool mate_in_one(const cf_position *pos) {
+  cf_movelist moves, replies;
+  const int n = cf_generate_legal(pos, &moves);
+  for (int i = 0; i < n; i++) {
+    cf_position after = *pos;
+    cf_undo undo;
+    cf_position_make(&after, moves.moves[i], &undo);
+    if (cf_generate_legal(&after, &replies) == 0 && cf_position_in_check(&after)) return true;
+  }
+  return false;
+}
 
 static void test_shipped_suite(cf_test *t) {
   bench_suite s;
@@ -27,7 +41,16 @@ static void test_shipped_suite(cf_test *t) {
   CHECK_INT_EQ(playable, s.count);
   CHECK(unique);
   /* the first line of the suite, as make_positions.py picks it */
-  CHECK_STR_EQ(s.entries[0].id, "002vV");
+  CHECK_STR_EQ(s.entries[0].id, "00HLP");
+  /* a short run times searches, not mates in one the search proves at once */
+  int first_mates = 0, mates = 0;
+  for (int i = 0; i < s.count; i++) {
+    const bool m = mate_in_one(cf_game_position(&s.entries[i].game));
+    mates += m;
+    first_mates += m && i < 16;
+  }
+  CHECK_INT_EQ(first_mates, 0);
+  CHECK(mates > 0); /* the check itself finds them further on */
   bench_suite_free(&s);
   /* a limit takes the first positions */
   CHECK(bench_suite_load(BENCH_SUITE_FILE, 7, &s, &err) == CF_OK);

@@ -92,27 +92,31 @@ static void test_chess960_variant(cf_test *t) {
   cf_pgn_game_free(&g);
 }
 
-/* Each malformed game: the status and the line the message names. */
+/* Each malformed game: the status, the line the message names, and for an
+ * error at a move its ply, the legal moves before it kept. */
 static void test_malformed_games(cf_test *t) {
   static const struct {
     const char *text, *needle;
+    int bad_move;
   } cases[] = {
-      {"[Event \"x\"]\n\n1. e4 e5 2. Nf9 *\n", "line 3: malformed move 'Nf9'"},
-      {"[Event \"x\"]\n\n1. e4 e5\n2. Ke3 *\n", "line 4: illegal move 'Ke3'"},
-      {"1. e4 {never closed\n2. d4 d5 *\n", "line 1: unterminated comment"},
-      {"1. e4 (1. d4 d5\n2. c4 *\n", "line 1: unterminated variation"},
-      {"[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n", "bad FEN tag"},
-      {"1. e4 \x01\x02\x03 e5 *\n", "control byte 0x01"},
-      {"1. e4 e5 1-0 Nf3\n", "moves after the result"},
-      {"[Event \"x\n1. e4 *\n", "line 1: unterminated tag value"},
-      {"1. e4 e5 ) *\n", "unexpected ')'"},
-      {"1. \xc3\xa9\xff *\n", "malformed move"},
+      {"[Event \"x\"]\n\n1. e4 e5 2. Nf9 *\n", "line 3: malformed move 'Nf9'", 3},
+      {"[Event \"x\"]\n\n1. e4 e5\n2. Ke3 *\n", "line 4: illegal move 'Ke3'", 3},
+      {"1. e4 {never closed\n2. d4 d5 *\n", "line 1: unterminated comment", 0},
+      {"1. e4 (1. d4 d5\n2. c4 *\n", "line 1: unterminated variation", 0},
+      {"[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n", "bad FEN tag", 0},
+      {"1. e4 \x01\x02\x03 e5 *\n", "control byte 0x01", 0},
+      {"1. e4 e5 1-0 Nf3\n", "moves after the result", 0},
+      {"[Event \"x\n1. e4 *\n", "line 1: unterminated tag value", 0},
+      {"1. e4 e5 ) *\n", "unexpected ')'", 0},
+      {"1. \xc3\xa9\xff *\n", "malformed move", 1},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     cf_pgn_game g = {0};
     cf_error err = {CF_OK, ""};
     CHECK(parse(cases[i].text, &g, &err) != CF_OK);
     CHECK_STR_CONTAINS(err.msg, cases[i].needle);
+    CHECK_INT_EQ(g.bad_move, cases[i].bad_move);
+    if (cases[i].bad_move) CHECK_INT_EQ(g.n_moves, cases[i].bad_move - 1);
     cf_pgn_game_free(&g);
   }
 }

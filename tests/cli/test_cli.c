@@ -452,6 +452,24 @@ static void test_weights_max_mb(cf_test *t) {
   CHECK_STR_CONTAINS(out_text, "largest network the file may inflate to");
 }
 
-CF_TEST_MAIN(test_value_forms, test_booleans, test_numbers, test_strings_choices_lists, test_errors,
+/* The one error exit of the tools: "PROG: MESSAGE\n" on stderr, status 1. */
+static void test_fail(cf_test *t) {
+  if (!err_text) err_text = calloc(TEXT_MAX, 1);
+  fflush(stderr);
+  char path[] = "/tmp/cf_test_cli_fail_XXXXXX";
+  int fd = mkstemp(path), saved = dup(2);
+  dup2(fd, 2);
+  int rc = cf_cli_fail("tool sub", "cannot read '%s': %d", "x.pgn", 7);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  read_back(fd, err_text, TEXT_MAX);
+  close(fd);
+  unlink(path);
+  CHECK_INT_EQ(rc, CF_CLI_EXIT_FAILURE);
+  CHECK_STR_EQ(err_text, "tool sub: cannot read 'x.pgn': 7\n");
+}
+
+CF_TEST_MAIN(test_fail, test_value_forms, test_booleans, test_numbers, test_strings_choices_lists, test_errors,
              test_positionals, test_help_and_version, test_backend_options, test_built_in_weights,
              test_weights_max_mb)

@@ -148,6 +148,7 @@ fi
 read -r site where <<<"$(/usr/bin/python3 "$work/site_dir.py" "$prefix_rel" | paste -sd' ')"
 [ -f "$work/dest$site/cformer/__init__.py" ] || fail "the Python package is not in $site"
 [ -f "$work/dest$site/cformer/_paths.py" ] || fail "no _paths.py in the installed package"
+[ -f "$work/dest$site/cformer/py.typed" ] || fail "no py.typed in the installed package"
 numpy_dir=$(/usr/bin/python3 -c 'import numpy, os; print(os.path.dirname(numpy.__file__))')
 py_real=$(readlink -f /usr/bin/python3)
 overlaid=0
@@ -175,6 +176,16 @@ if [ "$overlaid" = 1 ]; then
   check "python" "$out" "library $prefix_rel/$libdir_rel/libcformer.so"
 fi
 echo "python: overlaid=$overlaid ($site)"
+
+# `cformer analyse --workers` finds the installed package and library beside
+# the binary, with no PYTHONPATH or CFORMER_LIBRARY (needs python3-distributed).
+if /usr/bin/python3 -c 'import distributed' 2>/dev/null; then
+  printf '[Event "a"]\n\n1. e4 e5 *\n\n[Event "b"]\n\n1. e4 { open *\n' >"$work/g.pgn"
+  out=$(cd "$work" && env -u PYTHONPATH -u CFORMER_LIBRARY "${py_env[@]}" "$p/bin/cformer" analyse \
+        g.pgn -O g.jsonl --workers 1 2>&1) || { echo "$out" >&2; fail "analyse --workers 1"; }
+  check "analyse --workers" "$out" "1 unreadable game(s) skipped"
+  [ "$(wc -l <"$work/g.jsonl")" -eq 3 ] || fail "analyse --workers 1 wrote $(wc -l <"$work/g.jsonl") records"
+fi
 echo "installed tree works on its own"
 INNER
 

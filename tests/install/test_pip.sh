@@ -46,6 +46,8 @@ print("library", cformer.library_path)
 ')
 echo "$out"
 grep -q "pip ok (2, 3) 40" <<<"$out" || fail "the installed package did not evaluate"
+ls "$work"/venv/lib/python3*/site-packages/cformer/py.typed >/dev/null 2>&1 ||
+  fail "the wheel has no py.typed"
 grep -q "package $work/venv/lib/python3[.0-9]*/site-packages/cformer/__init__.py" <<<"$out" ||
   fail "imported from outside the environment"
 grep -q "library $work/venv/lib/python3[.0-9]*/site-packages/cformer/libcformer.so.0" <<<"$out" ||

@@ -8,6 +8,8 @@
   can be created: exit 1 naming the path, nothing written;
 * bad command lines (an unknown precision, -o with --onnx, --precision
   without --onnx, --naming with --onnx): exit 2, nothing written;
+* a missing NumPy or ONNX module on the exporter's python3: exit 1, one line
+  naming the Debian package, no traceback, nothing written;
 * atomic replace: a failing export leaves an existing OUT byte for byte; a
   successful one replaces it with a new file (a new inode: written beside it
   and renamed); no temporary file is left behind in either case.
@@ -136,6 +138,20 @@ def main():
         fails([NETCONV, "export", NET, "-o", out, "--precision", "float16"], 2, "--precision",
               out=out)
         fails([NETCONV, "export", NET, "--onnx", out, "--naming", "ours"], 2, "--naming", out=out)
+
+        # A missing module: a stand-in that fails to import, first on the path.
+        for module, package in (("numpy", "python3-numpy"), ("onnx", "python3-onnx")):
+            fake = os.path.join(tmp, "no-" + module, module)
+            os.makedirs(fake)
+            with open(os.path.join(fake, "__init__.py"), "w") as f:
+                f.write("raise ImportError('No module named %s')\n" % module)
+            env = dict(os.environ, PYTHONPATH=os.path.dirname(fake))
+            r = u.run([NETCONV, "export", NET, "--onnx", out], env=env)
+            assert r.returncode == 1, (module, r.returncode, r.stderr)
+            assert r.stderr.count("\n") == 1 and package in r.stderr, (module, r.stderr)
+            assert "Traceback" not in r.stderr and not os.path.exists(out), r.stderr
+            assert not leftovers(tmp), leftovers(tmp)
+            print(f"ok: without {module}: {r.stderr.strip()}")
 
         # Atomic replace.
         with open(out, "wb") as f:

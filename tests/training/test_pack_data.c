@@ -16,7 +16,7 @@
 #include "engine/cf_net_input.h"
 #include "net/cf_net_planes.h"
 #include "tests/cf_test.h"
-#include "tools/cf_pack_format.h"
+#include "tools/pack_data/cf_pack_format.h"
 
 #define MAX_RECORDS 2000
 

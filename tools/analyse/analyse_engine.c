@@ -55,7 +55,9 @@ cf_status analyse_engine_create(cf_net *net, const analyse_engine_options *opts,
     analyse_engine_free(e);
     return cf_error_set(err, CF_ERR_NOMEM, "out of memory for a batch of %zu positions", b);
   }
-  if (e->o.agent == &cf_agent_search_desc) {
+  /* an agent that builds a tree and keeps it in a cf_search (the search
+   * agent) gets one of its own, asked by capability, not by pointer */
+  if (cf_agent_has(e->o.agent, CF_AGENT_BUILDS_TREE | CF_AGENT_KEEPS_STATE)) {
     cf_search_params p;
     cf_search_params_default(&p);
     p.nn_cache_size = 65536; /* as a one-off search of the agent */
@@ -72,8 +74,19 @@ cf_status analyse_engine_create(cf_net *net, const analyse_engine_options *opts,
   return CF_OK;
 }
 
-/* The network's outputs into the record: W/D/L, Q, moves left, top-k. */
+/* The network's outputs into the record: W/D/L, Q, moves left, top-k; a
+ * finished game's exact result instead (analyse_terminal). */
 static void fill_net(analyse_record *r, const pending *p, const cf_net_output *o, int top_k) {
+  if (r->terminal != ANALYSE_PLAYING) {
+    const bool mated = r->terminal == ANALYSE_CHECKMATE;
+    r->wdl[0] = 0;
+    r->wdl[1] = mated ? 0.0f : 1.0f;
+    r->wdl[2] = mated ? 1.0f : 0.0f;
+    r->q = mated ? -1.0f : 0.0f;
+    r->moves_left = 0;
+    r->n_top = 0;
+    return;
+  }
   memcpy(r->wdl, o->wdl, sizeof r->wdl);
   r->q = o->q;
   r->moves_left = o->moves_left;
@@ -209,6 +222,9 @@ cf_status analyse_engine_add(analyse_engine *e, const analyse_unit *unit, int pl
   r->n_lines = r->n_root = 0;
   r->nodes = r->evals = 0;
   r->n_legal = cf_engine_legal_policy_moves(pos, p->legal, p->moves);
+  r->terminal = r->n_legal > 0              ? ANALYSE_PLAYING
+                : cf_position_in_check(pos) ? ANALYSE_CHECKMATE
+                                            : ANALYSE_STALEMATE;
   cf_engine_net_position(game, e->input_format, &p->position);
   e->n++;
   if (e->o.agent) {

@@ -31,6 +31,11 @@ typedef struct analyse_root_visits {
   uint32_t n;
 } analyse_root_visits;
 
+/* A position with no legal move is over, and scored exactly: checkmate a
+ * loss for the side to move (W/D/L 0/0/1, Q -1), stalemate a draw (0/1/0,
+ * Q 0), moves left 0; the network's outputs for it are not used. */
+typedef enum analyse_terminal { ANALYSE_PLAYING, ANALYSE_CHECKMATE, ANALYSE_STALEMATE } analyse_terminal;
+
 typedef struct analyse_record {
   const analyse_unit *unit; /* source: unit->game, the file given to the writer */
   int ply;
@@ -40,6 +45,7 @@ typedef struct analyse_record {
   /* the network */
   float wdl[3], q, moves_left; /* side to move; moves_left NAN without the head */
   int n_legal;
+  analyse_terminal terminal;
   int n_top; /* the top-k moves by policy, best first */
   cf_move top[ANALYSE_TOP_K_MAX];
   float top_p[ANALYSE_TOP_K_MAX];

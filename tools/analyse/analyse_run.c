@@ -104,6 +104,9 @@ cf_status analyse_run(const analyse_run_config *c, cf_net *net, const analyse_en
       continue;
     }
     stats->units++;
+    if (u->cut[0] && skip_games == 0 && s.skip_records == 0)
+      fprintf(c->warn, "%s: %s: game %ld: %s (analysed up to it)\n", c->prog, c->source_name,
+              u->game, u->cut);
     if (skip_games > 0) {
       skip_games--;
     } else {

@@ -4,7 +4,10 @@
  * --emit-units: the driver's reader. Reads INPUT as the plain command
  * would, reports its bad games on stderr, and writes every good unit to
  * stdout in the units format (analyse_units.h), which the driver cuts
- * into shards of --shard-size units.
+ * into shards of --shard-size units. The last line,
+ *   {"end": true, "bad_units": N}
+ * says how many units were unreadable, for the driver's closing summary
+ * (the plain command's "N unreadable game(s) skipped").
  *
  * --serve: a worker's resident process. Loads the network once, says
  * "ready" (or "error: ..." and exits 1), then for each request line
@@ -29,16 +32,23 @@ int analyse_emit_units(const analyse_args *a) {
   }
   analyse_unit u = {0};
   int rc;
+  long bad = 0;
   cf_status st = CF_OK;
   while (st == CF_OK && (rc = analyse_units_next(&units, &u, &err)) > 0) {
     if (u.bad) {
+      bad++;
       fprintf(stderr, "cformer analyse: %s: %s %ld: %s (skipped)\n", a->source_name,
               a->format == ANALYSE_PGN ? "game" : "record", u.game, u.why);
       continue;
     }
+    if (u.cut[0])
+      fprintf(stderr, "cformer analyse: %s: game %ld: %s (analysed up to it)\n", a->source_name,
+              u.game, u.cut);
     st = analyse_unit_write_json(&u, stdout, &err);
   }
   if (st == CF_OK && rc < 0) st = err.status;
+  if (st == CF_OK && printf("{\"end\":true,\"bad_units\":%ld}\n", bad) < 0)
+    st = cf_error_set(&err, CF_ERR_IO, "cannot write the units");
   if (st == CF_OK && fflush(stdout) != 0) st = cf_error_set(&err, CF_ERR_IO, "cannot write the units");
   if (st != CF_OK) fprintf(stderr, "cformer analyse: %s\n", err.msg);
   analyse_unit_free(&u);

@@ -69,9 +69,16 @@ static int next_pgn(analyse_units *u, analyse_unit *out, cf_error *err) {
   }
   cf_error why;
   if (cf_pgn_parse_game(u->split.text, u->split.len, out->line, &out->pgn, &why) != CF_OK) {
-    out->bad = true;
-    snprintf(out->why, sizeof out->why, "%s", why.msg);
-    return 1;
+    if (!out->pgn.bad_move) {
+      out->bad = true;
+      snprintf(out->why, sizeof out->why, "%s", why.msg);
+      return 1;
+    }
+    /* the legal moves before it are the game; the result is the tag's */
+    snprintf(out->cut, sizeof out->cut, "%s", why.msg);
+    const char *result = cf_pgn_tag_value(&out->pgn, "Result");
+    snprintf(out->pgn.result, sizeof out->pgn.result, "%s",
+             result && strlen(result) < sizeof out->pgn.result ? result : "*");
   }
   const char *fen = cf_pgn_tag_value(&out->pgn, "FEN");
   snprintf(out->start_fen, sizeof out->start_fen, "%s", fen ? fen : "");
@@ -138,7 +145,7 @@ static void from_units_json(analyse_unit *out, const char *line);
 
 int analyse_units_next(analyse_units *u, analyse_unit *out, cf_error *err) {
   out->bad = false;
-  out->why[0] = out->id[0] = out->solution[0] = out->start_fen[0] = 0;
+  out->why[0] = out->cut[0] = out->id[0] = out->solution[0] = out->start_fen[0] = 0;
   out->first_ply = out->last_ply = 0;
   out->pgn.n_moves = out->pgn.n_tags = 0;
   out->pgn.result[0] = 0;
@@ -206,6 +213,7 @@ cf_status analyse_unit_write_json(const analyse_unit *unit, FILE *out, cf_error 
   cJSON_AddStringToObject(o, "id", unit->id);
   cJSON_AddStringToObject(o, "solution", unit->solution);
   cJSON_AddStringToObject(o, "result", unit->pgn.result);
+  if (unit->cut[0]) cJSON_AddStringToObject(o, "cut", unit->cut);
   cJSON *tags = cJSON_AddArrayToObject(o, "tags");
   for (int i = 0; tags && i < unit->pgn.n_tags; i++) {
     cJSON *pair = cJSON_CreateArray();
@@ -249,6 +257,7 @@ static void from_units_json(analyse_unit *out, const char *line) {
   copy_string(out->id, sizeof out->id, json_string(o, "id"));
   copy_string(out->solution, sizeof out->solution, json_string(o, "solution"));
   copy_string(out->pgn.result, sizeof out->pgn.result, json_string(o, "result"));
+  copy_string(out->cut, sizeof out->cut, json_string(o, "cut"));
   const cJSON *tags = cJSON_GetObjectItemCaseSensitive(o, "tags"), *pair;
   cJSON_ArrayForEach(pair, tags) {
     const cJSON *n = cJSON_GetArrayItem(pair, 0), *v = cJSON_GetArrayItem(pair, 1);
@@ -260,6 +269,7 @@ static void from_units_json(analyse_unit *out, const char *line) {
   /* the moves, checked as they are played */
   cf_position pos = out->pgn.start;
   char *list = strdup(moves), *save = NULL;
+  if (!list) mark_bad(out, "line %ld: %s", "out of memory", out->line);
   for (char *tok = list ? strtok_r(list, " ", &save) : NULL; tok && !out->bad;
        tok = strtok_r(NULL, " ", &save)) {
     cf_move m;

@@ -3,7 +3,10 @@
  * analyse: a PGN game (all of them), an EPD or FEN line (ply 0), a Lichess
  * puzzle (ply 1: the position after the opponent's first move, the one
  * the solver faces). A unit that cannot be read comes back marked bad with
- * the reason, naming its line, and the stream goes on.
+ * the reason, naming its line, and the stream goes on. A PGN game that
+ * stops at a malformed or illegal move is not bad: it is analysed up to
+ * that move, its unit carrying the reason (cut) for a warning and for the
+ * annotated PGN.
  *
  * The "units" format is this stream written out, one JSON object per line
  * (analyse_unit_write_json): how the Dask driver hands shards to workers,
@@ -51,6 +54,7 @@ typedef struct analyse_unit {
   char solution[CF_UCI_MOVE_MAX]; /* a puzzle's first solver move (UCI); "" if none */
   bool bad;
   char why[CF_ERROR_MSG_MAX]; /* a bad unit's reason, "line N: ..." */
+  char cut[CF_ERROR_MSG_MAX]; /* a game cut at a bad move: the reason; else "" */
 } analyse_unit;
 
 typedef struct analyse_units {

@@ -72,6 +72,9 @@ void analyse_write_jsonl(FILE *out, const char *source, const char *agent,
     cf_san_write(&r->pos, r->played, san);
     fprintf(out, ",\"played\":\"%s\",\"played_uci\":\"%s\"", san, m);
   }
+  if (r->terminal != ANALYSE_PLAYING)
+    fprintf(out, ",\"terminal\":\"%s\"",
+            r->terminal == ANALYSE_CHECKMATE ? "checkmate" : "stalemate");
   fputs(",\"wdl\":", out);
   json_wdl(out, r->wdl);
   fputs(",\"q\":", out);

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backends/cf_backend.h"
@@ -34,6 +35,7 @@
 #include "tools/bench/bench_estimate.h"
 #include "tools/bench/bench_inputs.h"
 #include "tools/bench/bench_json.h"
+#include "tools/bench/bench_peak_cache.h"
 #include "tools/bench/bench_progress.h"
 #include "tools/bench/bench_search.h"
 #include "tools/bench/bench_svg.h"
@@ -45,6 +47,8 @@
 #include "tools/data/cf_data_path.h"
 #include "tools/netcost/cf_cost.h"
 #include "tools/random_net/cf_weights_random.h"
+
+#define PROG "cformer bench" /* cf_cli_fail's prefix */
 
 #ifndef CF_VERSION
 #define CF_VERSION "unknown"
@@ -79,23 +83,10 @@ typedef struct bench_args {
   double min_time;
   uint64_t seed;
   bool json, cost_only, no_sgemm, quiet;
+  bool remeasure_peaks; /* measure the peaks even when cached */
+  double peak_seconds;  /* per peak measurement (hidden; tests make it short) */
   cf_weights_load_options load; /* --weights-max-mb */
 } bench_args;
-
-/* A failure after the arguments were accepted: message, exit status 1. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
-#endif
-static int
-fail(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "cformer bench: ");
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, "\n");
-  va_end(ap);
-  return 1;
-}
 
 static bool parse_int(const char *text, int lo, int hi, int *out) {
   char *end;
@@ -142,7 +133,8 @@ static bool set_agents(void *ctx, const char *text, char *why, size_t why_size) 
       return false;
     }
     for (int i = 0; i < a->n_agents; i++)
-      if (a->agents[i] == d) return snprintf(why, why_size, "agent '%s' given twice", tok), false;
+      if (strcmp(a->agents[i]->name, d->name) == 0)
+        return snprintf(why, why_size, "agent '%s' given twice", tok), false;
     if (a->n_agents == MAX_AGENTS) return snprintf(why, why_size, "at most %d agents", MAX_AGENTS), false;
     a->agents[a->n_agents++] = d;
   }
@@ -255,6 +247,11 @@ static int parse_args(int argc, char **argv, bench_args *a) {
        .help = "print the cost model alone, at once (no timing)"},
       {.name = "no-sgemm", .kind = CF_CLI_BOOL, .dest = &a->no_sgemm,
        .help = "skip measuring the matmul peaks (f32 sgemm, bf16, int8)"},
+      {.name = "remeasure-peaks", .kind = CF_CLI_BOOL, .dest = &a->remeasure_peaks,
+       .help = "measure the matmul peaks again instead of reading this machine's\n"
+               "cached ones (kept per machine and build in $HOME/.cache/cformer)"},
+      {.name = "peak-seconds", .kind = CF_CLI_DOUBLE, .dest = &a->peak_seconds, .dmin = 0.001,
+       .dmax = 60, .attrs = CF_CLI_HIDDEN},
       {.name = "syzygy-paths", .letter = 's', .kind = CF_CLI_STRING, .dest = &a->syzygy,
        .arg = "DIRS",
        .help = "Syzygy tables for the search agent (directories separated by ':',\n"
@@ -437,9 +434,11 @@ static cf_status run_backend(const bench_args *a, const cf_weights *w, const cha
   return st;
 }
 
-static bool runs_agent(const bench_args *a, const cf_agent_desc *d) {
+/* Whether the agent of that name runs (agents are told apart by name or
+ * capability, never by descriptor pointer). */
+static bool runs_agent(const bench_args *a, const char *name) {
   for (int i = 0; i < a->n_agents; i++)
-    if (a->agents[i] == d) return true;
+    if (strcmp(a->agents[i]->name, name) == 0) return true;
   return false;
 }
 
@@ -450,12 +449,19 @@ static void announce_estimate(const bench_args *a, const cf_weights *w, const be
                               int d_model, bench_progress *progress) {
   if (!progress->enabled || !a->backend || strcmp(a->backend, "all") != 0) return;
   bench_plan plan = {.positions = suite->count, .mean_legal = bench_plan_mean_legal(suite),
-                     .policy = runs_agent(a, &cf_agent_policy_desc),
-                     .value = runs_agent(a, &cf_agent_value_desc), .search = runs_search(a),
+                     .policy = runs_agent(a, cf_agent_policy_desc.name),
+                     .value = runs_agent(a, cf_agent_value_desc.name), .search = runs_search(a),
                      .search_nodes = a->search_nodes, .min_time = a->min_time,
                      .min_calls = a->min_calls};
-  double total = a->no_sgemm ? 0 : 2 * SGEMM_MIN_SECONDS;
-  for (int i = 0; i < BENCH_PEAK_PRECISIONS && !a->no_sgemm; i++)
+  char path[4096], key[2048], why[1400];
+  bench_peaks cached;
+  bench_peak_cache_key(key, sizeof key);
+  const bool peaks_cached = !a->no_sgemm && !a->remeasure_peaks &&
+                            bench_peak_cache_path(d_model, path, sizeof path) &&
+                            bench_peak_cache_read(path, key, &cached, why, sizeof why) ==
+                                BENCH_PEAKS_CACHED;
+  double total = a->no_sgemm || peaks_cached ? 0 : 2 * SGEMM_MIN_SECONDS;
+  for (int i = 0; i < BENCH_PEAK_PRECISIONS && !a->no_sgemm && !peaks_cached; i++)
     total += bench_matmul_peak_seconds(bench_peak_precision_at(i), d_model, SGEMM_MIN_SECONDS);
   char parts[1024] = "", one[32];
   size_t at = 0;
@@ -520,7 +526,28 @@ static cf_status run_backends(const bench_args *a, const cf_weights *w, bench_su
 }
 
 /* The yardsticks: the f32 sgemm peak, then the bf16 and int8 matmul peaks
- * (square, and the net's projections at batch BENCH_PEAK_BATCH). */
+ * (square, and the net's projections at batch BENCH_PEAK_BATCH), measured
+ * here. */
+static void measure_peaks_now(const bench_args *a, bench_progress *progress, bench_peaks *out,
+                              int d) {
+  const double seconds = a->peak_seconds > 0 ? a->peak_seconds : SGEMM_MIN_SECONDS;
+  const int rows = 64 * BENCH_PEAK_BATCH;
+  bench_progress_stage(progress, "measuring the f32 sgemm peak (1024x1024x1024)");
+  out->sgemm = bench_sgemm_measure(1024, seconds);
+  for (int i = 0; i < BENCH_PEAK_PRECISIONS; i++) {
+    const cf_precision p = bench_peak_precision_at(i);
+    if (bench_matmul_peak_seconds(p, d, seconds) > 0)
+      bench_progress_stage(progress,
+                           "measuring the %s matmul peak (1024x1024x1024, %dx%dx%d, %dx%dx%d)",
+                           cf_precision_name(p), rows, d, 3 * d, rows, d, d);
+    out->peaks[i] = bench_matmul_peak_measure(p, 1024, d, seconds);
+  }
+  out->measured_at = time(NULL);
+}
+
+/* The peaks from this machine's and build's cache (bench_peak_cache.h), or
+ * measured and cached; a stale or corrupt cache is named in one line and
+ * measured again. --remeasure-peaks measures and rewrites. */
 static void measure_peaks(const bench_args *a, bench_progress *progress, bench_report *r) {
   for (int i = 0; i < BENCH_PEAK_PRECISIONS; i++)
     r->peaks[i] = bench_matmul_peak_skipped(bench_peak_precision_at(i), "--no-sgemm");
@@ -528,17 +555,29 @@ static void measure_peaks(const bench_args *a, bench_progress *progress, bench_r
     snprintf(r->sgemm.note, sizeof r->sgemm.note, "not measured (--no-sgemm)");
     return;
   }
-  bench_progress_stage(progress, "measuring the f32 sgemm peak (1024x1024x1024)");
-  r->sgemm = bench_sgemm_measure(1024, SGEMM_MIN_SECONDS);
-  const int d = r->net.d_model, rows = 64 * BENCH_PEAK_BATCH;
-  for (int i = 0; i < BENCH_PEAK_PRECISIONS; i++) {
-    const cf_precision p = bench_peak_precision_at(i);
-    if (bench_matmul_peak_seconds(p, d, SGEMM_MIN_SECONDS) > 0)
-      bench_progress_stage(progress,
-                           "measuring the %s matmul peak (1024x1024x1024, %dx%dx%d, %dx%dx%d)",
-                           cf_precision_name(p), rows, d, 3 * d, rows, d, d);
-    r->peaks[i] = bench_matmul_peak_measure(p, 1024, d, SGEMM_MIN_SECONDS);
+  const int d = r->net.d_model;
+  char path[4096], key[2048], why[1400];
+  bench_peak_cache_key(key, sizeof key);
+  const bool cache = bench_peak_cache_path(d, path, sizeof path);
+  bench_peaks peaks;
+  bench_peak_cache_status st =
+      cache && !a->remeasure_peaks ? bench_peak_cache_read(path, key, &peaks, why, sizeof why)
+                                   : BENCH_PEAKS_MISSING;
+  if (st == BENCH_PEAKS_CACHED) {
+    char when[32];
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&peaks.measured_at));
+    bench_progress_stage(progress, "matmul peaks from %s (measured %s; --remeasure-peaks "
+                         "measures again)", path, when);
+  } else {
+    if (st == BENCH_PEAKS_STALE || st == BENCH_PEAKS_CORRUPT)
+      fprintf(stderr, "cformer bench: cached peaks %s: measuring again\n", why);
+    measure_peaks_now(a, progress, &peaks, d);
+    cf_error err = {0};
+    if (cache && bench_peak_cache_write(path, key, &peaks, &err) != CF_OK)
+      fprintf(stderr, "cformer bench: the peaks are not cached: %s\n", err.msg);
   }
+  r->sgemm = peaks.sgemm;
+  memcpy(r->peaks, peaks.peaks, sizeof r->peaks);
 }
 
 /* CPUs and load: a busy machine's times include waiting for a CPU, so the
@@ -557,7 +596,7 @@ static void read_machine(bench_report *r) {
 static int write_report(const bench_args *a, const bench_report *r) {
   if (a->json) {
     char *text = bench_json_text(r);
-    if (!text) return fail("out of memory writing JSON");
+    if (!text) return cf_cli_fail(PROG, "out of memory writing JSON");
     fputs(text, stdout);
     free(text);
   } else {
@@ -565,9 +604,9 @@ static int write_report(const bench_args *a, const bench_report *r) {
   }
   if (a->svg) {
     FILE *f = fopen(a->svg, "w");
-    if (!f) return fail("cannot write chart '%s': %s", a->svg, strerror(errno));
+    if (!f) return cf_cli_fail(PROG, "cannot write chart '%s': %s", a->svg, strerror(errno));
     bench_svg_write(f, r);
-    if (fclose(f) != 0) return fail("cannot write chart '%s'", a->svg);
+    if (fclose(f) != 0) return cf_cli_fail(PROG, "cannot write chart '%s'", a->svg);
   }
   return fflush(stdout) == 0 ? 0 : 1;
 }
@@ -594,11 +633,11 @@ static int bench(bench_args a) {
   cf_error err = {0};
   cf_weights *w = NULL;
   if (a.weights || !a.cost_only) {
-    if (make_weights(&a, &progress, &w, &err) != CF_OK) return fail("%s", err.msg);
+    if (make_weights(&a, &progress, &w, &err) != CF_OK) return cf_cli_fail(PROG, "%s", err.msg);
   }
   if (describe_net(&a, w, &r.net, &err) != CF_OK) {
     cf_weights_free(w);
-    return fail("%s", err.msg);
+    return cf_cli_fail(PROG, "%s", err.msg);
   }
   if (a.cost_only) {
     cf_weights_free(w);
@@ -609,7 +648,7 @@ static int bench(bench_args a) {
     cf_syzygy_report tb;
     if (cf_syzygy_load(a.syzygy, &tb) != CF_OK) {
       cf_weights_free(w);
-      return fail("--syzygy-paths: %s", tb.errors[0]);
+      return cf_cli_fail(PROG, "--syzygy-paths: %s", tb.errors[0]);
     }
     bench_progress_stage(&progress, "Syzygy: %d WDL and %d DTZ tables, up to %d pieces",
                          tb.wdl_tables, tb.dtz_tables, tb.max_pieces);
@@ -618,14 +657,14 @@ static int bench(bench_args a) {
   if (!a.suite) {
     if (cf_data_find(CF_DATA_BENCH_SUITE, shipped_suite, sizeof shipped_suite, &err) != CF_OK) {
       cf_weights_free(w);
-      return fail("%s (or pass --suite FILE)", err.msg);
+      return cf_cli_fail(PROG, "%s (or pass --suite FILE)", err.msg);
     }
     a.suite = shipped_suite;
   }
   bench_suite suite;
   if (bench_suite_load(a.suite, a.positions, &suite, &err) != CF_OK) {
     cf_weights_free(w);
-    return fail("%s", err.msg);
+    return cf_cli_fail(PROG, "%s", err.msg);
   }
   snprintf(r.suite, sizeof r.suite, "%.*s", (int)sizeof r.suite - 1, a.suite);
   r.suite_positions = suite.count;
@@ -637,7 +676,7 @@ static int bench(bench_args a) {
   bench_suite_free(&suite);
   cf_weights_free(w);
   if (rs != CF_OK) {
-    fail("%s", err.msg);
+    cf_cli_fail(PROG, "%s", err.msg);
     return cf_cli_net_failure_status(err.status);
   }
   /* the table ends with it; with --json, show it to the person too */

@@ -7,9 +7,12 @@ real game (its GameUrl).
 
 Selection rule (fixed, so the suite and the bench signature never drift):
 every 6th puzzle in file order (rows 0, 6, 12, ... of the data rows), the
-first 128 of them. Each line is the position the solver faces: the puzzle's
-FEN plus the opponent's first move (the first UCI move of `Moves`), so every
-position carries one ply of real history for the encoder.
+first 128 of them, those whose themes name no mate first (each group in
+file order): a short run (`--positions 2`) then times real middlegame and
+endgame searches, not a mate in one the search proves at once. Each line is
+the position the solver faces: the puzzle's FEN plus the opponent's first
+move (the first UCI move of `Moves`), so every position carries one ply of
+real history for the encoder.
 
 Line format: `id|fen|moves` (moves: UCI, space separated, played from fen).
 
@@ -38,6 +41,8 @@ def main() -> int:
     if len(picked) < COUNT:
         print(f"only {len(picked)} puzzles; need {COUNT}", file=sys.stderr)
         return 1
+    # stable: each group keeps file order
+    picked.sort(key=lambda r: "mate" in r["Themes"].lower())
     print("# cformer bench position suite: see tools/bench/make_positions.py (source, rule).")
     for r in picked:
         first = r["Moves"].split()[0]

@@ -24,6 +24,21 @@ int cf_cli_usage_error(const cf_cli_spec *spec, const char *fmt, ...) {
   return CF_CLI_EXIT_USAGE;
 }
 
+int cf_cli_vfail(const char *prog, const char *fmt, va_list ap) {
+  fprintf(stderr, "%s: ", prog);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  return CF_CLI_EXIT_FAILURE;
+}
+
+int cf_cli_fail(const char *prog, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int rc = cf_cli_vfail(prog, fmt, ap);
+  va_end(ap);
+  return rc;
+}
+
 cf_cli_flag *cf_cli_find(const cf_cli_spec *spec, const char *name) {
   for (int i = 0; name && i < spec->n_flags; i++)
     if (strcmp(spec->flags[i].name, name) == 0 ||
@@ -286,7 +301,8 @@ static cf_cli_flag *lookup_long(const cf_cli_spec *spec, const char *name, bool 
   return NULL;
 }
 
-static int fail(cf_cli_spec *spec, int status) {
+/* The parse ends early: the spec's lists freed, status returned. */
+static int parse_end(cf_cli_spec *spec, int status) {
   cf_cli_free(spec);
   return status;
 }
@@ -299,15 +315,15 @@ int cf_cli_parse(cf_cli_spec *spec, int argc, char **argv) {
     const char *a = argv[i];
     if (only_positional || !is_flag_like(a)) {
       if (!spec->positional_name)
-        return fail(spec, cf_cli_usage_error(spec, "unexpected argument '%s'", a));
+        return parse_end(spec, cf_cli_usage_error(spec, "unexpected argument '%s'", a));
       if (spec->max_positional == 1 && spec->positional.count >= 1)
-        return fail(spec, cf_cli_usage_error(spec, "unexpected argument '%s' (one %s only)", a,
+        return parse_end(spec, cf_cli_usage_error(spec, "unexpected argument '%s' (one %s only)", a,
                                              spec->positional_name));
       if (spec->max_positional > 1 && spec->positional.count >= spec->max_positional)
-        return fail(spec, cf_cli_usage_error(spec, "unexpected argument '%s' (at most %d %s)", a,
+        return parse_end(spec, cf_cli_usage_error(spec, "unexpected argument '%s' (at most %d %s)", a,
                                              spec->max_positional, spec->positional_name));
       if (!list_add(&spec->positional, a))
-        return fail(spec, cf_cli_usage_error(spec, "out of memory"));
+        return parse_end(spec, cf_cli_usage_error(spec, "out of memory"));
       continue;
     }
     if (strcmp(a, "--") == 0) {
@@ -316,11 +332,11 @@ int cf_cli_parse(cf_cli_spec *spec, int argc, char **argv) {
     }
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       cf_cli_print_help(spec, stdout);
-      return fail(spec, CF_CLI_EXIT_OK);
+      return parse_end(spec, CF_CLI_EXIT_OK);
     }
     if (strcmp(a, "--version") == 0) {
       printf("%s\n", spec->version ? spec->version : spec->prog);
-      return fail(spec, CF_CLI_EXIT_OK);
+      return parse_end(spec, CF_CLI_EXIT_OK);
     }
     /* The name as given (for messages), and the value after '=', if any. */
     char given[160];
@@ -335,12 +351,12 @@ int cf_cli_parse(cf_cli_spec *spec, int argc, char **argv) {
       for (int k = 0; k < spec->n_flags && !f; k++)
         if (spec->flags[k].letter == a[1]) f = &spec->flags[k];
     }
-    if (!f) return fail(spec, cf_cli_usage_error(spec, "unknown flag '%s'", given));
+    if (!f) return parse_end(spec, cf_cli_usage_error(spec, "unknown flag '%s'", given));
     f->count++; /* given again: the last value wins (a repeatable kind keeps all) */
     const char *text = value;
     if (f->kind == CF_CLI_BOOL) {
       if (negated && value)
-        return fail(spec, cf_cli_usage_error(spec, "%s takes no value (got '%s')", given, value));
+        return parse_end(spec, cf_cli_usage_error(spec, "%s takes no value (got '%s')", given, value));
       if (negated)
         text = "false";
       else if (!value && i + 1 < argc &&
@@ -350,14 +366,14 @@ int cf_cli_parse(cf_cli_spec *spec, int argc, char **argv) {
         text = "true";
     } else if (!value) {
       if (i + 1 >= argc || strncmp(argv[i + 1], "--", 2) == 0)
-        return fail(spec, cf_cli_usage_error(spec, "%s needs a value: %s %s", given, given,
+        return parse_end(spec, cf_cli_usage_error(spec, "%s needs a value: %s %s", given, given,
                                              arg_name(f)));
       i++;
       text = argv[i];
       if (f->kind == CF_CLI_WORDS) {
         const char *first = argv[i];
         if (!f->dest || !join_words(argc, argv, &i, f->dest, f->size))
-          return fail(spec, cf_cli_usage_error(spec,
+          return parse_end(spec, cf_cli_usage_error(spec,
                                                "bad value '%s' for %s: too long (at most %zu "
                                                "characters)",
                                                first, given, f->size ? f->size - 1 : 0));
@@ -368,15 +384,15 @@ int cf_cli_parse(cf_cli_spec *spec, int argc, char **argv) {
     char why[512] = "";
     if (!store(f, text, &canon, why, sizeof why) ||
         (f->set && !f->set(f->ctx, canon, why, sizeof why)))
-      return fail(spec, cf_cli_usage_error(spec, "bad value '%s' for %s: %s", text, given, why));
+      return parse_end(spec, cf_cli_usage_error(spec, "bad value '%s' for %s: %s", text, given, why));
   }
   for (int i = 0; i < spec->n_flags; i++) {
     const cf_cli_flag *f = &spec->flags[i];
     if ((f->attrs & CF_CLI_REQUIRED) && f->count == 0) {
       if (takes_value(f))
-        return fail(spec, cf_cli_usage_error(spec, "--%s is required: --%s %s", f->name, f->name,
+        return parse_end(spec, cf_cli_usage_error(spec, "--%s is required: --%s %s", f->name, f->name,
                                              arg_name(f)));
-      return fail(spec, cf_cli_usage_error(spec, "--%s is required", f->name));
+      return parse_end(spec, cf_cli_usage_error(spec, "--%s is required", f->name));
     }
   }
   return CF_CLI_CONTINUE;

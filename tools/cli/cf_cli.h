@@ -28,6 +28,7 @@
 #ifndef CF_CLI_H
 #define CF_CLI_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -124,6 +125,17 @@ int cf_cli_usage_error(const cf_cli_spec *spec, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* A failure after the command line was accepted (a file, the data, the
+ * work): prints "PROG: MESSAGE" on stderr and returns CF_CLI_EXIT_FAILURE,
+ * so a command ends with `return cf_cli_fail("cformer eval", ...)`. The
+ * one error exit of every tool. */
+int cf_cli_fail(const char *prog, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+int cf_cli_vfail(const char *prog, const char *fmt, va_list ap);
 
 /* The flag of the table by long name (NULL if none), e.g. to read count. */
 cf_cli_flag *cf_cli_find(const cf_cli_spec *spec, const char *name);

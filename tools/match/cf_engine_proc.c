@@ -109,6 +109,7 @@ cf_status cf_engine_start(const cf_engine_spec *spec, int timeout_ms, cf_engine_
   p->pid = -1;
   p->to_fd = p->from_fd = -1;
   char *cmd = strdup(spec->command ? spec->command : "");
+  if (!cmd) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
   char *argv[MAX_ARGS + 1];
   int argc = 0;
   for (char *s = NULL, *w = strtok_r(cmd, " ", &s); w && argc < MAX_ARGS; w = strtok_r(NULL, " ", &s))

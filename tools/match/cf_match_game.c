@@ -34,6 +34,10 @@ cf_status cf_match_play(cf_engine_proc *white, cf_engine_proc *black, const char
   memset(out, 0, sizeof *out);
   CF_TRY(cf_game_init(&out->game, NULL, err));
   char *copy = strdup(opening ? opening : "");
+  if (!copy) {
+    cf_game_free(&out->game);
+    return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+  }
   for (char *s = NULL, *m = strtok_r(copy, " \t", &s); m; m = strtok_r(NULL, " \t", &s)) {
     if (cf_game_push_uci(&out->game, m, err) != CF_OK) {
       free(copy);

@@ -62,8 +62,15 @@ cf_status cf_openings_load(const char *path, cf_openings *out, cf_error *err) {
         break;
       }
     }
-    out->lines[out->count] = strdup(moves);
-    out->names[out->count] = strdup(name);
+    char *line_copy = strdup(moves), *name_copy = strdup(name);
+    if (!line_copy || !name_copy) {
+      free(line_copy);
+      free(name_copy);
+      st = cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+      break;
+    }
+    out->lines[out->count] = line_copy;
+    out->names[out->count] = name_copy;
     out->count++;
   }
   free(line);

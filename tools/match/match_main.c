@@ -12,6 +12,7 @@
  * an engine that does not start, 2 bad arguments (nothing started or
  * written), 3 when cformer lost a game by a fault (illegal move, crash,
  * timeout). */
+#include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
@@ -58,6 +59,7 @@ typedef struct match_state {
   long evals, cformer_moves;
   uint64_t *game_keys; /* per finished game: its moves and cformer's colour */
   FILE *pgn, *rss_log;
+  bool pgn_failed; /* a --pgn write failed: named once, the games went on without it */
   char cformer_name[128], opponent_name[128];
   bool start_failed;
   cf_status start_status;
@@ -298,7 +300,13 @@ static void write_pgn(match_state *s, int round, const cf_match_game_result *r, 
     col += fprintf(s->pgn, "%s%s ", num, san);
   }
   fprintf(s->pgn, "{%s} %s\n\n", r->reason, res);
-  fflush(s->pgn);
+  if (fflush(s->pgn) != 0 || ferror(s->pgn)) { /* a full disk: say so once, play on */
+    fprintf(stderr, "cformer-match: cannot write '%s': %s (the games go on without it)\n",
+            s->a->pgn, strerror(errno));
+    fclose(s->pgn);
+    s->pgn = NULL;
+    s->pgn_failed = true;
+  }
 }
 
 static void print_standing(const match_state *s, FILE *out) {
@@ -458,7 +466,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (a.pgn && !(s.pgn = fopen(a.pgn, "w"))) {
-    fprintf(stderr, "cformer-match: cannot write %s\n", a.pgn);
+    fprintf(stderr, "cformer-match: cannot write '%s': %s\n", a.pgn, strerror(errno));
     cf_openings_free(&s.openings);
     return 1;
   }
@@ -511,7 +519,10 @@ int main(int argc, char **argv) {
   for (; started < n; started++)
     if (pthread_create(&threads[started], NULL, worker, &s) != 0) break;
   for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
-  if (s.pgn) fclose(s.pgn);
+  if (s.pgn && fclose(s.pgn) != 0) {
+    fprintf(stderr, "cformer-match: cannot write '%s': %s\n", a.pgn, strerror(errno));
+    s.pgn_failed = true;
+  }
   if (s.rss_log) fclose(s.rss_log);
   cf_openings_free(&s.openings);
   int distinct = count_distinct(s.game_keys, s.finished);
@@ -539,5 +550,6 @@ int main(int argc, char **argv) {
     print_sprt(&s, stdout);
     if (s.verdict == CF_SPRT_CONTINUE) printf("SPRT: no decision within %d games\n", a.games);
   }
+  if (s.pgn_failed) return 1; /* the games were played; their record is not whole */
   return s.faults_cformer ? 3 : 0;
 }

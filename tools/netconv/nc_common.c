@@ -2,6 +2,7 @@
 #include "tools/netconv/nc_common.h"
 
 #include "common/cf_clock.h"
+#include "tools/cli/cf_cli.h"
 #include "tools/cli/cf_cli_net.h"
 
 #include <errno.h>
@@ -14,13 +15,13 @@
 #include <unistd.h>
 
 int nc_fail(const char *cmd, const char *fmt, ...) {
+  char prog[64];
+  snprintf(prog, sizeof prog, "netconv %s", cmd);
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "netconv %s: ", cmd);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  int rc = cf_cli_vfail(prog, fmt, ap);
   va_end(ap);
-  return 1;
+  return rc;
 }
 
 bool nc_parse_encoding(const char *text, cf_encoding *out) {

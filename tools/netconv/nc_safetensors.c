@@ -113,7 +113,10 @@ cf_status nc_st_parse(uint8_t *buf, size_t size, const char *file, nc_st_file *o
   cJSON_ArrayForEach(item, root) {
     if (strcmp(item->string, "__metadata__") == 0) {
       const cJSON *c = cJSON_GetObjectItemCaseSensitive(item, "cformer_config");
-      if (cJSON_IsString(c)) out->metadata_config = strdup(c->valuestring);
+      if (cJSON_IsString(c) && !(out->metadata_config = strdup(c->valuestring))) {
+        st = cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+        break;
+      }
       continue;
     }
     if (!cJSON_IsObject(item)) {

@@ -17,10 +17,14 @@ import json
 import os
 import sys
 
-import numpy as np
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+# A missing module is one line naming its Debian package, not a traceback.
+try:
+    import numpy as np
+except ImportError:
+    sys.stderr.write("netconv export: --onnx needs NumPy (apt-get install python3-numpy)\n")
+    sys.exit(1)
 try:
     import onnx
     from onnx import TensorProto, helper

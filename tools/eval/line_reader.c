@@ -1,5 +1,5 @@
 /* line_reader.c: see line_reader.h. */
-#include "tools/line_reader.h"
+#include "tools/eval/line_reader.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -36,7 +36,9 @@
 #include "net/cf_net_planes.h"
 #include "tools/cf_commands.h"
 #include "tools/cli/cf_cli.h"
-#include "tools/cf_pack_format.h"
+#include "tools/pack_data/cf_pack_format.h"
+
+#define PROG "cformer pack-data" /* cf_cli_fail's prefix */
 
 #define TSV_FIELDS 9
 #define HISTORY_MOVES_MAX 7
@@ -52,20 +54,6 @@ typedef struct pack_options {
   bool strict, dedup;
   long progress_every;
 } pack_options;
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
-#endif
-/* A failure after the arguments were accepted: message, exit status 1. */
-static int fail(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "cformer pack-data: ");
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, "\n");
-  va_end(ap);
-  return 1;
-}
 
 static uint64_t splitmix64(uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
@@ -394,7 +382,7 @@ static bool check_positive(void *ctx, const char *value, char *why, size_t why_s
 static int pack_shard(const char *path, const pack_options *o, hash_set *seen, pack_file *train,
                       pack_file *val, pack_stats *s, double t0) {
   FILE *in = fopen(path, "r");
-  if (!in) return fail("cannot open %s: %s", path, strerror(errno));
+  if (!in) return cf_cli_fail(PROG, "cannot open %s: %s", path, strerror(errno));
   char *line = NULL;
   size_t cap = 0;
   ssize_t len;
@@ -414,7 +402,7 @@ static int pack_shard(const char *path, const pack_options *o, hash_set *seen, p
     if (pack_line(line, o, &rec, &err) != CF_OK) {
       s->malformed++;
       if (o->strict) {
-        rc = fail("%s:%ld: %s", path, lineno, err.msg);
+        rc = cf_cli_fail(PROG, "%s:%ld: %s", path, lineno, err.msg);
         break;
       }
       if (s->malformed <= ERRORS_SHOWN)
@@ -424,7 +412,7 @@ static int pack_shard(const char *path, const pack_options *o, hash_set *seen, p
     if (o->dedup) {
       int added = hash_set_add(seen, record_input_hash(&rec));
       if (added < 0) {
-        rc = fail("out of memory");
+        rc = cf_cli_fail(PROG, "out of memory");
         break;
       }
       if (added == 0) {
@@ -435,13 +423,13 @@ static int pack_shard(const char *path, const pack_options *o, hash_set *seen, p
     double u = (double)(splitmix64(o->seed * 0x100000001B3ull ^ rec.game_id) >> 11) * 0x1p-53;
     pack_file *dst = u < o->val_fraction ? val : train;
     if (fwrite(&rec, sizeof rec, 1, dst->f) != 1) {
-      rc = fail("cannot write %s: %s", dst->path, strerror(errno));
+      rc = cf_cli_fail(PROG, "cannot write %s: %s", dst->path, strerror(errno));
       break;
     }
     dst->count++;
     if (o->progress_every && s->lines % o->progress_every == 0) progress(s, train, val, t0);
   }
-  if (rc == 0 && ferror(in)) rc = fail("cannot read %s: %s", path, strerror(errno));
+  if (rc == 0 && ferror(in)) rc = cf_cli_fail(PROG, "cannot read %s: %s", path, strerror(errno));
   free(line);
   fclose(in);
   return rc;
@@ -477,7 +465,7 @@ int cf_cmd_pack_data(int argc, char **argv) {
       .prog = "cformer pack-data", .version = "cformer " CF_VERSION,
       .usage = "usage: cformer pack-data --out DIR [options] SHARD.tsv...\n\n"
                "Packs Stockfish-labelled TSV shards (training/README.md) into fixed-size records\n"
-               "(tools/cf_pack_format.h) in DIR/train.cfpack and DIR/val.cfpack.\n\n",
+               "(tools/pack_data/cf_pack_format.h) in DIR/train.cfpack and DIR/val.cfpack.\n\n",
       .flags = flags, .n_flags = (int)(sizeof flags / sizeof flags[0]),
       .positional_name = "SHARD.tsv"};
   int rc = cf_cli_parse(&spec, argc, argv);
@@ -497,11 +485,11 @@ static int pack(const pack_options *op, const char *const *shards, int n_shards)
   int rc;
   cf_chess_init();
   if (mkdir(o.out_dir, 0777) != 0 && errno != EEXIST)
-    return fail("cannot create %s: %s", o.out_dir, strerror(errno));
+    return cf_cli_fail(PROG, "cannot create %s: %s", o.out_dir, strerror(errno));
   pack_file train = {0}, val = {0};
   if (!open_pack(&train, o.out_dir, "train.cfpack", o.input_format) ||
       !open_pack(&val, o.out_dir, "val.cfpack", o.input_format)) {
-    rc = fail("cannot write in %s: %s", o.out_dir, strerror(errno));
+    rc = cf_cli_fail(PROG, "cannot write in %s: %s", o.out_dir, strerror(errno));
     if (train.f) close_pack(&train, o.input_format, 0);
     return rc;
   }
@@ -515,7 +503,7 @@ static int pack(const pack_options *op, const char *const *shards, int n_shards)
   int ok = close_pack(&train, o.input_format, rc == 0);
   ok = close_pack(&val, o.input_format, rc == 0) && ok;
   if (rc) return 1;
-  if (!ok) return fail("cannot finish the files in %s: %s", o.out_dir, strerror(errno));
+  if (!ok) return cf_cli_fail(PROG, "cannot finish the files in %s: %s", o.out_dir, strerror(errno));
   progress(&s, &train, &val, t0);
   printf("packed %ld lines: %" PRIu64 " train, %" PRIu64
          " val records (input format %d), %ld duplicates, %ld malformed skipped, %ld incomplete "

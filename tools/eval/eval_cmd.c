@@ -22,7 +22,7 @@
  * Streaming: each answer is written and flushed as soon as it is computed;
  * lines are batched (up to --batch) only while more input is ready at
  * once, so a program may write a line and wait for its answer
- * (tools/line_reader.h). --bench RUNS then evaluates the whole set RUNS
+ * (tools/eval/line_reader.h). --bench RUNS then evaluates the whole set RUNS
  * more times and reports evaluations per second on stderr. */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -43,8 +43,10 @@
 #include "tools/cf_commands.h"
 #include "tools/cli/cf_cli.h"
 #include "tools/cli/cf_cli_net.h"
-#include "tools/line_reader.h"
+#include "tools/eval/line_reader.h"
 #include "weights/cf_weights.h"
+
+#define PROG "cformer eval" /* cf_cli_fail's prefix */
 
 #define DEFAULT_BATCH 16
 #define MAX_BATCH 4096
@@ -88,21 +90,6 @@ typedef struct eval_case {
   "each policy head (raw logits, or probabilities with --policy softmax), in the\n"          \
   "parity case schema (docs/CLI.md). Each answer is written as soon as it is computed:\n"    \
   "a program may write a line and wait for its answer.\n\n"
-
-/* A failure after the arguments were accepted: message, exit status 1. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
-#endif
-static int
-fail(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "cformer eval: ");
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, "\n");
-  va_end(ap);
-  return 1;
-}
 
 static double seconds(clockid_t clock) {
   struct timespec ts;
@@ -410,7 +397,7 @@ static bool answer(const eval_args *a, cf_net *net, case_list *pending, case_lis
                    cf_net_request *req, cf_net_output *out, bool *line_failed) {
   cf_error err = {0};
   if (evaluate(net, pending->items, pending->count, req, out, &err) != CF_OK) {
-    fail("%s", err.msg);
+    cf_cli_fail(PROG, "%s", err.msg);
     return false;
   }
   for (int i = 0; i < pending->count; i++) {
@@ -438,7 +425,7 @@ static int bench_runs(const eval_args *a, cf_net *net, case_list *kept) {
   if (!req || !out) {
     free(req);
     free(out);
-    return fail("out of memory");
+    return cf_cli_fail(PROG, "out of memory");
   }
   int rc = 0;
   cf_error err = {0};
@@ -447,7 +434,7 @@ static int bench_runs(const eval_args *a, cf_net *net, case_list *kept) {
   double t0 = seconds(CLOCK_MONOTONIC), c0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
   for (int r = 0; r < a->bench; r++)
     if (evaluate(net, kept->items, kept->count, req, out, &err) != CF_OK) {
-      rc = fail("%s", err.msg);
+      rc = cf_cli_fail(PROG, "%s", err.msg);
       break;
     }
   double dt = seconds(CLOCK_MONOTONIC) - t0, dc = seconds(CLOCK_PROCESS_CPUTIME_ID) - c0;
@@ -470,20 +457,20 @@ int cf_cmd_eval(int argc, char **argv) {
   cf_error err = {0};
   cf_net *net = open_net(&a, &err);
   if (!net) {
-    fail("%s", err.msg);
+    cf_cli_fail(PROG, "%s", err.msg);
     return cf_cli_net_failure_status(err.status);
   }
   int fd = STDIN_FILENO;
   if (a.cases && (fd = open(a.cases, O_RDONLY | O_CLOEXEC)) < 0) {
     cf_net_free(net);
-    return fail("cannot open %s: %s", a.cases, strerror(errno));
+    return cf_cli_fail(PROG, "cannot open %s: %s", a.cases, strerror(errno));
   }
   line_reader in;
   line_reader_init(&in, fd);
   case_list pending = {0}, kept = {0};
   cf_net_request *req = malloc((size_t)a.batch * sizeof *req);
   cf_net_output *out = malloc((size_t)a.batch * sizeof *out);
-  bool broken = !(req && out) && fail("out of memory"), line_failed = false;
+  bool broken = !(req && out) && cf_cli_fail(PROG, "out of memory"), line_failed = false;
   long number = 0;
   char *line;
   ssize_t len;
@@ -501,17 +488,17 @@ int cf_cmd_eval(int argc, char **argv) {
     eval_case *c = new_case(line, number);
     if (!c || !push_case(&pending, c)) {
       free_case(c);
-      broken = fail("out of memory");
+      broken = cf_cli_fail(PROG, "out of memory");
       break;
     }
     if (!c->error[0]) prepare_case(c, net);
-    if (!bind_outputs(c, net)) broken = fail("out of memory");
+    if (!bind_outputs(c, net)) broken = cf_cli_fail(PROG, "out of memory");
     else if (!c->error[0])
       c->out.transform = cf_net_encode_planes(&c->position, a.fill, &c->planes);
   }
   if (!broken && pending.count > 0)
     broken = !answer(&a, net, &pending, &kept, req, out, &line_failed);
-  if (!broken && in.error) broken = fail("reading %s: %s", a.cases ? a.cases : "standard input",
+  if (!broken && in.error) broken = cf_cli_fail(PROG, "reading %s: %s", a.cases ? a.cases : "standard input",
                                         strerror(in.error));
   rc = broken || line_failed ? 1 : 0;
   if (!broken && a.bench > 0 && bench_runs(&a, net, &kept) != 0) rc = 1;
