@@ -1,6 +1,6 @@
 /* test_bench_writers.c: the table, JSON and SVG forms of a hand-made
  * report. JSON: parses, carries the schema and the numbers, and every key it
- * writes is documented in docs/BENCH.md. SVG: well-formed XML (expat), one
+ * writes is documented in docs/BENCH_JSON.md. SVG: well-formed XML (expat), one
  * marker per measured backend and agent (three agents), specials escaped. */
 #include <cjson/cJSON.h>
 #include <expat.h>
@@ -46,7 +46,7 @@ static void keys_documented(cf_test *t, const cJSON *j, const char *doc) {
     if (c->string) {
       char quoted[96], m[160];
       snprintf(quoted, sizeof quoted, "`%s`", c->string);
-      snprintf(m, sizeof m, "JSON key %s is documented in docs/BENCH.md", quoted);
+      snprintf(m, sizeof m, "JSON key %s is documented in docs/BENCH_JSON.md", quoted);
       cf_test_report(t, strstr(doc, quoted) != NULL, __FILE__, __LINE__, m);
     }
     if (cJSON_IsObject(c) || cJSON_IsArray(c)) keys_documented(t, c, doc);
