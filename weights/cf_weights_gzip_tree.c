@@ -501,24 +501,7 @@ struct cf_byte_sink {
 
 static void emit(cf_byte_sink *s, const uint8_t *data, size_t len) {
   if (s->status != CF_OK || len == 0) return;
-  if (s->file) {
-    if (fwrite(data, 1, len, s->file) != len)
-      s->status = cf_error_set(&s->err, CF_ERR_IO, "write failed");
-    return;
-  }
-  if (s->cap - s->len < len) {
-    size_t ncap = s->cap ? s->cap : 4096;
-    while (ncap - s->len < len) ncap *= 2;
-    uint8_t *nb = realloc(s->mem, ncap);
-    if (!nb) {
-      s->status = cf_error_set(&s->err, CF_ERR_NOMEM, "cannot grow output to %zu bytes", ncap);
-      return;
-    }
-    s->mem = nb;
-    s->cap = ncap;
-  }
-  memcpy(s->mem + s->len, data, len);
-  s->len += len;
+  s->status = cf_sink_emit(s->file, &s->mem, &s->len, &s->cap, data, len, &s->err);
 }
 
 static void emit_block(cf_byte_sink *s, bool last) {

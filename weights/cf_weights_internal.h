@@ -58,6 +58,12 @@ cf_status cf_gunzip(cf_byte_source *src, uint64_t max_out, uint8_t **out, size_t
 
 /* A sink the writer streams the packed message into: a growing memory
  * buffer or a file, optionally through gzip. */
+/* Where a sink's finished bytes go, for both gzip layers: written to file,
+ * or (file NULL) appended to the growing buffer *mem (*len used of *cap).
+ * CF_ERR_IO or CF_ERR_NOMEM with err set when they cannot. */
+cf_status cf_sink_emit(FILE *file, uint8_t **mem, size_t *len, size_t *cap, const uint8_t *data,
+                       size_t n, cf_error *err);
+
 typedef struct cf_byte_sink cf_byte_sink;
 cf_byte_sink *cf_sink_open(FILE *file, bool gzip, cf_error *err);
 /* Appends; on failure the sink remembers the first error. */

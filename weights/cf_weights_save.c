@@ -337,3 +337,20 @@ cf_status cf_weights_save_file(const cf_weights *w, const char *path, cf_encodin
   if (st != CF_OK) cf_error_prefix(err, "%s", path);
   return st;
 }
+
+cf_status cf_sink_emit(FILE *file, uint8_t **mem, size_t *len, size_t *cap, const uint8_t *data,
+                       size_t n, cf_error *err) {
+  if (file)
+    return fwrite(data, 1, n, file) == n ? CF_OK : cf_error_set(err, CF_ERR_IO, "write failed");
+  if (*cap - *len < n) {
+    size_t grown = *cap ? *cap : 4096;
+    while (grown - *len < n) grown *= 2;
+    uint8_t *bigger = realloc(*mem, grown);
+    if (!bigger) return cf_error_set(err, CF_ERR_NOMEM, "cannot grow output to %zu bytes", grown);
+    *mem = bigger;
+    *cap = grown;
+  }
+  memcpy(*mem + *len, data, n);
+  *len += n;
+  return CF_OK;
+}

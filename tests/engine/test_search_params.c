@@ -28,6 +28,16 @@ static void collect(void *user, const char *line) {
   if (n > 0 && tr->used + (size_t)n < sizeof tr->text) tr->used += (size_t)n;
 }
 
+/* A UCI engine whose lines go to tr (emptied), searching in the feeding
+ * call; NULL (a failed check) when it cannot be made. */
+static cf_uci *new_engine(cf_test *t, transcript *tr) {
+  tr->used = 0;
+  cf_uci *u = NULL;
+  cf_uci_config cfg = {.inline_search = true};
+  CHECK(cf_uci_create(&cfg, collect, tr, &u, NULL) == CF_OK);
+  return u;
+}
+
 /* The default as the UCI option shows it. */
 static void default_text(const cf_search_param *r, char *out, size_t size) {
   switch (r->kind) {
@@ -91,10 +101,7 @@ static void test_ranges_are_the_check(cf_test *t) {
  * to its max reaches the search's parameters; knobs are not options. */
 static void test_rows_in_uci(cf_test *t) {
   static transcript tr;
-  tr.used = 0;
-  cf_uci *u = NULL;
-  cf_uci_config cfg = {.inline_search = true};
-  CHECK(cf_uci_create(&cfg, collect, &tr, &u, NULL) == CF_OK);
+  cf_uci *u = new_engine(t, &tr);
   if (!u) return;
   cf_uci_feed(u, "uci");
   for (int i = 0; i < CF_SEARCH_PARAM_COUNT; i++) {
@@ -190,10 +197,7 @@ static void test_minibatch_rule(cf_test *t) {
  * lanes on the CPU (the search keeps one batch in flight). */
 static void test_threads_meaning(cf_test *t) {
   static transcript tr;
-  tr.used = 0;
-  cf_uci *u = NULL;
-  cf_uci_config cfg = {.inline_search = true};
-  CHECK(cf_uci_create(&cfg, collect, &tr, &u, NULL) == CF_OK);
+  cf_uci *u = new_engine(t, &tr);
   if (!u) return;
   static const struct {
     const char *backend, *threads;
