@@ -35,8 +35,10 @@
  * waits queues behind it, in order; `setoption`, `position` and
  * `ucinewgame` read while nothing waits run at once (the load works on a
  * copy of the options; a net loaded for options since changed is loaded
- * again by the next isready or go); `stop` makes a waiting go answer at
- * once, without the network; `ponderhit` makes a waiting `go ponder` a
+ * again by the next isready or go); `stop` makes a go waiting for the load
+ * answer at once, without the network (a stopped go queued behind an
+ * isready runs once the load has ended: it searches the root, then
+ * stops); `ponderhit` makes a waiting `go ponder` a
  * timed go whose clock starts then; `quit` waits for the load under way
  * (and for any load the commands before it start), so every `isready`
  * read before `quit` gets its `readyok` (as in Lc0; a go read before quit

@@ -164,9 +164,13 @@ static void cmd_go(cf_uci *u, char *args) {
     cf_uci_emit(u, "bestmove 0000");
     return;
   }
-  /* Stopped while it waited for a network load: it answers now, without
-   * the network, rather than after the load. */
-  const bool early_stop = u->cmd.stopped;
+  /* Stopped while it waited in the queue. With the network loaded (the
+   * load it waited behind has ended) it searches as a go with a stop right
+   * behind it does: the root's evaluation, then the stop. While the load is
+   * still under way it answers now, without the network, rather than after
+   * the load. */
+  const bool stop_at_once = u->cmd.stopped && cf_uci_net_ready(u);
+  const bool early_stop = u->cmd.stopped && !stop_at_once;
   if (!early_stop && !cf_uci_net_ready(u)) {
     cf_uci_emit(u, "info string error: go: no network loaded: %s", u->failed_msg);
     cf_uci_emit(u, "bestmove 0000");
@@ -185,6 +189,10 @@ static void cmd_go(cf_uci *u, char *args) {
      * round trip is off the clock. */
     cf_uci_play_instant(u, early_stop ? "stop came during the network load" : "time trouble");
     return;
+  }
+  if (stop_at_once) {
+    atomic_store(&u->stop, true);
+    u->released = true; /* a held go's stop has come too */
   }
   if (!cf_uci_start_search(u)) {
     cf_uci_emit(u, "info string error: go: cannot start the search thread");

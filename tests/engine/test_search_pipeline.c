@@ -23,6 +23,7 @@
 #include "engine/cf_net_input.h"
 #include "common/cf_clock.h"
 #include "engine/cf_engine_weights.h"
+#include "engine/uci/cf_uci.h"
 #include "engine/uci/cf_uci_options.h"
 #include "engine/search/cf_search_internal.h"
 #include "net/cf_net_stream.h"
@@ -287,5 +288,50 @@ static void test_bad_options(cf_test *t) {
   CHECK_STR_CONTAINS(err.msg, "lanes");
 }
 
-CF_TEST_MAIN(test_stream_order, test_fixed_nodes_every_depth, test_real_net, test_stop_mid_batch,
+typedef struct lines {
+  char text[1 << 15];
+  size_t used;
+} lines;
+
+static void collect(void *user, const char *line) {
+  lines *l = user;
+  int n = snprintf(l->text + l->used, sizeof l->text - l->used, "%s\n", line);
+  if (n > 0 && l->used + (size_t)n < sizeof l->text) l->used += (size_t)n;
+}
+
+/* The UCI engine on the simulated device when a pass fails mid-search:
+ * an error line naming the pass and the cause, a legal bestmove from what
+ * was searched, and a working engine after isready. */
+static void test_uci_device_failure(cf_test *t) {
+  static lines out;
+  out.used = 0;
+  cf_uci *u = NULL;
+  cf_uci_config cfg = {.inline_search = true};
+  CHECK(cf_uci_create(&cfg, collect, &out, &u, NULL) == CF_OK);
+  if (!u) return;
+  cf_uci_feed(u, "setoption name WeightsFile value <built in>");
+  cf_uci_feed(u, "setoption name Backend value sim");
+  cf_uci_feed(u, "setoption name BackendOptions value latency_us=100,fault_op=4");
+  cf_uci_feed(u, "setoption name Threads value 2");
+  cf_uci_feed(u, "isready");
+  cf_uci_feed(u, "position startpos moves e2e4");
+  out.used = 0;
+  cf_uci_feed(u, "go nodes 2000");
+  CHECK_STR_CONTAINS(out.text, "info string error: ");
+  CHECK_STR_CONTAINS(out.text, "pass");
+  CHECK_STR_CONTAINS(out.text, "injected failure");
+  CHECK(strstr(out.text, "bestmove ") != NULL && strstr(out.text, "bestmove 0000") == NULL);
+  /* a working device again (the options load a new net), and it searches */
+  cf_uci_feed(u, "setoption name BackendOptions value latency_us=100");
+  out.used = 0;
+  out.text[0] = 0;
+  cf_uci_feed(u, "isready");
+  cf_uci_feed(u, "go nodes 300");
+  CHECK_STR_CONTAINS(out.text, "readyok");
+  CHECK_STR_CONTAINS(out.text, " nodes 300 ");
+  CHECK(strstr(out.text, "error") == NULL);
+  cf_uci_free(u);
+}
+
+CF_TEST_MAIN(test_uci_device_failure, test_stream_order, test_fixed_nodes_every_depth, test_real_net, test_stop_mid_batch,
              test_device_failure, test_bad_options)

@@ -190,6 +190,29 @@ static void test_stop_during_load(cf_test *t) {
   cf_uci_free(u);
 }
 
+/* A stop queued behind a go that waits behind an isready (the load under
+ * way): once the load ends the go runs with the network, so it searches the
+ * root before the stop ends it, and says nothing about a load. */
+static void test_stop_queued_behind_isready(cf_test *t) {
+  transcript tr;
+  cf_uci *u = slow_engine(t, &tr, 300);
+  if (!u) return;
+  feed(t, u, "isready");
+  feed(t, u, "position startpos");
+  feed(t, u, "go infinite");
+  feed(t, u, "stop");
+  long best = wait_for(t, &tr, 0, "bestmove ", 300 + load_margin_ms());
+  CHECK(best >= 0);
+  if (best >= 0) CHECK(legal_bestmove(&tr, best, ""));
+  long ready = wait_for(t, &tr, 0, "readyok", 1);
+  CHECK(ready >= 0 && ready < best);
+  CHECK(!has(&tr, 0, "stop came during the network load"));
+  /* the root was evaluated: an info line with nodes before bestmove */
+  long nodes = wait_for(t, &tr, (size_t)(ready > 0 ? ready : 0), " nodes ", 1);
+  CHECK(nodes >= 0 && nodes < best);
+  cf_uci_free(u);
+}
+
 /* The wait for a load counts against go's clock: a movetime longer than
  * the load ends the move at go + movetime, not at load + movetime; a
  * clock the load used up is time trouble (a move without the network). */
@@ -315,6 +338,7 @@ static void test_foreground(cf_test *t) {
 }
 
 CF_TEST_MAIN(test_isready_waits, test_option_during_load, test_stop_during_load,
+             test_stop_queued_behind_isready,
              test_go_clock_counts_wait, test_ponderhit_during_load, test_quit_answers_isready,
              test_quit_lets_a_hung_load_go,
              test_foreground)
