@@ -3,6 +3,8 @@
  * fixed buffers), so no input length or content can overrun anything. */
 #include "chess/cf_fen.h"
 
+#include <assert.h>
+
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -328,4 +330,10 @@ void cf_position_to_fen(const cf_position *pos, char out[CF_FEN_MAX]) {
   }
   /* At most 71 + 11 characters so far; the counters fit in the rest. */
   snprintf(out + n, CF_FEN_MAX - n, " %d %d", pos->rule50, pos->fullmove);
+}
+
+void cf_position_startpos(cf_position *pos) {
+  cf_status status = cf_position_from_fen(pos, CF_FEN_STARTPOS, NULL);
+  assert(status == CF_OK);
+  (void)status;
 }

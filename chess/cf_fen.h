@@ -40,6 +40,10 @@
  * as 1. */
 cf_status cf_position_from_fen(cf_position *pos, const char *fen, cf_error *err);
 
+/* The standard start position. */
+void cf_position_startpos(cf_position *pos);
+
+
 /* Writes pos as a six-field FEN into out (always NUL-terminated). Castling
  * is KQkq when every right is standard (king on e, rooks on a/h), else
  * Shredder-FEN letters (pos->chess960), which no reader can misread. The

@@ -5,14 +5,7 @@
 #include <string.h>
 
 #include "chess/cf_attacks.h"
-#include "chess/cf_fen.h"
 #include "chess/cf_zobrist.h"
-
-void cf_position_startpos(cf_position *pos) {
-  cf_status status = cf_position_from_fen(pos, CF_FEN_STARTPOS, NULL);
-  assert(status == CF_OK);
-  (void)status;
-}
 
 cf_bb cf_position_attackers(const cf_position *pos, int s, cf_color by, cf_bb occupied) {
   const cf_bb *p = pos->pieces[by];

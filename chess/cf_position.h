@@ -58,8 +58,6 @@ typedef struct cf_undo {
   cf_piece captured;
 } cf_undo;
 
-/* The standard start position. */
-void cf_position_startpos(cf_position *pos);
 
 static inline cf_bb cf_position_all(const cf_position *pos) {
   return pos->occupied[CF_WHITE] | pos->occupied[CF_BLACK];

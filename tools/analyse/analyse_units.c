@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chess/cf_fen.h"
 #include "tools/puzzles/cf_puzzle.h"
 
 const char *const analyse_format_names[] = {"pgn", "epd", "fen", "puzzles", "units", "auto", NULL};

@@ -53,6 +53,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "chess/cf_fen.h"
 #include "engine/uci/cf_uci.h"
 #include "engine/uci/cf_uci_go.h"
 #include "engine/uci/cf_uci_text.h"
