@@ -20,7 +20,8 @@
 #include "engine/cf_agent.h"
 #include "engine/cf_engine_weights.h"
 #include "engine/uci/cf_uci_options.h"
-#include "tools/analyse/analyse_cmd.h"
+#include "tools/analyse/analyse_args.h"
+#include "tools/analyse/analyse_modes.h"
 #include "tools/analyse/analyse_resume.h"
 #include "tools/analyse/analyse_run.h"
 #include "tools/analyse/analyse_write.h"
@@ -154,27 +155,6 @@ static int parse_args(int argc, char **argv, analyse_args *a, cf_cli_spec *spec_
   if (a->multipv > 1 && !a->agent) return cf_cli_usage_error(spec_out, "--multipv needs a search");
   if (!a->source_name) a->source_name = a->input;
   return CF_CLI_CONTINUE;
-}
-
-cf_status analyse_open_net(const analyse_args *a, cf_net **net, cf_error *err) {
-  cf_kv *kv = NULL;
-  CF_TRY(cf_cli_backend_options(a->backend_opts, a->threads, &kv, err));
-  cf_engine_weights_spec spec = {
-      .weights = a->weights,
-      .net = {.backend = a->backend, .backend_kv = kv, .max_batch = a->agent ? 256 : a->batch},
-      .load = a->load,
-  };
-  cf_engine_weights_info info;
-  cf_status st = cf_engine_load_net(&spec, net, &info, err);
-  cf_kv_free(kv);
-  return st;
-}
-
-analyse_engine_options analyse_engine_options_of(const analyse_args *a) {
-  return (analyse_engine_options){.batch = a->batch, .top_k = a->top_k,
-                                  .agent = a->agent ? cf_agent_find(a->agent) : NULL,
-                                  .nodes = a->nodes, .movetime_ms = a->movetime,
-                                  .multipv = a->multipv};
 }
 
 /* The single-process run into --output (or stdout). */

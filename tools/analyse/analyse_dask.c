@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tools/analyse/analyse_cmd.h"
+#include "tools/analyse/analyse_modes.h"
 #include "tools/analyse/analyse_resume.h"
 
 #define MAX_ARGS 64

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/analyse/analyse_cmd.h"
+#include "tools/analyse/analyse_modes.h"
 #include "tools/analyse/analyse_run.h"
 
 int analyse_emit_units(const analyse_args *a) {

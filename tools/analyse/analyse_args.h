@@ -1,9 +1,9 @@
-/* analyse_cmd.h: what the parts of `cformer analyse` share: the parsed
- * command line, opening the network, and the modes beside the plain run:
- * --serve (a Dask worker's resident process), --emit-units (the Dask
- * driver's reader) and the hand-over to the driver (analyse_dask.c). */
-#ifndef ANALYSE_CMD_H
-#define ANALYSE_CMD_H
+/* analyse_args.h: the parsed command line of `cformer analyse`, which its
+ * modes share (the plain run, --serve, --emit-units, the Dask hand-over),
+ * and what they make from it: the network and the engine's options
+ * (analyse_args.c). */
+#ifndef ANALYSE_ARGS_H
+#define ANALYSE_ARGS_H
 
 #include <stdbool.h>
 
@@ -24,9 +24,4 @@ typedef struct analyse_args {
 cf_status analyse_open_net(const analyse_args *a, cf_net **net, cf_error *err);
 analyse_engine_options analyse_engine_options_of(const analyse_args *a);
 
-/* The modes; each returns the exit status. */
-int analyse_serve(const analyse_args *a);
-int analyse_emit_units(const analyse_args *a);
-int analyse_dask(const analyse_args *a, const char *argv0);
-
-#endif /* ANALYSE_CMD_H */
+#endif /* ANALYSE_ARGS_H */
