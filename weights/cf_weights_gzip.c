@@ -264,17 +264,8 @@ cf_status cf_sink_close(cf_byte_sink *s, uint8_t **out, size_t *out_size, cf_err
     deflateEnd(&s->zs);
     free(s->zbuf);
   }
-  if (s->file && s->status == CF_OK && fflush(s->file) != 0)
-    s->status = cf_error_set(&s->err, CF_ERR_IO, "write failed");
-  cf_status st = s->status;
-  if (st != CF_OK) {
-    cf_error_set(err, st, "%s", s->err.msg);
-    free(s->mem);
-  } else if (!s->file) {
-    if (out) *out = s->mem;
-    else free(s->mem);
-    if (out_size) *out_size = s->len;
-  }
+  const cf_status st =
+      cf_sink_finish(s->file, s->mem, s->len, s->status, &s->err, out, out_size, err);
   free(s);
   return st;
 }

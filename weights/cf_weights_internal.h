@@ -64,6 +64,13 @@ cf_status cf_gunzip(cf_byte_source *src, uint64_t max_out, uint8_t **out, size_t
 cf_status cf_sink_emit(FILE *file, uint8_t **mem, size_t *len, size_t *cap, const uint8_t *data,
                        size_t n, cf_error *err);
 
+/* The end of a sink's output, for both gzip layers: a file is flushed; the
+ * memory buffer mem (len bytes) goes to *out (freed when out is NULL or on
+ * failure). Returns status, or CF_ERR_IO when the flush fails; err gets the
+ * sink's message (serr) on failure. */
+cf_status cf_sink_finish(FILE *file, uint8_t *mem, size_t len, cf_status status,
+                         const cf_error *serr, uint8_t **out, size_t *out_size, cf_error *err);
+
 typedef struct cf_byte_sink cf_byte_sink;
 cf_byte_sink *cf_sink_open(FILE *file, bool gzip, cf_error *err);
 /* Appends; on failure the sink remembers the first error. */

@@ -354,3 +354,21 @@ cf_status cf_sink_emit(FILE *file, uint8_t **mem, size_t *len, size_t *cap, cons
   *len += n;
   return CF_OK;
 }
+
+cf_status cf_sink_finish(FILE *file, uint8_t *mem, size_t len, cf_status status,
+                         const cf_error *serr, uint8_t **out, size_t *out_size, cf_error *err) {
+  cf_error flush = {0};
+  if (file && status == CF_OK && fflush(file) != 0) {
+    status = cf_error_set(&flush, CF_ERR_IO, "write failed");
+    serr = &flush;
+  }
+  if (status != CF_OK) {
+    cf_error_set(err, status, "%s", serr->msg);
+    free(mem);
+  } else if (!file) {
+    if (out) *out = mem;
+    else free(mem);
+    if (out_size) *out_size = len;
+  }
+  return status;
+}
