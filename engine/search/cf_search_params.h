@@ -8,6 +8,10 @@
  * room reads cf_search_param_at). Adding a search option is one row here and
  * its use in the search (docs/DEVELOPING.md shows one).
  *
+ * Families of options have their own table, in the same row layout, joined
+ * at the end of CF_SEARCH_OPTIONS: cf_search_params_wdl.h (WDL rescaling
+ * and contempt) and cf_search_params_lc0.h (Lc0's further search options).
+ *
  * CF_SEARCH_KNOBS are parameters without a UCI option (a developer's or a
  * test's, set through the struct); they are checked the same way.
  *
@@ -19,6 +23,8 @@
 #include <stdbool.h>
 
 #include "common/cf_status.h"
+#include "engine/search/cf_search_params_lc0.h"
+#include "engine/search/cf_search_params_wdl.h"
 
 /* X(field, ctype, kind, name, flag, alias, def, min, max, choices, help) */
 #define CF_SEARCH_OPTIONS(X)                                                                       \
@@ -52,7 +58,9 @@
     "search: stop when no other move can catch the best in the time or nodes left (divided by "   \
     "this); 0 = off")                                                                              \
   X(ram_limit_mb, long, INT, "RamLimitMb", "ramlimit-mb", NULL, 0, 0, 100000000, NULL,             \
-    "search: stop when the tree holds this many MiB; 0 = no limit")
+    "search: stop when the tree holds this many MiB; 0 = no limit")                               \
+  CF_SEARCH_WDL_OPTIONS(X)                                                                         \
+  CF_SEARCH_LC0_OPTIONS(X)
 
 #define CF_SEARCH_KNOBS(X)                                                                         \
   X(max_collisions, int, INT, NULL, NULL, NULL, 0, 0, 1000000000, NULL,                            \
