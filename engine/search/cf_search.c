@@ -138,9 +138,11 @@ static bool prepare_slot(cf_batch *b, int minibatch, int collisions) {
   return true;
 }
 
-static cf_status prepare_buffers(cf_search *s, int minibatch, cf_error *err) {
+/* Batch slots (one, or batches_in_flight when the run may pipeline) and
+ * the NN cache at its size. */
+static cf_status prepare_buffers(cf_search *s, int minibatch, bool pipelined, cf_error *err) {
   const int collisions = cf_search_max_collisions(&s->params, minibatch);
-  s->n_slots = s->params.batches_in_flight > 0 ? s->params.batches_in_flight : 1;
+  s->n_slots = pipelined && s->params.batches_in_flight > 1 ? s->params.batches_in_flight : 1;
   for (int i = 0; i < s->n_slots; i++)
     if (!prepare_slot(&s->slots[i], minibatch, collisions))
       return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for a batch");
@@ -234,20 +236,22 @@ static cf_status pipelined_step(cf_search *s, int want, cf_error *err) {
 
 /* ---- the run ------------------------------------------------------------ */
 
-cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_search_limits *limits,
-                        cf_search_info_fn on_info, void *user, cf_search_result *out,
-                        cf_error *err) {
+cf_status cf_search_begin(cf_search *s, cf_net *net, cf_game *game, const cf_search_limits *limits,
+                          bool pipelined, cf_search_result *out, bool *done, cf_error *err) {
   memset(out, 0, sizeof *out);
+  *done = false;
   /* searchmoves naming no legal move means all moves (as the UCI agents
    * read it), so the root always has something to search. */
-  cf_search_limits lim = limits ? *limits : (cf_search_limits){0};
-  if (lim.allowed && lim.n_allowed > 0) {
+  cf_search_limits *lim = &s->run_limits;
+  *lim = limits ? *limits : (cf_search_limits){0};
+  if (lim->allowed && lim->n_allowed > 0) {
     bool any = false;
-    for (int i = 0; i < lim.n_allowed && !any; i++) any = cf_move_is_legal(cf_game_position(game), lim.allowed[i]);
-    if (!any) lim.allowed = NULL, lim.n_allowed = 0;
+    for (int i = 0; i < lim->n_allowed && !any; i++)
+      any = cf_move_is_legal(cf_game_position(game), lim->allowed[i]);
+    if (!any) lim->allowed = NULL, lim->n_allowed = 0;
   }
-  cf_search_tb_root(s, game, &lim);
-  s->limits = &lim;
+  cf_search_tb_root(s, game, lim);
+  s->limits = lim;
   s->playouts = s->evals = s->cache_hits = s->batches = s->collisions = s->collision_visits = 0;
   s->terminal_visits = s->cum_depth = s->leaves_evaluated = 0;
   s->max_depth = 0;
@@ -257,8 +261,8 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
   cf_movelist legal;
   cf_generate_legal(cf_game_position(game), &legal);
   const cf_net_info *ni = cf_net_get_info(net);
-  const int minibatch = cf_search_minibatch(&s->params, ni->backend);
-  cf_status st = prepare_buffers(s, minibatch, err);
+  s->minibatch = cf_search_minibatch(&s->params, ni->backend);
+  cf_status st = prepare_buffers(s, s->minibatch, pipelined, err);
   if (st == CF_OK) st = prepare_root(s, game, err);
   if (st != CF_OK) {
     s->limits = NULL;
@@ -274,6 +278,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
     out->info.wdl[1] = mated ? 0.0f : 1.0f;
     out->info.wdl[2] = mated ? 1.0f : 0.0f;
     s->limits = NULL;
+    *done = true;
     return CF_OK;
   }
   s->net = net;
@@ -289,49 +294,25 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
     return st;
   }
   s->root_black = cf_game_position(game)->side == CF_BLACK;
+  s->owe_batch = lim->one_minibatch;
+  return CF_OK;
+}
 
-  cf_info_throttle throttle;
-  cf_info_throttle_init(&throttle, s->start_time);
-  cf_search_info info;
-  s->owe_batch = lim.one_minibatch;
-  for (;;) {
-    const double now = cf_clock_now();
-    if (lim.live_deadline) {
-      const double late = atomic_load(lim.live_deadline);
-      if (late > 0) {
-        lim.deadline = late;
-        lim.infinite = false;
-      }
-    }
-    const cf_search_stop stop = cf_search_stop_rule(s, now);
-    if (stop != CF_STOP_NONE && s->n_pending > 0) {
-      /* The batches in the network come back first; then the rules again. */
-      if ((st = drain(s, CF_OK, err)) != CF_OK) break;
-      continue;
-    }
-    if (stop == CF_STOP_SOLVED && lim.infinite && lim.stop) {
-      /* Solved: nothing more to learn. A held search (infinite, ponder)
-       * waits for its stop without spinning. */
-      struct timespec nap = {0, 1000000};
-      nanosleep(&nap, NULL);
-      continue;
-    }
-    if (stop != CF_STOP_NONE) {
-      out->stopped = stop == CF_STOP_FLAG || stop == CF_STOP_DEADLINE || stop == CF_STOP_RAM;
-      out->ram_limited = stop == CF_STOP_RAM;
-      break;
-    }
-    const bool expanded = s->root->edges != NULL;
-    const int want = cf_search_batch_target(s, minibatch, now);
-    st = s->stream ? pipelined_step(s, want, err) : step(s, want, err);
-    if (st != CF_OK) break;
-    if (expanded) s->owe_batch = false; /* the owed batch below the root is done */
-    if (on_info) {
-      cf_search_fill_info(s, &info);
-      if (cf_info_throttle_due(&throttle, &info, cf_clock_now())) on_info(user, s, &info);
+cf_search_stop cf_search_next_stop(cf_search *s, double now) {
+  cf_search_limits *lim = &s->run_limits;
+  if (lim->live_deadline) {
+    const double late = atomic_load(lim->live_deadline);
+    if (late > 0) {
+      lim->deadline = late;
+      lim->infinite = false;
     }
   }
-  st = drain(s, st, err);
+  return cf_search_stop_rule(s, now);
+}
+
+void cf_search_end(cf_search *s, cf_search_stop stop, cf_search_result *out) {
+  out->stopped = stop == CF_STOP_FLAG || stop == CF_STOP_DEADLINE || stop == CF_STOP_RAM;
+  out->ram_limited = stop == CF_STOP_RAM;
   cf_net_stream_free(s->stream);
   s->stream = NULL;
   cf_search_fill_info(s, &out->info);
@@ -341,5 +322,46 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
   s->net = NULL;
   s->game = NULL;
   s->limits = NULL;
+}
+
+cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_search_limits *limits,
+                        cf_search_info_fn on_info, void *user, cf_search_result *out,
+                        cf_error *err) {
+  bool done;
+  cf_status st = cf_search_begin(s, net, game, limits, true, out, &done, err);
+  if (st != CF_OK || done) return st;
+  const cf_search_limits *lim = &s->run_limits;
+  cf_info_throttle throttle;
+  cf_info_throttle_init(&throttle, s->start_time);
+  cf_search_info info;
+  cf_search_stop stop = CF_STOP_NONE;
+  for (;;) {
+    const double now = cf_clock_now();
+    stop = cf_search_next_stop(s, now);
+    if (stop != CF_STOP_NONE && s->n_pending > 0) {
+      /* The batches in the network come back first; then the rules again. */
+      if ((st = drain(s, CF_OK, err)) != CF_OK) break;
+      continue;
+    }
+    if (stop == CF_STOP_SOLVED && lim->infinite && lim->stop) {
+      /* Solved: nothing more to learn. A held search (infinite, ponder)
+       * waits for its stop without spinning. */
+      struct timespec nap = {0, 1000000};
+      nanosleep(&nap, NULL);
+      continue;
+    }
+    if (stop != CF_STOP_NONE) break;
+    const bool expanded = s->root->edges != NULL;
+    const int want = cf_search_batch_target(s, s->minibatch, now);
+    st = s->stream ? pipelined_step(s, want, err) : step(s, want, err);
+    if (st != CF_OK) break;
+    if (expanded) s->owe_batch = false; /* the owed batch below the root is done */
+    if (on_info) {
+      cf_search_fill_info(s, &info);
+      if (cf_info_throttle_due(&throttle, &info, cf_clock_now())) on_info(user, s, &info);
+    }
+  }
+  st = drain(s, st, err);
+  cf_search_end(s, st == CF_OK ? stop : CF_STOP_NONE, out);
   return st;
 }

@@ -133,7 +133,9 @@ struct cf_search {
   cf_game *game;        /* pushed and popped along paths; the root position at rest */
   int root_ply;         /* game->count - 1 at the root */
   bool root_black;      /* the side to move at the root is black */
-  const cf_search_limits *limits;
+  const cf_search_limits *limits; /* &run_limits during a run, else NULL */
+  cf_search_limits run_limits;     /* the run's limits as the run applies them */
+  int minibatch;                   /* the run's MinibatchSize (cf_search_minibatch) */
   long playouts, evals, cache_hits, batches, collisions, terminal_visits, reused;
   long collision_visits; /* the visits this run's collisions stood for */
   long cum_depth;
@@ -260,6 +262,19 @@ bool cf_stop_by_smart_pruning(const cf_search *s, double now);
 bool cf_stop_by_proof(const cf_search *s);
 /* The first rule, in the order above, that ends the search now. */
 cf_search_stop cf_search_stop_rule(const cf_search *s, double now);
+
+/* ---- a run in phases (cf_search.c): cf_search_run, and the group's ---- */
+/* Starts a run as cf_search_run does (limits copied, tree kept or
+ * dropped, buffers at the minibatch). *done: nothing to search (no legal
+ * move; out is filled). pipelined: the run may keep batches_in_flight
+ * batches in a stream; without it one batch at a time in slot 0. */
+cf_status cf_search_begin(cf_search *s, cf_net *net, cf_game *game, const cf_search_limits *limits,
+                          bool pipelined, cf_search_result *out, bool *done, cf_error *err);
+/* The rule that ends the run now (a ponderhit's deadline applied first). */
+cf_search_stop cf_search_next_stop(cf_search *s, double now);
+/* Ends a run that began (no batch may be in the network): out from the
+ * tree, and what ended it (CF_STOP_NONE after an error). */
+void cf_search_end(cf_search *s, cf_search_stop stop, cf_search_result *out);
 
 /* ---- pace (cf_search_pace.c) ---- */
 /* Leaves the next batch may take: the minibatch, cut to the visits left
