@@ -27,6 +27,19 @@ cf_status cf_game_init(cf_game *game, const cf_position *start, cf_error *err) {
   return CF_OK;
 }
 
+cf_status cf_game_copy(cf_game *dst, const cf_game *src, cf_error *err) {
+  memset(dst, 0, sizeof *dst);
+  int capacity = INITIAL_CAPACITY;
+  while (capacity < src->count) capacity *= 2;
+  cf_game_ply *plies = malloc((size_t)capacity * sizeof *plies);
+  if (!plies) return cf_error_set(err, CF_ERR_NOMEM, "cannot allocate a game history");
+  memcpy(plies, src->plies, (size_t)src->count * sizeof *plies);
+  dst->plies = plies;
+  dst->count = src->count;
+  dst->capacity = capacity;
+  return CF_OK;
+}
+
 cf_status cf_game_init_fen(cf_game *game, const char *fen, cf_error *err) {
   cf_position start;
   memset(game, 0, sizeof *game);

@@ -61,6 +61,10 @@ cf_status cf_game_init_fen(cf_game *game, const char *fen, cf_error *err);
 /* Releases the plies; accepts NULL and an already freed game. */
 void cf_game_free(cf_game *game);
 
+/* dst becomes a copy of src's whole history (dst is initialised here;
+ * cf_game_free it). */
+cf_status cf_game_copy(cf_game *dst, const cf_game *src, cf_error *err);
+
 static inline const cf_position *cf_game_position(const cf_game *game) {
   return &game->plies[game->count - 1].pos;
 }

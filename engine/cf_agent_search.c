@@ -4,12 +4,54 @@
  * moves; without one, each call searches from scratch with its own. */
 #include <string.h>
 
-#include "engine/cf_agent.h"
+#include "engine/cf_agent_search.h"
 #include "engine/search/cf_search.h"
 
 /* The NN cache of a one-off search (no session): big enough for the
  * transpositions of one search, small enough to create per call. */
 #define ONE_OFF_CACHE 65536
+
+void cf_agent_search_limits(const cf_agent_request *req, cf_search_limits *lim) {
+  /* With no limit at all (a bare `go`, a library call without nodes or
+   * time) the search stops at CF_SEARCH_DEFAULT_VISITS rather than never;
+   * `go infinite` is the way to search until stopped. */
+  const bool unlimited = req->max_evals <= 0 && req->deadline <= 0 && req->depth <= 0 &&
+                         !req->infinite;
+  const bool mate_only = unlimited && req->mate > 0;
+  *lim = (cf_search_limits){
+      .visits = unlimited && !mate_only ? CF_SEARCH_DEFAULT_VISITS : req->max_evals,
+      .deadline = req->deadline,
+      .depth = req->depth,
+      .stop = req->stop,
+      .infinite = req->infinite || mate_only,
+      .live_deadline = req->live_deadline,
+      .allowed = req->allowed,
+      .n_allowed = req->n_allowed,
+      .one_minibatch = req->one_minibatch,
+      .mate = req->mate,
+  };
+}
+
+void cf_agent_search_result(const cf_search *s, const cf_search_result *r, cf_agent_result *out) {
+  memset(out, 0, sizeof *out);
+  out->best = r->info.best;
+  out->ponder = r->ponder;
+  out->q = r->info.q;
+  memcpy(out->wdl, r->info.wdl, sizeof out->wdl);
+  out->mate = r->info.mate;
+  out->evals = r->info.evals;
+  out->nodes = r->info.visits;
+  out->playouts = r->info.playouts;
+  out->depth = r->info.depth;
+  out->seldepth = r->info.seldepth;
+  out->hashfull = r->info.hashfull;
+  out->root_q = r->info.root_q;
+  out->root_m = r->info.root_m;
+  memcpy(out->root_wdl, r->info.root_wdl, sizeof out->root_wdl);
+  out->tb_hits = r->info.tb_hits;
+  out->stopped = r->stopped;
+  out->pv_len = cf_search_pv(s, r->info.best, out->pv, CF_AGENT_PV_MAX);
+}
 
 static cf_status choose(const cf_agent_request *req, cf_agent_result *out, cf_error *err) {
   memset(out, 0, sizeof *out);
@@ -24,43 +66,11 @@ static cf_status choose(const cf_agent_request *req, cf_agent_result *out, cf_er
     CF_TRY(cf_search_create(&p, &own, err));
     s = own;
   }
-  /* With no limit at all (a bare `go`, a library call without nodes or
-   * time) the search stops at CF_SEARCH_DEFAULT_VISITS rather than never;
-   * `go infinite` is the way to search until stopped. */
-  const bool unlimited = req->max_evals <= 0 && req->deadline <= 0 && req->depth <= 0 &&
-                         !req->infinite;
-  const bool mate_only = unlimited && req->mate > 0;
-  cf_search_limits lim = {
-      .visits = unlimited && !mate_only ? CF_SEARCH_DEFAULT_VISITS : req->max_evals,
-      .deadline = req->deadline,
-      .depth = req->depth,
-      .stop = req->stop,
-      .infinite = req->infinite || mate_only,
-      .live_deadline = req->live_deadline,
-      .allowed = req->allowed,
-      .n_allowed = req->n_allowed,
-      .one_minibatch = req->one_minibatch,
-      .mate = req->mate,
-  };
+  cf_search_limits lim;
+  cf_agent_search_limits(req, &lim);
   cf_search_result r;
   cf_status st = cf_search_run(s, req->net, req->game, &lim, req->on_info, req->info_user, &r, err);
-  out->best = r.info.best;
-  out->ponder = r.ponder;
-  out->q = r.info.q;
-  memcpy(out->wdl, r.info.wdl, sizeof out->wdl);
-  out->mate = r.info.mate;
-  out->evals = r.info.evals;
-  out->nodes = r.info.visits;
-  out->playouts = r.info.playouts;
-  out->depth = r.info.depth;
-  out->seldepth = r.info.seldepth;
-  out->hashfull = r.info.hashfull;
-  out->root_q = r.info.root_q;
-  out->root_m = r.info.root_m;
-  memcpy(out->root_wdl, r.info.root_wdl, sizeof out->root_wdl);
-  out->tb_hits = r.info.tb_hits;
-  out->stopped = r.stopped;
-  out->pv_len = cf_search_pv(s, r.info.best, out->pv, CF_AGENT_PV_MAX);
+  cf_agent_search_result(s, &r, out);
   cf_search_free(own);
   return st;
 }

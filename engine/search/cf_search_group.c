@@ -1,19 +1,44 @@
 /* cf_search_group.c: many searches, one network call a round
- * (cf_search_group.h). */
+ * (cf_search_group.h).
+ *
+ * On a device backend the jobs are split into two parts that take turns:
+ * while one part's call is on the device (a cf_net_stream), the other
+ * backs up its last call and gathers its next, so the device is not idle
+ * while the CPU walks the trees. Each search still makes its batches one
+ * after another, so its result does not change. On a CPU backend one part
+ * (the backend's threads already use the cores). */
 #include "engine/search/cf_search_group.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/cf_backend.h"
 #include "common/cf_clock.h"
 #include "engine/search/cf_search_internal.h"
 
 /* Per job, across rounds. */
 typedef struct job_state {
   bool running;  /* begun and not yet ended */
-  int first, n;  /* its leaves in this round's call */
+  int first, n;  /* its leaves in its part's current call */
   bool expanded; /* the root had children when this round's batch began */
 } job_state;
+
+/* A part: jobs [lo, hi) and the call their leaves go in. */
+typedef struct part {
+  int lo, hi;
+  cf_net_request *reqs;
+  cf_net_output *outs;
+  long total;    /* leaves in the call */
+  double sent;   /* when the call was submitted */
+} part;
+
+typedef struct group {
+  cf_net *net;
+  cf_search_job *jobs;
+  job_state *js;
+  cf_net_stream *stream; /* NULL: calls are made in place */
+  cf_search_group_stats count;
+} group;
 
 /* Ends job j: its result from its tree; status st. */
 static void end_job(cf_search_job *j, job_state *js, cf_search_stop stop, cf_status st) {
@@ -22,117 +47,170 @@ static void end_job(cf_search_job *j, job_state *js, cf_search_stop stop, cf_sta
   js->running = false;
 }
 
-/* Each running job either ends (a stop rule) or gathers its next batch;
- * returns the leaves gathered in all. */
-static long gather_round(cf_search_job *jobs, job_state *js, int n) {
-  long total = 0;
-  for (int i = 0; i < n; i++) {
-    if (!js[i].running) continue;
-    cf_search *s = jobs[i].search;
+static bool part_running(const group *g, const part *p) {
+  for (int i = p->lo; i < p->hi; i++)
+    if (g->js[i].running) return true;
+  return false;
+}
+
+/* Each running job of p either ends (a stop rule) or gathers its next
+ * batch; the leaves go into p's call. */
+static void gather_part(group *g, part *p) {
+  p->total = 0;
+  for (int i = p->lo; i < p->hi; i++) {
+    job_state *js = &g->js[i];
+    if (!js->running) continue;
+    cf_search_job *j = &g->jobs[i];
+    cf_search *s = j->search;
     const double now = cf_clock_now();
     const cf_search_stop stop = cf_search_next_stop(s, now);
-    js[i].n = 0;
+    js->n = 0;
     if (stop != CF_STOP_NONE) {
       /* A held search waits for a stop that cannot come while the group
        * runs; it ends like a stopped one. */
-      end_job(&jobs[i], &js[i], stop, CF_OK);
+      end_job(j, js, stop, CF_OK);
       continue;
     }
-    js[i].expanded = s->root->edges != NULL;
+    js->expanded = s->root->edges != NULL;
     const int want = cf_search_batch_target(s, s->minibatch, now);
-    const int got = cf_search_gather(s, &s->slots[0], want, &jobs[i].error);
-    if (got < 0) {
-      cf_search_finish(s, &s->slots[0], CF_ERR_NOMEM, NULL);
-      end_job(&jobs[i], &js[i], CF_STOP_NONE, CF_ERR_NOMEM);
-      continue;
-    }
-    js[i].first = (int)total;
-    js[i].n = got;
-    total += got;
-  }
-  return total;
-}
-
-/* Backs up each job's batch from the round's call (evaluated: its
- * status); a job whose batch found nothing to evaluate backs up too. */
-static void finish_round(cf_search_job *jobs, job_state *js, int n, const cf_net_output *outs,
-                         cf_status evaluated, const cf_error *why) {
-  for (int i = 0; i < n; i++) {
-    if (!js[i].running) continue;
-    cf_search *s = jobs[i].search;
     cf_batch *b = &s->slots[0];
-    if (js[i].n > 0) memcpy(b->outputs, outs + js[i].first, (size_t)js[i].n * sizeof *outs);
-    const cf_status got = js[i].n > 0 ? evaluated : CF_OK;
-    if (got != CF_OK && why) jobs[i].error = *why;
-    const cf_status st = cf_search_finish(s, b, got, got == CF_OK ? &jobs[i].error : NULL);
-    if (st != CF_OK) {
-      end_job(&jobs[i], &js[i], CF_STOP_NONE, st);
+    const int got = cf_search_gather(s, b, want, &j->error);
+    if (got < 0) {
+      cf_search_finish(s, b, CF_ERR_NOMEM, NULL);
+      end_job(j, js, CF_STOP_NONE, CF_ERR_NOMEM);
       continue;
     }
-    if (js[i].expanded) s->owe_batch = false; /* the owed batch below the root is done */
+    js->first = (int)p->total;
+    js->n = got;
+    memcpy(p->reqs + p->total, b->requests, (size_t)got * sizeof *p->reqs);
+    memcpy(p->outs + p->total, b->outputs, (size_t)got * sizeof *p->outs);
+    p->total += got;
   }
 }
 
-/* The round's speed as each job saw it: its batch waited for the whole
- * call, so a timed search paces its next batch by that (cf_search_pace.c). */
-static void note_round_speed(cf_search_job *jobs, const job_state *js, int n, double seconds,
-                             double now) {
-  for (int i = 0; i < n; i++) {
-    if (!js[i].running || js[i].n <= 0) continue;
-    cf_search *s = jobs[i].search;
-    s->sec_per_eval = seconds / (double)js[i].n;
-    if (s->first_eval_time <= 0) s->first_eval_time = now;
+/* Backs up each running job of p from its call (evaluated: the call's
+ * status, why its error); a job whose batch had nothing to evaluate backs
+ * up too. The call's time paces a timed search's next batch: its batch
+ * waited for the whole call (cf_search_pace.c). */
+static void finish_part(group *g, part *p, cf_status evaluated, const cf_error *why,
+                        double seconds) {
+  const double now = cf_clock_now();
+  for (int i = p->lo; i < p->hi; i++) {
+    job_state *js = &g->js[i];
+    if (!js->running) continue;
+    cf_search_job *j = &g->jobs[i];
+    cf_search *s = j->search;
+    cf_batch *b = &s->slots[0];
+    if (js->n > 0) memcpy(b->outputs, p->outs + js->first, (size_t)js->n * sizeof *p->outs);
+    const cf_status got = js->n > 0 ? evaluated : CF_OK;
+    if (got != CF_OK) j->error = *why;
+    const cf_status st = cf_search_finish(s, b, got, got == CF_OK ? &j->error : NULL);
+    if (st != CF_OK) {
+      end_job(j, js, CF_STOP_NONE, st);
+      continue;
+    }
+    if (js->n > 0) {
+      s->sec_per_eval = seconds / (double)js->n;
+      if (s->first_eval_time <= 0) s->first_eval_time = now;
+    }
+    if (js->expanded) s->owe_batch = false; /* the owed batch below the root is done */
   }
+}
+
+/* Gathers p's next call and sends it: submitted to the stream (true), or,
+ * without one, evaluated and backed up in place. Rounds that find nothing
+ * to evaluate are backed up at once and gathered again. False once p has
+ * no running job or nothing went to the stream. */
+static bool launch_part(group *g, part *p) {
+  while (part_running(g, p)) {
+    gather_part(g, p);
+    if (p->total == 0) {
+      finish_part(g, p, CF_OK, NULL, 0);
+      continue;
+    }
+    g->count.calls++;
+    g->count.leaves += p->total;
+    cf_error why = {0};
+    p->sent = cf_clock_now();
+    if (g->stream) {
+      const cf_status st = cf_net_stream_submit(g->stream, (int)p->total, p->reqs, p->outs, &why);
+      if (st == CF_OK) return true;
+      finish_part(g, p, st, &why, 0);
+      continue;
+    }
+    const cf_status st = cf_net_eval(g->net, (int)p->total, p->reqs, p->outs, &why);
+    finish_part(g, p, st, &why, cf_clock_now() - p->sent);
+  }
+  return false;
+}
+
+/* Starts every job; the parts' buffers sized for their jobs' minibatches. */
+static cf_status begin_jobs(group *g, int n, part *parts, int n_parts, cf_error *err) {
+  for (int i = 0; i < n; i++) {
+    cf_search_job *j = &g->jobs[i];
+    j->status = CF_OK;
+    j->error = (cf_error){0};
+    bool done = true;
+    j->status = cf_search_begin(j->search, g->net, j->game, &j->limits, false, &j->result, &done,
+                                &j->error);
+    g->js[i].running = j->status == CF_OK && !done;
+  }
+  for (int k = 0; k < n_parts; k++) {
+    part *p = &parts[k];
+    p->lo = (int)((long)n * k / n_parts);
+    p->hi = (int)((long)n * (k + 1) / n_parts);
+    long cap = 1;
+    for (int i = p->lo; i < p->hi; i++)
+      if (g->js[i].running) cap += g->jobs[i].search->minibatch;
+    p->reqs = malloc((size_t)cap * sizeof *p->reqs);
+    p->outs = malloc((size_t)cap * sizeof *p->outs);
+    if (!p->reqs || !p->outs) return cf_error_set(err, CF_ERR_NOMEM, "search group: out of memory");
+  }
+  return CF_OK;
+}
+
+static bool on_device(cf_net *net) {
+  const cf_backend_desc *d = cf_backend_find(cf_net_get_info(net)->backend);
+  return d && d->device;
 }
 
 cf_status cf_search_run_group(cf_net *net, cf_search_job *jobs, int n,
                               cf_search_group_stats *stats, cf_error *err) {
-  cf_search_group_stats count = {0};
-  job_state *js = calloc(n > 0 ? (size_t)n : 1, sizeof *js);
-  if (!js) return cf_error_set(err, CF_ERR_NOMEM, "search group: out of memory");
-  long cap = 0;
-  for (int i = 0; i < n; i++) {
-    cf_search_job *j = &jobs[i];
-    j->status = CF_OK;
-    j->error = (cf_error){0};
-    bool done = true;
-    j->status = cf_search_begin(j->search, net, j->game, &j->limits, false, &j->result, &done,
-                                &j->error);
-    js[i].running = j->status == CF_OK && !done;
-    if (js[i].running) cap += j->search->minibatch;
-  }
-  cf_net_request *reqs = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *reqs);
-  cf_net_output *outs = malloc((size_t)(cap > 0 ? cap : 1) * sizeof *outs);
-  cf_status st = CF_OK;
-  if (!reqs || !outs) st = cf_error_set(err, CF_ERR_NOMEM, "search group: out of memory");
-  for (bool any = st == CF_OK; any;) {
-    const long total = gather_round(jobs, js, n);
-    for (int i = 0; i < n; i++) {
-      if (!js[i].running || js[i].n == 0) continue;
-      const cf_batch *b = &jobs[i].search->slots[0];
-      memcpy(reqs + js[i].first, b->requests, (size_t)js[i].n * sizeof *reqs);
-      memcpy(outs + js[i].first, b->outputs, (size_t)js[i].n * sizeof *outs);
+  group g = {.net = net, .jobs = jobs, .js = calloc(n > 0 ? (size_t)n : 1, sizeof *g.js)};
+  part parts[2] = {{0}};
+  const int n_parts = n > 1 && on_device(net) ? 2 : 1;
+  cf_status st = g.js ? CF_OK : cf_error_set(err, CF_ERR_NOMEM, "search group: out of memory");
+  if (st == CF_OK) st = begin_jobs(&g, n, parts, n_parts, err);
+  if (st == CF_OK && n_parts > 1) st = cf_net_stream_create(net, n_parts, &g.stream, err);
+  if (st == CF_OK) {
+    /* the calls in the stream, oldest first */
+    int queue[2], n_queued = 0;
+    for (int k = 0; k < n_parts; k++)
+      if (launch_part(&g, &parts[k])) queue[n_queued++] = k;
+    while (n_queued > 0) {
+      part *p = &parts[queue[0]];
+      const int k = queue[0];
+      queue[0] = queue[1];
+      n_queued--;
+      cf_error why = {0};
+      const cf_status got = cf_net_stream_wait(g.stream, &why);
+      finish_part(&g, p, got, &why, cf_clock_now() - p->sent);
+      if (launch_part(&g, p)) queue[n_queued++] = k;
     }
-    cf_error why = {0};
-    const double t0 = cf_clock_now();
-    const cf_status evaluated = total > 0 ? cf_net_eval(net, (int)total, reqs, outs, &why) : CF_OK;
-    const double now = cf_clock_now();
-    if (total > 0) count.calls++, count.leaves += total;
-    if (evaluated == CF_OK) note_round_speed(jobs, js, n, now - t0, now);
-    finish_round(jobs, js, n, outs, evaluated, &why);
-    any = false;
-    for (int i = 0; i < n; i++) any = any || js[i].running;
   }
+  cf_net_stream_free(g.stream);
   /* Out of memory before the first round: the begun searches end as they are. */
-  for (int i = 0; i < n; i++)
-    if (js[i].running) {
+  for (int i = 0; g.js && i < n; i++)
+    if (g.js[i].running) {
       jobs[i].error = *err;
-      end_job(&jobs[i], &js[i], CF_STOP_NONE, st);
+      end_job(&jobs[i], &g.js[i], CF_STOP_NONE, st);
     }
-  free(reqs);
-  free(outs);
-  free(js);
-  if (stats) *stats = count;
+  for (int k = 0; k < n_parts; k++) {
+    free(parts[k].reqs);
+    free(parts[k].outs);
+  }
+  free(g.js);
+  if (stats) *stats = g.count;
   if (st != CF_OK) return st;
   for (int i = 0; i < n; i++)
     if (jobs[i].status != CF_OK) {

@@ -8,6 +8,9 @@
  * new tree) thus fill the network's larger ones, which is what a device
  * needs (docs/SEARCH_PIPELINE.md) and what helps the CPU's matmuls.
  *
+ * On a device backend the jobs take turns in two parts, so the CPU gathers
+ * one part's batches while the other's are on the device.
+ *
  * A job's result is the one cf_search_run gives with the same limits, as
  * long as the backend's answer for a position does not depend on the
  * positions beside it in a batch (true of ref, sim and the CPU kernels;
@@ -33,8 +36,10 @@ typedef struct cf_search_group_stats {
 } cf_search_group_stats;
 
 /* Runs every job to its end; the searches run one batch at a time
- * (batches_in_flight is not used). stats may be NULL. Returns CF_OK when
- * every job's status is CF_OK, else the first failure (err: its why). */
+ * (batches_in_flight is not used). A failed network call fails the
+ * searches whose leaves were in it (each keeps the best move it had); the
+ * others go on. stats may be NULL. Returns CF_OK when every job's status
+ * is CF_OK, else the first failure (err: its why). */
 cf_status cf_search_run_group(cf_net *net, cf_search_job *jobs, int n,
                               cf_search_group_stats *stats, cf_error *err);
 

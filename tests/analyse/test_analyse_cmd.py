@@ -1,6 +1,7 @@
 """`cformer analyse` end to end: every input format (PGN plain, gzip and
 zstd, EPD, FEN lines, Lichess puzzles), the three outputs, the search
-fields, malformed games skipped with one warning each, empty and
+fields, searches of a batch of positions grouped giving the records of
+one at a time, malformed games skipped with one warning each, empty and
 unreadable inputs, an unwritable output, and --resume after kill -9 giving
 exactly the uninterrupted output.
 
@@ -189,6 +190,18 @@ class Analyse(unittest.TestCase):
                               "--multipv=2").stdout.decode())
         self.assertEqual(one_ply[0]["agent"], "value")
         self.assertEqual(len(one_ply[0]["lines"]), 2)
+
+    def test_searches_grouped_as_alone(self):
+        # A batch of positions searched at once (their leaves in shared
+        # network calls) gives the records one at a time gives, whatever
+        # the batch; 16 positions, so batches of 7 end mid-game.
+        pgn = self.path("g.pgn", GOOD_1 + "\n" + GOOD_2)
+        alone = run(pgn, "--quiet", "--nodes=60", "--multipv=2", "--batch=1").stdout.decode()
+        self.assertEqual(len(records(alone)), 16)
+        for batch in ("7", "64"):
+            grouped = run(pgn, "--quiet", "--nodes=60", "--multipv=2",
+                          "--batch=" + batch).stdout.decode()
+            self.assertEqual(grouped.splitlines(), alone.splitlines(), "--batch=" + batch)
 
     def test_csv_and_annotated_pgn(self):
         pgn = self.path("g.pgn", GOOD_1 + "\n" + GOOD_2)

@@ -206,5 +206,28 @@ static void test_game_long(cf_test *t) {
   cf_game_free(&game);
 }
 
-CF_TEST_MAIN(test_game_history_fields, test_game_errors, test_game_repetitions, test_game_repetition_needs_same_rights,
+/* A copy has the whole history (repetition counts included) and lives on
+ * its own: moves pushed on it leave the original as it was. */
+static void test_game_copy(cf_test *t) {
+  cf_game game, copy;
+  if (!CHECK_INT_EQ(cf_game_init(&game, NULL, NULL), CF_OK)) return;
+  for (int i = 0; i < 40; i++)
+    if (!play_all(t, &game, "g1f3 g8f6 f3g1 f6g8")) break;
+  if (!CHECK_INT_EQ(cf_game_copy(&copy, &game, NULL), CF_OK)) {
+    cf_game_free(&game);
+    return;
+  }
+  CHECK_INT_EQ(copy.count, game.count);
+  CHECK(copy.plies != game.plies && copy.capacity >= copy.count);
+  CHECK(memcmp(copy.plies, game.plies, (size_t)game.count * sizeof *game.plies) == 0);
+  CHECK(play_all(t, &copy, "e2e4 e7e5 g1f3"));
+  CHECK_INT_EQ(copy.count, game.count + 3);
+  CHECK_INT_EQ(game.count, 161);
+  CHECK(game.plies[160].move != copy.plies[161].move);
+  CHECK_INT_EQ(copy.plies[160].repetitions, 40);
+  cf_game_free(&copy);
+  cf_game_free(&game);
+}
+
+CF_TEST_MAIN(test_game_copy, test_game_history_fields, test_game_errors, test_game_repetitions, test_game_repetition_needs_same_rights,
              test_game_fifty_moves, test_game_mate_and_stalemate, test_game_insufficient_material, test_game_long)

@@ -385,6 +385,9 @@ static void test_backend_options(cf_test *t) {
   CHECK_STR_CONTAINS(why, "expected auto, ");
   CHECK_STR_CONTAINS(why, "ref");
   CHECK(cf_cli_check_backend(NULL, "ref", why, sizeof why));
+  CHECK(cf_cli_check_backend(NULL, "sim", why, sizeof why)); /* named, not chosen */
+  CHECK(!cf_cli_check_backend(NULL, "warp", why, sizeof why));
+  CHECK_STR_CONTAINS(why, "sim (for testing)");
 }
 
 static void test_built_in_weights(cf_test *t) {

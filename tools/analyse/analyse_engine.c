@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/cf_agent_search.h"
 #include "engine/cf_net_input.h"
 #include "engine/search/cf_search.h"
+#include "engine/search/cf_search_group.h"
 
 /* A position waiting for its network call. */
 typedef struct pending {
@@ -30,8 +32,38 @@ struct analyse_engine {
   cf_net_request *req;
   cf_net_output *out;
   cf_search *search; /* the search agent's, reset before each position */
+  /* Grouped: the search agent at a node limit searches the positions of a
+   * batch at once, their leaves sharing network calls
+   * (cf_search_group.h); one search and a copy of the game per slot. */
+  bool grouped;
+  cf_search **searches;
+  cf_game *games;
+  cf_search_job *jobs;
   long evals;
 };
+
+/* The search agent's parameters in analysis. */
+static void analysis_params(const analyse_engine_options *o, cf_search_params *p) {
+  cf_search_params_default(p);
+  p->nn_cache_size = 65536; /* as a one-off search of the agent */
+  /* A node-limited search without smart pruning (which reads the clock)
+   * builds the same tree every time: records do not depend on timing. */
+  if (o->movetime_ms <= 0) p->smart_pruning_factor = 0;
+}
+
+static cf_status create_searches(analyse_engine *e, cf_error *err) {
+  cf_search_params p;
+  analysis_params(&e->o, &p);
+  if (!e->grouped) return cf_search_create(&p, &e->search, err);
+  const size_t b = (size_t)e->o.batch;
+  e->searches = calloc(b, sizeof *e->searches);
+  e->games = calloc(b, sizeof *e->games);
+  e->jobs = calloc(b, sizeof *e->jobs);
+  if (!e->searches || !e->games || !e->jobs)
+    return cf_error_set(err, CF_ERR_NOMEM, "out of memory for %zu searches", b);
+  for (size_t i = 0; i < b; i++) CF_TRY(cf_search_create(&p, &e->searches[i], err));
+  return CF_OK;
+}
 
 cf_status analyse_engine_create(cf_net *net, const analyse_engine_options *opts,
                                 analyse_emit_fn emit, void *emit_ctx, analyse_engine **out,
@@ -42,7 +74,12 @@ cf_status analyse_engine_create(cf_net *net, const analyse_engine_options *opts,
   e->net = net;
   e->o = *opts;
   if (e->o.batch < 1) e->o.batch = 1;
-  if (e->o.agent) e->o.batch = 1; /* each position is searched as it comes */
+  /* an agent that builds a tree and keeps it in a cf_search (the search
+   * agent) gets its own, asked by capability, not by pointer; at a node
+   * limit a batch of positions is searched at once, else each as it comes */
+  const bool tree = cf_agent_has(e->o.agent, CF_AGENT_BUILDS_TREE | CF_AGENT_KEEPS_STATE);
+  e->grouped = tree && e->o.movetime_ms <= 0 && e->o.batch > 1;
+  if (e->o.agent && !e->grouped) e->o.batch = 1;
   e->emit = emit;
   e->emit_ctx = emit_ctx;
   e->input_format = cf_net_get_info(net)->input_format;
@@ -55,16 +92,8 @@ cf_status analyse_engine_create(cf_net *net, const analyse_engine_options *opts,
     analyse_engine_free(e);
     return cf_error_set(err, CF_ERR_NOMEM, "out of memory for a batch of %zu positions", b);
   }
-  /* an agent that builds a tree and keeps it in a cf_search (the search
-   * agent) gets one of its own, asked by capability, not by pointer */
-  if (cf_agent_has(e->o.agent, CF_AGENT_BUILDS_TREE | CF_AGENT_KEEPS_STATE)) {
-    cf_search_params p;
-    cf_search_params_default(&p);
-    p.nn_cache_size = 65536; /* as a one-off search of the agent */
-    /* A node-limited search without smart pruning (which reads the clock)
-     * builds the same tree every time: records do not depend on timing. */
-    if (e->o.movetime_ms <= 0) p.smart_pruning_factor = 0;
-    cf_status st = cf_search_create(&p, &e->search, err);
+  if (tree) {
+    cf_status st = create_searches(e, err);
     if (st != CF_OK) {
       analyse_engine_free(e);
       return st;
@@ -120,9 +149,10 @@ static cf_status evaluate(analyse_engine *e, cf_error *err) {
 }
 
 /* The search agent's lines: root moves best first, each with its PV. */
-static void search_lines(analyse_engine *e, analyse_record *r, const cf_agent_result *res) {
+static void search_lines(analyse_engine *e, const cf_search *search, analyse_record *r,
+                         const cf_agent_result *res) {
   cf_search_move_stats stats[CF_MAX_MOVES];
-  const int n = cf_search_root_stats(e->search, stats, CF_MAX_MOVES);
+  const int n = cf_search_root_stats(search, stats, CF_MAX_MOVES);
   r->n_root = n;
   for (int i = 0; i < n; i++) r->root[i] = (analyse_root_visits){stats[i].move, stats[i].n};
   r->n_lines = n < e->o.multipv ? n : e->o.multipv;
@@ -146,7 +176,7 @@ static void search_lines(analyse_engine *e, analyse_record *r, const cf_agent_re
       memcpy(l->wdl, res->wdl, sizeof l->wdl);
       l->mate = 0;
     }
-    l->pv_len = cf_search_pv(e->search, m->move, l->pv, CF_AGENT_PV_MAX);
+    l->pv_len = cf_search_pv(search, m->move, l->pv, CF_AGENT_PV_MAX);
   }
 }
 
@@ -180,30 +210,61 @@ static void one_ply_lines(analyse_engine *e, analyse_record *r, const cf_agent_r
   }
 }
 
-static cf_status run_agent(analyse_engine *e, analyse_record *r, cf_game *game, cf_error *err) {
+/* The agent's answer into the record. */
+static void agent_record(analyse_engine *e, const cf_search *search, analyse_record *r,
+                         const cf_agent_result *res) {
+  e->evals += res->evals;
   r->searched = true;
+  r->nodes = res->nodes;
+  r->evals = res->evals;
+  r->depth = res->depth;
+  r->n_root = 0;
+  r->n_lines = 0;
+  if (res->best == CF_MOVE_NONE) return; /* no legal move */
+  if (search) search_lines(e, search, r, res);
+  else one_ply_lines(e, r, res);
+}
+
+static cf_status run_agent(analyse_engine *e, analyse_record *r, cf_game *game, cf_error *err) {
   if (e->search) cf_search_reset(e->search);
   cf_agent_request req = {.net = e->net, .game = game, .max_evals = e->o.nodes,
                           .search = e->search};
   if (e->o.movetime_ms > 0) req.deadline = cf_clock_now() + (double)e->o.movetime_ms / 1000.0;
   cf_agent_result res;
   CF_TRY(e->o.agent->choose(&req, &res, err));
-  e->evals += res.evals;
-  r->nodes = res.nodes;
-  r->evals = res.evals;
-  r->depth = res.depth;
-  r->n_root = 0;
-  r->n_lines = 0;
-  if (res.best == CF_MOVE_NONE) return CF_OK; /* no legal move */
-  if (e->search) search_lines(e, r, &res);
-  else one_ply_lines(e, r, &res);
+  agent_record(e, e->search, r, &res);
   return CF_OK;
+}
+
+/* The pending positions searched at once, as the agent would search each
+ * (same limits, same answer): one network call a round for all. */
+static cf_status run_group(analyse_engine *e, cf_error *err) {
+  const cf_agent_request req = {.net = e->net, .max_evals = e->o.nodes};
+  for (int i = 0; i < e->n; i++) {
+    cf_search_reset(e->searches[i]);
+    e->jobs[i] = (cf_search_job){.search = e->searches[i], .game = &e->games[i]};
+    cf_agent_search_limits(&req, &e->jobs[i].limits);
+  }
+  const cf_status st = cf_search_run_group(e->net, e->jobs, e->n, NULL, err);
+  if (st != CF_OK) return st;
+  for (int i = 0; i < e->n; i++) {
+    cf_agent_result res;
+    cf_agent_search_result(e->searches[i], &e->jobs[i].result, &res);
+    agent_record(e, e->searches[i], &e->records[i], &res);
+  }
+  return CF_OK;
+}
+
+static void drop_games(analyse_engine *e) {
+  for (int i = 0; e->games && i < e->n; i++) cf_game_free(&e->games[i]);
 }
 
 cf_status analyse_engine_flush(analyse_engine *e, cf_error *err) {
   cf_status st = evaluate(e, err);
+  if (st == CF_OK && e->grouped && e->n > 0) st = run_group(e, err);
   if (st == CF_OK)
     for (int i = 0; i < e->n; i++) e->emit(e->emit_ctx, &e->records[i]);
+  drop_games(e);
   e->n = 0;
   return st;
 }
@@ -226,8 +287,9 @@ cf_status analyse_engine_add(analyse_engine *e, const analyse_unit *unit, int pl
                 : cf_position_in_check(pos) ? ANALYSE_CHECKMATE
                                             : ANALYSE_STALEMATE;
   cf_engine_net_position(game, e->input_format, &p->position);
+  if (e->grouped) CF_TRY(cf_game_copy(&e->games[e->n], game, err));
   e->n++;
-  if (e->o.agent) {
+  if (e->o.agent && !e->grouped) {
     CF_TRY(evaluate(e, err));
     e->n = 0;
     CF_TRY(run_agent(e, r, game, err));
@@ -242,7 +304,12 @@ long analyse_engine_evals(const analyse_engine *e) { return e->evals; }
 
 void analyse_engine_free(analyse_engine *e) {
   if (!e) return;
+  drop_games(e);
   cf_search_free(e->search);
+  for (int i = 0; e->searches && i < e->o.batch; i++) cf_search_free(e->searches[i]);
+  free(e->searches);
+  free(e->games);
+  free(e->jobs);
   free(e->slots);
   free(e->records);
   free(e->req);

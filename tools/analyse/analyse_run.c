@@ -84,7 +84,9 @@ cf_status analyse_run(const analyse_run_config *c, cf_net *net, const analyse_en
   long skip_games = 0;
   if (c->out_kind == ANALYSE_OUT_PGN) skip_games = c->skip;
   else s.skip_records = c->skip;
-  const int ring_n = (eo->agent ? 1 : eo->batch) + 2;
+  /* pending positions point into their units: net-only and grouped
+   * searches hold up to a batch of them (analyse_engine.c) */
+  const int ring_n = eo->batch + 2;
   analyse_unit *ring = calloc((size_t)ring_n, sizeof *ring);
   analyse_engine *e = NULL;
   cf_status st = ring ? CF_OK : cf_error_set(err, CF_ERR_NOMEM, "out of memory");

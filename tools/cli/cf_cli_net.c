@@ -24,12 +24,15 @@ cf_status cf_cli_backend_options(const char *opts, int threads, cf_kv **out, cf_
 
 bool cf_cli_check_backend(void *ctx, const char *value, char *why, size_t why_size) {
   if (strcmp(value, "auto") == 0 || (ctx && strcmp(value, "all") == 0)) return true;
-  const cf_backend_desc *d = cf_backend_find(value);
-  if (d && d->priority >= 0) return true;
+  /* A backend never chosen by itself (the simulated device, priority < 0)
+   * is taken when named: the search's and analyse's benchmarks use it. */
+  if (cf_backend_find(value)) return true;
   size_t at = (size_t)snprintf(why, why_size, "expected auto%s", ctx ? ", all" : "");
-  for (int i = 0; i < cf_backend_count() && at < why_size; i++)
-    if (cf_backend_at(i)->priority >= 0)
-      at += (size_t)snprintf(why + at, why_size - at, ", %s", cf_backend_at(i)->name);
+  for (int i = 0; i < cf_backend_count() && at < why_size; i++) {
+    const cf_backend_desc *d = cf_backend_at(i);
+    at += (size_t)snprintf(why + at, why_size - at, ", %s%s", d->name,
+                           d->priority < 0 ? " (for testing)" : "");
+  }
   return false;
 }
 
