@@ -91,6 +91,7 @@ cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *u
   if (!u) return cf_error_set(err, CF_ERR_NOMEM, "uci: out of memory");
   u->write = write;
   u->user = user;
+  u->say_at_search = cfg && cfg->say_at_search;
   u->max_batch = cfg && cfg->max_batch > 0 ? cfg->max_batch : DEFAULT_MAX_BATCH;
   u->background_load = cfg && cfg->background_load;
   u->quit_wait_ms = cfg && cfg->quit_wait_ms > 0 ? cfg->quit_wait_ms : DEFAULT_QUIT_WAIT_MS;

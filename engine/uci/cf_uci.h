@@ -86,6 +86,15 @@ typedef struct cf_uci_config {
    * by itself (nodes, depth, movetime...): nothing can stop a search that
    * runs in the feeding call, so a held search must carry such a limit. */
   bool inline_search;
+  /* What the engine says outside a search (a network's load and its
+   * warnings, the Syzygy tables found or not found): false: `info string`
+   * lines at once (before the readyok of the isready that loaded them);
+   * true (the binary): held and written as `info string` lines when the
+   * next go starts, so that isready is answered with readyok alone. A
+   * client that checks isready's reply line by line (python-chess's ping
+   * warns on any other line, and on every line of stderr, where Lc0 writes
+   * these) reads nothing unexpected; a GUI shows them with the search. */
+  bool say_at_search;
 } cf_uci_config;
 
 cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *user,

@@ -33,7 +33,7 @@ static void cmd_uci(cf_uci *u, char *args) {
 
 /* Comes after the network load it waited for (cf_uci_pump), so whatever the
  * load had to say is written before readyok. */
-static void say_line(void *user, const char *line) { cf_uci_emit(user, "%s", line); }
+static void say_line(void *user, const char *line) { cf_uci_say(user, "%s", line); }
 
 /* SyzygyPath's tables, when it changed; never under a running search. */
 static void syzygy_sync(cf_uci *u) {
@@ -146,6 +146,7 @@ static void cmd_position(cf_uci *u, char *args) {
 static void cmd_go(cf_uci *u, char *args) {
   /* When go was read: a network load it waited for counts against it. */
   const double go_at = u->cmd.at;
+  cf_uci_release_said(u); /* what the loads and tables said since the last go */
   char warn[1024];
   cf_uci_go_parse(args, cf_game_position(&u->game), &u->go, warn, sizeof warn);
   if (warn[0]) cf_uci_emit(u, "info string error: go: %s", warn);

@@ -33,6 +33,31 @@ void cf_uci_emit(cf_uci *u, const char *fmt, ...) {
   pthread_mutex_unlock(&u->out_mu);
 }
 
+void cf_uci_say(cf_uci *u, const char *fmt, ...) {
+  char line[sizeof u->said.held[0]];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  if (!u->say_at_search) {
+    cf_uci_emit(u, "info string %s", line);
+    return;
+  }
+  pthread_mutex_lock(&u->out_mu);
+  if (u->said.n_held < CF_UCI_HELD_MAX) snprintf(u->said.held[u->said.n_held++], sizeof line, "%s", line);
+  else u->said.dropped++;
+  pthread_mutex_unlock(&u->out_mu);
+}
+
+void cf_uci_release_said(cf_uci *u) {
+  pthread_mutex_lock(&u->out_mu);
+  cf_uci_notes said = u->said;
+  u->said = (cf_uci_notes){0};
+  pthread_mutex_unlock(&u->out_mu);
+  for (int i = 0; i < said.n_held; i++) cf_uci_emit(u, "info string %s", said.held[i]);
+  if (said.dropped) cf_uci_emit(u, "info string (%d more messages not shown)", said.dropped);
+}
+
 /* Castling notation of the current game's moves: king takes rook under
  * UCI_Chess960 or in a Chess960 position (cf_move_uci_king_takes_rook). */
 int cf_uci_king_takes_rook(const cf_uci *u) {
@@ -269,4 +294,9 @@ void cf_uci_release_held(cf_uci *u) {
   u->notes.n_held = 0;
 }
 
-void cf_uci_notes_reset(cf_uci *u) { u->notes = (cf_uci_notes){0}; }
+void cf_uci_notes_reset(cf_uci *u) {
+  u->notes = (cf_uci_notes){0};
+  pthread_mutex_lock(&u->out_mu);
+  u->said = (cf_uci_notes){0};
+  pthread_mutex_unlock(&u->out_mu);
+}

@@ -10,6 +10,14 @@
 __attribute__((format(printf, 2, 3)))
 #endif
 void cf_uci_emit(cf_uci *u, const char *fmt, ...);
+/* What the engine says outside a search (a load, the tables): an `info
+ * string` line now, or with cf_uci_config.say_at_search held until the
+ * next go writes it (cf_uci_release_said). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void cf_uci_say(cf_uci *u, const char *fmt, ...);
+void cf_uci_release_said(cf_uci *u);
 int cf_uci_king_takes_rook(const cf_uci *u);
 void cf_uci_on_search_info(void *user, const cf_search *s, const cf_search_info *info);
 void cf_uci_emit_final_info(cf_uci *u, const cf_agent_result *r, double elapsed);

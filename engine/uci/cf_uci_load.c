@@ -87,26 +87,26 @@ static void report_load(cf_uci *u, const cf_engine_weights_info *info) {
   /* The backend's variant says which kernels and, for precision=auto
    * (the engine's default), which precision this CPU got. */
   const cf_net_info *ni = cf_net_get_info(u->net);
-  cf_uci_emit(u, "info string loaded network %s (%d layers, d %d, %d heads, %zu parameters) on %s%s%s%s",
+  cf_uci_say(u, "loaded network %s (%d layers, d %d, %d heads, %zu parameters) on %s%s%s%s",
        info->source, info->layers, info->d, info->heads, info->params, ni->backend,
        ni->backend_variant ? " (" : "", ni->backend_variant ? ni->backend_variant : "",
        ni->backend_variant ? ")" : "");
   /* Fields of the file that were read but are not run (weights/). */
-  for (int i = 0; i < info->n_notes; i++) cf_uci_emit(u, "info string warning: %s", info->notes[i]);
+  for (int i = 0; i < info->n_notes; i++) cf_uci_say(u, "warning: %s", info->notes[i]);
   /* Autodiscover's choice: say which newer files it passed over, and why,
    * or a user wonders why the net beside the binary is not the one played. */
   for (int i = 0; i < info->n_skipped; i++) {
     const char *why = info->skipped[i].why;
     if (strstr(why, info->skipped[i].path))
-      cf_uci_emit(u, "info string warning: autodiscover skipped %s", why);
+      cf_uci_say(u, "warning: autodiscover skipped %s", why);
     else
-      cf_uci_emit(u, "info string warning: autodiscover skipped %s: %s", info->skipped[i].path, why);
+      cf_uci_say(u, "warning: autodiscover skipped %s: %s", info->skipped[i].path, why);
   }
   if (info->n_skipped_total > info->n_skipped)
-    cf_uci_emit(u, "info string warning: autodiscover skipped %d more files",
+    cf_uci_say(u, "warning: autodiscover skipped %d more files",
          info->n_skipped_total - info->n_skipped);
   if (info->untrained)
-    cf_uci_emit(u, "info string warning: this network is untrained (random weights: \"%s\"); its moves "
+    cf_uci_say(u, "warning: this network is untrained (random weights: \"%s\"); its moves "
             "are meaningless. Set WeightsFile (or --weights) to a trained network.",
          info->license);
 }

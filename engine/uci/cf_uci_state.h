@@ -68,6 +68,7 @@ typedef struct cf_uci_notes {
   bool greeted;
   char held[CF_UCI_HELD_MAX][512];
   int n_held;
+  int dropped; /* lines past CF_UCI_HELD_MAX */
 } cf_uci_notes;
 
 typedef struct cf_uci_command {
@@ -104,6 +105,8 @@ typedef struct cf_uci_cmd_state {
 struct cf_uci {
   cf_uci_write_fn write;
   void *user;
+  bool say_at_search;  /* cf_uci_config.say_at_search */
+  cf_uci_notes said;   /* what cf_uci_say holds until the next go (under out_mu) */
   pthread_mutex_t out_mu; /* one line at a time */
   cf_uci_value opt[CF_OPT_COUNT]; /* parsed once, when set */
   char *search_dirs[CF_UCI_MAX_SEARCH_DIRS + 1];

@@ -15,20 +15,20 @@ void cf_uci_syzygy_sync(const char *path, char *loaded, size_t loaded_size,
   char line[CF_ERROR_MSG_MAX + 64];
   int kept = r.error_count < CF_SYZYGY_MESSAGES_MAX ? r.error_count : CF_SYZYGY_MESSAGES_MAX;
   for (int i = 0; i < kept; i++) {
-    snprintf(line, sizeof line, "info string error: SyzygyPath: %s", r.errors[i]);
+    snprintf(line, sizeof line, "error: SyzygyPath: %s", r.errors[i]);
     say(user, line);
   }
   if (r.error_count > kept) {
-    snprintf(line, sizeof line, "info string error: SyzygyPath: %d more problems not shown",
+    snprintf(line, sizeof line, "error: SyzygyPath: %d more problems not shown",
              r.error_count - kept);
     say(user, line);
   }
   if (r.wdl_tables > 0) {
     snprintf(line, sizeof line,
-             "info string Syzygy: %d WDL and %d DTZ tables found, up to %d pieces", r.wdl_tables,
+             "Syzygy: %d WDL and %d DTZ tables found, up to %d pieces", r.wdl_tables,
              r.dtz_tables, r.max_pieces);
     say(user, line);
   } else if (path[0] && strcmp(path, "<empty>") != 0) {
-    say(user, "info string Syzygy: no tables loaded; playing on without them");
+    say(user, "Syzygy: no tables loaded; playing on without them");
   }
 }

@@ -140,7 +140,10 @@ int cf_cmd_uci(int argc, char **argv) {
   cf_engine_default_search_dirs(dir, buf, dirs, 8);
   /* Network loads in the background: quit, stop and isready are read
    * while a slow network loads. */
-  cf_uci_config cfg = {.search_dirs = dirs, .background_load = true};
+  /* What the engine says outside a search (a network's load, the tables)
+   * comes with the next go: isready is answered with readyok alone, as
+   * GUIs and python-chess expect. */
+  cf_uci_config cfg = {.search_dirs = dirs, .background_load = true, .say_at_search = true};
   cf_uci *u;
   cf_error err = {0};
   if (cf_uci_create(&cfg, write_line, stdout, &u, &err) != CF_OK) {

@@ -10,13 +10,14 @@ tables=$2
 fail() { echo "FAIL: $*"; echo "$out"; exit 1; }
 
 # A build without libfathom-dev reads no tables (and says so): skip.
-out=$(printf 'isready\nquit\n' | "$cformer" -w "<built in>" -s "$tables" 2>/dev/null)
+# (what the tables say comes with the next go: isready gets readyok alone)
+out=$(printf 'isready\ngo nodes 1\nquit\n' | "$cformer" -w "<built in>" -s "$tables" 2>/dev/null)
 if echo "$out" | grep -q "this build reads no Syzygy tables"; then
   echo "skip: this build reads no Syzygy tables (built without libfathom-dev)"
   exit 77
 fi
 
-out=$(printf 'isready\nquit\n' | "$cformer" -w "<built in>" -s "$tables:$tables/../no-such-dir" 2>/dev/null)
+out=$(printf 'isready\ngo nodes 1\nquit\n' | "$cformer" -w "<built in>" -s "$tables:$tables/../no-such-dir" 2>/dev/null)
 echo "$out" | grep -qx "info string Syzygy: 11 WDL and 11 DTZ tables found, up to 4 pieces" || fail "-s: no table count"
 echo "$out" | grep -q "^info string error: SyzygyPath: .*no-such-dir" || fail "-s: missing directory not reported"
 echo "$out" | grep -qx "readyok" || fail "-s: no readyok"
