@@ -28,7 +28,8 @@
 
 int cf_cmd_selfplay(int argc, char **argv) {
   sp_run_options o = {.weights = CF_SP_WEIGHTS_DEFAULT, .backend = "auto", .games = 1,
-                      .parallelism = 1, .pgn = "-", .load = CF_CLI_WEIGHTS_LOAD};
+                      .parallelism = 1, .pgn = "-", .load = CF_CLI_WEIGHTS_LOAD,
+                      .history_fill = CF_HISTORY_FILL_NO};
   o.settings.temp.value_cutoff = 100;
   double eps = 0, alpha = 0.3, temp = 0, temp_endgame = 0, value_cutoff = 100, visit_offset = 0;
   cf_cli_flag flags[] = {
@@ -39,6 +40,9 @@ int cf_cmd_selfplay(int argc, char **argv) {
       {.name = "backend-opts", .kind = CF_CLI_STRING, .dest = &o.backend_opts, .arg = "K=V,...",
        .help = "backend options (docs/BACKENDS.md)"},
       CF_CLI_WEIGHTS_MAX_MB_FLAG(&o.load),
+      {.name = "history-fill", .kind = CF_CLI_STRING, .set = cf_cli_set_history_fill,
+       .ctx = &o.history_fill, .arg = "fen_only|no|always",
+       .help = "history planes older than the game (default no, as Lc0's selfplay)"},
       {.name = "games", .kind = CF_CLI_LONG, .dest = &o.games, .imin = 1, .imax = 999999,
        .help = "games to play (default 1); game numbers run 1..N"},
       {.name = "parallelism", .kind = CF_CLI_INT, .dest = &o.parallelism, .imin = 1, .imax = 256,

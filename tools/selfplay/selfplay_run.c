@@ -92,7 +92,8 @@ static cf_status open_net(const sp_run_options *o, cf_net **net, cf_error *err) 
   cf_kv *kv = NULL;
   CF_TRY(cf_cli_backend_options(o->backend_opts, 0, &kv, err));
   cf_engine_weights_spec spec = {.weights = o->weights,
-                                 .net = {.backend = o->backend, .backend_kv = kv, .max_batch = 256},
+                                 .net = {.backend = o->backend, .backend_kv = kv, .max_batch = 256,
+                                         .history_fill = o->history_fill},
                                  .load = o->load};
   cf_engine_weights_info info;
   const cf_status st = cf_engine_load_net(&spec, net, &info, err);

@@ -12,6 +12,7 @@
 
 #include "common/cf_status.h"
 #include "tools/selfplay/selfplay_game.h"
+#include "net/cf_net_planes.h"
 #include "weights/cf_weights.h"
 
 #define CF_SP_WEIGHTS_DEFAULT "<built in>"
@@ -19,6 +20,7 @@
 typedef struct sp_run_options {
   const char *weights, *backend, *backend_opts;
   cf_weights_load_options load;
+  cf_history_fill history_fill; /* Lc0's selfplay default: no */
   long games;
   int parallelism;
   const char *openings; /* PGN file, or NULL */
