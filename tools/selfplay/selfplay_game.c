@@ -79,6 +79,10 @@ cf_status sp_play(cf_net *net, cf_search *search, const sp_settings *s, const cf
   for (int i = 0; i < n_opening; i++) CF_TRY(cf_game_push_legal(&g->game, opening[i], err));
   g->opening_plies = n_opening;
   uint64_t rng = seed;
+  /* A game owes nothing to the games its thread played before: with the
+   * NN cache of an earlier game, other leaves would share its batches, and
+   * a batch's arithmetic may differ in the last bit from another's. */
+  cf_search_reset(search);
   cf_search_seed(search, cf_temperature_rng_next(&rng));
   /* ResignPlaythrough: this game's draw, made first so that it never
    * depends on how long the game runs. */
