@@ -39,8 +39,9 @@ def games_by_round(pgn_text):
     for g in re.split(r"(?m)^(?=\[Event )", pgn_text):
         m = re.search(r'\[Round "(\d+)"\]', g)
         if m:
-            assert m.group(1) not in out, "round %s twice" % m.group(1)
-            out[int(m.group(1))] = re.sub(r'\[Date "[^"]*"\]\n', "", g)
+            n = int(m.group(1))
+            assert n not in out, "round %d twice" % n
+            out[n] = re.sub(r'\[Date "[^"]*"\]\n', "", g)
     return out
 
 
@@ -92,7 +93,8 @@ class Selfplay(unittest.TestCase):
         self.assertIn("total: 11 records, version 6, input format 1, W/D/L 10/1/0", out)
 
     def test_truncated_chunk_refused_by_name(self):
-        data = open(os.path.join(LC0, "game_000000.gz"), "rb").read()
+        with open(os.path.join(LC0, "game_000000.gz"), "rb") as f:
+            data = f.read()
         cut = self.p("cut.gz")
         with open(cut, "wb") as f:
             f.write(data[: len(data) // 2])
@@ -144,7 +146,15 @@ class Selfplay(unittest.TestCase):
         run(*args, "--training", self.p("ref"), "--pgn", self.p("ref.pgn"))
         live = args + ["--training", self.p("r"), "--pgn", self.p("r.pgn")]
         proc = subprocess.Popen([CFORMER] + live, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        while proc.poll() is None and not glob.glob(self.p("r/training.*.gz")):
+        whole = re.compile(r"\} (1-0|0-1|1/2-1/2)\n\n")
+
+        def one_game_written():
+            if not os.path.exists(self.p("r.pgn")):
+                return False
+            with open(self.p("r.pgn")) as f:
+                return whole.search(f.read()) is not None
+
+        while proc.poll() is None and not one_game_written():
             time.sleep(0.002)
         os.kill(proc.pid, signal.SIGKILL)
         proc.communicate()
@@ -152,6 +162,7 @@ class Selfplay(unittest.TestCase):
             before = games_by_round(f.read())
         if len(before) == 8:
             self.skipTest("the run ended before the kill")
+        self.assertGreaterEqual(len(before), 1)  # games finished before the kill are kept
         # a game cut off in the middle of its PGN, as a kill can leave one
         with open(self.p("r.pgn"), "a") as f:
             f.write('[Event "cformer selfplay"]\n[Round "8"]\n\n1. e4 e5 2. N')
