@@ -115,6 +115,18 @@ class Selfplay(unittest.TestCase):
         self.assertIn("open.pgn: game 2, ply 3", err)
         self.assertIn("Ke3", err)
 
+    def test_tablebase_adjudication(self):
+        with open(self.p("tb.pgn"), "w") as f:  # the queen takes the last rook: KQ v K
+            f.write('[SetUp "1"]\n[FEN "8/8/8/8/8/2k5/1r6/KQ6 w - - 0 1"]\n\n1. Qxb2+ *\n')
+        syzygy = os.path.join(os.path.dirname(LC0), "..", "..", "data", "syzygy")
+        run("selfplay", "--openings-pgn", self.p("tb.pgn"), "--visits", "2", "--syzygy-paths",
+            syzygy, "--training", self.p("tb"), "--pgn", self.p("tb-games.pgn"))
+        with open(self.p("tb-games.pgn")) as f:
+            game = f.read()
+        self.assertIn('[Result "1-0"]', game)
+        self.assertIn('[Termination "adjudication"]', game)
+        self.assertIn("{tablebase} 1-0", game)
+
     def test_unwritable_chunk_dir(self):
         with open(self.p("file"), "w") as f:
             f.write("x")

@@ -56,7 +56,10 @@ static void end(sp_game *g, cf_game_result result, const char *reason, bool adju
   g->adjudicated = adjudicated;
 }
 
-/* The tables' verdict on the current position, when they give one. */
+/* The tables' verdict on the current position, when they give one: as the
+ * search probes, only just after a capture or a pawn move (rule-50 count
+ * zero) and with no castling rights, so a game is adjudicated where the
+ * fifty-move rule cannot change the tables' answer. */
 static bool tablebase_end(sp_game *g) {
   const cf_position *pos = cf_game_position(&g->game);
   cf_syzygy_wdl wdl;
@@ -100,7 +103,7 @@ cf_status sp_play(cf_net *net, cf_search *search, const sp_settings *s, const cf
       end(g, CF_RESULT_DRAW, "max length", true);
       break;
     }
-    if (s->syzygy && g->game.count - 1 > n_opening && tablebase_end(g)) break;
+    if (s->syzygy && tablebase_end(g)) break;
     if (stop && atomic_load(stop)) return CF_OK; /* result stays ongoing: not a finished game */
     long limit = s->visits;
     if (s->playouts > 0 && (limit == 0 || s->playouts < limit)) limit = s->playouts;
