@@ -229,4 +229,33 @@ static void test_chunk_round_trip(cf_test *t) {
   cf_net_free(net);
 }
 
-CF_TEST_MAIN(test_noise, test_game_matches_pgn, test_repeats_from_seed, test_chunk_round_trip)
+/* ResignPercentage 100 resigns at the first move allowed, before its
+ * record (as Lc0); ResignPlaythrough 100 never resigns. */
+static void test_resign(cf_test *t) {
+  cf_net *net = builtin_net(t);
+  if (!net) return;
+  cf_search *s = noisy_search(t, 0);
+  sp_settings set = {.visits = 2, .training = true, .resign_percentage = 100,
+                     .resign_earliest_move = 3};
+  set.temp.value_cutoff = 100;
+  cf_position start;
+  cf_position_startpos(&start);
+  sp_game g;
+  CHECK(sp_play(net, s, &set, &start, NULL, 0, 1, NULL, &g, NULL) == CF_OK);
+  CHECK_STR_EQ(g.reason, "resignation");
+  CHECK(g.adjudicated);
+  CHECK_INT_EQ(g.game.count - 1, 4); /* moves 1 and 2 played, white resigns at move 3 */
+  CHECK(g.result == CF_RESULT_BLACK_WINS);
+  CHECK_INT_EQ(g.n_records, 4);
+  for (int i = 0; i < g.n_records; i++) CHECK(g.records[i].invariance_info & CF_V6_ADJUDICATED);
+  sp_game_free(&g);
+  set.resign_playthrough = 100;
+  CHECK(sp_play(net, s, &set, &start, NULL, 0, 1, NULL, &g, NULL) == CF_OK);
+  CHECK(strcmp(g.reason, "resignation") != 0);
+  sp_game_free(&g);
+  cf_search_free(s);
+  cf_net_free(net);
+}
+
+CF_TEST_MAIN(test_noise, test_game_matches_pgn, test_repeats_from_seed, test_chunk_round_trip,
+             test_resign)

@@ -46,8 +46,8 @@ typedef struct sp_game {
 } sp_game;
 
 /* Plays one game into *out (zeroed first; sp_game_free after, also on
- * error). stop (may be NULL) ends it early with CF_ERR_IO-free status
- * CF_OK and result CF_RESULT_ONGOING. */
+ * error). stop (may be NULL), once set, ends the game unfinished: CF_OK
+ * with result CF_RESULT_ONGOING, which the caller does not write. */
 cf_status sp_play(cf_net *net, cf_search *search, const sp_settings *s, const cf_position *start,
                   const cf_move *opening, int n_opening, uint64_t seed, const atomic_bool *stop,
                   sp_game *out, cf_error *err);
