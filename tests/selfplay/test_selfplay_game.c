@@ -156,9 +156,15 @@ static void test_game_matches_pgn(cf_test *t) {
     fprintf(stderr, "%s\n", err.msg);
   }
   for (int i = 0; i < g.n_records; i++) check_record(t, &g.records[i], &g.game, i, g.result);
-  /* plies_left counts down to the last record */
+  /* plies_left counts down to the last record, which (the game ending by
+   * the rules with its move) is 1 after a mate found by the search, as in
+   * Lc0's records */
   for (int i = 1; i < g.n_records; i++)
     CHECK_NEAR(g.records[i - 1].plies_left - g.records[i].plies_left, 1.0, 1e-5);
+  if (strcmp(g.reason, "checkmate") == 0 && g.n_records > 0)
+    CHECK_NEAR(g.records[g.n_records - 1].plies_left, 1.0, 1e-5);
+  else
+    CHECK(g.n_records > 0 && g.records[g.n_records - 1].plies_left >= 1.0f);
   cf_pgn_game_free(&pg);
   free(text);
   sp_game_free(&g);

@@ -95,12 +95,14 @@ void sp_record_fill(cf_v6 *r, const cf_search *search, const cf_search_result *r
   r->root_q = res->info.root_wdl[0] - res->info.root_wdl[2];
   r->root_d = res->info.root_wdl[1];
   r->root_m = res->info.root_m;
+  /* A move's m counts the plies left after it; as Lc0, the record counts
+   * them from the root, the move itself included. */
   r->best_q = best ? best->wl : res->info.wdl[0] - res->info.wdl[2];
   r->best_d = best ? best->d : res->info.wdl[1];
-  r->best_m = best ? best->m : res->info.root_m;
+  r->best_m = best ? best->m + 1 : res->info.root_m;
   r->played_q = play ? play->wl : r->best_q;
   r->played_d = play ? play->d : r->best_d;
-  r->played_m = play ? play->m : r->best_m;
+  r->played_m = play ? play->m + 1 : r->best_m;
   /* A move proven without a visit has no averages: its proof is its value. */
   if (best && isnan(r->best_q) && best->proven != 2)
     r->best_q = (float)best->proven, r->best_d = best->proven == 0, r->best_m = best->proven_plies;
