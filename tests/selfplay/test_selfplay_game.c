@@ -263,5 +263,31 @@ static void test_resign(cf_test *t) {
   cf_net_free(net);
 }
 
+/* The temperature schedule counts moves as the start FEN numbers them: a
+ * game from move 40 is past TempCutoffMove 10 and plays its best moves,
+ * the same whatever the seed. */
+static void test_temperature_from_fen_move(cf_test *t) {
+  cf_net *net = builtin_net(t);
+  if (!net) return;
+  cf_search *s = noisy_search(t, 0);
+  sp_settings set = {.visits = 4};
+  set.temp.temperature = 1;
+  set.temp.cutoff_move = 10;
+  set.temp.value_cutoff = 100;
+  cf_position start;
+  CHECK(cf_position_from_fen(&start, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 40",
+                             NULL) == CF_OK);
+  sp_game a, b;
+  CHECK(sp_play(net, s, &set, &start, NULL, 0, 1, NULL, &a, NULL) == CF_OK);
+  CHECK(sp_play(net, s, &set, &start, NULL, 0, 2, NULL, &b, NULL) == CF_OK);
+  bool same = a.game.count == b.game.count;
+  for (int i = 1; same && i < a.game.count; i++) same = a.game.plies[i].move == b.game.plies[i].move;
+  CHECK(same);
+  sp_game_free(&a);
+  sp_game_free(&b);
+  cf_search_free(s);
+  cf_net_free(net);
+}
+
 CF_TEST_MAIN(test_noise, test_game_matches_pgn, test_repeats_from_seed, test_chunk_round_trip,
-             test_resign)
+             test_resign, test_temperature_from_fen_move)

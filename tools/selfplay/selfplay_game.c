@@ -39,7 +39,12 @@ static cf_status add_record(sp_game *g, cf_v6 **slot, cf_error *err) {
 /* The move played: the best, or one drawn with the move's temperature. */
 static cf_move choose(const cf_search *search, const sp_settings *s, const cf_game *game,
                       cf_move best, uint64_t *rng) {
-  const float t = cf_temperature_at(&s->temp, game->count - 1);
+  /* the schedule counts the game's plies as its start FEN numbers them,
+   * as the UCI engine and Lc0 do */
+  const cf_position *start = &game->plies[0].pos;
+  const int fullmove = start->fullmove > 0 ? start->fullmove : 1;
+  const int ply = 2 * (fullmove - 1) + (start->side == CF_BLACK) + game->count - 1;
+  const float t = cf_temperature_at(&s->temp, ply);
   if (!(t > 0)) return best;
   cf_search_move_stats st[CF_MAX_MOVES];
   cf_temperature_move cand[CF_MAX_MOVES];
