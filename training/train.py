@@ -283,6 +283,9 @@ def main(argv=None):
             json.dump(cfg, f, indent=2)
         os.replace(config_path + ".tmp", config_path)
     params = sum(p.numel() for p in model.parameters())
+    if extra is not None:
+        print(f"train.py: {len(extra)} chunk positions mixed in, {cfg['chunk_share']:g} of "
+              f"each batch", flush=True)
     print(f"train.py: model {cfg['model']} ({params} parameters), input format "
           f"{cfg['input_format']}, {len(train)} train / {len(val)} val positions, "
           f"step {state['step']}/{cfg['steps']}, {threads} threads", flush=True)

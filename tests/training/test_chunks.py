@@ -95,21 +95,47 @@ class Chunks(unittest.TestCase):
         with self.assertRaisesRegex(chunks.ChunkError, "README.md: not a training chunk"):
             chunks.read_chunk(os.path.join(ROOT, "tests", "data", "lc0-chunks", "README.md"))
 
-    def test_tiny_training_run(self):
+    def test_decode(self):
+        try:
+            import numpy as np
+        except ImportError:
+            self.skipTest("needs numpy")
+        records = chunks.read_chunk(sorted(glob.glob(os.path.join(self.dir, "*.gz")))[0])[:3]
+        b = chunks.decode(records, q_ratio=0.25)
+        self.assertEqual(b["planes"].shape, (3, 112, 64))
+        self.assertEqual(b["planes"][0, 0].nonzero()[0].tolist(), list(range(8, 16)))
+        self.assertTrue(np.allclose(b["policy"].sum(1), 1.0, atol=1e-5))
+        self.assertTrue(np.allclose(b["wdl"].sum(1), 1.0, atol=1e-5))
+        self.assertEqual(b["legal"][0].sum(), 20)  # the start position's moves
+        self.assertEqual(b["plies_left"][0] - b["plies_left"][1], 1.0)
+
+    def train(self, *args):
         try:
             import numpy  # noqa: F401
             import torch  # noqa: F401
         except ImportError as e:
             self.skipTest(f"needs numpy and torch ({e.name} missing)")
-        run = os.path.join(self.tmp.name, "run")
+        run = os.path.join(self.tmp.name, "run-%d" % len(os.listdir(self.tmp.name)))
         p = subprocess.run([sys.executable, os.path.join(ROOT, "training", "train.py"),
-                            "--chunks", self.dir, "--run", run, "--steps", "2", "--batch", "4",
+                            "--run", run, "--steps", "2", "--batch", "4",
                             "--layers", "1", "--d", "16", "--heads", "2", "--warmup", "1",
-                            "--val-every", "1", "--val-positions", "4", "--log-every", "1"],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
+                            "--val-every", "1", "--val-positions", "4", "--log-every", "1",
+                            *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
         self.assertEqual(p.returncode, 0, p.stdout.decode())
         self.assertTrue(os.path.exists(os.path.join(run, "latest.pt")))
         self.assertIn("val step 2", p.stdout.decode())
+        return p.stdout.decode()
+
+    def test_tiny_training_run(self):
+        self.train("--chunks", self.dir)
+
+    def test_tiny_run_mixed_with_packed_data(self):
+        data = os.path.join(self.tmp.name, "packed")
+        subprocess.run([CFORMER, "pack-data", "--out", data, "--val-fraction", "0.2",
+                        os.path.join(ROOT, "training", "sample", "sample.tsv")],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        out = self.train("--data", data, "--chunks", self.dir, "--chunk-share", "0.5")
+        self.assertRegex(out, r"\d+ chunk positions mixed in, 0.5 of each batch")
 
 
 if __name__ == "__main__":
