@@ -85,6 +85,16 @@ class Selfplay(unittest.TestCase):
             self.assertIn("W/D/L " + wdl, out)
         self.assertEqual(len(a_chunks[os.path.basename(files[0])]) % 8356, 0)
 
+    def test_chunk_dir_of_another_run_refused(self):
+        run("selfplay", "--visits", "2", "--seed", "1", "--training", self.p("t"), "--pgn",
+            self.p("t.pgn"))
+        before = chunk_bytes(self.p("t"))
+        p = run("selfplay", "--visits", "2", "--seed", "2", "--training", self.p("t"), "--pgn",
+                self.p("t2.pgn"), check=False)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("already holds chunks of a run: --resume continues it", p.stderr.decode())
+        self.assertEqual(chunk_bytes(self.p("t")), before)
+
     def test_lc0_chunks_described(self):
         files = sorted(glob.glob(os.path.join(LC0, "game_*.gz")))
         out = run("chunks", "describe", *files).stdout.decode()

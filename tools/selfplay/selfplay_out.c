@@ -152,3 +152,17 @@ cf_status sp_resume_scan(const char *pgn_path, const char *training_dir, long ga
   for (long i = 0; i < games; i++) *n_done += done[i];
   return CF_OK;
 }
+
+bool sp_dir_has_chunks(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return false;
+  bool found = false;
+  struct dirent *e;
+  while (!found && (e = readdir(d))) {
+    const size_t len = strlen(e->d_name);
+    found = strncmp(e->d_name, "training.", 9) == 0 && len > 12 &&
+            strcmp(e->d_name + len - 3, ".gz") == 0;
+  }
+  closedir(d);
+  return found;
+}

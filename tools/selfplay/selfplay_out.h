@@ -26,4 +26,8 @@ cf_status sp_pgn_write(FILE *f, const sp_game *g, long round, cf_error *err);
 cf_status sp_resume_scan(const char *pgn_path, const char *training_dir, long games, bool *done,
                          long *n_done, cf_error *err);
 
+/* Whether dir holds a chunk (training.*.gz): a new run there (without
+ * --resume) would mix its games with another run's. */
+bool sp_dir_has_chunks(const char *dir);
+
 #endif /* SELFPLAY_OUT_H */

@@ -139,6 +139,11 @@ static cf_status prepare(shared *sh, cf_error *err) {
    * as Lc0's selfplay (which prunes on visits only) nearly does. */
   sh->params.smart_pruning_factor = 0;
   CF_TRY(cf_search_params_check(&sh->params, err));
+  if (o->training && !o->resume && sp_dir_has_chunks(o->training))
+    return cf_error_set(err, CF_ERR_ARG,
+                        "--training %s already holds chunks of a run: --resume continues it, "
+                        "or give another directory",
+                        o->training);
   if (o->openings) CF_TRY(sp_openings_load(o->openings, &sh->openings, err));
   sh->done = calloc((size_t)o->games, sizeof *sh->done);
   if (!sh->done) return cf_error_set(err, CF_ERR_NOMEM, "selfplay: out of memory");
