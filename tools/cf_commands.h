@@ -14,5 +14,7 @@ int cf_cmd_bench(int argc, char **argv); /* tools/bench/bench_cmd.c */
 int cf_cmd_puzzles(int argc, char **argv);
 int cf_cmd_pack_data(int argc, char **argv);
 int cf_cmd_analyse(int argc, char **argv); /* tools/analyse/analyse_cmd.c */
+int cf_cmd_selfplay(int argc, char **argv); /* tools/selfplay/selfplay_cmd.c */
+int cf_cmd_chunks(int argc, char **argv); /* tools/chunks/chunks_cmd.c */
 
 #endif /* CF_COMMANDS_H */

@@ -20,6 +20,8 @@ static const command commands[] = {
   {"bench", cf_cmd_bench, "cost and speed of a net: FLOPs, time per move, evals/s per backend"},
   {"puzzles", cf_cmd_puzzles, "the agents' accuracy on Lichess puzzles by rating band"},
   {"analyse", cf_cmd_analyse, "a file of games or positions: net outputs, search, annotated PGN"},
+  {"selfplay", cf_cmd_selfplay, "games against itself (Lc0's selfplay): PGN, Lc0 V6 training chunks"},
+  {"chunks", cf_cmd_chunks, "describe Lc0 V6 training chunks: records, format, W/D/L"},
   {"pack-data", cf_cmd_pack_data, "training records from Stockfish-labelled TSV shards (training/)"},
 };
 

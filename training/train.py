@@ -47,6 +47,7 @@ with deps.deferred(__name__):
     import export
     import fast_attention
     import packed
+    import chunks
 
 MODEL_KEYS = ("layers", "d", "heads", "dff", "value_cv", "pos_encoding")
 
@@ -55,6 +56,14 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", help="folder with train.cfpack and val.cfpack (pack-data --out)")
+    p.add_argument("--chunks", action="append", metavar="DIR",
+                   help="Lc0 V6 training chunks (`cformer selfplay --training DIR`, or Lc0's): "
+                        "a folder of *.gz or a file; repeatable. Alone, the last tenth of the "
+                        "records validates; with --data, val.cfpack does")
+    p.add_argument("--chunk-share", type=float, default=0.5,
+                   help="share of each batch drawn from --chunks when --data is given too")
+    p.add_argument("--q-ratio", type=float, default=0.25,
+                   help="chunk value target: (1 - Q) x game result + Q x the search's value")
     p.add_argument("--run", required=True, help="run folder (created; holds config, checkpoints, log)")
     p.add_argument("--init", metavar="WEIGHTS.safetensors",
                    help="start a new run from these weights (model.py names, float32: export.py "
@@ -122,12 +131,27 @@ def losses(model, b):
     return policy_loss, value_loss, logits, out["wdl"]
 
 
-def sample_batch(train, step, cfg):
+def decode_any(data, idx, cfg):
+    """Records idx of a pack file or a chunk set, decoded to one batch."""
+    if isinstance(data, chunks.ChunkSet):
+        b = chunks.decode([data.records[i] for i in idx], cfg.get("q_ratio", 0.25))
+        b.pop("plies_left")  # no moves-left head in model.py's default shape
+        return b
+    return packed.decode(data.records[idx], cfg["best_weight"], cfg["result_weight"])
+
+
+def sample_batch(train, step, cfg, extra=None):
     """Batch `step`'s records: drawn from a generator seeded by (seed, step),
-    so a resumed run draws what the interrupted one would have."""
+    so a resumed run draws what the interrupted one would have; with extra
+    (chunks mixed into pack data) --chunk-share of them come from it."""
     rng = np.random.default_rng([cfg["seed"], step])
-    idx = np.sort(rng.integers(0, len(train), size=cfg["batch"]))
-    return packed.decode(train.records[idx], cfg["best_weight"], cfg["result_weight"])
+    k = int(round(cfg["batch"] * cfg.get("chunk_share", 0))) if extra is not None else 0
+    idx = np.sort(rng.integers(0, len(train), size=cfg["batch"] - k))
+    b = decode_any(train, idx, cfg)
+    if k:
+        more = decode_any(extra, np.sort(rng.integers(0, len(extra), size=k)), cfg)
+        b = {key: np.concatenate([b[key], more[key]]) for key in b}
+    return b
 
 
 def metric_sums(model, recs, best_weight, result_weight, chunk=512):
@@ -141,11 +165,13 @@ def metric_sums(model, recs, best_weight, result_weight, chunk=512):
         was_training = model.training
         model.eval()
         tot = np.zeros(5)
-        for start in range(0, recs.shape[0], chunk):
+        for start in range(0, len(recs), chunk):
             part = recs[start:start + chunk]
-            b = to_torch(packed.decode(part, best_weight, result_weight))
+            b = to_torch(chunks.decode(part, result_weight) if isinstance(part, list)
+                         else packed.decode(part, best_weight, result_weight))
+            b.pop("plies_left", None)
             pl, vl, logits, wdl = losses(model, b)
-            k = part.shape[0]
+            k = len(part)
             tot += [pl.item() * k, (logits.argmax(1) == b["best"]).sum().item(), vl.item() * k,
                     (wdl.argmax(1) == b["sf_wdl"].argmax(1)).sum().item(), k]
         model.train(was_training)
@@ -157,8 +183,8 @@ def validate(model, val, cfg):
     loss (against the training WDL target) and WDL accuracy (argmax vs
     argmax of Stockfish's WDL) on the first --val-positions records."""
     n = min(len(val), cfg["val_positions"])
-    pl, top1, vl, acc, _ = metric_sums(model, val.records[:n], cfg["best_weight"],
-                                       cfg["result_weight"])
+    weight = cfg.get("q_ratio", 0.25) if isinstance(val, chunks.ChunkSet) else cfg["result_weight"]
+    pl, top1, vl, acc, _ = metric_sums(model, val.records[:n], cfg["best_weight"], weight)
     m = max(1, n)
     return dict(val_policy_loss=pl / m, val_top1=top1 / m, val_value_loss=vl / m,
                 val_wdl_acc=acc / m, val_positions=n)
@@ -196,11 +222,19 @@ def load_init(model, path):
 
 
 def open_data(cfg):
+    """(train, val, chunks to mix in or None)."""
+    if not cfg.get("data"):
+        train, val = chunks.ChunkSet(cfg["chunks"]).split(0.1)
+        return train, val, None
+    extra = chunks.ChunkSet(cfg["chunks"]) if cfg.get("chunks") else None
     train = packed.PackFile(os.path.join(cfg["data"], "train.cfpack"))
     val = packed.PackFile(os.path.join(cfg["data"], "val.cfpack"))
     if len(train) == 0:
         raise packed.PackError(f"{train.path} holds no records")
-    return train, val
+    if extra is not None and extra.input_format != train.input_format:
+        raise packed.PackError(f"--chunks are input format {extra.input_format}, "
+                               f"{train.path} {train.input_format}")
+    return train, val, extra
 
 
 def main(argv=None):
@@ -217,8 +251,8 @@ def main(argv=None):
         if args.data:
             cfg["data"] = args.data
     else:
-        if not args.data:
-            sys.exit("train.py: --data DIR is required (or --resume)")
+        if not args.data and not args.chunks:
+            sys.exit("train.py: --data DIR or --chunks DIR is required (or --resume)")
         if os.path.exists(latest):
             sys.exit(f"train.py: {latest} exists: use --resume, or another --run folder")
         cfg = {k: v for k, v in vars(args).items() if k not in ("resume", "run", "threads")}
@@ -228,8 +262,8 @@ def main(argv=None):
     fast_attention.install(not args.reference_attention)
     torch.manual_seed(cfg["seed"])
     try:
-        train, val = open_data(cfg)
-    except (OSError, packed.PackError) as e:
+        train, val, extra = open_data(cfg)
+    except (OSError, packed.PackError, chunks.ChunkError) as e:
         sys.exit(f"train.py: {e}")
     cfg["input_format"] = train.input_format
     model = Chessformer(**cfg["model"])
@@ -249,6 +283,9 @@ def main(argv=None):
             json.dump(cfg, f, indent=2)
         os.replace(config_path + ".tmp", config_path)
     params = sum(p.numel() for p in model.parameters())
+    if extra is not None:
+        print(f"train.py: {len(extra)} chunk positions mixed in, {cfg['chunk_share']:g} of "
+              f"each batch", flush=True)
     print(f"train.py: model {cfg['model']} ({params} parameters), input format "
           f"{cfg['input_format']}, {len(train)} train / {len(val)} val positions, "
           f"step {state['step']}/{cfg['steps']}, {threads} threads", flush=True)
@@ -269,7 +306,7 @@ def main(argv=None):
         lr = lr_at(step, cfg)
         for g in opt.param_groups:
             g["lr"] = lr
-        b = to_torch(sample_batch(train, step, cfg))
+        b = to_torch(sample_batch(train, step, cfg, extra))
         pl, vl, _, _ = losses(model, b)
         loss = pl + cfg["value_weight"] * vl
         opt.zero_grad(set_to_none=True)
@@ -316,10 +353,10 @@ def main(argv=None):
             print(f"checkpoint {latest} at step {step}", flush=True)
             if train.changed_on_disk():
                 try:
-                    train, val = open_data(cfg)
+                    train, val, extra = open_data(cfg)
                     print(f"data reloaded: {len(train)} train / {len(val)} val positions",
                           flush=True)
-                except (OSError, packed.PackError) as e:
+                except (OSError, packed.PackError, chunks.ChunkError) as e:
                     print(f"data reload failed, keeping the old data: {e}", flush=True)
         if cfg["keep_every"] and step % cfg["keep_every"] == 0:
             save_checkpoint(os.path.join(args.run, f"step-{step}.pt"), model, opt, state)

@@ -39,6 +39,10 @@ void cf_search_reset(cf_search *s) {
   cf_nn_cache_clear(s->cache);
 }
 
+void cf_search_reset_tree(cf_search *s) {
+  if (s) drop_tree(s);
+}
+
 void cf_search_free(cf_search *s) {
   if (!s) return;
   drop_tree(s);
@@ -269,6 +273,9 @@ cf_status cf_search_begin(cf_search *s, cf_net *net, cf_game *game, const cf_sea
     return st;
   }
   s->reused = s->root->n;
+  /* A root kept from the last move was expanded without noise (it was not
+   * the root then): it gets its noise now, as a fresh root would. */
+  if (s->root->edges) cf_search_noise_root(s, true);
   if (legal.count == 0) { /* mate or stalemate: nothing to search */
     cf_search_fill_info(s, &out->info);
     out->info.best = CF_MOVE_NONE;

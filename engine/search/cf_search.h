@@ -116,6 +116,10 @@ const cf_search_params *cf_search_get_params(const cf_search *s);
 /* Drops the tree and empties the NN cache (ucinewgame). */
 void cf_search_reset(cf_search *s);
 
+/* Drops the tree only: the next run starts from a fresh root and the NN
+ * cache still answers (Lc0's selfplay without tree reuse). */
+void cf_search_reset_tree(cf_search *s);
+
 /* Searches the current position of game (left as it was found). The tree
  * of an earlier run is kept when game continues that run's game (same start
  * position, the earlier moves and then more); otherwise it is dropped. On
@@ -124,6 +128,11 @@ void cf_search_reset(cf_search *s);
 cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_search_limits *limits,
                         cf_search_info_fn on_info, void *user, cf_search_result *out,
                         cf_error *err);
+
+/* Seeds the generator of the root's Dirichlet noise (the noise_epsilon
+ * and noise_alpha knobs): the same seed, network and limits repeat the
+ * same searches exactly. */
+void cf_search_seed(cf_search *s, uint64_t seed);
 
 /* The root moves in best-first order (the order bestmove uses): up to max
  * entries; returns how many were written. */

@@ -152,6 +152,7 @@ static bool expand(cf_search *s, cf_snode *x, int n, const cf_move *moves, const
     sum += x->edges[i].p;
   }
   for (int i = 0; i < n; i++) x->edges[i].p = (float)(x->edges[i].p / sum);
+  if (x == s->root) cf_search_noise_root(s, false); /* Lc0 noises the root as it is expanded */
   return true;
 }
 

@@ -152,6 +152,10 @@ struct cf_search {
   bool tb_in_tree;
   long tb_hits;
   cf_movelist tb_root_moves; /* the root moves the tables keep */
+  /* Dirichlet noise (cf_search_noise.c): the generator's state, set by
+   * cf_search_seed and carried across runs so a game repeats from its seed. */
+  uint64_t noise_rng;
+  const cf_snode *noised; /* the last root that got its noise */
 };
 
 /* ---- tree (cf_search_tree.c) ---- */
@@ -190,6 +194,13 @@ int cf_search_best_edge(const cf_snode *node, float draw_score, const cf_move *a
 /* Recomputes node's proven state from its children after one of them
  * changed; returns whether node's state changed. */
 bool cf_search_update_proof(cf_snode *node);
+
+/* ---- Dirichlet noise (cf_search_noise.c) ---- */
+/* Mixes noise into the root's priors when noise_epsilon > 0 and the root
+ * has edges: p = (1 - eps) p + eps eta, eta ~ Dirichlet(alpha). Called as
+ * the root is expanded (always) and at the start of a run on a kept root
+ * (once_only: skipped when this root has had its noise). */
+void cf_search_noise_root(cf_search *s, bool once_only);
 
 /* ---- tablebases (cf_search_tablebase.c) ---- */
 /* Lc0's root filter: with no searchmoves and the root in the tables, *lim

@@ -1,0 +1,70 @@
+/* selfplay_game.h: one game of the engine against itself, as Lc0's
+ * selfplay plays it: a fresh search tree at every move (Lc0's selfplay
+ * default, so that each move's root gets its own Dirichlet noise and the
+ * visit counts are this move's alone), the move drawn with the temperature
+ * schedule, resignation and tablebase adjudication, and a V6 training
+ * record per searched position (opening moves are played, not searched).
+ *
+ * Everything random comes from the game's seed: the same network, settings,
+ * opening and seed give the same game and the same records. */
+#ifndef SELFPLAY_GAME_H
+#define SELFPLAY_GAME_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "chess/cf_game.h"
+#include "engine/cf_temperature.h"
+#include "engine/search/cf_search.h"
+#include "net/cf_net.h"
+#include "tools/chunks/cf_v6.h"
+
+/* Lc0 ends a selfplay game undecided (a draw, "max length") at this ply. */
+#define SP_MAX_PLY 450
+
+typedef struct sp_settings {
+  long visits;              /* root visits per move (0: no limit) */
+  long playouts;            /* playouts per move (0: no limit); the tree is fresh, so both count alike */
+  cf_temperature_params temp;
+  double resign_percentage; /* resign when the best move's win chance (percent) is below; 0 = never */
+  int resign_earliest_move; /* not before this move number */
+  double resign_playthrough;/* percent of games that never resign (their records show resigns were right) */
+  bool training;            /* build the V6 records */
+  bool syzygy;              /* tables are loaded: adjudicate positions they answer */
+} sp_settings;
+
+typedef struct sp_game {
+  cf_game game;        /* from the start position: opening moves, then the searched ones */
+  int opening_plies;   /* plies of game that came from the opening */
+  cf_game_result result;
+  char reason[32];     /* "checkmate", "resignation", "tablebase", "max length", ... */
+  bool adjudicated;    /* ended by resignation, tablebase or length, not by the rules */
+  cf_v6 *records;      /* with settings.training: one per searched position */
+  int n_records, cap_records;
+  long playouts;       /* summed over the game's searches */
+} sp_game;
+
+/* Plays one game into *out (zeroed first; sp_game_free after, also on
+ * error). stop (may be NULL), once set, ends the game unfinished: CF_OK
+ * with result CF_RESULT_ONGOING, which the caller does not write. */
+cf_status sp_play(cf_net *net, cf_search *search, const sp_settings *s, const cf_position *start,
+                  const cf_move *opening, int n_opening, uint64_t seed, const atomic_bool *stop,
+                  sp_game *out, cf_error *err);
+void sp_game_free(sp_game *g);
+
+/* The seed of game number game (1-based) of a run seeded with seed:
+ * independent of the order games are played in or the thread playing it. */
+uint64_t sp_game_seed(uint64_t seed, long game);
+
+/* ---- records (selfplay_record.c) ---- */
+
+/* The record of the position just searched (the current one of game): the
+ * root's visit shares, values, the input planes, played the move played. */
+void sp_record_fill(cf_v6 *r, const cf_search *search, const cf_search_result *res,
+                    const cf_game *game, const cf_net_info *net, cf_move played);
+/* Fills the game's result and plies_left into every record, as Lc0 does at
+ * the game's end: plies_left counts down from the last record's best_m. */
+void sp_records_finish(cf_v6 *r, int n, cf_game_result result, bool adjudicated);
+
+#endif /* SELFPLAY_GAME_H */
