@@ -3,6 +3,8 @@
  *   - out-of-range and malformed values are refused with an info string
  *     naming the option and its range, the value stays, the engine plays on;
  *     values in range are taken silently;
+ *   - a MovesLeft option set on a network without a moves-left head: said
+ *     once at go, not before it is set;
  *   - a root in the tablebases reports their result: a draw as cp 0, a loss
  *     with one legal move as Lc0's tablebase mate (-101 and beyond), a win
  *     as its positive (skipped in a build without the prober). */
@@ -77,6 +79,21 @@ static void test_bad_values_refused(cf_test *t) {
   cf_uci_free(u);
 }
 
+static void test_moves_left_note_once(cf_test *t) {
+  transcript tr;
+  cf_uci *u = engine(t, &tr);
+  if (!u) return;
+  const char *note = "have no effect: the network has no moves-left head";
+  const char *o = uci_transcript_run(
+      u, &tr, "setoption name WeightsFile value <built in>\nisready\nposition startpos\ngo nodes 5");
+  CHECK_INT_EQ(uci_count(o, note), 0); /* defaults: nothing to say */
+  o = uci_transcript_run(u, &tr, "setoption name MovesLeftSlope value 0.01\ngo nodes 5\ngo nodes 5");
+  CHECK_INT_EQ(uci_count(o, "info string MovesLeftSlope and the other MovesLeft options " ), 1);
+  CHECK_INT_EQ(uci_count(o, note), 1);
+  CHECK_INT_EQ(uci_count(o, "bestmove "), 2);
+  cf_uci_free(u);
+}
+
 /* The score of the last info line of a go nodes search of fen. */
 static void tb_score(cf_test *t, cf_uci *u, transcript *tr, const char *fen, char *score,
                      size_t size) {
@@ -124,4 +141,4 @@ static void test_tablebase_root_score(cf_test *t) {
   cf_uci_free(u);
 }
 
-CF_TEST_MAIN(test_bad_values_refused, test_tablebase_root_score)
+CF_TEST_MAIN(test_bad_values_refused, test_moves_left_note_once, test_tablebase_root_score)
