@@ -17,7 +17,7 @@
  * next walks go where a new leaf is. The batch's collision visits are
  * bounded by a budget that grows with the tree (cf_search_collision_budget,
  * Lc0's MaxCollisionVisits scaling: 116 at 800 visits, 2819 at 10000 by
- * default), never below COLLISION_FLOOR_PER_LEAF per leaf wanted; their
+ * default), never below 3 per leaf wanted (cf_search_collisions.c); their
  * events by MaxCollisionEvents.
  * A collision that spends the budget ends the batch: a line the search
  * favours is not traded for worse ones to fill it.
@@ -34,12 +34,6 @@
 
 #include "engine/cf_net_input.h"
 #include "engine/search/cf_search_internal.h"
-
-/* A batch may always spend this many collision visits per leaf it wants,
- * however small the tree: Lc0's scaling alone (1 visit up to 28 nodes, 19 at
- * 200) would leave the batches of the few hundred visits a CPU search makes
- * a move part empty. */
-#define COLLISION_FLOOR_PER_LEAF 3
 
 /* DrawScore is from White's view (as Lc0's): a draw is worth it to White
  * and its negative to Black. */
@@ -104,19 +98,6 @@ static void add_in_flight(cf_snode *x, uint32_t visits) {
 static void cancel_collision(const cf_collision *c) {
   for (cf_snode *x = c->node; x; x = x->parent)
     x->in_flight -= c->visits < x->in_flight ? c->visits : x->in_flight;
-}
-
-long cf_search_collision_budget(const cf_search_params *p, long nodes) {
-  const long max = p->max_collision_visits, start = p->max_collision_visits_scaling_start,
-             end = p->max_collision_visits_scaling_end;
-  /* The end is asked first, as Lc0 does: an end of 0 (or one below the
-   * start) means the maximum at any size. */
-  if (nodes >= end) return max;
-  if (nodes <= start) return 1;
-  const double ratio = pow((double)(nodes - start) / (double)(end - start),
-                           p->max_collision_visits_scaling_power);
-  const long b = lround(1.0 + (double)(max - 1) * ratio);
-  return b < 1 ? 1 : b > max ? max : b;
 }
 
 bool cf_search_classify_terminal(cf_search *s, cf_snode *x, int depth) {
@@ -303,25 +284,6 @@ static cf_walk_result walk(cf_search *s, cf_batch *b, int *n_leaves, uint32_t li
   return result;
 }
 
-int cf_search_max_collisions(const cf_search_params *p, int want) {
-  if (p->fill_batches || p->max_collision_events < want) return p->max_collision_events;
-  return want;
-}
-
-/* The collision visits a batch of `want` leaves may spend: the budget for
- * the smaller of the tree and the visits still to make (as Lc0's), and no
- * fewer than COLLISION_FLOOR_PER_LEAF per leaf; unbounded (the events bound
- * it) without fill_batches. */
-static long batch_collision_budget(const cf_search *s, int want) {
-  if (!s->params.fill_batches) return LONG_MAX;
-  long nodes = (long)s->root->n;
-  const long visits = s->limits->visits;
-  if (visits > 0 && visits - nodes < nodes) nodes = visits - nodes;
-  const long b = cf_search_collision_budget(&s->params, nodes);
-  const long floor_visits = (long)COLLISION_FLOOR_PER_LEAF * want;
-  return b > floor_visits ? b : floor_visits;
-}
-
 int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err) {
   if (want > b->cap_leaves) want = b->cap_leaves;
   int max_collisions = cf_search_max_collisions(&s->params, want);
@@ -330,7 +292,7 @@ int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err) {
   /* Lc0's bound on out-of-order backups; in order, they fill the batch. */
   const long max_out_of_order =
       in_order ? LONG_MAX : lround(s->params.max_out_of_order_evals_factor * want);
-  long collision_visits = batch_collision_budget(s, want);
+  long collision_visits = cf_search_batch_collision_budget(s, want);
   int n_leaves = 0, n_coll = 0;
   long out_of_order = 0;
   cf_collision *coll = b->collided;

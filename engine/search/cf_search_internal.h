@@ -246,6 +246,7 @@ cf_status cf_search_finish(cf_search *s, cf_batch *b, cf_status evaluated, cf_er
 /* A whole batch in slot 0: gather up to `want` leaves, evaluate them with
  * one cf_net_eval call, back everything up. */
 cf_status cf_search_batch(cf_search *s, int want, cf_error *err);
+/* ---- collisions (cf_search_collisions.c) ---- */
 /* Collision events a batch of `want` leaves may have: MaxCollisionEvents
  * with fill_batches; without, want or MaxCollisionEvents if fewer. */
 int cf_search_max_collisions(const cf_search_params *p, int want);
@@ -255,6 +256,11 @@ int cf_search_max_collisions(const cf_search_params *p, int want);
  * MaxCollisionVisitsScalingPower of the way to MaxCollisionVisits at
  * MaxCollisionVisitsScalingEnd. */
 long cf_search_collision_budget(const cf_search_params *p, long nodes);
+/* The collision visits a batch of `want` leaves may spend
+ * (cf_search_collisions.c). */
+long cf_search_batch_collision_budget(const cf_search *s, int want);
+
+/* ---- more of the gathering (cf_search_gather.c) ---- */
 /* Marks a new node x, `depth` plies below the root, whose position (the
  * current one of s->game) ends the game or repeats inside the tree
  * (TwoFoldDraws): proven, exact value. False if the game goes on there. */
