@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chess/cf_movegen.h"
 #include "common/cf_clock.h"
 #include "engine/search/cf_search.h"
 #include "engine/search/cf_search_internal.h"
@@ -29,7 +30,7 @@ int cf_search_mate_of(const cf_snode *child) {
  * network's view of the moves they keep (which may have only one): a draw
  * is a draw (cp 0), a win or loss reads as Lc0 prints a tablebase one,
  * mate 101 plus half the moves left (the best move's estimate, in plies),
- * signed. */
+ * signed, unless the tree has proven a mate that way (a real one). */
 static void tablebase_score(const cf_search *s, const cf_snode *best, cf_search_info *info) {
   const int r = s->tb_root_result;
   const float ds = cf_search_draw_score(s, 0);
@@ -40,6 +41,21 @@ static void tablebase_score(const cf_search *s, const cf_snode *best, cf_search_
   if (r == 0) {
     info->mate = 0;
     return;
+  }
+  /* A mate the tree has proven the same way is exact: it stays. */
+  if (info->mate != 0 && (info->mate > 0) == (r > 0)) return;
+  /* So is a best move that mates, which a root with one move kept by the
+   * tables ends on before its child is visited. */
+  if (r > 0 && s->game && info->best != CF_MOVE_NONE) {
+    cf_position after = *cf_game_position(s->game);
+    cf_undo undo;
+    cf_position_make(&after, info->best, &undo);
+    cf_movelist replies;
+    cf_generate_legal(&after, &replies);
+    if (replies.count == 0 && cf_position_in_check(&after)) {
+      info->mate = 1;
+      return;
+    }
   }
   const float root_m = s->root->m > 1.0f ? s->root->m - 1.0f : 0.0f;
   const float m = best && best->n > 0 ? best->m : root_m;

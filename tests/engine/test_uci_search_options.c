@@ -7,7 +7,8 @@
  *     once at go, not before it is set;
  *   - a root in the tablebases reports their result: a draw as cp 0, a loss
  *     with one legal move as Lc0's tablebase mate (-101 and beyond), a win
- *     as its positive (skipped in a build without the prober). */
+ *     as its positive, a mate the tree proves as that mate (skipped in a
+ *     build without the prober). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,6 +139,9 @@ static void test_tablebase_root_score(cf_test *t) {
   uci_transcript_run(u, &tr, "setoption name SyzygyFastPlay value true");
   tb_score(t, u, &tr, "8/8/8/8/8/2k5/8/K2R4 w - - 0 1", score, sizeof score);
   if (CHECK(strncmp(score, "mate ", 5) == 0)) CHECK(atoi(score + 5) >= 101);
+  /* A mate the tree proves (Qa8#, the only fastest win) stays exact. */
+  tb_score(t, u, &tr, "7k/8/6K1/8/8/8/Q7/8 w - - 0 1", score, sizeof score);
+  CHECK_STR_EQ(score, "mate 1");
   cf_uci_free(u);
 }
 
