@@ -9,7 +9,10 @@
  *   - NodesPerSecondLimit's wait, SmartPruningMinimumBatches;
  *   - CacheHistoryLength: which transpositions share an NN cache entry;
  *   - StickyEndgames on a real search (built-in network): a mate proves
- *     the root only when on. */
+ *     the root only when on;
+ *   - the moves-left utility in a real search, on a random network with a
+ *     moves-left head: it changes where the visits go, and on one without
+ *     the head it changes nothing. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +22,7 @@
 #include "engine/search/cf_search_internal.h"
 #include "engine/uci/cf_uci_options.h"
 #include "tests/cf_test.h"
+#include "tests/weights/weights_test_util.h"
 
 /* ---- the rows ------------------------------------------------------------ */
 
@@ -392,7 +396,63 @@ static void test_sticky_endgames(cf_test *t) {
   cf_net_free(net);
 }
 
+/* ---- the moves-left utility in a real search ------------------------------ */
+
+/* The root's visits per move after 64 visits of the start position, with
+ * the moves-left bonus at its largest (threshold 0, so it applies
+ * everywhere) or off (MovesLeftMaxEffect 0). */
+static void root_visits(cf_test *t, cf_net *net, bool bonus, uint32_t out[CF_MAX_MOVES]) {
+  cf_search_params p;
+  cf_search_params_default(&p);
+  p.smart_pruning_factor = 0;
+  p.minibatch_size = 4;
+  p.moves_left_threshold = 0;
+  p.moves_left_slope = 1;
+  p.moves_left_max_effect = bonus ? 1.0f : 0.0f;
+  p.moves_left_constant_factor = 1;
+  cf_search *s = NULL;
+  cf_game g;
+  memset(out, 0, CF_MAX_MOVES * sizeof out[0]);
+  if (!CHECK(cf_search_create(&p, &s, NULL) == CF_OK)) return;
+  if (CHECK(cf_game_init_fen(&g, CF_FEN_STARTPOS, NULL) == CF_OK)) {
+    cf_search_limits lim = {.visits = 64};
+    cf_search_result res;
+    if (CHECK(cf_search_run(s, net, &g, &lim, NULL, NULL, &res, NULL) == CF_OK))
+      for (int i = 0; i < s->root->n_edges; i++)
+        out[i] = s->root->edges[i].child ? s->root->edges[i].child->n : 0;
+    cf_game_free(&g);
+  }
+  cf_search_free(s);
+}
+
+static bool visits_differ(cf_test *t, int cm) {
+  cf_test_shape sh = {.layers = 1, .d = 8, .heads = 2, .dff = 8, .rpe = true, .rms = true,
+                      .input_format = 4, .cv = 2, .cm = cm, .seed = 5};
+  cf_error err = {0};
+  cf_weights *w = cf_test_random_net(&sh, &err);
+  cf_net *net = NULL;
+  if (!CHECK(w != NULL)) return false;
+  const cf_net_options opts = {.backend = "ref", .max_batch = 4};
+  const bool made = CHECK(cf_net_create(w, &opts, &net, &err) == CF_OK);
+  cf_weights_free(w);
+  if (!made) {
+    fprintf(stderr, "  %s\n", err.msg);
+    return false;
+  }
+  CHECK(cf_net_get_info(net)->has_moves_left == (cm >= 0));
+  uint32_t off[CF_MAX_MOVES], on[CF_MAX_MOVES];
+  root_visits(t, net, false, off);
+  root_visits(t, net, true, on);
+  cf_net_free(net);
+  return memcmp(off, on, sizeof off) != 0;
+}
+
+static void test_moves_left_in_search(cf_test *t) {
+  CHECK(visits_differ(t, 2));   /* with the head: the bonus moves visits */
+  CHECK(!visits_differ(t, -1)); /* without: accepted, no effect */
+}
+
 CF_TEST_MAIN(test_rows_are_lc0s, test_root_cpuct, test_root_fpu, test_moves_left_by_hand,
              test_moves_left_steers_selection, test_collision_scaling, test_collision_events,
              test_nps_limit_wait, test_smart_pruning_minimum_batches, test_cache_history_length,
-             test_sticky_endgames)
+             test_sticky_endgames, test_moves_left_in_search)
