@@ -54,6 +54,7 @@ void cf_search_free(cf_search *s) {
     free(s->slots[i].requests);
     free(s->slots[i].outputs);
     free(s->slots[i].collided);
+    free(s->slots[i].settled);
   }
   free(s);
 }
@@ -127,10 +128,12 @@ static bool prepare_slot(cf_batch *b, int minibatch, int collisions) {
     free(b->leaves);
     free(b->requests);
     free(b->outputs);
+    free(b->settled);
     b->leaves = malloc((size_t)minibatch * sizeof *b->leaves);
     b->requests = malloc((size_t)minibatch * sizeof *b->requests);
     b->outputs = malloc((size_t)minibatch * sizeof *b->outputs);
-    b->cap_leaves = b->leaves && b->requests && b->outputs ? minibatch : 0;
+    b->settled = malloc((size_t)minibatch * sizeof *b->settled);
+    b->cap_leaves = b->leaves && b->requests && b->outputs && b->settled ? minibatch : 0;
     if (!b->cap_leaves) return false;
   }
   if (b->cap_collided < collisions) {
@@ -266,6 +269,7 @@ cf_status cf_search_begin(cf_search *s, cf_net *net, cf_game *game, const cf_sea
   cf_generate_legal(cf_game_position(game), &legal);
   const cf_net_info *ni = cf_net_get_info(net);
   s->minibatch = cf_search_minibatch(&s->params, ni->backend);
+  s->moves_left = ni->has_moves_left;
   cf_status st = prepare_buffers(s, s->minibatch, pipelined, err);
   if (st == CF_OK) st = prepare_root(s, game, err);
   if (st != CF_OK) {
@@ -362,6 +366,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
     const int want = cf_search_batch_target(s, s->minibatch, now);
     st = s->stream ? pipelined_step(s, want, err) : step(s, want, err);
     if (st != CF_OK) break;
+    cf_search_pace_nps(s, lim->stop);
     if (expanded) s->owe_batch = false; /* the owed batch below the root is done */
     if (on_info) {
       cf_search_fill_info(s, &info);

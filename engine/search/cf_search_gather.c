@@ -4,8 +4,11 @@
  * the network as it wants (the way Lc0 gathers):
  *   - a leaf that ends the game, repeats inside the tree, or is in the NN
  *     cache is backed up on the spot, out of order: it takes no place in
- *     the batch (with fill_batches at most OUT_OF_ORDER_FACTOR of them per
- *     leaf wanted, so that a batch of them still ends);
+ *     the batch (at most MaxOutOfOrderEvalsFactor of them per leaf wanted,
+ *     so that a batch of them still ends). With OutOfOrderEval off it is
+ *     backed up in order instead, as Lc0 does: it takes a place in the
+ *     batch, keeps its visit in flight until the batch is backed up, and
+ *     when the batch's first walk ends on one, the batch is that one alone;
  *   - a walk that ends on a leaf already waiting is a collision.
  * With fill_batches a collision stands for several visits: as many as its
  * path would take in a row before, at some node of it, the second best edge
@@ -13,13 +16,14 @@
  * visits left to the batch. They are added in flight along the path, so the
  * next walks go where a new leaf is. The batch's collision visits are
  * bounded by a budget that grows with the tree (cf_search_collision_budget,
- * Lc0's scaling: 116 at 800 visits, 2819 at 10000), never below
- * COLLISION_FLOOR_PER_LEAF per leaf wanted; their events by max_collisions.
+ * Lc0's MaxCollisionVisits scaling: 116 at 800 visits, 2819 at 10000 by
+ * default), never below 3 per leaf wanted (cf_search_collisions.c); their
+ * events by MaxCollisionEvents.
  * A collision that spends the budget ends the batch: a line the search
  * favours is not traded for worse ones to fill it.
  * Without fill_batches (the default for now, docs/SEARCH.md says why) each
- * collision is one visit left in flight, and at most max_collisions of them
- * (the batch size) end the batch.
+ * collision is one visit left in flight, and at most the batch size of them
+ * (or MaxCollisionEvents, if fewer) end the batch.
  * The leaves are evaluated together by one cf_net_eval call, expanded
  * (priors = softmax(logits / PolicyTemperature)) and backed up; then every
  * collision's visits are taken back. Nothing is allocated per batch. */
@@ -30,21 +34,6 @@
 
 #include "engine/cf_net_input.h"
 #include "engine/search/cf_search_internal.h"
-
-/* Lc0's defaults: MaxCollisionVisits, scaled from 1 at
- * MaxCollisionVisitsScalingStart visits to the maximum at ...ScalingEnd by
- * ...ScalingPower; MaxCollisionEvents; MaxOutOfOrderEvalsFactor. */
-#define COLLISION_VISITS_MAX 80000
-#define COLLISION_SCALING_START 28
-#define COLLISION_SCALING_END 145000
-#define COLLISION_SCALING_POWER 1.25
-#define COLLISION_EVENTS 917
-#define OUT_OF_ORDER_FACTOR 2.4
-/* A batch may always spend this many collision visits per leaf it wants,
- * however small the tree: Lc0's scaling alone (1 visit up to 28 nodes, 19 at
- * 200) would leave the batches of the few hundred visits a CPU search makes
- * a move part empty. */
-#define COLLISION_FLOOR_PER_LEAF 3
 
 /* DrawScore is from White's view (as Lc0's): a draw is worth it to White
  * and its negative to Black. */
@@ -83,8 +72,11 @@ void cf_search_backup(cf_search *s, cf_snode *node, double wl, float d, float m)
   s->playouts++;
 }
 
-/* Carries a new proof from node up as far as it changes parents. */
-static void propagate_proof(cf_snode *node) {
+/* Carries a new proof from node up as far as it changes parents; not at
+ * all without StickyEndgames (Lc0's): then only the leaves that end the
+ * game are proven, and their parents learn of it by their visits. */
+static void propagate_proof(const cf_search *s, cf_snode *node) {
+  if (!s->params.sticky_endgames) return;
   for (cf_snode *x = node->parent; x; x = x->parent) {
     if (!cf_search_update_proof(x)) break;
     set_exact(x);
@@ -106,17 +98,6 @@ static void add_in_flight(cf_snode *x, uint32_t visits) {
 static void cancel_collision(const cf_collision *c) {
   for (cf_snode *x = c->node; x; x = x->parent)
     x->in_flight -= c->visits < x->in_flight ? c->visits : x->in_flight;
-}
-
-long cf_search_collision_budget(const cf_search_params *p, long nodes) {
-  const long max = p->max_collision_visits > 0 ? p->max_collision_visits : COLLISION_VISITS_MAX;
-  if (nodes >= COLLISION_SCALING_END) return max;
-  if (nodes <= COLLISION_SCALING_START) return 1;
-  const double ratio = pow((double)(nodes - COLLISION_SCALING_START) /
-                               (double)(COLLISION_SCALING_END - COLLISION_SCALING_START),
-                           COLLISION_SCALING_POWER);
-  const long b = lround(1.0 + (double)(max - 1) * ratio);
-  return b < 1 ? 1 : b > max ? max : b;
 }
 
 bool cf_search_classify_terminal(cf_search *s, cf_snode *x, int depth) {
@@ -156,9 +137,40 @@ static bool expand(cf_search *s, cf_snode *x, int n, const cf_move *moves, const
   return true;
 }
 
+/* A leaf answered without the network, with value (wl, d, m): backed up
+ * now (OutOfOrderEval), else kept in b for the batch's backup
+ * (cf_search_finish); `proof` when x was just proven. */
+static void settle(cf_search *s, cf_batch *b, cf_snode *x, double wl, float d, float m, bool proof) {
+  if (!s->params.out_of_order_eval) {
+    b->settled[b->n_settled++] = (cf_settled){x, wl, d, m, proof};
+    return;
+  }
+  cf_search_backup(s, x, wl, d, m);
+  if (proof) propagate_proof(s, x);
+}
+
+/* With CacheHistoryLength 0 (Lc0's default) the key is the position alone
+ * (its pieces, side, castling and en passant rights, and whether it
+ * occurred before), with more, that many earlier positions too; the
+ * rule-50 count always. What the network reads beyond that (earlier
+ * positions) is left out, as in Lc0, so transpositions share an entry. */
+uint64_t cf_search_cache_key(const cf_game *g, int history_length) {
+  const int last = g->count - 1, n = history_length + 1;
+  uint64_t words[2 * 8 + 2];
+  int k = 0;
+  words[k++] = (uint64_t)n;
+  for (int i = 0; i < n && i < 8 && last - i >= 0; i++) {
+    words[k++] = g->plies[last - i].pos.key;
+    words[k++] = (uint64_t)(g->plies[last - i].repetitions > 0);
+  }
+  words[k++] = (uint64_t)cf_game_position(g)->rule50;
+  return cf_nn_hash(words, (size_t)k * sizeof words[0], 0x6366636163686531ULL);
+}
+
 /* Prepares a leaf's network input and legal moves; answers it from the
  * cache when it can (true). */
-static bool prepare_leaf(cf_search *s, cf_snode *x, int depth, cf_leaf *leaf, bool *nomem) {
+static bool prepare_leaf(cf_search *s, cf_batch *b, cf_snode *x, int depth, cf_leaf *leaf,
+                         bool *nomem) {
   const cf_net_info *info = cf_net_get_info(s->net);
   const cf_position *pos = cf_game_position(s->game);
   cf_net_position np;
@@ -168,7 +180,7 @@ static bool prepare_leaf(cf_search *s, cf_snode *x, int depth, cf_leaf *leaf, bo
   leaf->transform = cf_net_encode_planes(&np, info->history_fill, &leaf->planes);
   leaf->black_to_move = pos->side == CF_BLACK;
   leaf->n_moves = cf_engine_legal_policy_moves(pos, leaf->moves, leaf->policy_moves);
-  leaf->key = cf_nn_hash(&leaf->planes, sizeof leaf->planes, pos->key);
+  leaf->key = cf_search_cache_key(s->game, s->params.cache_history_length);
   const cf_nn_entry *e = cf_nn_cache_get(s->cache, leaf->key);
   if (!e || e->n_moves != leaf->n_moves) return false;
   if (!expand(s, x, e->n_moves, leaf->moves, e->logits)) {
@@ -177,7 +189,7 @@ static bool prepare_leaf(cf_search *s, cf_snode *x, int depth, cf_leaf *leaf, bo
   }
   x->v = e->wl;
   s->cache_hits++;
-  cf_search_backup(s, x, e->wl, e->d, e->m);
+  settle(s, b, x, e->wl, e->d, e->m, false);
   return true;
 }
 
@@ -191,7 +203,7 @@ static void note_depth(cf_search *s, int depth) {
  * where, and the visits it stands for: with fill_batches the fewest its
  * path would take in a row, at most `limit`; those are in flight on the
  * path), or ran out of memory. */
-static cf_walk_result walk(cf_search *s, cf_leaf *leaves, int *n_leaves, uint32_t limit,
+static cf_walk_result walk(cf_search *s, cf_batch *b, int *n_leaves, uint32_t limit,
                            cf_collision *coll) {
   const bool fill = s->params.fill_batches;
   cf_snode *x = s->root;
@@ -200,31 +212,32 @@ static cf_walk_result walk(cf_search *s, cf_leaf *leaves, int *n_leaves, uint32_
   uint32_t visits = limit > 0 ? limit : 1;
   x->in_flight++;
   for (;;) {
+    /* Already waiting in this batch: for the network, or (OutOfOrderEval
+     * off) for its in-order backup. */
+    if (x->n == 0 && x->in_flight > 1) {
+      if (!fill) visits = 1;
+      add_in_flight(x, visits - 1); /* the walk itself is the first */
+      *coll = (cf_collision){x, visits};
+      result = CF_WALK_COLLISION;
+      break;
+    }
     if (x->proven != CF_UNPROVEN) { /* the game ends here, or it is solved */
       s->terminal_visits++;
       note_depth(s, depth);
-      cf_search_backup(s, x, x->wl, x->d, x->m);
+      settle(s, b, x, x->wl, x->d, x->m, false);
       break;
     }
     if (!x->edges) {
-      if (x->in_flight > 1) { /* already waiting for the network in this batch */
-        if (!fill) visits = 1;
-        add_in_flight(x, visits - 1); /* the walk itself is the first */
-        *coll = (cf_collision){x, visits};
-        result = CF_WALK_COLLISION;
-        break;
-      }
       if (x != s->root && cf_search_classify_terminal(s, x, depth)) {
         set_exact(x);
         s->terminal_visits++;
         note_depth(s, depth);
-        cf_search_backup(s, x, x->wl, x->d, x->m);
-        propagate_proof(x);
+        settle(s, b, x, x->wl, x->d, x->m, true);
         break;
       }
       bool nomem = false;
-      cf_leaf *leaf = &leaves[*n_leaves];
-      if (prepare_leaf(s, x, depth, leaf, &nomem)) {
+      cf_leaf *leaf = &b->leaves[*n_leaves];
+      if (prepare_leaf(s, b, x, depth, leaf, &nomem)) {
         note_depth(s, depth);
         break;
       }
@@ -240,9 +253,9 @@ static cf_walk_result walk(cf_search *s, cf_leaf *leaves, int *n_leaves, uint32_
     }
     const bool at_root = depth == 0;
     uint32_t run = UINT32_MAX;
-    int i = cf_search_select_run(&s->params, x, cf_search_draw_score(s, depth),
-                                 at_root ? s->limits->allowed : NULL,
-                                 at_root ? s->limits->n_allowed : 0, &run);
+    int i = cf_search_select_full(&s->params, x, cf_search_draw_score(s, depth),
+                                  at_root ? s->limits->allowed : NULL,
+                                  at_root ? s->limits->n_allowed : 0, s->moves_left, &run);
     if (i < 0) { /* no selectable move (cannot happen below the root) */
       *coll = (cf_collision){x, 1};
       result = CF_WALK_COLLISION;
@@ -272,58 +285,46 @@ static cf_walk_result walk(cf_search *s, cf_leaf *leaves, int *n_leaves, uint32_
   return result;
 }
 
-int cf_search_max_collisions(const cf_search_params *p, int want) {
-  if (p->max_collisions > 0) return p->max_collisions;
-  return p->fill_batches ? COLLISION_EVENTS : want;
-}
-
-/* The collision visits a batch of `want` leaves may spend: the budget for
- * the smaller of the tree and the visits still to make (as Lc0's), and no
- * fewer than COLLISION_FLOOR_PER_LEAF per leaf; unbounded (the events bound
- * it) without fill_batches. */
-static long batch_collision_budget(const cf_search *s, int want) {
-  if (!s->params.fill_batches) return LONG_MAX;
-  long nodes = (long)s->root->n;
-  const long visits = s->limits->visits;
-  if (visits > 0 && visits - nodes < nodes) nodes = visits - nodes;
-  const long b = cf_search_collision_budget(&s->params, nodes);
-  const long floor_visits = (long)COLLISION_FLOOR_PER_LEAF * want;
-  return b > floor_visits ? b : floor_visits;
-}
-
 int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err) {
   if (want > b->cap_leaves) want = b->cap_leaves;
   int max_collisions = cf_search_max_collisions(&s->params, want);
   if (max_collisions > b->cap_collided) max_collisions = b->cap_collided;
-  const bool fill = s->params.fill_batches;
-  const long max_out_of_order = fill ? lround(OUT_OF_ORDER_FACTOR * want) : LONG_MAX;
-  long collision_visits = batch_collision_budget(s, want);
+  const bool fill = s->params.fill_batches, in_order = !s->params.out_of_order_eval;
+  /* Lc0's bound on out-of-order backups; in order, they fill the batch. */
+  const long max_out_of_order =
+      in_order ? LONG_MAX : lround(s->params.max_out_of_order_evals_factor * want);
+  long collision_visits = cf_search_batch_collision_budget(s, want);
   int n_leaves = 0, n_coll = 0;
   long out_of_order = 0;
   cf_collision *coll = b->collided;
   int walks = 0, result = 0;
-  b->n_leaves = b->n_coll = 0;
-  while (n_leaves < want && n_coll < max_collisions && out_of_order < max_out_of_order) {
+  b->n_leaves = b->n_coll = b->n_settled = 0;
+  while (n_leaves + b->n_settled < want && n_coll < max_collisions &&
+         out_of_order < max_out_of_order) {
+    /* In order, a batch whose first walks found nothing for the network
+     * is backed up as it is (Lc0: a batch with work and no network work
+     * goes at once). */
+    if (in_order && b->n_settled > 0 && n_leaves == 0) break;
     /* Enough visits already started for a node limit (filling, collisions
      * are no visits: they only steer; otherwise they count while in flight;
      * the leaves of batches still in the network count either way). */
     const long visits = s->limits->visits;
-    const long started = fill ? (long)s->root->n + s->pending_leaves + n_leaves
+    const long started = fill ? (long)s->root->n + s->pending_leaves + n_leaves + b->n_settled
                               : (long)(s->root->n + s->root->in_flight);
     if (visits > 0 && started >= visits) break;
     if (walks++ > 0 && s->root->proven != CF_UNPROVEN) break; /* solved: one visit is enough */
     /* A collision stands for no more visits than the budget has left, nor
      * than the leaves and out-of-order walks still to come (as Lc0's). */
     long limit = collision_visits;
-    if (want - n_leaves < limit) limit = want - n_leaves;
+    if (want - n_leaves - b->n_settled < limit) limit = want - n_leaves - b->n_settled;
     if (max_out_of_order - out_of_order < limit) limit = max_out_of_order - out_of_order;
-    const cf_walk_result r = walk(s, b->leaves, &n_leaves, (uint32_t)limit, &coll[n_coll]);
+    const cf_walk_result r = walk(s, b, &n_leaves, (uint32_t)limit, &coll[n_coll]);
     if (r == CF_WALK_NO_MEMORY) {
       cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for the tree");
       result = -1;
       break;
     }
-    if (r == CF_WALK_SETTLED) out_of_order++;
+    if (r == CF_WALK_SETTLED && !in_order) out_of_order++;
     if (r == CF_WALK_COLLISION) {
       const cf_collision *c = &coll[n_coll++];
       s->collisions++;
@@ -374,8 +375,15 @@ cf_status cf_search_finish(cf_search *s, cf_batch *b, cf_status evaluated, cf_er
     l->node->v = wl;
     cf_search_backup(s, l->node, wl, d, m);
   }
+  /* In-order settled leaves: their values need no network, so they are
+   * backed up whether or not the pass succeeded. */
+  for (int i = 0; i < b->n_settled; i++) {
+    const cf_settled *z = &b->settled[i];
+    cf_search_backup(s, z->node, z->wl, z->d, z->m);
+    if (z->proof) propagate_proof(s, z->node);
+  }
   for (int i = 0; i < b->n_coll; i++) cancel_collision(&b->collided[i]);
-  b->n_leaves = b->n_coll = 0;
+  b->n_leaves = b->n_coll = b->n_settled = 0;
   return st;
 }
 

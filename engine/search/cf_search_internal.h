@@ -85,16 +85,26 @@ typedef struct cf_leaf {
   int depth;
 } cf_leaf;
 
+/* A leaf settled without the network (terminal, proven, cached) whose
+ * backup waits for its batch: OutOfOrderEval off (cf_search_gather.c). */
+typedef struct cf_settled {
+  cf_snode *node;
+  double wl;
+  float d, m;
+  bool proof; /* newly proven: its proof goes up after the backup */
+} cf_settled;
+
 /* One batch on its way through the network: its leaves, what cf_net_eval
- * reads and writes for them, and its collisions, whose marks go when it is
- * backed up (cf_search_finish). */
+ * reads and writes for them, its collisions, whose marks go when it is
+ * backed up (cf_search_finish), and its in-order settled leaves. */
 typedef struct cf_batch {
   cf_leaf *leaves;
   cf_net_request *requests;
   cf_net_output *outputs;
   cf_collision *collided;
+  cf_settled *settled; /* cap_leaves of them */
   int cap_leaves, cap_collided;
-  int n_leaves, n_coll;
+  int n_leaves, n_coll, n_settled;
   double submitted; /* when its pass was queued (a pipelined run) */
 } cf_batch;
 
@@ -147,6 +157,7 @@ struct cf_search {
    * and its first batch must fit the stop latency too. 0 = never measured. */
   double sec_per_eval;
   bool owe_batch; /* cf_search_limits.one_minibatch: a batch below the root is still owed */
+  bool moves_left; /* the network has a moves-left head: its utility steers selection */
   /* Tablebases (cf_search_tablebase.c), per run: probe new nodes (not when
    * DTZ already ranked the root, as Lc0), and the probes that answered. */
   bool tb_in_tree;
@@ -156,6 +167,10 @@ struct cf_search {
    * cf_search_seed and carried across runs so a game repeats from its seed. */
   uint64_t noise_rng;
   const cf_snode *noised; /* the last root that got its noise */
+  /* The root's result by the tables, for the side to move there (+1, 0,
+   * -1), when tb_root_known: the score reported is it. */
+  bool tb_root_known;
+  int tb_root_result;
 };
 
 /* ---- tree (cf_search_tree.c) ---- */
@@ -170,8 +185,11 @@ bool cf_node_has_twofold(const cf_snode *node);
 /* ---- PUCT (cf_search_puct.c) ---- */
 /* Whether searchmoves (allowed, n_allowed; NULL/0 = all) lets m be searched. */
 bool cf_search_allowed(cf_move m, const cf_move *allowed, int n_allowed);
-float cf_search_cpuct(const cf_search_params *p, uint32_t n);
-/* First-play urgency of node's unvisited children, from the side to move at node. */
+/* at_root: the root's own parameters with RootHasOwnCpuctParams. */
+float cf_search_cpuct(const cf_search_params *p, uint32_t n, bool at_root);
+/* First-play urgency of node's unvisited children, from the side to move at
+ * node (the root's, FpuStrategyAtRoot and FpuValueAtRoot, at a node
+ * without a parent). */
 float cf_search_fpu(const cf_search_params *p, const cf_snode *node, float draw_score);
 /* Q of edge e of node for the side to move at node. */
 float cf_search_edge_q(const cf_sedge *e, float fpu, float draw_score);
@@ -179,6 +197,20 @@ float cf_search_edge_q(const cf_sedge *e, float fpu, float draw_score);
  * collision marks); allowed may restrict it (root). -1 if none. */
 int cf_search_select(const cf_search_params *p, const cf_snode *node, float draw_score,
                      const cf_move *allowed, int n_allowed);
+/* Lc0's moves-left utility (cf_search_moves_left.c): what selection adds
+ * to q, the Q of child for the side to move at parent, for a shorter win
+ * or a longer loss; 0 for an unvisited child or while |parent's W - L| is
+ * at most MovesLeftThreshold. Only for a network with a moves-left head. */
+float cf_search_moves_left_utility(const cf_search_params *p, const cf_snode *parent,
+                                   const cf_snode *child, float q);
+/* The edge's Q plus, with moves_left, its moves-left utility: what
+ * selection adds the exploration term to. */
+float cf_search_edge_utility(const cf_search_params *p, const cf_snode *node, const cf_sedge *e,
+                             float fpu, float draw_score, bool moves_left);
+/* cf_search_select_run with the moves-left utility when moves_left (the
+ * network has the head). */
+int cf_search_select_full(const cf_search_params *p, const cf_snode *node, float draw_score,
+                          const cf_move *allowed, int n_allowed, bool moves_left, uint32_t *run);
 /* cf_search_select, and *run: how many visits in a row the chosen edge
  * would take, the next one included, before the second best edge's score
  * passed it (>= 1; UINT32_MAX when its Q alone keeps it ahead). A
@@ -217,6 +249,9 @@ bool cf_search_tb_classify(cf_search *s, cf_snode *x);
  * Returns the leaves, or -1 out of memory (err set; b must still be
  * finished). */
 int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err);
+/* The NN cache's key of g's current position (Lc0's CacheHistoryLength:
+ * history_length earlier positions, 0 to 7, are part of it). */
+uint64_t cf_search_cache_key(const cf_game *g, int history_length);
 /* Backs up b's leaves from their outputs when evaluated is CF_OK (else
  * takes their walks back) and takes back its collisions; b is empty
  * after. Returns evaluated, or CF_ERR_NOMEM when the tree could not grow. */
@@ -224,14 +259,21 @@ cf_status cf_search_finish(cf_search *s, cf_batch *b, cf_status evaluated, cf_er
 /* A whole batch in slot 0: gather up to `want` leaves, evaluate them with
  * one cf_net_eval call, back everything up. */
 cf_status cf_search_batch(cf_search *s, int want, cf_error *err);
-/* Collision events a batch of `want` leaves may have: max_collisions, or
- * by default Lc0's MaxCollisionEvents (917) with fill_batches, want
- * without. */
+/* ---- collisions (cf_search_collisions.c) ---- */
+/* Collision events a batch of `want` leaves may have: MaxCollisionEvents
+ * with fill_batches; without, want or MaxCollisionEvents if fewer. */
 int cf_search_max_collisions(const cf_search_params *p, int want);
 /* The collision visits a batch may spend on a tree of `nodes` visits (with
- * fill_batches): Lc0's MaxCollisionVisits scaling, 1 up to 28 visits, then
- * growing as a power 1.25 to max_collision_visits (0: 80000) at 145000. */
+ * fill_batches): Lc0's MaxCollisionVisits scaling, 1 up to
+ * MaxCollisionVisitsScalingStart visits, then growing as the power
+ * MaxCollisionVisitsScalingPower of the way to MaxCollisionVisits at
+ * MaxCollisionVisitsScalingEnd. */
 long cf_search_collision_budget(const cf_search_params *p, long nodes);
+/* The collision visits a batch of `want` leaves may spend
+ * (cf_search_collisions.c). */
+long cf_search_batch_collision_budget(const cf_search *s, int want);
+
+/* ---- more of the gathering (cf_search_gather.c) ---- */
 /* Marks a new node x, `depth` plies below the root, whose position (the
  * current one of s->game) ends the game or repeats inside the tree
  * (TwoFoldDraws): proven, exact value. False if the game goes on there. */
@@ -292,6 +334,13 @@ void cf_search_end(cf_search *s, cf_search_stop stop, cf_search_result *out);
  * and, in a timed or held search, to what fits the stop latency at the
  * measured speed (s->sec_per_eval). */
 int cf_search_batch_target(const cf_search *s, int minibatch, double now);
+/* NodesPerSecondLimit: the seconds to wait now so that this run's
+ * playouts, counted from its first evaluation (its start until then), are
+ * no more than the limit a second; 0 without a limit or when in pace. */
+double cf_search_nps_wait(const cf_search *s, double now);
+/* Waits cf_search_nps_wait's time, a millisecond at a time, until the
+ * stop flag or the deadline. */
+void cf_search_pace_nps(const cf_search *s, const atomic_bool *stop);
 /* When a progress line is due: the best move, depth or seldepth changed,
  * or INFO_INTERVAL_S passed since the last one. */
 typedef struct cf_info_throttle {

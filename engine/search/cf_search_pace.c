@@ -1,5 +1,9 @@
-/* cf_search_pace.c: how many leaves the next batch may take, and when a
- * progress line is due. */
+/* cf_search_pace.c: how many leaves the next batch may take, when a
+ * progress line is due, and the waits of NodesPerSecondLimit. */
+#include <stdatomic.h>
+#include <time.h>
+
+#include "common/cf_clock.h"
 #include "engine/search/cf_search_internal.h"
 
 /* The longest one network call should take: how late a stop may be
@@ -54,4 +58,26 @@ bool cf_info_throttle_due(cf_info_throttle *t, const cf_search_info *info, doubl
   t->depth = info->depth;
   t->seldepth = info->seldepth;
   return true;
+}
+
+double cf_search_nps_wait(const cf_search *s, double now) {
+  const double limit = s->params.nps_limit;
+  if (limit <= 0) return 0;
+  /* Lc0 measures from the first batch's evaluation (from the start until
+   * there is one). */
+  const double since = s->first_eval_time > 0 ? s->first_eval_time : s->start_time;
+  const double wait = (double)s->playouts / limit - (now - since);
+  return wait > 0 ? wait : 0;
+}
+
+void cf_search_pace_nps(const cf_search *s, const atomic_bool *stop) {
+  for (;;) {
+    const double now = cf_clock_now();
+    const double wait = cf_search_nps_wait(s, now);
+    if (wait <= 0 || (stop && atomic_load(stop))) return;
+    if (s->limits->deadline > 0 && now >= s->limits->deadline) return;
+    /* A millisecond at a time, as Lc0, so a stop is heard soon. */
+    struct timespec nap = {0, wait < 0.001 ? (long)(wait * 1e9) : 1000000L};
+    nanosleep(&nap, NULL);
+  }
 }

@@ -63,15 +63,9 @@
   CF_SEARCH_LC0_OPTIONS(X)
 
 #define CF_SEARCH_KNOBS(X)                                                                         \
-  X(max_collisions, int, INT, NULL, NULL, NULL, 0, 0, 1000000000, NULL,                            \
-    "collision events allowed while gathering one batch; 0 = 917 (Lc0's MaxCollisionEvents) "     \
-    "with fill_batches, else the batch size")                                                      \
-  X(max_collision_visits, long, INT, NULL, NULL, NULL, 0, 0, 1000000000, NULL,                     \
-    "with fill_batches, the most collision visits a batch may spend once the tree is large; 0 = " \
-    "80000 (Lc0's MaxCollisionVisits), scaled down on small trees")                                \
   X(fill_batches, bool, BOOL, NULL, NULL, NULL, 0, 0, 1, NULL,                                     \
-    "multi-visit collisions under a budget, as Lc0 gathers (cf_search_gather.c); off until a "    \
-    "match shows it costs no strength")                                                            \
+    "multi-visit collisions under a budget (MaxCollisionVisits and its scaling), as Lc0 gathers " \
+    "(cf_search_gather.c); off until a match shows it costs no strength")                          \
   X(batches_in_flight, int, INT, NULL, NULL, NULL, 1, 1, 16, NULL,                                 \
     "batches in the network at once: 1 = gather, evaluate, back up in turn; more keep a device " \
     "busy: the next batch is gathered while the last ones compute (the UCI engine sets it from " \

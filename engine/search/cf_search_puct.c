@@ -5,11 +5,14 @@
 
 #include "engine/search/cf_search_internal.h"
 
-/* cpuct grows slowly with the visits: CPuct + CPuctFactor * ln((N + base) / base). */
-float cf_search_cpuct(const cf_search_params *p, uint32_t n) {
-  return p->cpuct + (p->cpuct_factor != 0
-                         ? p->cpuct_factor * logf(((float)n + p->cpuct_base) / p->cpuct_base)
-                         : 0.0f);
+/* cpuct grows slowly with the visits: CPuct + CPuctFactor * ln((N + base) / base);
+ * at the root with RootHasOwnCpuctParams, from the *AtRoot three. */
+float cf_search_cpuct(const cf_search_params *p, uint32_t n, bool at_root) {
+  const bool own = at_root && p->root_has_own_cpuct_params;
+  const float c = own ? p->cpuct_at_root : p->cpuct;
+  const float factor = own ? p->cpuct_factor_at_root : p->cpuct_factor;
+  const float base = own ? p->cpuct_base_at_root : p->cpuct_base;
+  return c + (factor != 0 ? factor * logf(((float)n + base) / base) : 0.0f);
 }
 
 /* The node's own Q for its side to move: -(its mean, which is from the
@@ -18,14 +21,24 @@ static float node_q_to_move(const cf_snode *node, float draw_score) {
   return (float)-node->wl + draw_score * node->d;
 }
 
+/* FpuStrategyAtRoot's choices, in the row's order. */
+enum { FPU_AT_ROOT_REDUCTION, FPU_AT_ROOT_ABSOLUTE, FPU_AT_ROOT_SAME };
+
 float cf_search_fpu(const cf_search_params *p, const cf_snode *node, float draw_score) {
-  if (p->fpu_absolute) return p->fpu_value;
+  /* The root (no parent) has its own strategy and value unless "same". */
+  bool absolute = p->fpu_absolute;
+  float value = p->fpu_value;
+  if (!node->parent && p->fpu_strategy_at_root != FPU_AT_ROOT_SAME) {
+    absolute = p->fpu_strategy_at_root == FPU_AT_ROOT_ABSOLUTE;
+    value = p->fpu_value_at_root;
+  }
+  if (absolute) return value;
   float visited = 0;
   for (int i = 0; i < node->n_edges; i++) {
     const cf_snode *c = node->edges[i].child;
     if (c && c->n > 0) visited += node->edges[i].p;
   }
-  return node_q_to_move(node, draw_score) - p->fpu_value * sqrtf(visited);
+  return node_q_to_move(node, draw_score) - value * sqrtf(visited);
 }
 
 float cf_search_edge_q(const cf_sedge *e, float fpu, float draw_score) {
@@ -76,18 +89,24 @@ static uint32_t visits_before_rival(const run_edges *r) {
   return (uint32_t)k;
 }
 
-int cf_search_select_run(const cf_search_params *p, const cf_snode *node, float draw_score,
-                         const cf_move *allowed, int n_allowed, uint32_t *run) {
+float cf_search_edge_utility(const cf_search_params *p, const cf_snode *node, const cf_sedge *e,
+                             float fpu, float draw_score, bool moves_left) {
+  const float q = cf_search_edge_q(e, fpu, draw_score);
+  return moves_left ? q + cf_search_moves_left_utility(p, node, e->child, q) : q;
+}
+
+int cf_search_select_full(const cf_search_params *p, const cf_snode *node, float draw_score,
+                          const cf_move *allowed, int n_allowed, bool moves_left, uint32_t *run) {
   const float fpu = cf_search_fpu(p, node, draw_score);
   const uint32_t children_visits = node->n > 0 ? node->n - 1 : 0;
-  const float u_coeff =
-      cf_search_cpuct(p, node->n) * sqrtf((float)(children_visits > 1 ? children_visits : 1));
+  const float u_coeff = cf_search_cpuct(p, node->n, !node->parent) *
+                        sqrtf((float)(children_visits > 1 ? children_visits : 1));
   int best = -1, second = -1;
   float best_score = -INFINITY, second_score = -INFINITY;
   for (int i = 0; i < node->n_edges; i++) {
     const cf_sedge *e = &node->edges[i];
     if (!cf_search_allowed(e->move, allowed, n_allowed)) continue;
-    float score = cf_search_edge_q(e, fpu, draw_score) +
+    float score = cf_search_edge_utility(p, node, e, fpu, draw_score, moves_left) +
                   u_coeff * e->p / (1.0f + (float)started_visits(e->child));
     if (score > best_score) {
       second_score = best_score;
@@ -101,7 +120,8 @@ int cf_search_select_run(const cf_search_params *p, const cf_snode *node, float 
   }
   if (run && best >= 0) {
     const cf_sedge *e = &node->edges[best];
-    const run_edges r = {.u_coeff = u_coeff, .p = e->p, .q = cf_search_edge_q(e, fpu, draw_score),
+    const run_edges r = {.u_coeff = u_coeff, .p = e->p,
+                         .q = cf_search_edge_utility(p, node, e, fpu, draw_score, moves_left),
                          .rival = second_score, .started = started_visits(e->child),
                          .best = best, .rival_index = second};
     *run = visits_before_rival(&r);
@@ -109,9 +129,14 @@ int cf_search_select_run(const cf_search_params *p, const cf_snode *node, float 
   return best;
 }
 
+int cf_search_select_run(const cf_search_params *p, const cf_snode *node, float draw_score,
+                         const cf_move *allowed, int n_allowed, uint32_t *run) {
+  return cf_search_select_full(p, node, draw_score, allowed, n_allowed, false, run);
+}
+
 int cf_search_select(const cf_search_params *p, const cf_snode *node, float draw_score,
                      const cf_move *allowed, int n_allowed) {
-  return cf_search_select_run(p, node, draw_score, allowed, n_allowed, NULL);
+  return cf_search_select_full(p, node, draw_score, allowed, n_allowed, false, NULL);
 }
 
 int cf_search_compare_edges(const cf_sedge *a, const cf_sedge *b, float draw_score) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chess/cf_movegen.h"
 #include "common/cf_clock.h"
 #include "engine/search/cf_search.h"
 #include "engine/search/cf_search_internal.h"
@@ -23,6 +24,43 @@ int cf_search_mate_of(const cf_snode *child) {
   /* child->proven_plies: plies from the child's position to the end. */
   if (child->proven == 1) return (child->proven_plies + 2) / 2;
   return -((child->proven_plies + 1) / 2);
+}
+
+/* The root is in the tables: its score is their result, not the
+ * network's view of the moves they keep (which may have only one): a draw
+ * is a draw (cp 0), a win or loss reads as Lc0 prints a tablebase one,
+ * mate 101 plus half the moves left (the best move's estimate, in plies),
+ * signed, unless the tree has proven a mate that way (a real one). */
+static void tablebase_score(const cf_search *s, const cf_snode *best, cf_search_info *info) {
+  const int r = s->tb_root_result;
+  const float ds = cf_search_draw_score(s, 0);
+  const float wdl[3] = {r > 0 ? 1.0f : 0.0f, r == 0 ? 1.0f : 0.0f, r < 0 ? 1.0f : 0.0f};
+  info->q = info->root_q = r == 0 ? ds : (float)r;
+  memcpy(info->wdl, wdl, sizeof wdl);
+  memcpy(info->root_wdl, wdl, sizeof wdl);
+  if (r == 0) {
+    info->mate = 0;
+    return;
+  }
+  /* A mate the tree has proven the same way is exact: it stays. */
+  if (info->mate != 0 && (info->mate > 0) == (r > 0)) return;
+  /* So is a best move that mates, which a root with one move kept by the
+   * tables ends on before its child is visited. */
+  if (r > 0 && s->game && info->best != CF_MOVE_NONE) {
+    cf_position after = *cf_game_position(s->game);
+    cf_undo undo;
+    cf_position_make(&after, info->best, &undo);
+    cf_movelist replies;
+    cf_generate_legal(&after, &replies);
+    if (replies.count == 0 && cf_position_in_check(&after)) {
+      info->mate = 1;
+      return;
+    }
+  }
+  const float root_m = s->root->m > 1.0f ? s->root->m - 1.0f : 0.0f;
+  const float m = best && best->n > 0 ? best->m : root_m;
+  const int moves = (int)(roundf(m) / 2.0f + 101.0f);
+  info->mate = r > 0 ? moves : -moves;
 }
 
 void cf_search_fill_info(const cf_search *s, cf_search_info *info) {
@@ -43,6 +81,7 @@ void cf_search_fill_info(const cf_search *s, cf_search_info *info) {
   }
   info->root_q = (float)-r->wl + cf_search_draw_score(s, 0) * r->d;
   wdl_of(-r->wl, r->d, info->root_wdl);
+  if (s->tb_root_known) tablebase_score(s, c, info);
   info->root_m = r->n > 0 ? (float)r->m : NAN;
   info->playouts = s->playouts;
   /* Lc0 truncates the average depth. */
@@ -68,7 +107,7 @@ int cf_search_root_stats(const cf_search *s, cf_search_move_stats *out, int max)
   const float ds = cf_search_draw_score(s, 0);
   const float fpu = cf_search_fpu(&s->params, r, ds);
   const uint32_t cv = r->n > 0 ? r->n - 1 : 0;
-  const float u_coeff = cf_search_cpuct(&s->params, r->n) * sqrtf((float)(cv > 1 ? cv : 1));
+  const float u_coeff = cf_search_cpuct(&s->params, r->n, true) * sqrtf((float)(cv > 1 ? cv : 1));
   int k = 0;
   while (k < max) {
     int best = -1;

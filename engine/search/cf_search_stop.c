@@ -57,6 +57,8 @@ bool cf_stop_by_smart_pruning(const cf_search *s, double now) {
   const cf_search_limits *l = s->limits;
   const float factor = s->params.smart_pruning_factor;
   if (!root_expanded(s) || factor <= 0 || l->infinite) return false;
+  /* SmartPruningMinimumBatches: not before this run has evaluated so many. */
+  if (s->batches < s->params.smart_pruning_minimum_batches) return false;
   const cf_snode *r = s->root;
   int n_moves = 0, losing = 0;
   uint32_t first = 0, second = 0;

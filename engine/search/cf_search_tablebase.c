@@ -11,7 +11,11 @@
  * rule-50 count is scored from WDL without the network, proven and exact:
  * cursed wins and blessed losses count as draws. Its moves-left estimate is
  * its parent's less one, and its proof carries CF_TB_PROOF_PLIES so that
- * the score reads as Lc0's tablebase mates (101 and up). */
+ * the score reads as Lc0's tablebase mates (101 and up).
+ *
+ * SyzygyFastPlay ranks the root's wins by DTZ alone (as after a
+ * repetition), so the shortest conversion is played. The root's own result
+ * is kept (tb_root_result) for the score it reports (cf_search_report.c). */
 #include "engine/search/cf_search_internal.h"
 #include "engine/syzygy/cf_syzygy.h"
 
@@ -26,12 +30,18 @@ static bool repeated_since_zeroing(const cf_game *game) {
 
 void cf_search_tb_root(cf_search *s, const cf_game *game, cf_search_limits *lim) {
   s->tb_hits = 0;
+  s->tb_root_known = false;
   s->tb_in_tree = cf_syzygy_max_pieces() > 0;
   if (!s->tb_in_tree || (lim->allowed && lim->n_allowed > 0)) return; /* searchmoves rule */
-  cf_syzygy_root how = cf_syzygy_root_filter(cf_game_position(game), repeated_since_zeroing(game),
-                                             &s->tb_root_moves);
+  const int fast = s->params.syzygy_fast_play || repeated_since_zeroing(game);
+  cf_syzygy_wdl result = CF_SYZYGY_DRAW;
+  cf_syzygy_root how =
+      cf_syzygy_root_probe(cf_game_position(game), fast, &s->tb_root_moves, &result);
   if (how == CF_SYZYGY_ROOT_NONE || s->tb_root_moves.count == 0) return;
   s->tb_hits++;
+  /* The fifty-move rule's wins and losses are draws, as in the tree. */
+  s->tb_root_known = true;
+  s->tb_root_result = result == CF_SYZYGY_WIN ? 1 : result == CF_SYZYGY_LOSS ? -1 : 0;
   s->tb_in_tree = how != CF_SYZYGY_ROOT_DTZ;
   lim->allowed = s->tb_root_moves.moves;
   lim->n_allowed = s->tb_root_moves.count;

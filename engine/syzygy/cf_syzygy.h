@@ -88,6 +88,12 @@ int cf_syzygy_probe_wdl(const cf_position *pos, cf_syzygy_wdl *wdl);
  * certain, as in Lc0). Returns CF_SYZYGY_ROOT_NONE, with safe->count 0,
  * otherwise. Thread-safe (concurrent calls take turns). */
 cf_syzygy_root cf_syzygy_root_filter(const cf_position *pos, int has_repeated, cf_movelist *safe);
+/* cf_syzygy_root_filter, and *result (when not NULL and the root is in the
+ * tables): the root's result for the side to move, from its best move's
+ * rank (a win or loss the fifty-move rule spoils is a cursed win or blessed
+ * loss; by WDL alone, as the tables store it). */
+cf_syzygy_root cf_syzygy_root_probe(const cf_position *pos, int has_repeated, cf_movelist *safe,
+                                    cf_syzygy_wdl *result);
 
 /* Adds a message to the report (counted always, kept while there is room).
  * For the loader's parts; callers read report->errors. */

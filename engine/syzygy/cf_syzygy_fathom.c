@@ -74,7 +74,8 @@ static unsigned promotes_of(cf_move m) {
  * 0, a loss -1000 unless a fifty-move draw is in reach; by WDL alone,
  * 1000 / 899 / 0 / -899 / -1000 for win, cursed win, draw, blessed loss,
  * loss. Returns 0 when the lists disagree (nothing is filtered then). */
-static int keep_best(const cf_position *pos, const struct TbRootMoves *rm, cf_movelist *safe) {
+static int keep_best(const cf_position *pos, const struct TbRootMoves *rm, cf_movelist *safe,
+                     int32_t *best_rank) {
   cf_movelist legal;
   cf_generate_legal(pos, &legal);
   if ((int)rm->size != legal.count || legal.count == 0) return 0;
@@ -93,10 +94,21 @@ static int keep_best(const cf_position *pos, const struct TbRootMoves *rm, cf_mo
   safe->count = 0;
   for (int i = 0; i < legal.count; i++)
     if (rank[i] == best) safe->moves[safe->count++] = legal.moves[i];
+  *best_rank = best;
   return 1;
 }
 
-cf_syzygy_root cf_syzygy_root_filter(const cf_position *pos, int has_repeated, cf_movelist *safe) {
+/* The root's result from its best move's rank: 900 and up (Fathom's bound
+ * with the fifty-move rule, 1000 less 100) a win the rule cannot spoil,
+ * -900 and down such a loss, between them the rule's draws, 0 a draw. */
+static cf_syzygy_wdl result_of_rank(int32_t r) {
+  if (r >= 900) return CF_SYZYGY_WIN;
+  if (r <= -900) return CF_SYZYGY_LOSS;
+  return r > 0 ? CF_SYZYGY_CURSED_WIN : r < 0 ? CF_SYZYGY_BLESSED_LOSS : CF_SYZYGY_DRAW;
+}
+
+cf_syzygy_root cf_syzygy_root_probe(const cf_position *pos, int has_repeated, cf_movelist *safe,
+                                    cf_syzygy_wdl *result) {
   safe->count = 0;
   int max = cf_syzygy_max_pieces();
   if (max == 0 || pos->castling != 0 || cf_bb_count(cf_position_all(pos)) > max)
@@ -106,17 +118,23 @@ cf_syzygy_root cf_syzygy_root_filter(const cf_position *pos, int has_repeated, c
   fathom_board b = board_of(pos);
   unsigned rule50 = (unsigned)(pos->rule50 < ROOT_RULE50_CLAMP ? pos->rule50 : ROOT_RULE50_CLAMP);
   cf_syzygy_root how = CF_SYZYGY_ROOT_NONE;
+  int32_t best = 0;
   pthread_mutex_lock(&g_root_mu);
   if (tb_probe_root_dtz(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights,
                         b.pawns, rule50, 0, b.ep, b.turn, has_repeated != 0, true, rm) &&
-      keep_best(pos, rm, safe))
+      keep_best(pos, rm, safe, &best))
     how = CF_SYZYGY_ROOT_DTZ;
   else if (tb_probe_root_wdl(b.white, b.black, b.kings, b.queens, b.rooks, b.bishops, b.knights,
                              b.pawns, rule50, 0, b.ep, b.turn, true, rm) &&
-           keep_best(pos, rm, safe))
+           keep_best(pos, rm, safe, &best))
     how = CF_SYZYGY_ROOT_WDL;
   pthread_mutex_unlock(&g_root_mu);
   free(rm);
   if (how == CF_SYZYGY_ROOT_NONE) safe->count = 0;
+  else if (result) *result = result_of_rank(best);
   return how;
+}
+
+cf_syzygy_root cf_syzygy_root_filter(const cf_position *pos, int has_repeated, cf_movelist *safe) {
+  return cf_syzygy_root_probe(pos, has_repeated, safe, NULL);
 }

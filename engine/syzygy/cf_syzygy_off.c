@@ -18,6 +18,12 @@ int cf_syzygy_probe_wdl(const cf_position *pos, cf_syzygy_wdl *wdl) {
   return 0;
 }
 
+cf_syzygy_root cf_syzygy_root_probe(const cf_position *pos, int has_repeated, cf_movelist *safe,
+                                    cf_syzygy_wdl *result) {
+  (void)result;
+  return cf_syzygy_root_filter(pos, has_repeated, safe);
+}
+
 cf_syzygy_root cf_syzygy_root_filter(const cf_position *pos, int has_repeated, cf_movelist *safe) {
   (void)pos, (void)has_repeated;
   safe->count = 0;

@@ -178,6 +178,7 @@ static void cmd_go(cf_uci *u, char *args) {
     return;
   }
   syzygy_sync(u);
+  cf_uci_moves_left_note(u);
   u->start = cf_clock_now();
   /* The clock started when go was read, so time spent loading the network
    * here counts against the move. A held search (infinite, ponder) has no

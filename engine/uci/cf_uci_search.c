@@ -220,3 +220,24 @@ void cf_uci_search_reset(cf_uci *u) {
   u->agent = NULL;
   u->start = 0;
 }
+
+void cf_uci_moves_left_note(cf_uci *u) {
+  if (u->moves_left_said || !u->net || cf_net_get_info(u->net)->has_moves_left) return;
+  static const int rows[] = {CF_SEARCH_PARAM_moves_left_max_effect,
+                             CF_SEARCH_PARAM_moves_left_threshold,
+                             CF_SEARCH_PARAM_moves_left_slope,
+                             CF_SEARCH_PARAM_moves_left_constant_factor,
+                             CF_SEARCH_PARAM_moves_left_scaled_factor,
+                             CF_SEARCH_PARAM_moves_left_quadratic_factor};
+  cf_search_params p, def;
+  cf_uci_search_params(u, &p);
+  cf_search_params_default(&def);
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    const cf_search_param *r = cf_search_param_at(rows[i]);
+    if (r->get(&p) == r->get(&def)) continue;
+    u->moves_left_said = true;
+    cf_uci_emit(u, "info string %s and the other MovesLeft options have no effect: the network "
+                   "has no moves-left head", r->name);
+    return;
+  }
+}

@@ -119,6 +119,9 @@ struct cf_uci {
   char net_key[CF_UCI_NET_KEY_MAX];
   char failed_key[CF_UCI_NET_KEY_MAX]; /* the last key that failed to load */
   char failed_msg[CF_ERROR_MSG_MAX];
+  /* The note that MovesLeft* options do nothing on a network without a
+   * moves-left head was given (once a process). */
+  bool moves_left_said;
 
   /* Loading runs on a thread of its own (cf_engine_loader.h), so the
    * input is read meanwhile; commands that must wait for it are queued. */

@@ -24,11 +24,11 @@
 static void test_cpuct_growth(cf_test *t) {
   cf_search_params p;
   cf_search_params_default(&p);
-  CHECK_NEAR(cf_search_cpuct(&p, 0), 1.745, 1e-6);
+  CHECK_NEAR(cf_search_cpuct(&p, 0, false), 1.745, 1e-6);
   /* At N = base the growth is CPuctFactor * ln 2. */
-  CHECK_NEAR(cf_search_cpuct(&p, 38739), 1.745 + 3.894 * log(2.0), 1e-4);
+  CHECK_NEAR(cf_search_cpuct(&p, 38739, false), 1.745 + 3.894 * log(2.0), 1e-4);
   p.cpuct_factor = 0;
-  CHECK_NEAR(cf_search_cpuct(&p, 1000000), 1.745, 1e-6);
+  CHECK_NEAR(cf_search_cpuct(&p, 1000000, false), 1.745, 1e-6);
 }
 
 /* A root with three edges (priors 0.5, 0.3, 0.2) and children as given. */
@@ -67,7 +67,7 @@ static void test_fpu_and_selection(cf_test *t) {
   p.fpu_absolute = false;
   p.fpu_value = 0.33f;
   /* Q + U by hand: U = cpuct(N) * P * sqrt(N - 1) / (1 + n). */
-  const float c = cf_search_cpuct(&p, 11), fpu = cf_search_fpu(&p, &s.root, 0);
+  const float c = cf_search_cpuct(&p, 11, true), fpu = cf_search_fpu(&p, &s.root, 0);
   const float score0 = 0.2f + c * 0.5f * sqrtf(10) / 11, score1 = fpu + c * 0.3f * sqrtf(10);
   CHECK_INT_EQ(cf_search_select(&p, &s.root, 0, NULL, 0), score1 > score0 ? 1 : 0);
   CHECK(score1 > score0); /* here the unvisited second move wins */

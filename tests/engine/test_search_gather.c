@@ -4,7 +4,7 @@
  *   - a full batch where collisions happen (each stands for the visits its
  *     path would take in a row, which steers the next walks elsewhere);
  *   - under a sharp prior, the batch ends when its collision visits reach
- *     the budget, exactly; max_collisions caps the events; without
+ *     the budget, exactly; MaxCollisionEvents caps the events; without
  *     fill_batches a collision is one visit;
  *   - leaves the NN cache knows and positions that end the game are backed
  *     up out of order and take no place in the batch;
@@ -189,7 +189,8 @@ static void test_full_batch_with_collisions(cf_test *t) {
 
 /* One batch of 32 on the start position with priors of 0.9 then 0.95 on
  * one move, where one visit after another PUCT would send hundreds of
- * visits to the first leaf, which is waiting; max_collisions and
+ * visits to the first leaf, which is waiting; MaxCollisionEvents (0: its
+ * default) and
  * fill_batches as given. Checks that the root gained a visit per leaf and
  * that every count and value is exact; returns the leaves evaluated (-1 if
  * the tree could not be built) and the batch's collision events and visits. */
@@ -198,7 +199,7 @@ static long sharp_batch(cf_test *t, int max_collisions, bool fill, long *events,
   cf_search *s = NULL;
   long got = -1;
   if (setup(t, &fx, 0, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, 0.95f)) {
-    s->params.max_collisions = max_collisions;
+    if (max_collisions > 0) s->params.max_collision_events = max_collisions;
     s->params.fill_batches = fill;
     const uint32_t before = s->root->n;
     cf_search_limits lim = {0};
@@ -227,7 +228,7 @@ static void test_sharp_prior_spends_the_budget(cf_test *t) {
   CHECK(events < 3 * 32); /* fewer events than visits */
 }
 
-/* max_collisions caps the events: the first collision ends the batch. */
+/* MaxCollisionEvents caps the events: the first collision ends the batch. */
 static void test_collision_events_cap(cf_test *t) {
   long events = 0, visits = 0;
   const long got = sharp_batch(t, 1, true, &events, &visits);
@@ -317,7 +318,72 @@ static void test_terminal_leaves_out_of_order(cf_test *t) {
   teardown(&fx);
 }
 
+
+/* OutOfOrderEval off (Lc0's in-order backups), on the stalemate position
+ * above: a walk that ends on a stalemate takes a place in the batch and
+ * waits, its visit in flight, for the batch's backup; then every count is
+ * exact. */
+static void test_terminal_leaves_in_order(cf_test *t) {
+  fixture fx;
+  cf_search *s = NULL;
+  if (setup(t, &fx, 0, "k7/2Q5/8/8/8/8/8/6K1 w - - 0 1") &&
+      hand_tree(t, (s = fx.s), &fx.g, 0, -0.5f, 0)) {
+    s->params.out_of_order_eval = false;
+    const uint32_t before = s->root->n;
+    cf_search_limits lim = {0};
+    begin(s, fx.net, &fx.g, &lim);
+    cf_batch *b = &s->slots[0];
+    const long terminal = s->terminal_visits;
+    const int n = cf_search_gather(s, b, 8, NULL);
+    CHECK(n >= 0);
+    CHECK(b->n_settled >= 1);
+    CHECK(n + b->n_settled <= 8); /* the settled leaves take places */
+    CHECK_INT_EQ(s->terminal_visits - terminal, b->n_settled);
+    CHECK_INT_EQ(s->root->n, before); /* nothing backed up yet */
+    for (int i = 0; i < b->n_settled; i++) {
+      CHECK_INT_EQ(b->settled[i].node->n, 0);
+      CHECK(b->settled[i].node->in_flight >= 1);
+    }
+    const int settled = b->n_settled;
+    const cf_status st = n > 0 ? cf_net_eval(s->net, n, b->requests, b->outputs, NULL) : CF_OK;
+    CHECK(cf_search_finish(s, b, st, NULL) == CF_OK);
+    CHECK_INT_EQ(s->root->n, before + (uint32_t)n + (uint32_t)settled);
+    check_exact(t, s->root);
+  }
+  teardown(&fx);
+}
+
+/* MaxOutOfOrderEvalsFactor bounds a batch's out-of-order backups: at 0.25
+ * a batch of 8 makes at most 2 (then ends). */
+static void test_out_of_order_bound(cf_test *t) {
+  fixture fx;
+  cf_search *s = NULL;
+  if (setup(t, &fx, 0, "k7/2Q5/8/8/8/8/8/6K1 w - - 0 1") &&
+      hand_tree(t, (s = fx.s), &fx.g, 0, -0.5f, 0)) {
+    /* Every root move's walk settles: a proven draw at each child. */
+    for (int i = 0; i < s->root->n_edges; i++) {
+      cf_snode *c = cf_node_new(&s->pool, s->root, i);
+      if (!CHECK(c != NULL)) break;
+      s->root->edges[i].child = c;
+      c->proven = 0;
+      c->flags = CF_NODE_TERMINAL;
+      c->d = 1.0f;
+      c->n = 1;
+      s->root->n++;
+    }
+    s->root->wl = s->root->v / s->root->n;
+    s->params.max_out_of_order_evals_factor = 0.25f;
+    cf_search_limits lim = {0};
+    begin(s, fx.net, &fx.g, &lim);
+    const long terminal = s->terminal_visits;
+    CHECK(cf_search_batch(s, 8, NULL) == CF_OK);
+    CHECK_INT_EQ(s->terminal_visits - terminal, 2);
+  }
+  teardown(&fx);
+}
+
 CF_TEST_MAIN(test_full_batch_with_collisions, test_sharp_prior_spends_the_budget,
              test_collision_events_cap, test_single_visit_collisions_stop_short,
              test_cached_leaves_out_of_order,
-             test_terminal_leaves_out_of_order)
+             test_terminal_leaves_out_of_order, test_terminal_leaves_in_order,
+             test_out_of_order_bound)

@@ -240,7 +240,7 @@ static void test_log_bad_path(cf_test *t) {
 /* The real binary: -l FILE and --logfile=FILE, the option line, the
  * conversation over pipes; a bad path keeps the engine running. */
 static void test_log_flag(cf_test *t) {
-  char dir[64], path[128], cmd[1024], out[8192];
+  char dir[64], path[128], cmd[1024], out[32768];
   temp_dir(dir, sizeof dir);
   if (!CHECK(dir[0])) return;
   snprintf(path, sizeof path, "%s/flag.log", dir);
@@ -256,8 +256,9 @@ static void test_log_flag(cf_test *t) {
     CHECK(p && pclose(p) == 0);
     CHECK_STR_CONTAINS(out, "option name LogFile type string default \n");
     char *text = slurp(path);
-    char lines[128][512];
-    int n = check_lines(t, text, lines, 128);
+    /* room for every option line of two runs of uci */
+    static char lines[512][512];
+    int n = check_lines(t, text, lines, 512);
     /* The 2nd run appends: its part starts at the 2nd "log started" line. */
     int first = 0;
     if (k == 1) {

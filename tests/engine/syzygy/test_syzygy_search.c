@@ -1,7 +1,7 @@
 /* test_syzygy_search.c: the tables inside the search, on the built-in
  * network: a node the tables score costs no network call; a tablebase win
  * scores as Lc0 prints one (mate 101 and up); the root searches only the
- * moves the tables keep. */
+ * moves the tables keep, with SyzygyFastPlay only the fastest wins. */
 #include <stdio.h>
 #include <string.h>
 
@@ -33,10 +33,11 @@ typedef struct run {
   int n_stats;
 } run;
 
-static int search(cf_test *t, const char *fen, long visits, run *out) {
+static int search_fast(cf_test *t, const char *fen, long visits, bool fast_play, run *out) {
   cf_search_params p;
   cf_search_params_default(&p);
   p.smart_pruning_factor = 0;
+  p.syzygy_fast_play = fast_play;
   cf_search *s = NULL;
   cf_game g;
   if (!CHECK(cf_search_create(&p, &s, NULL) == CF_OK)) return 0;
@@ -48,6 +49,10 @@ static int search(cf_test *t, const char *fen, long visits, run *out) {
   cf_search_free(s);
   cf_game_free(&g);
   return ok;
+}
+
+static int search(cf_test *t, const char *fen, long visits, run *out) {
+  return search_fast(t, fen, visits, false, out);
 }
 
 static const cf_search_move_stats *stats_of(const run *r, const char *uci) {
@@ -138,5 +143,38 @@ static void test_root_filter_in_search(cf_test *t) {
   CHECK(safe.count == 1 && safe.moves[0] == cf_move_make(cf_square(2, 2), cf_square(3, 1)));
 }
 
+/* Root moves with visits that the list does not hold. */
+static int strays(const run *r, const cf_movelist *kept) {
+  int stray = 0;
+  for (int i = 0; i < r->n_stats; i++) {
+    int in = 0;
+    for (int j = 0; j < kept->count; j++) in |= kept->moves[j] == r->stats[i].move;
+    stray += !in && r->stats[i].n > 0;
+  }
+  return stray;
+}
+
+/* SyzygyFastPlay: K+R v K early in the fifty-move count, where every
+ * winning move is a certain win and all are searched by default; with the
+ * option only those of the shortest DTZ (the root filter's ranking after a
+ * repetition) get visits. */
+static void test_fast_play(cf_test *t) {
+  static const char *fen = "8/8/8/3k4/8/8/8/R3K3 w - - 0 1";
+  if (!setup(t)) return;
+  cf_position pos;
+  cf_position_from_fen(&pos, fen, NULL);
+  cf_movelist certain, fastest;
+  CHECK(cf_syzygy_root_filter(&pos, 0, &certain) == CF_SYZYGY_ROOT_DTZ);
+  CHECK(cf_syzygy_root_filter(&pos, 1, &fastest) == CF_SYZYGY_ROOT_DTZ);
+  CHECK(fastest.count >= 1);
+  CHECK(fastest.count < certain.count);
+  run r;
+  if (search_fast(t, fen, 200, false, &r)) {
+    CHECK_INT_EQ(strays(&r, &certain), 0);
+    CHECK(strays(&r, &fastest) > 0); /* by default the slower wins are searched too */
+  }
+  if (search_fast(t, fen, 200, true, &r)) CHECK_INT_EQ(strays(&r, &fastest), 0);
+}
+
 CF_TEST_MAIN(test_tree_probe_costs_no_net_call, test_without_tables_the_net_is_called,
-             test_root_filter_in_search)
+             test_root_filter_in_search, test_fast_play)

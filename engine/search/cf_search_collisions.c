@@ -1,0 +1,46 @@
+/* cf_search_collisions.c: how much a batch may collide: the collision
+ * events it may have (MaxCollisionEvents) and, with multi-visit collisions
+ * (fill_batches), the collision visits it may spend, by Lc0's
+ * MaxCollisionVisits scaling with the tree's size. */
+#include <limits.h>
+#include <math.h>
+
+#include "engine/search/cf_search_internal.h"
+
+/* A batch may always spend this many collision visits per leaf it wants,
+ * however small the tree: Lc0's scaling alone (1 visit up to 28 nodes, 19 at
+ * 200) would leave the batches of the few hundred visits a CPU search makes
+ * a move part empty. */
+#define COLLISION_FLOOR_PER_LEAF 3
+
+long cf_search_collision_budget(const cf_search_params *p, long nodes) {
+  const long max = p->max_collision_visits, start = p->max_collision_visits_scaling_start,
+             end = p->max_collision_visits_scaling_end;
+  /* The end is asked first, as Lc0 does: an end of 0 (or one below the
+   * start) means the maximum at any size. */
+  if (nodes >= end) return max;
+  if (nodes <= start) return 1;
+  const double ratio = pow((double)(nodes - start) / (double)(end - start),
+                           p->max_collision_visits_scaling_power);
+  const long b = lround(1.0 + (double)(max - 1) * ratio);
+  return b < 1 ? 1 : b > max ? max : b;
+}
+
+int cf_search_max_collisions(const cf_search_params *p, int want) {
+  if (p->fill_batches || p->max_collision_events < want) return p->max_collision_events;
+  return want;
+}
+
+/* The collision visits a batch of `want` leaves may spend: the budget for
+ * the smaller of the tree and the visits still to make (as Lc0's), and no
+ * fewer than COLLISION_FLOOR_PER_LEAF per leaf; unbounded (the events bound
+ * it) without fill_batches. */
+long cf_search_batch_collision_budget(const cf_search *s, int want) {
+  if (!s->params.fill_batches) return LONG_MAX;
+  long nodes = (long)s->root->n;
+  const long visits = s->limits->visits;
+  if (visits > 0 && visits - nodes < nodes) nodes = visits - nodes;
+  const long b = cf_search_collision_budget(&s->params, nodes);
+  const long floor_visits = (long)COLLISION_FLOOR_PER_LEAF * want;
+  return b > floor_visits ? b : floor_visits;
+}
