@@ -41,6 +41,7 @@ static cf_status choose(const cf_agent_request *req, cf_agent_result *out, cf_er
       .n_allowed = req->n_allowed,
       .one_minibatch = req->one_minibatch,
       .mate = req->mate,
+      .go_infinite = req->go_infinite,
   };
   cf_search_result r;
   cf_status st = cf_search_run(s, req->net, req->game, &lim, req->on_info, req->info_user, &r, err);

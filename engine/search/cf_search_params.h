@@ -75,7 +75,8 @@
   X(batches_in_flight, int, INT, NULL, NULL, NULL, 1, 1, 16, NULL,                                 \
     "batches in the network at once: 1 = gather, evaluate, back up in turn; more keep a device " \
     "busy: the next batch is gathered while the last ones compute (the UCI engine sets it from " \
-    "Threads on device backends)")
+    "Threads on device backends)")                                                                 \
+  CF_SEARCH_WDL_KNOBS(X)
 
 /* A CHOICE row's names, NULL-terminated (a static array). */
 #define CF_SEARCH_CHOICES(...) ((const char *const[]){__VA_ARGS__, NULL})
