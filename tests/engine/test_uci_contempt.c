@@ -264,5 +264,36 @@ done:
   cf_uci_free(u);
 }
 
-CF_TEST_MAIN(test_list_check, test_list_value, test_contempt_reaches_search, test_bad_input,
+/* go infinite has no side to favour under ContemptMode play: it is said,
+ * once contempt would have acted, and not otherwise. */
+static void test_infinite_warning(cf_test *t) {
+  static transcript tr;
+  /* a search thread of its own, so that stop reaches go infinite */
+  cf_uci *u = NULL;
+  cf_uci_config cfg = {0};
+  if (!CHECK(cf_uci_create(&cfg, collect, &tr, &u, NULL) == CF_OK)) return;
+  cf_uci_feed(u, "position startpos");
+  cf_uci_feed(u, "go infinite");
+  cf_uci_feed(u, "stop");
+  cf_uci_wait(u);
+  CHECK(strstr(tr.text, "WARNING") == NULL);
+  cf_uci_feed(u, "setoption name Contempt value 100");
+  tr.used = 0;
+  tr.text[0] = 0;
+  cf_uci_feed(u, "go infinite");
+  cf_uci_feed(u, "stop");
+  cf_uci_wait(u);
+  CHECK_STR_CONTAINS(tr.text, "info string WARNING: ContemptMode play is off under go infinite");
+  CHECK_STR_CONTAINS(tr.text, "bestmove ");
+  tr.used = 0;
+  tr.text[0] = 0;
+  cf_uci_feed(u, "setoption name ContemptMode value white_side_analysis");
+  cf_uci_feed(u, "go infinite");
+  cf_uci_feed(u, "stop");
+  cf_uci_wait(u);
+  CHECK(strstr(tr.text, "WARNING") == NULL);
+  cf_uci_free(u);
+}
+
+CF_TEST_MAIN(test_infinite_warning, test_list_check, test_list_value, test_contempt_reaches_search, test_bad_input,
              test_ignored_options, test_output_options)
