@@ -157,5 +157,10 @@ void cf_search_wdl_leaf(const cf_search *s, int depth, float *wl, float *d) {
 double cf_search_reported_wdl(const cf_search *s, bool always, float *wl, float *d) {
   if (!always && s->wdl.diff == 0.0f) return 0;
   const cf_wdl_rescale r = {s->wdl.ratio, s->wdl.diff * s->params.wdl_eval_objectivity};
+  if (r.ratio == 1.0f && r.diff == 0.0f) {
+    /* The identity: the values stay bit for bit; only mu is wanted. */
+    float wl_copy = *wl, d_copy = *d;
+    return cf_wdl_rescale_apply(&wl_copy, &d_copy, r, 1.0f, true, s->params.wdl_max_s);
+  }
   return cf_wdl_rescale_apply(wl, d, r, root_sign(s), true, s->params.wdl_max_s);
 }
