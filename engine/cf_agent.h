@@ -54,6 +54,9 @@ typedef struct cf_agent_request {
   /* `go mate N` (the search agent): stop at a proven mate in N or fewer;
    * alone, with no other limit, it searches until then (or stop), as Lc0. */
   int mate;
+  /* UCI `go infinite` itself (not ponder): the search agent's contempt
+   * favours nobody under ContemptMode play (cf_search_limits). */
+  bool go_infinite;
   cf_search *search;
   cf_search_info_fn on_info;
   void *info_user;

@@ -29,6 +29,7 @@ void cf_agent_search_limits(const cf_agent_request *req, cf_search_limits *lim) 
       .n_allowed = req->n_allowed,
       .one_minibatch = req->one_minibatch,
       .mate = req->mate,
+      .go_infinite = req->go_infinite,
   };
 }
 

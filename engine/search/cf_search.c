@@ -23,6 +23,9 @@ cf_status cf_search_create(const cf_search_params *params, cf_search **out, cf_e
   cf_search *s = calloc(1, sizeof *s);
   if (!s) return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory");
   s->params = p;
+  /* Before a run: nothing rescaled, nothing reported differently. */
+  s->wdl = (cf_wdl_rescale){1.0f, 0.0f};
+  s->contempt_side = CF_CONTEMPT_DISABLE;
   *out = s;
   return CF_OK;
 }
@@ -306,6 +309,7 @@ cf_status cf_search_begin(cf_search *s, cf_net *net, cf_game *game, const cf_sea
   }
   s->root_black = cf_game_position(game)->side == CF_BLACK;
   s->owe_batch = lim->one_minibatch;
+  cf_search_wdl_start(s, lim->go_infinite);
   return CF_OK;
 }
 

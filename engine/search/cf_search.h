@@ -53,6 +53,9 @@ typedef struct cf_search_limits {
   /* `go mate N`: stop once the best move is a proven mate in N moves or
    * fewer (the other limits still apply); 0 = none. */
   int mate;
+  /* UCI `go infinite` (analysis; not ponder): ContemptMode play favours
+   * nobody there, as in Lc0. */
+  bool go_infinite;
 } cf_search_limits;
 
 /* One root move's statistics (VerboseMoveStats, MultiPV). Values are from

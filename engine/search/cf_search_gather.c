@@ -187,9 +187,11 @@ static bool prepare_leaf(cf_search *s, cf_batch *b, cf_snode *x, int depth, cf_l
     *nomem = true;
     return false;
   }
-  x->v = e->wl;
+  x->v = e->wl; /* the network's own value; the tree gets the rescaled one */
   s->cache_hits++;
-  settle(s, b, x, e->wl, e->d, e->m, false);
+  float wl = e->wl, d = e->d;
+  cf_search_wdl_leaf(s, depth, &wl, &d);
+  settle(s, b, x, wl, d, e->m, false);
   return true;
 }
 
@@ -372,7 +374,8 @@ cf_status cf_search_finish(cf_search *s, cf_batch *b, cf_status evaluated, cf_er
       if (st == CF_OK) st = cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for the tree");
       continue;
     }
-    l->node->v = wl;
+    l->node->v = wl; /* the cache and V keep the network's value, as Lc0's do */
+    cf_search_wdl_leaf(s, l->depth, &wl, &d);
     cf_search_backup(s, l->node, wl, d, m);
   }
   /* In-order settled leaves: their values need no network, so they are

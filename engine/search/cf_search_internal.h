@@ -12,6 +12,7 @@
 
 #include "engine/search/cf_nn_cache.h"
 #include "engine/search/cf_search.h"
+#include "engine/search/cf_search_wdl.h"
 #include "net/cf_net.h"
 #include "net/cf_net_stream.h"
 
@@ -171,6 +172,12 @@ struct cf_search {
    * -1), when tb_root_known: the score reported is it. */
   bool tb_root_known;
   int tb_root_result;
+  /* WDL rescaling and contempt (cf_search_wdl.c), per run: the model's
+   * change, the colour favoured (CF_CONTEMPT_*), and whether network
+   * values change at all. */
+  cf_wdl_rescale wdl;
+  int contempt_side;
+  bool wdl_on;
 };
 
 /* ---- tree (cf_search_tree.c) ---- */
@@ -290,6 +297,14 @@ int cf_search_mate_of(const cf_snode *child);
 /* The root's info (score, W/D/L, PV, depth) as a progress line or the
  * result reports it (cf_search_report.c). */
 void cf_search_fill_info(const cf_search *s, cf_search_info *info);
+
+/* ---- WDL rescaling and contempt (cf_search_wdl.c) ---- */
+/* Sets the run's rescale from the parameters and the root (after
+ * s->root_black). */
+void cf_search_wdl_start(cf_search *s, bool go_infinite);
+/* Rescales a network value (wl, d) of a node `depth` plies below the root,
+ * from the side that moved into it, before it is backed up. */
+void cf_search_wdl_leaf(const cf_search *s, int depth, float *wl, float *d);
 
 /* ---- stop rules (cf_search_stop.c) ----
  * Each reads s->limits and the tree; each is true when its rule ends the

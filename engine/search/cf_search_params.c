@@ -39,7 +39,12 @@ cf_status cf_search_params_check(const cf_search_params *p, cf_error *err) {
   for (int i = 0; i < CF_SEARCH_PARAM_COUNT; i++) {
     const cf_search_param *r = &rows[i];
     const double v = r->get(p);
-    if (isfinite(v) && v >= r->min && v <= r->max) continue;
+    /* A float field holds its bounds rounded to float (0.999 becomes a
+     * little more): they pass too. */
+    const bool fl = r->kind == CF_SEARCH_PARAM_FLOAT;
+    const double lo = fl && (double)(float)r->min < r->min ? (double)(float)r->min : r->min;
+    const double hi = fl && (double)(float)r->max > r->max ? (double)(float)r->max : r->max;
+    if (isfinite(v) && v >= lo && v <= hi) continue;
     return cf_error_set(err, CF_ERR_ARG, "search: %s must be %g to %g (is %g)",
                         r->name ? r->name : r->field, r->min, r->max, v);
   }

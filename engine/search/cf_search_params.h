@@ -69,12 +69,13 @@
   X(batches_in_flight, int, INT, NULL, NULL, NULL, 1, 1, 16, NULL,                                 \
     "batches in the network at once: 1 = gather, evaluate, back up in turn; more keep a device " \
     "busy: the next batch is gathered while the last ones compute (the UCI engine sets it from " \
-    "Threads on device backends)")                                                              \
+    "Threads on device backends)")                                                                 \
   X(noise_epsilon, float, FLOAT, NULL, NULL, NULL, 0, 0, 1, NULL,                                  \
     "Lc0's DirichletNoiseEpsilon (selfplay): the share of Dirichlet noise mixed into the root's " \
     "priors; 0 = none (cf_search_noise.c)")                                                        \
   X(noise_alpha, float, FLOAT, NULL, NULL, NULL, 0.3, 0.001, 1e7, NULL,                            \
-    "Lc0's DirichletNoiseAlpha: the concentration of that noise")
+    "Lc0's DirichletNoiseAlpha: the concentration of that noise")                                  \
+  CF_SEARCH_WDL_KNOBS(X)
 
 /* A CHOICE row's names, NULL-terminated (a static array). */
 #define CF_SEARCH_CHOICES(...) ((const char *const[]){__VA_ARGS__, NULL})

@@ -11,6 +11,7 @@
 #include "chess/cf_fen.h"
 #include "engine/uci/cf_uci_clock.h"
 #include "engine/uci/cf_uci_commands.h"
+#include "engine/uci/cf_uci_ignored.h"
 #include "engine/uci/cf_uci_info.h"
 #include "engine/uci/cf_uci_load.h"
 #include "engine/uci/cf_uci_queue.h"
@@ -67,11 +68,16 @@ static void cmd_setoption(cf_uci *u, char *args) {
   name = cf_uci_trim(name);
   value = cf_uci_trim(value);
   cf_uci_option_id id;
+  cf_error err = {0};
+  const cf_uci_option_desc *ignored = cf_uci_ignored_by_name(name);
+  if (ignored) { /* Lc0's thread tuning: taken, said to be ignored */
+    if (cf_uci_set_ignored(u, ignored, value, &err) != CF_OK) cf_uci_emit(u, "info string error: %s", err.msg);
+    return;
+  }
   if (!cf_uci_option_by_name(name, &id)) {
     cf_uci_emit(u, "info string error: unknown option '%s'", name);
     return;
   }
-  cf_error err = {0};
   if (cf_uci_set_option_locked(u, id, value, &err) != CF_OK) cf_uci_emit(u, "info string error: %s", err.msg);
 }
 

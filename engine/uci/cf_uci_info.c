@@ -11,6 +11,7 @@
 #include "chess/cf_move_uci.h"
 #include "engine/cf_instant_move.h"
 #include "engine/cf_net_input.h"
+#include "engine/search/cf_search_wdl.h"
 #include "engine/uci/cf_uci_info.h"
 #include "engine/uci/cf_uci_score.h"
 #include "engine/uci/cf_uci_text.h"
@@ -83,6 +84,13 @@ static void moves_left_text(const cf_uci *u, float plies, char *out, size_t size
   snprintf(out, size, " movesleft %d", (int)((1.0f + plies) / 2.0f));
 }
 
+/* " eps N" (network evaluations per second) when UCI_ShowEPS is on. */
+static void eps_text(const cf_uci *u, long evals, double seconds, char *out, size_t size) {
+  out[0] = 0;
+  if (!u->opt[CF_OPT_SHOW_EPS].on) return;
+  snprintf(out, size, " eps %ld", seconds > 0 ? (long)((double)evals / seconds) : 0L);
+}
+
 /* Moves as " m1 m2 ..." into out. */
 static void moves_text(const cf_uci *u, const cf_move *moves, int n, char *out, size_t size) {
   size_t at = 0;
@@ -123,8 +131,12 @@ static void emit_search_info(cf_uci *u, const cf_search *s, const cf_search_info
       d = info->root_wdl[1];
     }
     float q = k == 0 ? info->q : m->n > 0 ? m->q : info->root_q;
+    /* The reported view of W/D/L (contempt taken out by
+     * WDLEvalObjectivity); Q, with the draw score, stays the search's. */
+    const char *score_type = u->opt[CF_OPT_SCORE_TYPE].text;
+    cf_search_reported_wdl(s, strcmp(score_type, "WDL_mu") == 0, &wl, &d);
     char score[48], wdl[48], pv[CF_AGENT_PV_MAX * (CF_UCI_MOVE_MAX + 1) + 1], mpv[24] = "";
-    cf_uci_score_text(u->opt[CF_OPT_SCORE_TYPE].text, wl, d, q, mate, score, sizeof score);
+    cf_uci_score_text(score_type, wl, d, q, mate, score, sizeof score);
     wdl_text(u, wl, d, wdl, sizeof wdl);
     cf_move line[CF_AGENT_PV_MAX];
     int len = cf_search_pv(s, m->move, line, CF_AGENT_PV_MAX);
@@ -135,8 +147,12 @@ static void emit_search_info(cf_uci *u, const cf_search *s, const cf_search_info
     /* tbhits once tables are loaded (Lc0's place for it: after nps). */
     char tb[32] = "";
     if (cf_syzygy_max_pieces() > 0) snprintf(tb, sizeof tb, " tbhits %ld", info->tb_hits);
-    cf_uci_emit(u, "info depth %d seldepth %d time %ld nodes %ld%s score %s%s%s nps %ld%s hashfull %d pv%s",
-         info->depth, info->seldepth, ms, info->visits, mpv, score, wdl, left, nps, tb,
+    /* PerPVCounters: each line counts its own move's visits (Lc0's). */
+    const long nodes = u->opt[CF_OPT_PER_PV_COUNTERS].on ? (long)m->n : info->visits;
+    char eps[32] = "";
+    eps_text(u, info->evals, info->seconds, eps, sizeof eps);
+    cf_uci_emit(u, "info depth %d seldepth %d time %ld nodes %ld%s score %s%s%s nps %ld%s%s hashfull %d pv%s",
+         info->depth, info->seldepth, ms, nodes, mpv, score, wdl, left, nps, eps, tb,
          info->hashfull, pv);
   }
 }
@@ -150,21 +166,30 @@ static void emit_move_stats(cf_uci *u) {
   cf_search_move_stats stats[CF_MAX_MOVES];
   int n = cf_search_root_stats(u->search, stats, CF_MAX_MOVES);
   const cf_position *pos = cf_game_position(&u->game);
+  /* DrawScore is White's; Q is from the side to move. */
+  const float ds = cf_search_get_params(u->search)->draw_score;
+  const float draw_score = pos->side == CF_WHITE ? ds : -ds;
   for (int k = n - 1; k >= 0; k--) {
     const cf_search_move_stats *m = &stats[k];
     char move[CF_UCI_MOVE_MAX], wl[16] = "  -.-----", d[16] = "-.---", ml[16] = " -.-", v[16] = " -.----";
     cf_move_write_uci(m->move, cf_uci_king_takes_rook(u), move);
     int index = cf_policy_move_index(cf_engine_policy_move(m->move), pos->side == CF_BLACK, 0);
+    /* Shown as Lc0 shows them: W/D/L in the reported view
+     * (WDLEvalObjectivity), Q made of those; S is the search's own Q + U. */
+    float shown_q = m->q;
     if (m->n > 0) {
-      snprintf(wl, sizeof wl, "%8.5f", m->wl);
-      snprintf(d, sizeof d, "%5.3f", m->d);
+      float mwl = m->wl, md = m->d;
+      cf_search_reported_wdl(u->search, true, &mwl, &md);
+      shown_q = m->q + (mwl - m->wl) + draw_score * (md - m->d);
+      snprintf(wl, sizeof wl, "%8.5f", mwl);
+      snprintf(d, sizeof d, "%5.3f", md);
       snprintf(ml, sizeof ml, "%4.1f", m->m);
     }
     if (!isnan(m->v)) snprintf(v, sizeof v, "%7.4f", m->v);
     const char *proof = m->proven == 1 ? " (W)" : m->proven == -1 ? " (L)" : m->proven == 0 ? " (D)" : "";
     cf_uci_emit(u, "info string %-5s (%4d) N: %7u (+%2u) (P: %5.2f%%) (WL: %s) (D: %s) (M: %s) "
             "(Q: %8.5f) (U: %7.5f) (S: %8.5f) (V: %s)%s",
-         move, index, m->n, m->in_flight, 100.0 * m->p, wl, d, ml, m->q, m->u, m->q + m->u, v,
+         move, index, m->n, m->in_flight, 100.0 * m->p, wl, d, ml, shown_q, m->u, m->q + m->u, v,
          proof);
   }
 }

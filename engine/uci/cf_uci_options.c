@@ -10,6 +10,7 @@
 #include "backends/cf_backend.h"
 #include "engine/cf_agent.h"
 #include "engine/uci/cf_uci_clock.h"
+#include "engine/uci/cf_uci_contempt.h"
 #include "engine/uci/cf_uci_info.h"
 #include "engine/uci/cf_uci_load.h"
 #include "engine/uci/cf_uci_search.h"
@@ -117,6 +118,22 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                            {"centipawn", "centipawn_with_drawscore", "centipawn_2019",
                             "centipawn_2018", "win_percentage", "Q", "W-L", "WDL_mu", NULL},
                            "what `score cp` shows (docs/engine.md): Lc0's choices", {{NULL, NULL}}, NULL},
+    [CF_OPT_PER_PV_COUNTERS] = {"PerPVCounters", "per-pv-counters", NULL, 0, CF_OPT_TYPE_CHECK,
+                                "false", 0, 0, {NULL},
+                                "each info line's nodes are its own move's visits instead of "
+                                "the whole search's", {{NULL, NULL}}, NULL},
+    [CF_OPT_SHOW_EPS] = {"UCI_ShowEPS", "show-eps", NULL, 0, CF_OPT_TYPE_CHECK, "false", 0, 0,
+                         {NULL}, "add network evaluations per second to the info lines as eps",
+                         {{NULL, NULL}}, NULL},
+    [CF_OPT_CONTEMPT] = {"Contempt", "contempt", NULL, 0, CF_OPT_TYPE_STRING, "", 0, 0, {NULL},
+                         "contempt in Elo, as value or name=value,... (name: matched against "
+                         "UCI_Opponent, ignoring case); empty = UCI_RatingAdv",
+                         {{NULL, NULL}}, cf_uci_contempt_changed},
+    [CF_OPT_UCI_OPPONENT] = {"UCI_Opponent", "uci-opponent", NULL, 0, CF_OPT_TYPE_STRING, "", 0,
+                             0, {NULL},
+                             "the opponent, as a GUI passes it (title, Elo, computer or human, "
+                             "name); Contempt's names are looked for in it",
+                             {{NULL, NULL}}, cf_uci_opponent_changed},
     [CF_OPT_PONDER] = {"Ponder", "ponder", NULL, 0, CF_OPT_TYPE_CHECK, "false", 0, 0, {NULL},
                        "the GUI may send go ponder (the engine ponders only when told)", {{NULL, NULL}}, NULL},
     [CF_OPT_LOG_FILE] = {"LogFile", "logfile", NULL, 'l', CF_OPT_TYPE_STRING, "", 0, 0, {NULL},

@@ -51,6 +51,12 @@ typedef enum cf_uci_option_id {
   CF_OPT_MULTIPV,
   CF_OPT_VERBOSE_MOVE_STATS,
   CF_OPT_SCORE_TYPE,
+  CF_OPT_PER_PV_COUNTERS,
+  CF_OPT_SHOW_EPS,
+  /* Contempt's text options (engine/uci/cf_uci_contempt.h); the rest of the
+   * WDL family are search options. */
+  CF_OPT_CONTEMPT,
+  CF_OPT_UCI_OPPONENT,
   CF_OPT_PONDER,
   CF_OPT_LOG_FILE,
   CF_OPT_CONFIG_FILE,

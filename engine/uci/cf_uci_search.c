@@ -7,7 +7,9 @@
 
 #include "backends/cf_backend.h"
 #include "common/cf_clock.h"
+#include "engine/search/cf_search_wdl.h"
 #include "engine/uci/cf_uci_clock.h"
+#include "engine/uci/cf_uci_contempt.h"
 #include "engine/uci/cf_uci_info.h"
 #include "engine/uci/cf_uci_search.h"
 #include "engine/uci/cf_uci_temperature.h"
@@ -42,10 +44,16 @@ static bool run_search(cf_uci *u, cf_agent_result *r) {
       .live_deadline = &u->clock.live_deadline,
       .one_minibatch = u->clock.one_minibatch,
       .mate = u->go.mate > 0 && u->go.mate < 1000 ? (int)u->go.mate : 0,
+      .go_infinite = u->go.infinite,
       .search = keeps ? u->search : NULL,
       .on_info = tree ? cf_uci_on_search_info : NULL,
       .info_user = u,
   };
+  /* Lc0 says so when go infinite turns ContemptMode play off. */
+  if (tree && cf_wdl_play_disabled(cf_search_get_params(u->search), u->go.infinite))
+    cf_uci_emit(u, "info string WARNING: ContemptMode play is off under go infinite (no side to "
+                   "favour); use white_side_analysis or black_side_analysis to analyse with "
+                   "contempt");
   static const cf_agent_result none = {.best = CF_MOVE_NONE, .ponder = CF_MOVE_NONE};
   *r = none; /* an agent that fails before its first evaluation leaves it */
   cf_error err = {0};
@@ -201,6 +209,13 @@ void cf_uci_search_params(const cf_uci *u, cf_search_params *p) {
   cf_search_params_default(p);
   for (int i = 0; i < CF_SEARCH_OPTION_COUNT; i++)
     cf_search_param_at(i)->set(p, u->opt[CF_OPT_SEARCH_FIRST + i].f);
+  /* The contempt: Contempt's list against UCI_Opponent, from UCI_RatingAdv;
+   * cut to the knob's range, which no ContemptMaxValue exceeds (so the cut
+   * changes nothing). */
+  const cf_search_param *c = cf_search_param_at(CF_SEARCH_PARAM_contempt);
+  const double contempt = cf_uci_contempt_value(u->opt[CF_OPT_CONTEMPT].text,
+                                                u->opt[CF_OPT_UCI_OPPONENT].text, p->rating_adv);
+  p->contempt = (float)(contempt < c->min ? c->min : contempt > c->max ? c->max : contempt);
   /* Threads on a device: batches the search keeps on it (0: Lc0's 2). */
   const int threads = (int)u->opt[CF_OPT_THREADS].i;
   const int most = (int)cf_search_param_at(CF_SEARCH_PARAM_batches_in_flight)->max;

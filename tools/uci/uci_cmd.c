@@ -20,6 +20,7 @@
 
 #include "engine/cf_engine_weights.h"
 #include "engine/uci/cf_uci.h"
+#include "engine/uci/cf_uci_ignored.h"
 #include "tools/cf_commands.h"
 #include "tools/cli/cf_cli.h"
 #include "tools/cli/cf_cli_config.h"
@@ -51,6 +52,20 @@ static bool set_option(void *ctx, const char *value, char *why, size_t why_size)
   const uci_flag_ctx *c = ctx;
   cf_error err = {0};
   if (cf_uci_set_option(c->u, c->id, value, &err) == CF_OK) return true;
+  snprintf(why, why_size, "%s", err.msg);
+  return false;
+}
+
+/* An Lc0 option this engine takes and ignores (cf_uci_ignored.h). */
+typedef struct ignored_flag_ctx {
+  cf_uci *u;
+  const cf_uci_option_desc *o;
+} ignored_flag_ctx;
+
+static bool set_ignored(void *ctx, const char *value, char *why, size_t why_size) {
+  const ignored_flag_ctx *c = ctx;
+  cf_error err = {0};
+  if (cf_uci_set_ignored_flag(c->u, c->o, value, &err) == CF_OK) return true;
   snprintf(why, why_size, "%s", err.msg);
   return false;
 }
@@ -87,8 +102,10 @@ static int apply_config(cf_cli_spec *spec, const char *dir, int argc, char **arg
 /* Applies the configuration file's flags, then the command line's, in
  * order; returns -1 to go on, else an exit status. */
 static int apply_flags(cf_uci *u, const char *dir, int argc, char **argv) {
-  cf_cli_flag flags[CF_OPT_COUNT];
+  enum { N_FLAGS = CF_OPT_COUNT + 32 };
+  cf_cli_flag flags[N_FLAGS];
   uci_flag_ctx ctx[CF_OPT_COUNT];
+  ignored_flag_ctx ignored_ctx[N_FLAGS - CF_OPT_COUNT];
   char help[CF_OPT_COUNT][640];
   for (int i = 0; i < CF_OPT_COUNT; i++) {
     const cf_uci_option_desc *o = cf_uci_option_at((cf_uci_option_id)i);
@@ -119,13 +136,24 @@ static int apply_flags(cf_uci *u, const char *dir, int argc, char **argv) {
     }
     flags[i] = f;
   }
+  /* Lc0's options that are taken and ignored: hidden from the help, their
+   * value checked by the option itself. */
+  int n_flags = CF_OPT_COUNT;
+  for (int i = 0; i < cf_uci_ignored_count() && n_flags < N_FLAGS; i++) {
+    const cf_uci_option_desc *o = cf_uci_ignored_at(i);
+    ignored_ctx[i] = (ignored_flag_ctx){u, o};
+    flags[n_flags++] = (cf_cli_flag){
+        .name = o->flag, .help = o->help, .set = set_ignored, .ctx = &ignored_ctx[i],
+        .kind = o->type == CF_OPT_TYPE_CHECK ? CF_CLI_BOOL : CF_CLI_STRING,
+        .attrs = CF_CLI_HIDDEN};
+  }
   cf_cli_spec spec = {
       .prog = "cformer uci", .version = "cformer " CF_VERSION,
       .usage = "usage: cformer [uci] [options]\n\n"
                "Runs the UCI chess engine on standard input and output. Options (each is also\n"
                "a UCI option, settable with setoption; a boolean is --flag, --no-flag or\n"
                "--flag true|false):\n\n",
-      .flags = flags, .n_flags = CF_OPT_COUNT};
+      .flags = flags, .n_flags = n_flags};
   int rc = apply_config(&spec, dir, argc, argv);
   if (rc != CF_CLI_CONTINUE) return rc;
   rc = cf_cli_parse(&spec, argc, argv);
