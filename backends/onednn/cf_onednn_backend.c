@@ -14,6 +14,7 @@
 #include "common/cf_kv.h"
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_kernels.h"
+#include "backends/onednn/cf_onednn_calls.h"
 #include "backends/onednn/cf_onednn_precision.h"
 
 /* One cached primitive and the memory objects it runs on (their data
@@ -45,6 +46,14 @@ typedef struct onednn_ctx {
   size_t xbuf_floats;
   float *xscale;
   size_t xscale_floats;
+  /* Warm starts (cf_backend_iface.prepare): the first pass's projections,
+   * kept until prepare builds every batch size's primitives from them;
+   * `builds` counts the per-shape work (primitives, reordered weights,
+   * scratch growths) for the tests that check a warmed instance does
+   * none. */
+  cf_onednn_calls calls;
+  bool first_pass_done; /* a sync has ended the first pass: stop keeping calls */
+  long builds;
 } onednn_ctx;
 
 /* Keeps a failed oneDNN call (the first since the last sync) as
@@ -77,6 +86,7 @@ static void od_destroy(void *ctx) {
   if (!c) return;
   for (int i = 0; i < c->n_cache; i++) entry_free(&c->cache[i]);
   free(c->cache);
+  cf_onednn_calls_free(&c->calls);
   cf_cpu_free(c->xbuf);
   cf_cpu_free(c->xscale);
   if (c->stream) dnnl_stream_destroy(c->stream);
@@ -233,6 +243,7 @@ static matmul_entry *lookup(onednn_ctx *c, int rows, int in, int out, cf_op_act 
     return NULL;
   }
   c->n_cache++;
+  c->builds++;
   return e;
 }
 
@@ -349,6 +360,7 @@ static void *weights_for(onednn_ctx *c, const matmul_entry *e, const cf_bweight 
   }
   r->md[r->n] = e->wei_md;
   r->data[r->n++] = dst;
+  c->builds++;
   return dst;
 }
 
@@ -360,12 +372,14 @@ static bool scratch(onednn_ctx *c, size_t floats, size_t rows) {
     c->xbuf = injected(c) ? NULL : cf_cpu_alloc(floats);
     c->xbuf_floats = c->xbuf ? floats : 0;
     if (!c->xbuf) return false;
+    c->builds++;
   }
   if (rows > c->xscale_floats) {
     cf_cpu_free(c->xscale);
     c->xscale = cf_cpu_alloc(rows);
     c->xscale_floats = c->xscale ? rows : 0;
     if (!c->xscale) return false;
+    c->builds++;
   }
   return true;
 }
@@ -415,30 +429,32 @@ static matmul_entry *prepared(onednn_ctx *c, int rows, int in, int out, cf_op_ac
   return *wd ? e : NULL;
 }
 
-static void od_linear(void *ctx, int rows, int in, int out, const float *x, const cf_bweight *w,
-                      const cf_bweight *b, cf_op_act act, float *y) {
-  onednn_ctx *c = ctx;
-  if (rows <= 0) return;
+/* The projection Y = act(X W^T + b) on `rows` rows, or with run false
+ * only what it needs built (primitives, reordered weights, scratch), for
+ * prepare; false when a build failed (recorded). */
+static bool linear_rows(onednn_ctx *c, int rows, int in, int out, const float *x,
+                        const cf_bweight *w, const cf_bweight *b, cf_op_act act, float *y,
+                        bool run) {
   const cf_precision prec = precision_of(w);
-  omp_set_num_threads(c->cpu.threads);
   void *wd;
   if (prec == CF_PRECISION_F32) {
     matmul_entry *e = prepared(c, rows, in, out, act, w, b, &wd);
-    if (e) record(c, run_matmul(c, e, x, wd, b, y), "linear", "dnnl_primitive_execute");
-    return;
+    if (e && run) record(c, run_matmul(c, e, x, wd, b, y), "linear", "dnnl_primitive_execute");
+    return e != NULL;
   }
   const int block = block_rows(c, in, out, prec);
   const int nb = rows < block ? rows : block;
   /* bf16 takes 2 bytes per value, int8 1: half a float covers both. */
   if (!scratch(c, ((size_t)nb * in + 1) / 2, (size_t)nb)) {
     record(c, dnnl_out_of_memory, "linear", "allocating the converted input");
-    return;
+    return false;
   }
   const od_weight *r = w->extra;
   for (int r0 = 0; r0 < rows; r0 += block) {
     const int n = rows - r0 < block ? rows - r0 : block;
     matmul_entry *e = prepared(c, n, in, out, act, w, b, &wd);
-    if (!e) return;
+    if (!e) return false;
+    if (!run) continue;
     const float *xr = x + (size_t)r0 * in;
     float *yr = y + (size_t)r0 * out;
     if (prec == CF_PRECISION_BF16)
@@ -447,12 +463,51 @@ static void od_linear(void *ctx, int rows, int in, int out, const float *x, cons
       cf_onednn_quantize_rows(&c->cpu, n, in, xr, c->xbuf, c->xscale);
     dnnl_status_t s = run_matmul(c, e, c->xbuf, wd, b, yr);
     record(c, s, "linear", "dnnl_primitive_execute");
-    if (s != dnnl_success) return;
+    if (s != dnnl_success) return false;
     if (prec == CF_PRECISION_INT8)
       cf_onednn_int8_epilogue(&c->cpu, n, out, yr, c->xscale, r->lowp.scales,
                               b ? b->data : NULL, act);
   }
+  return true;
 }
+
+static void od_linear(void *ctx, int rows, int in, int out, const float *x, const cf_bweight *w,
+                      const cf_bweight *b, cf_op_act act, float *y) {
+  onednn_ctx *c = ctx;
+  if (rows <= 0) return;
+  if (!c->first_pass_done)
+    cf_onednn_calls_add(&c->calls, &(cf_onednn_call){
+                                       .w = w, .b = b, .rows = rows, .in = in, .out = out,
+                                       .act = act});
+  omp_set_num_threads(c->cpu.threads);
+  linear_rows(c, rows, in, out, x, w, b, act, y, true);
+}
+
+/* The first sync ends the first pass: the calls kept are that pass's. */
+static cf_status od_sync(void *ctx, cf_error *err) {
+  onednn_ctx *c = ctx;
+  if (c->calls.n > 0) c->first_pass_done = true; /* not a sync before any pass */
+  return cf_cpu_sync(ctx, err);
+}
+
+/* Every batch size's primitives, reordered weights and scratch for the
+ * first pass's calls (at batch 1: n * rows at batch n). Each primitive is
+ * the one a pass at that size would have built on its first call, so the
+ * arithmetic is the same, warmed or not. */
+static cf_status od_prepare(void *ctx, int max_batch, cf_error *err) {
+  onednn_ctx *c = ctx;
+  if (c->calls.nomem) return cf_error_set(err, CF_ERR_NOMEM, "out of memory keeping the calls");
+  bool ok = true;
+  for (int n = 1; ok && n <= max_batch; n++)
+    for (int i = 0; ok && i < c->calls.n; i++) {
+      const cf_onednn_call *k = &c->calls.v[i];
+      ok = linear_rows(c, n * k->rows, k->in, k->out, NULL, k->w, k->b, k->act, NULL, false);
+    }
+  cf_onednn_calls_free(&c->calls);
+  return cf_cpu_sync(ctx, err);
+}
+
+static long od_shape_builds(void *ctx) { return ((onednn_ctx *)ctx)->builds; }
 
 static void od_matmul_nt(void *ctx, int batch, int m, int n, int k, const float *a,
                          const float *bm, float scale, float *cm) {
@@ -519,9 +574,11 @@ static const cf_backend_iface onednn_iface = {
     .gate = cf_cpu_gate,
     .matmul_nt = od_matmul_nt,
     .copy_2d = cf_cpu_copy_2d,
-    .sync = cf_cpu_sync, /* the first failed oneDNN call, or attention's */
+    .sync = od_sync, /* the first failed oneDNN call, or attention's */
     .variant = od_variant,
     .layer_chunk_bytes = cf_cpu_layer_chunk_bytes,
+    .prepare = od_prepare,
+    .shape_builds = od_shape_builds,
 };
 
 const cf_backend_desc cf_backend_onednn_desc = {
