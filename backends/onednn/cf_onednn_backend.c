@@ -14,6 +14,7 @@
 #include "common/cf_kv.h"
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_kernels.h"
+#include "backends/onednn/cf_onednn_attention.h"
 #include "backends/onednn/cf_onednn_calls.h"
 #include "backends/onednn/cf_onednn_precision.h"
 
@@ -54,6 +55,10 @@ typedef struct onednn_ctx {
   cf_onednn_calls calls;
   bool first_pass_done; /* a sync has ended the first pass: stop keeping calls */
   long builds;
+  /* attention=...: the path the attention op runs (cf_onednn_attention.h);
+   * attn NULL = the CPU kernels' cores. */
+  cf_onednn_attention_choice attention;
+  cf_onednn_attention *attn;
 } onednn_ctx;
 
 /* Keeps a failed oneDNN call (the first since the last sync) as
@@ -87,6 +92,7 @@ static void od_destroy(void *ctx) {
   for (int i = 0; i < c->n_cache; i++) entry_free(&c->cache[i]);
   free(c->cache);
   cf_onednn_calls_free(&c->calls);
+  cf_onednn_attention_free(c->attn);
   cf_cpu_free(c->xbuf);
   cf_cpu_free(c->xscale);
   if (c->stream) dnnl_stream_destroy(c->stream);
@@ -104,19 +110,27 @@ static cf_status od_create(const cf_backend_config *cfg, void **ctx, cf_error *e
   /* int8's attention: 0 float32 (to measure it), 1 int8 (the default). */
   int int8_attention = 1;
   if (st == CF_OK) st = cf_kv_get_int(cfg->kv, "int8_attention", 0, 1, &int8_attention, err);
+  if (st == CF_OK) st = cf_onednn_attention_choose(cfg->kv, c->precision, &c->attention, err);
   if (st == CF_OK) st = cf_cpu_ctx_init(&c->cpu, cfg, err);
   /* bf16 runs the attention core in bf16 too, int8 in int8 where the
    * kernel set has an int8 core (else float32, said in the variant); both
    * before any weight upload, which builds the RPE weights' tables. */
-  if (st == CF_OK && c->precision == CF_PRECISION_BF16)
+  if (st == CF_OK && c->precision == CF_PRECISION_BF16 && !c->attention.onednn)
     c->cpu.attention_bf16 = cf_cpu_attention_bf16_select(c->cpu.kernels);
-  if (st == CF_OK && c->precision == CF_PRECISION_INT8 && int8_attention)
+  if (st == CF_OK && c->precision == CF_PRECISION_INT8 && int8_attention && !c->attention.onednn)
     c->cpu.attention_int8 = cf_cpu_attention_int8_select(c->cpu.kernels);
   if (st == CF_OK && dnnl_engine_create(&c->engine, dnnl_cpu, 0) != dnnl_success)
     st = cf_error_set(err, CF_ERR_BACKEND, "cannot create a oneDNN CPU engine");
   if (st == CF_OK &&
       dnnl_stream_create(&c->stream, c->engine, dnnl_stream_default_flags) != dnnl_success)
     st = cf_error_set(err, CF_ERR_BACKEND, "cannot create a oneDNN stream");
+  /* int8 attention on this path follows precision=int8 (int8_attention=0
+   * is the CPU cores' float32 measurement switch). */
+  if (st == CF_OK && c->attention.onednn) {
+    const cf_onednn_attention_env env = {c->engine, c->stream, c->cpu.threads, &c->cpu.first,
+                                         &c->builds};
+    st = cf_onednn_attention_create(c->precision, &env, &c->attn, err);
+  }
   if (st != CF_OK) {
     od_destroy(c);
     return st;
@@ -276,6 +290,14 @@ static cf_bweight *od_weight_create(void *ctx, const cf_weight_shape *shape, con
                                     cf_error *err) {
   onednn_ctx *c = ctx;
   cf_bweight *w = cf_cpu_weight_create(ctx, shape, data, err);
+  if (w && c->attn && cf_weight_role_is_rpe(shape->role)) {
+    if (cf_onednn_attention_table(c->attn, shape, data, &w->extra, err) != CF_OK) {
+      cf_cpu_weight_free(ctx, w);
+      return NULL;
+    }
+    w->extra_free = cf_onednn_attention_table_free;
+    return w;
+  }
   if (!w || shape->role != CF_WEIGHT_MATRIX || c->precision == CF_PRECISION_F32) return w;
   od_weight *r = calloc(1, sizeof *r);
   if (!r) cf_error_set(err, CF_ERR_NOMEM, "calloc of a weight's reduced-precision record failed");
@@ -504,7 +526,15 @@ static cf_status od_prepare(void *ctx, int max_batch, cf_error *err) {
       ok = linear_rows(c, n * k->rows, k->in, k->out, NULL, k->w, k->b, k->act, NULL, false);
     }
   cf_onednn_calls_free(&c->calls);
+  if (ok && c->attn) ok = cf_onednn_attention_prepare(c->attn, max_batch);
   return cf_cpu_sync(ctx, err);
+}
+
+/* The attention op on the path chosen at creation. */
+static void od_attention(void *ctx, const cf_attention_args *args) {
+  onednn_ctx *c = ctx;
+  if (c->attn) cf_onednn_attention_run(c->attn, args);
+  else cf_cpu_attention(ctx, args);
 }
 
 static long od_shape_builds(void *ctx) { return ((onednn_ctx *)ctx)->builds; }
@@ -529,6 +559,15 @@ static void od_matmul_nt(void *ctx, int batch, int m, int n, int k, const float 
 static const char *od_variant(void *ctx) {
   onednn_ctx *c = ctx;
   const char *kernels = cf_cpu_kernels_name(ctx);
+  if (c->attn) {
+    snprintf(c->variant, sizeof c->variant, "%s, %s matmuls%s", kernels,
+             cf_precision_name(c->precision), c->precision_auto ? " (precision=auto)" : "");
+    cf_onednn_tally_text(&c->tally, c->variant, sizeof c->variant);
+    const size_t len = strlen(c->variant);
+    snprintf(c->variant + len, sizeof c->variant - len, ", %s onednn attention (%s)",
+             cf_precision_name(c->precision), c->attention.why);
+    return c->variant;
+  }
   if (c->precision == CF_PRECISION_F32 && !c->precision_auto) return kernels;
   if (c->precision == CF_PRECISION_F32) {
     snprintf(c->variant, sizeof c->variant, "%s, f32 (precision=auto)", kernels);
@@ -570,7 +609,7 @@ static const cf_backend_iface onednn_iface = {
     .weight_free = cf_cpu_weight_free,
     .linear = od_linear,
     .norm = cf_cpu_norm,
-    .attention = cf_cpu_attention,
+    .attention = od_attention,
     .gate = cf_cpu_gate,
     .matmul_nt = od_matmul_nt,
     .copy_2d = cf_cpu_copy_2d,
@@ -585,7 +624,8 @@ const cf_backend_desc cf_backend_onednn_desc = {
     .name = "onednn",
     .summary = "oneDNN matmul primitives (fused bias + activation) + CPU kernels, avx2 or "
                "portable by CPU (options: threads=N, precision=f32|bf16|int8|auto, "
-               "f32_roles=embedding+heads|none, int8_attention=0|1)",
+               "f32_roles=embedding+heads|none, int8_attention=0|1, "
+               "attention=auto|cpu|onednn|amx)",
     .priority = 30,
     .features = CF_CPU_FEATURES,
     .activations = CF_CPU_ACTIVATIONS,

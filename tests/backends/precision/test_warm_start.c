@@ -2,7 +2,8 @@
  * starts"). On the oneDNN backend, whose primitives and reordered weights
  * are built per shape, a warmed net builds nothing more at any batch size
  * from 1 to its batch_size, in any order, at every precision this CPU
- * runs and with two lanes; a net left cold does build on its first pass
+ * runs, with two lanes and with the attention as oneDNN products
+ * (attention=onednn); a net left cold does build on its first pass
  * at a new size (so the count is a real one); and warmed or cold, the
  * results are the same bit for bit. No timing: the count of per-shape
  * builds (cf_net_shape_builds) stands for the first calls' cost. A
@@ -95,7 +96,8 @@ static void check(cf_test *t, const char *name, const cf_weights *w, const cf_pa
 
 static void test_onednn(cf_test *t) {
   const char *opts[] = {"precision=f32", "precision=bf16", "precision=int8",
-                        "precision=bf16,lanes=2"};
+                        "precision=bf16,lanes=2", "precision=f32,attention=onednn",
+                        "precision=int8,attention=onednn"};
   for (int i = 0; i < cf_parity_net_count; i++) {
     cf_parity_case *cases = NULL;
     cf_weights *w = NULL;
