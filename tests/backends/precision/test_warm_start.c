@@ -6,13 +6,16 @@
  * (attention=onednn); a net left cold does build on its first pass
  * at a new size (so the count is a real one); and warmed or cold, the
  * results are the same bit for bit. No timing: the count of per-shape
- * builds (cf_net_shape_builds) stands for the first calls' cost. A
- * backend without per-shape builds (the reference) warms as a no-op. */
+ * builds (cf_net_shape_builds) stands for the first calls' cost. The
+ * engine's network load (cf_engine_load_net: isready, the first go) warms
+ * what it loads. A backend without per-shape builds (the reference) warms
+ * as a no-op. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/cf_backend.h"
+#include "engine/cf_engine_weights.h"
 #include "net/cf_net.h"
 #include "tests/cf_test.h"
 #include "tests/net/cf_parity.h"
@@ -138,4 +141,33 @@ static void test_ref_noop(cf_test *t) {
   cf_weights_free(w);
 }
 
-CF_TEST_MAIN(test_onednn, test_ref_noop)
+/* The engine's load path warms: a net it loads builds nothing more. */
+static void test_engine_load(cf_test *t) {
+  cf_parity_case *cases = NULL;
+  cf_weights *w = NULL;
+  int count = 0;
+  char msg[512], path[1024];
+  if (!CHECK(cf_parity_load_net(cf_parity_nets[0], &cases, &count, &w, msg, sizeof msg))) return;
+  cf_weights_free(w);
+  snprintf(path, sizeof path, "%s/%s.pb.gz", cf_parity_dir(), cf_parity_nets[0]);
+  const cf_engine_weights_spec spec = {
+      .weights = path, .net = {.backend = "onednn", .max_batch = MAX_BATCH}};
+  cf_net *net = NULL;
+  cf_engine_weights_info info;
+  cf_error err = {0};
+  if (CHECK(cf_engine_load_net(&spec, &net, &info, &err) == CF_OK)) {
+    const long at_load = cf_net_shape_builds(net);
+    CHECK(at_load > 0);
+    for (int i = 0; i < (int)(sizeof sizes / sizeof sizes[0]); i++) {
+      float q[MAX_BATCH];
+      if (!eval(t, net, cases, count, sizes[i], q)) break;
+      CHECK_INT_EQ(cf_net_shape_builds(net), at_load);
+    }
+  } else {
+    fprintf(stderr, "%s: %s\n", path, err.msg);
+  }
+  cf_net_free(net);
+  free(cases);
+}
+
+CF_TEST_MAIN(test_onednn, test_ref_noop, test_engine_load)
