@@ -190,6 +190,20 @@ size_t cf_backend_layer_chunk_bytes(const cf_backend *be) {
   return be->iface->layer_chunk_bytes ? be->iface->layer_chunk_bytes(be->ctx) : 0;
 }
 
+bool cf_backend_has_prepare(const cf_backend *be) { return be->iface->prepare != NULL; }
+
+cf_status cf_backend_prepare(cf_backend *be, int max_batch, cf_error *err) {
+  if (!be->iface->prepare) return CF_OK;
+  cf_status st = be->iface->prepare(be->ctx, max_batch, err);
+  if (st != CF_OK) cf_error_prefix(err, "backend '%s': preparing batch sizes 1 to %d",
+                                   be->desc->name, max_batch);
+  return st;
+}
+
+long cf_backend_shape_builds(const cf_backend *be) {
+  return be->iface->shape_builds ? be->iface->shape_builds(be->ctx) : 0;
+}
+
 cf_status cf_backend_check(const cf_backend *be, unsigned features, unsigned activations,
                            cf_error *err) {
   unsigned have = be->desc->features;

@@ -260,6 +260,22 @@ typedef struct cf_backend_iface {
    * n positions, counted from its start. A backend with this slot needs
    * only create, destroy, alloc, free and sync. */
   double (*pass_seconds)(void *ctx, int n);
+
+  /* Optional: a backend whose kernels are built per shape (oneDNN's
+   * primitives, a weight reordered for the layout one of them picks)
+   * builds, here, every one the network will ask for at batch sizes 1 to
+   * max_batch, so no pass after it builds any (cf_net_warm: the first
+   * search, and the first at each batch size, as fast as the next). It
+   * learns the network's calls from the one pass at batch 1 that
+   * cf_net_warm makes just before; a call with r rows there has n * r at
+   * batch n. Fails with the first failure, as sync would. NULL = the
+   * backend builds nothing per shape. */
+  cf_status (*prepare)(void *ctx, int max_batch, cf_error *err);
+
+  /* Optional, for tests: how many per-shape builds (primitives, reordered
+   * weights, scratch growths) the instance has made since its creation;
+   * a warmed instance's count stays put. NULL = it makes none. */
+  long (*shape_builds)(void *ctx);
 } cf_backend_iface;
 
 /* One registry entry. */
@@ -340,6 +356,14 @@ const char *cf_backend_variant(const cf_backend *be);
  * how long its pass of n positions takes. */
 bool cf_backend_simulated(const cf_backend *be);
 double cf_backend_pass_seconds(const cf_backend *be, int n);
+
+/* cf_backend_iface.prepare on be (CF_OK when it has none, or when be runs
+ * behind the fault hooks' wrapper, whose counts are the caller's ops). */
+cf_status cf_backend_prepare(cf_backend *be, int max_batch, cf_error *err);
+/* Whether be has per-shape builds to prepare (cf_backend_iface.prepare). */
+bool cf_backend_has_prepare(const cf_backend *be);
+/* cf_backend_iface.shape_builds on be; 0 when it has none. For tests. */
+long cf_backend_shape_builds(const cf_backend *be);
 
 /* The instance's cf_backend_iface.layer_chunk_bytes; 0 when it has none. */
 size_t cf_backend_layer_chunk_bytes(const cf_backend *be);

@@ -162,6 +162,9 @@ static const cf_backend_iface wrapper = {
     .variant = w_variant,
     .layer_chunk_bytes = w_layer_chunk_bytes,
     .pass_seconds = w_pass_seconds,
+    /* No prepare (so no warm-up pass, cf_net_warm) and no shape_builds:
+     * the counts a test loops over are the caller's own allocations and
+     * ops, the same with and without a backend that builds per shape. */
 };
 
 cf_status cf_backend_fault_new(const cf_fault_plan *plan, cf_backend_fault **out, cf_error *err) {

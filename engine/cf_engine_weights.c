@@ -43,6 +43,12 @@ static cf_status create(cf_weights *w, const char *source, const cf_engine_weigh
   cf_net_options o = spec->net;
   if (o.backend && strcmp(o.backend, "auto") == 0) o.backend = NULL;
   cf_status st = cf_net_create(w, &o, out, err);
+  /* The load, not the first search, builds the backend's per-shape
+   * kernels (docs/BACKENDS.md "Warm starts"). */
+  if (st == CF_OK && (st = cf_net_warm(*out, err)) != CF_OK) {
+    cf_net_free(*out);
+    *out = NULL;
+  }
   if (st == CF_OK) {
     memset(info, 0, sizeof *info);
     snprintf(info->source, sizeof info->source, "%s", source);

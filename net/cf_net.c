@@ -303,3 +303,30 @@ cf_status cf_net_eval(cf_net *net, int n, const cf_net_request *requests, cf_net
   }
   return CF_OK;
 }
+
+cf_status cf_net_warm(cf_net *net, cf_error *err) {
+  if (!cf_backend_has_prepare(net->lanes[0].be)) return CF_OK;
+  cf_net_board board;
+  cf_net_board_startpos(&board);
+  cf_net_position pos;
+  cf_net_position_init(&pos, net->info.input_format, &board);
+  cf_net_position_mark_start(&pos);
+  const cf_net_request req = {.position = &pos};
+  /* Each lane's backend is an instance of its own, with its own shapes. */
+  for (int i = 0; i < net->n_lanes; i++) {
+    cf_net_lane *lane = &net->lanes[i];
+    cf_net_output out = {0};
+    lane->n = 1;
+    lane->req = &req;
+    lane->out = &out;
+    CF_TRY(lane_pass(net, lane, err));
+    CF_TRY(cf_backend_prepare(lane->be, net->info.max_batch, err));
+  }
+  return CF_OK;
+}
+
+long cf_net_shape_builds(const cf_net *net) {
+  long n = 0;
+  for (int i = 0; i < net->n_lanes; i++) n += cf_backend_shape_builds(net->lanes[i].be);
+  return n;
+}

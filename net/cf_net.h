@@ -99,6 +99,19 @@ typedef struct cf_net_output {
 cf_status cf_net_create(const cf_weights *w, const cf_net_options *opts, cf_net **out,
                         cf_error *err);
 
+/* Warms a created net: where the backend builds its kernels per shape
+ * (oneDNN's primitives, cf_backend_iface.prepare), one pass at batch 1 on
+ * each lane and then every shape of batch sizes 1 to max_batch, so the
+ * first search of a process, and the first at each batch size, runs as
+ * fast as the next. Nothing for the other backends (their first pass
+ * builds nothing per shape) or an instance behind the fault hooks. Fails
+ * as cf_net_eval does. The engine calls it at every network load. */
+cf_status cf_net_warm(cf_net *net, cf_error *err);
+
+/* For tests: the per-shape builds the lanes' backends have made since
+ * creation (cf_backend_shape_builds); a warmed net's stays put. */
+long cf_net_shape_builds(const cf_net *net);
+
 /* Accepts NULL. */
 void cf_net_free(cf_net *net);
 

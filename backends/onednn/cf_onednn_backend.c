@@ -1,6 +1,8 @@
-/* cf_onednn_backend.c: matmul primitives for linear (float32, or bf16 /
- * int8 by the precision option, cf_onednn_precision.h), dnnl_sgemm for
- * matmul_nt, the shared CPU kernels for the rest. */
+/* cf_onednn_backend.c: the oneDNN backend's op table: the projections'
+ * matmul primitives (float32, or bf16 / int8 by the precision option;
+ * cf_onednn_linear.c), dnnl_sgemm for matmul_nt, the attention on the
+ * shared CPU kernels or as oneDNN products (cf_onednn_attention.h), the
+ * warm starts' prepare, the shared CPU kernels for the rest. */
 #include "backends/onednn/cf_onednn_backend.h"
 
 #include <oneapi/dnnl/dnnl.h>
@@ -14,69 +16,15 @@
 #include "common/cf_kv.h"
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_kernels.h"
-#include "backends/onednn/cf_onednn_precision.h"
-
-/* One cached primitive and the memory objects it runs on (their data
- * handles are pointed at the caller's buffers on each call). */
-typedef struct matmul_entry {
-  int rows, in, out, act, has_bias;
-  cf_precision prec;         /* of the weights (and so of the input) */
-  dnnl_memory_desc_t wei_md; /* the weights layout the primitive chose */
-  bool wei_plain;            /* that layout is the weight's own ([out][in] = "ba") */
-  dnnl_primitive_t prim;
-  dnnl_memory_t src, wei, bias, dst;
-} matmul_entry;
-
-typedef struct onednn_ctx {
-  cf_cpu_ctx cpu; /* first: the shared kernels take the context as a cf_cpu_ctx */
-  dnnl_engine_t engine;
-  dnnl_stream_t stream;
-  matmul_entry *cache; /* grows only when a new shape appears */
-  int n_cache, cap_cache;
-  /* precision=...: what weights are converted to at weight_create. */
-  cf_precision precision;
-  bool precision_auto; /* chosen by precision=auto (said in the variant) */
-  unsigned f32_uses;    /* f32_roles=...: uses whose matrices stay float32 */
-  cf_onednn_tally tally; /* MATRIX weights converted / kept in float32, and why */
-  char variant[384];     /* cf_backend_iface.variant text */
-  /* A projection's input converted on each call (bf16 or int8) and, for
-   * int8, its per-row scales; grown as shapes need. */
-  void *xbuf;
-  size_t xbuf_floats;
-  float *xscale;
-  size_t xscale_floats;
-} onednn_ctx;
-
-/* Keeps a failed oneDNN call (the first since the last sync) as
- * "<op>: <call>: <status name>", for sync (cf_cpu_sync) to report. */
-static void record(onednn_ctx *c, dnnl_status_t s, const char *op, const char *call) {
-  if (s == dnnl_success) return;
-  cf_backend_note_failure(&c->cpu.first, s == dnnl_out_of_memory ? CF_ERR_NOMEM : CF_ERR_BACKEND,
-                          op, "%s: %s", call, dnnl_status2str(s));
-}
-
-/* The fault_alloc testing hook (cf_backend_fault.h) before an allocation
- * a linear makes: true, with the failure kept for sync, when this is the
- * one to fail. */
-static bool injected(onednn_ctx *c) {
-  cf_error e = {0};
-  if (!cf_backend_fault_alloc(c->cpu.fault, &e)) return false;
-  cf_backend_note_failure(&c->cpu.first, e.status, "linear", "%s", e.msg);
-  return true;
-}
-
-static void entry_free(matmul_entry *e) {
-  if (e->prim) dnnl_primitive_destroy(e->prim);
-  dnnl_memory_t m[] = {e->src, e->wei, e->bias, e->dst};
-  for (int i = 0; i < 4; i++)
-    if (m[i]) dnnl_memory_destroy(m[i]);
-}
+#include "backends/onednn/cf_onednn_internal.h"
 
 static void od_destroy(void *ctx) {
   onednn_ctx *c = ctx;
   if (!c) return;
-  for (int i = 0; i < c->n_cache; i++) entry_free(&c->cache[i]);
+  for (int i = 0; i < c->n_cache; i++) cf_onednn_entry_free(&c->cache[i]);
   free(c->cache);
+  cf_onednn_calls_free(&c->calls);
+  cf_onednn_attention_free(c->attn);
   cf_cpu_free(c->xbuf);
   cf_cpu_free(c->xscale);
   if (c->stream) dnnl_stream_destroy(c->stream);
@@ -94,19 +42,27 @@ static cf_status od_create(const cf_backend_config *cfg, void **ctx, cf_error *e
   /* int8's attention: 0 float32 (to measure it), 1 int8 (the default). */
   int int8_attention = 1;
   if (st == CF_OK) st = cf_kv_get_int(cfg->kv, "int8_attention", 0, 1, &int8_attention, err);
+  if (st == CF_OK) st = cf_onednn_attention_choose(cfg->kv, c->precision, &c->attention, err);
   if (st == CF_OK) st = cf_cpu_ctx_init(&c->cpu, cfg, err);
   /* bf16 runs the attention core in bf16 too, int8 in int8 where the
    * kernel set has an int8 core (else float32, said in the variant); both
    * before any weight upload, which builds the RPE weights' tables. */
-  if (st == CF_OK && c->precision == CF_PRECISION_BF16)
+  if (st == CF_OK && c->precision == CF_PRECISION_BF16 && !c->attention.onednn)
     c->cpu.attention_bf16 = cf_cpu_attention_bf16_select(c->cpu.kernels);
-  if (st == CF_OK && c->precision == CF_PRECISION_INT8 && int8_attention)
+  if (st == CF_OK && c->precision == CF_PRECISION_INT8 && int8_attention && !c->attention.onednn)
     c->cpu.attention_int8 = cf_cpu_attention_int8_select(c->cpu.kernels);
   if (st == CF_OK && dnnl_engine_create(&c->engine, dnnl_cpu, 0) != dnnl_success)
     st = cf_error_set(err, CF_ERR_BACKEND, "cannot create a oneDNN CPU engine");
   if (st == CF_OK &&
       dnnl_stream_create(&c->stream, c->engine, dnnl_stream_default_flags) != dnnl_success)
     st = cf_error_set(err, CF_ERR_BACKEND, "cannot create a oneDNN stream");
+  /* int8 attention on this path follows precision=int8 (int8_attention=0
+   * is the CPU cores' float32 measurement switch). */
+  if (st == CF_OK && c->attention.onednn) {
+    const cf_onednn_attention_env env = {c->engine, c->stream, c->cpu.threads, &c->cpu.first,
+                                         &c->builds};
+    st = cf_onednn_attention_create(c->precision, &env, &c->attn, err);
+  }
   if (st != CF_OK) {
     od_destroy(c);
     return st;
@@ -114,157 +70,18 @@ static cf_status od_create(const cf_backend_config *cfg, void **ctx, cf_error *e
   *ctx = c;
   return CF_OK;
 }
-
-/* Appends the eltwise post-ops computing act (some take two: selu is a
- * scaled elu, relu^2 a squared relu). */
-static dnnl_status_t append_act(dnnl_post_ops_t po, cf_op_act act) {
-  switch (act) {
-    case CF_OP_ACT_NONE: return dnnl_success;
-    case CF_OP_ACT_MISH: return dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_mish, 0, 0);
-    case CF_OP_ACT_RELU: return dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_relu, 0, 0);
-    case CF_OP_ACT_TANH: return dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_tanh, 0, 0);
-    case CF_OP_ACT_SIGMOID:
-      return dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_logistic, 0, 0);
-    case CF_OP_ACT_SWISH: return dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_swish, 1, 0);
-    case CF_OP_ACT_SELU: {
-      dnnl_status_t s =
-          dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_elu, 1.6732632423543772f, 0);
-      if (s != dnnl_success) return s;
-      return dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_linear, 1.0507009873554805f, 0);
-    }
-    case CF_OP_ACT_RELU2: {
-      dnnl_status_t s = dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_relu, 0, 0);
-      if (s != dnnl_success) return s;
-      return dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_square, 0, 0);
-    }
-  }
-  return dnnl_invalid_arguments;
-}
-
-static dnnl_data_type_t weight_type(cf_precision p) {
-  return p == CF_PRECISION_BF16 ? dnnl_bf16 : p == CF_PRECISION_INT8 ? dnnl_s8 : dnnl_f32;
-}
-
-/* Builds the primitive for Y[rows][out] = act(X[rows][in] W^T + b) with W
- * the [out][in] weight read as a [in][out] matrix in "ba" order, X and W
- * in e->prec's type. int8: the primitive computes only the integer
- * products Y = Xq Wq^T (exact in float32 up to 2^24, and within 2^-24 of
- * it beyond); od_linear then applies the row and channel scales, the bias
- * and the activation in one pass (cf_onednn_int8_epilogue). In oneDNN 2.6
- * the fast int8 kernels (brgemm) take neither a per-row scale (a [rows][1]
- * binary post-op sends the matmul to the reference kernel) nor scales
- * given at run time (those go to a slower gemm); channel scales fixed at
- * creation would need one primitive per weight and shape, and the row
- * scale would still need this pass (it comes before the bias); one scale
- * per call would make a position's result depend on the rest of its
- * batch. */
-static dnnl_status_t build(onednn_ctx *c, matmul_entry *e) {
-  const dnnl_data_type_t dt = weight_type(e->prec);
-  const bool int8 = e->prec == CF_PRECISION_INT8;
-  dnnl_memory_desc_t src_md, wei_md, bias_md, dst_md;
-  dnnl_dims_t sd = {e->rows, e->in}, wd = {e->in, e->out}, bd = {1, e->out},
-              dd = {e->rows, e->out};
-  dnnl_status_t s = dnnl_memory_desc_init_by_tag(&src_md, 2, sd, dt, dnnl_ab);
-  dnnl_memory_desc_t plain_md;
-  if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&plain_md, 2, wd, dt, dnnl_ba);
-  /* "any": the primitive picks the weights layout it runs fastest on;
-   * weights are reordered to it once (see weights_for). */
-  if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&wei_md, 2, wd, dt, dnnl_format_tag_any);
-  if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&bias_md, 2, bd, dnnl_f32, dnnl_ab);
-  if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&dst_md, 2, dd, dnnl_f32, dnnl_ab);
-  if (s != dnnl_success) return s;
-  dnnl_matmul_desc_t md;
-  s = dnnl_matmul_desc_init(&md, &src_md, &wei_md, e->has_bias && !int8 ? &bias_md : NULL,
-                            &dst_md);
-  if (s != dnnl_success) return s;
-  dnnl_primitive_attr_t attr = NULL;
-  dnnl_post_ops_t po = NULL;
-  dnnl_primitive_desc_t pd = NULL;
-  s = dnnl_primitive_attr_create(&attr);
-  if (s == dnnl_success) s = dnnl_post_ops_create(&po);
-  if (s == dnnl_success && !int8) s = append_act(po, (cf_op_act)e->act);
-  if (s == dnnl_success) s = dnnl_primitive_attr_set_post_ops(attr, po);
-  if (s == dnnl_success) s = dnnl_primitive_desc_create(&pd, &md, attr, c->engine, NULL);
-  if (s == dnnl_success) s = dnnl_primitive_create(&e->prim, pd);
-  if (s == dnnl_success) {
-    e->wei_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
-    e->wei_plain = dnnl_memory_desc_equal(&e->wei_md, &plain_md);
-  }
-  if (pd) dnnl_primitive_desc_destroy(pd);
-  if (po) dnnl_post_ops_destroy(po);
-  if (attr) dnnl_primitive_attr_destroy(attr);
-  if (s != dnnl_success) return s;
-  s = dnnl_memory_create(&e->src, &src_md, c->engine, DNNL_MEMORY_NONE);
-  if (s == dnnl_success)
-    s = dnnl_memory_create(&e->wei, &e->wei_md, c->engine, DNNL_MEMORY_NONE);
-  if (s == dnnl_success && e->has_bias && !int8)
-    s = dnnl_memory_create(&e->bias, &bias_md, c->engine, DNNL_MEMORY_NONE);
-  if (s == dnnl_success) s = dnnl_memory_create(&e->dst, &dst_md, c->engine, DNNL_MEMORY_NONE);
-  return s;
-}
-
-/* The cached primitive for a shape, built on first use; NULL on failure. */
-static matmul_entry *lookup(onednn_ctx *c, int rows, int in, int out, cf_op_act act,
-                            int has_bias, cf_precision prec) {
-  for (int i = 0; i < c->n_cache; i++) {
-    matmul_entry *e = &c->cache[i];
-    if (e->rows == rows && e->in == in && e->out == out && e->act == (int)act &&
-        e->has_bias == has_bias && e->prec == prec)
-      return e;
-  }
-  if (c->n_cache == c->cap_cache) {
-    int cap = c->cap_cache ? 2 * c->cap_cache : 32;
-    matmul_entry *grown = realloc(c->cache, (size_t)cap * sizeof *grown);
-    if (!grown) {
-      record(c, dnnl_out_of_memory, "linear", "realloc of the matmul cache");
-      return NULL;
-    }
-    c->cache = grown;
-    c->cap_cache = cap;
-  }
-  matmul_entry *e = &c->cache[c->n_cache];
-  *e = (matmul_entry){
-      .rows = rows, .in = in, .out = out, .act = (int)act, .has_bias = has_bias, .prec = prec};
-  if (injected(c)) return NULL;
-  dnnl_status_t s = build(c, e);
-  if (s != dnnl_success) {
-    entry_free(e);
-    record(c, s, "linear", "creating a matmul primitive (dnnl_primitive_create)");
-    return NULL;
-  }
-  c->n_cache++;
-  return e;
-}
-
-/* What a MATRIX weight keeps in its `extra`: its reduced-precision form
- * (precision=bf16/int8, made at weight_create) and reordered copies, one
- * per layout a primitive asked for (usually one; a few when different
- * batch sizes pick different blocks), made on first use, freed with the
- * weight. */
-enum { MAX_LAYOUTS = 4 };
-typedef struct od_weight {
-  cf_onednn_lowp lowp; /* precision F32: the weight's own float data is used */
-  int n;
-  dnnl_memory_desc_t md[MAX_LAYOUTS];
-  float *data[MAX_LAYOUTS];
-} od_weight;
-
-static void od_weight_extra_free(void *p) {
-  od_weight *r = p;
-  for (int i = 0; i < r->n; i++) cf_cpu_free(r->data[i]);
-  cf_onednn_lowp_free(&r->lowp);
-  free(r);
-}
-
-static cf_precision precision_of(const cf_bweight *w) {
-  const od_weight *r = w->extra;
-  return r ? r->lowp.precision : CF_PRECISION_F32;
-}
-
 static cf_bweight *od_weight_create(void *ctx, const cf_weight_shape *shape, const float *data,
                                     cf_error *err) {
   onednn_ctx *c = ctx;
   cf_bweight *w = cf_cpu_weight_create(ctx, shape, data, err);
+  if (w && c->attn && cf_weight_role_is_rpe(shape->role)) {
+    if (cf_onednn_attention_table(c->attn, shape, data, &w->extra, err) != CF_OK) {
+      cf_cpu_weight_free(ctx, w);
+      return NULL;
+    }
+    w->extra_free = cf_onednn_attention_table_free;
+    return w;
+  }
   if (!w || shape->role != CF_WEIGHT_MATRIX || c->precision == CF_PRECISION_F32) return w;
   od_weight *r = calloc(1, sizeof *r);
   if (!r) cf_error_set(err, CF_ERR_NOMEM, "calloc of a weight's reduced-precision record failed");
@@ -283,183 +100,64 @@ static cf_bweight *od_weight_create(void *ctx, const cf_weight_shape *shape, con
     return NULL;
   }
   w->extra = r;
-  w->extra_free = od_weight_extra_free;
+  w->extra_free = cf_onednn_weight_extra_free;
   cf_onednn_tally_add(&c->tally, &r->lowp);
   return w;
-}
-
-/* Copies plain (the weight's [out][in] data, "ba") into layout md. */
-static dnnl_status_t reorder(onednn_ctx *c, const dnnl_memory_desc_t *plain_md, void *plain,
-                             const dnnl_memory_desc_t *md, void *dst) {
-  dnnl_primitive_desc_t pd = NULL;
-  dnnl_primitive_t prim = NULL;
-  dnnl_memory_t from = NULL, to = NULL;
-  dnnl_status_t s = dnnl_reorder_primitive_desc_create(&pd, plain_md, c->engine, md, c->engine, NULL);
-  if (s == dnnl_success) s = dnnl_primitive_create(&prim, pd);
-  if (s == dnnl_success) s = dnnl_memory_create(&from, plain_md, c->engine, plain);
-  if (s == dnnl_success) s = dnnl_memory_create(&to, md, c->engine, dst);
-  if (s == dnnl_success) {
-    dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
-    s = dnnl_primitive_execute(prim, c->stream, 2, args);
-  }
-  if (s == dnnl_success) s = dnnl_stream_wait(c->stream);
-  if (to) dnnl_memory_destroy(to);
-  if (from) dnnl_memory_destroy(from);
-  if (prim) dnnl_primitive_destroy(prim);
-  if (pd) dnnl_primitive_desc_destroy(pd);
-  return s;
-}
-
-/* The weight's data in the layout entry e wants; NULL on failure. */
-static void *weights_for(onednn_ctx *c, const matmul_entry *e, const cf_bweight *cw) {
-  cf_bweight *w = (cf_bweight *)cw; /* a cache, not a change of value */
-  od_weight *r = w->extra;
-  void *plain = r && r->lowp.plain ? r->lowp.plain : (void *)w->data;
-  if (e->wei_plain) return plain;
-  if (!r) {
-    r = calloc(1, sizeof *r);
-    if (!r) {
-      record(c, dnnl_out_of_memory, "linear", "calloc of a weight's layout record");
-      return NULL;
-    }
-    w->extra = r;
-    w->extra_free = od_weight_extra_free;
-  }
-  for (int i = 0; i < r->n; i++)
-    if (dnnl_memory_desc_equal(&r->md[i], &e->wei_md)) return r->data[i];
-  if (r->n == MAX_LAYOUTS) {
-    cf_backend_note_failure(&c->cpu.first, CF_ERR_BACKEND, "linear",
-                            "a weight wanted a layout beyond the %d kept", MAX_LAYOUTS);
-    return NULL;
-  }
-  if (injected(c)) return NULL;
-  float *dst = cf_cpu_alloc((dnnl_memory_desc_get_size(&e->wei_md) + 3) / 4);
-  if (!dst) {
-    record(c, dnnl_out_of_memory, "linear", "aligned_alloc of reordered weights");
-    return NULL;
-  }
-  dnnl_memory_desc_t plain_md;
-  dnnl_dims_t wd = {e->in, e->out};
-  dnnl_status_t s = dnnl_memory_desc_init_by_tag(&plain_md, 2, wd, weight_type(e->prec), dnnl_ba);
-  if (s == dnnl_success) s = reorder(c, &plain_md, plain, &e->wei_md, dst);
-  if (s != dnnl_success) {
-    cf_cpu_free(dst);
-    record(c, s, "linear", "reordering weights (dnnl_reorder)");
-    return NULL;
-  }
-  r->md[r->n] = e->wei_md;
-  r->data[r->n++] = dst;
-  return dst;
-}
-
-/* c->xbuf holding at least `floats` floats (and xscale `rows`); false when
- * out of memory. */
-static bool scratch(onednn_ctx *c, size_t floats, size_t rows) {
-  if (floats > c->xbuf_floats) {
-    cf_cpu_free(c->xbuf);
-    c->xbuf = injected(c) ? NULL : cf_cpu_alloc(floats);
-    c->xbuf_floats = c->xbuf ? floats : 0;
-    if (!c->xbuf) return false;
-  }
-  if (rows > c->xscale_floats) {
-    cf_cpu_free(c->xscale);
-    c->xscale = cf_cpu_alloc(rows);
-    c->xscale_floats = c->xscale ? rows : 0;
-    if (!c->xscale) return false;
-  }
-  return true;
-}
-
-/* One matmul on rows already in e->prec's type at src, y[rows][out]. */
-static dnnl_status_t run_matmul(onednn_ctx *c, matmul_entry *e, const void *src, void *wd,
-                                const cf_bweight *b, float *y) {
-  dnnl_memory_set_data_handle(e->src, (void *)src);
-  dnnl_memory_set_data_handle(e->wei, wd);
-  dnnl_memory_set_data_handle(e->dst, y);
-  dnnl_exec_arg_t args[4] = {{DNNL_ARG_SRC, e->src}, {DNNL_ARG_WEIGHTS, e->wei},
-                             {DNNL_ARG_DST, e->dst}};
-  int n = 3;
-  if (b && e->prec != CF_PRECISION_INT8) {
-    dnnl_memory_set_data_handle(e->bias, b->data);
-    args[n++] = (dnnl_exec_arg_t){DNNL_ARG_BIAS, e->bias};
-  }
-  dnnl_status_t s = dnnl_primitive_execute(e->prim, c->stream, n, args);
-  if (s == dnnl_success) s = dnnl_stream_wait(c->stream);
-  return s;
-}
-
-/* Rows per block of a reduced-precision projection: the block's converted
- * input (and for int8 its float output) stays in the cores' L2 (about
- * L2_BLOCK_BYTES per thread) between the conversion, the matmul and the
- * int8 epilogue, instead of each pass streaming the whole call through
- * memory (the epilogue's share of an int8 run fell from about 9.6% to 6.6%
- * on CF-6M at batch 256; 1 MB per thread measured the same). It also
- * bounds the shapes a varying batch size creates primitives for: full
- * blocks plus a few remainders. A multiple of 64 (a position's tokens),
- * at least 64. */
-enum { L2_BLOCK_BYTES = 384 * 1024 };
-static int block_rows(const onednn_ctx *c, int in, int out, cf_precision prec) {
-  /* int8 reads its float output again (the epilogue); bf16 does not. */
-  const size_t per_row = prec == CF_PRECISION_BF16 ? (size_t)in * 2 : (size_t)in + (size_t)out * 4;
-  size_t r = (size_t)L2_BLOCK_BYTES * (size_t)c->cpu.threads / per_row / 64 * 64;
-  return r < 64 ? 64 : r > (1u << 30) ? 1 << 30 : (int)r;
-}
-
-/* The primitive for rows x in -> out in w's precision and w's weights in
- * its layout (*wd); NULL, with the failure recorded, when either fails. */
-static matmul_entry *prepared(onednn_ctx *c, int rows, int in, int out, cf_op_act act,
-                              const cf_bweight *w, const cf_bweight *b, void **wd) {
-  matmul_entry *e = lookup(c, rows, in, out, act, b != NULL, precision_of(w));
-  if (!e) return NULL;
-  *wd = weights_for(c, e, w); /* records its own failure */
-  return *wd ? e : NULL;
 }
 
 static void od_linear(void *ctx, int rows, int in, int out, const float *x, const cf_bweight *w,
                       const cf_bweight *b, cf_op_act act, float *y) {
   onednn_ctx *c = ctx;
   if (rows <= 0) return;
-  const cf_precision prec = precision_of(w);
+  if (!c->first_pass_done)
+    cf_onednn_calls_add(&c->calls, &(cf_onednn_call){
+                                       .w = w, .b = b, .rows = rows, .in = in, .out = out,
+                                       .act = act});
   omp_set_num_threads(c->cpu.threads);
-  void *wd;
-  if (prec == CF_PRECISION_F32) {
-    matmul_entry *e = prepared(c, rows, in, out, act, w, b, &wd);
-    if (e) record(c, run_matmul(c, e, x, wd, b, y), "linear", "dnnl_primitive_execute");
-    return;
-  }
-  const int block = block_rows(c, in, out, prec);
-  const int nb = rows < block ? rows : block;
-  /* bf16 takes 2 bytes per value, int8 1: half a float covers both. */
-  if (!scratch(c, ((size_t)nb * in + 1) / 2, (size_t)nb)) {
-    record(c, dnnl_out_of_memory, "linear", "allocating the converted input");
-    return;
-  }
-  const od_weight *r = w->extra;
-  for (int r0 = 0; r0 < rows; r0 += block) {
-    const int n = rows - r0 < block ? rows - r0 : block;
-    matmul_entry *e = prepared(c, n, in, out, act, w, b, &wd);
-    if (!e) return;
-    const float *xr = x + (size_t)r0 * in;
-    float *yr = y + (size_t)r0 * out;
-    if (prec == CF_PRECISION_BF16)
-      cf_onednn_to_bf16(&c->cpu, n, in, xr, c->xbuf);
-    else
-      cf_onednn_quantize_rows(&c->cpu, n, in, xr, c->xbuf, c->xscale);
-    dnnl_status_t s = run_matmul(c, e, c->xbuf, wd, b, yr);
-    record(c, s, "linear", "dnnl_primitive_execute");
-    if (s != dnnl_success) return;
-    if (prec == CF_PRECISION_INT8)
-      cf_onednn_int8_epilogue(&c->cpu, n, out, yr, c->xscale, r->lowp.scales,
-                              b ? b->data : NULL, act);
-  }
+  cf_onednn_linear_rows(c, rows, in, out, x, w, b, act, y, true);
 }
+
+/* The first sync ends the first pass: the calls kept are that pass's. */
+static cf_status od_sync(void *ctx, cf_error *err) {
+  onednn_ctx *c = ctx;
+  if (c->calls.n > 0) c->first_pass_done = true; /* not a sync before any pass */
+  return cf_cpu_sync(ctx, err);
+}
+
+/* Every batch size's primitives, reordered weights and scratch for the
+ * first pass's calls (at batch 1: n * rows at batch n). Each primitive is
+ * the one a pass at that size would have built on its first call, so the
+ * arithmetic is the same, warmed or not. */
+static cf_status od_prepare(void *ctx, int max_batch, cf_error *err) {
+  onednn_ctx *c = ctx;
+  if (c->calls.nomem) return cf_error_set(err, CF_ERR_NOMEM, "out of memory keeping the calls");
+  bool ok = true;
+  for (int n = 1; ok && n <= max_batch; n++)
+    for (int i = 0; ok && i < c->calls.n; i++) {
+      const cf_onednn_call *k = &c->calls.v[i];
+      ok = cf_onednn_linear_rows(c, n * k->rows, k->in, k->out, NULL, k->w, k->b, k->act, NULL,
+                                 false);
+    }
+  cf_onednn_calls_free(&c->calls);
+  if (ok && c->attn) ok = cf_onednn_attention_prepare(c->attn, max_batch);
+  return cf_cpu_sync(ctx, err);
+}
+
+/* The attention op on the path chosen at creation. */
+static void od_attention(void *ctx, const cf_attention_args *args) {
+  onednn_ctx *c = ctx;
+  if (c->attn) cf_onednn_attention_run(c->attn, args);
+  else cf_cpu_attention(ctx, args);
+}
+
+static long od_shape_builds(void *ctx) { return ((onednn_ctx *)ctx)->builds; }
 
 static void od_matmul_nt(void *ctx, int batch, int m, int n, int k, const float *a,
                          const float *bm, float scale, float *cm) {
   onednn_ctx *c = ctx;
   omp_set_num_threads(c->cpu.threads);
   for (int b = 0; b < batch; b++)
-    record(c,
+    cf_onednn_record(c,
            dnnl_sgemm('N', 'T', m, n, k, scale, a + (size_t)b * m * k, k, bm + (size_t)b * n * k,
                       k, 0.0f, cm + (size_t)b * m * n, n),
            "matmul_nt", "dnnl_sgemm");
@@ -474,6 +172,15 @@ static void od_matmul_nt(void *ctx, int batch, int m, int n, int k, const float 
 static const char *od_variant(void *ctx) {
   onednn_ctx *c = ctx;
   const char *kernels = cf_cpu_kernels_name(ctx);
+  if (c->attn) {
+    snprintf(c->variant, sizeof c->variant, "%s, %s matmuls%s", kernels,
+             cf_precision_name(c->precision), c->precision_auto ? " (precision=auto)" : "");
+    cf_onednn_tally_text(&c->tally, c->variant, sizeof c->variant);
+    const size_t len = strlen(c->variant);
+    snprintf(c->variant + len, sizeof c->variant - len, ", %s onednn attention (%s)",
+             cf_precision_name(c->precision), c->attention.why);
+    return c->variant;
+  }
   if (c->precision == CF_PRECISION_F32 && !c->precision_auto) return kernels;
   if (c->precision == CF_PRECISION_F32) {
     snprintf(c->variant, sizeof c->variant, "%s, f32 (precision=auto)", kernels);
@@ -515,20 +222,23 @@ static const cf_backend_iface onednn_iface = {
     .weight_free = cf_cpu_weight_free,
     .linear = od_linear,
     .norm = cf_cpu_norm,
-    .attention = cf_cpu_attention,
+    .attention = od_attention,
     .gate = cf_cpu_gate,
     .matmul_nt = od_matmul_nt,
     .copy_2d = cf_cpu_copy_2d,
-    .sync = cf_cpu_sync, /* the first failed oneDNN call, or attention's */
+    .sync = od_sync, /* the first failed oneDNN call, or attention's */
     .variant = od_variant,
     .layer_chunk_bytes = cf_cpu_layer_chunk_bytes,
+    .prepare = od_prepare,
+    .shape_builds = od_shape_builds,
 };
 
 const cf_backend_desc cf_backend_onednn_desc = {
     .name = "onednn",
     .summary = "oneDNN matmul primitives (fused bias + activation) + CPU kernels, avx2 or "
                "portable by CPU (options: threads=N, precision=f32|bf16|int8|auto, "
-               "f32_roles=embedding+heads|none, int8_attention=0|1)",
+               "f32_roles=embedding+heads|none, int8_attention=0|1, "
+               "attention=auto|cpu|onednn|amx)",
     .priority = 30,
     .features = CF_CPU_FEATURES,
     .activations = CF_CPU_ACTIVATIONS,

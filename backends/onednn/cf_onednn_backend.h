@@ -9,7 +9,10 @@
  * (backends/cpu/). Options: threads=N (default 1): oneDNN's and the
  * kernels' OpenMP team size; precision=bf16|int8 (cf_backend.h, taken out
  * by cf_backend_create): the projections in bf16 or int8 where the CPU runs
- * them (cf_onednn_precision.h). */
+ * them (cf_onednn_precision.h); attention=auto|cpu|onednn|amx: the
+ * attention op on the CPU kernels' cores or as oneDNN batched products
+ * (cf_onednn_attention.h). prepare builds every batch size's primitives
+ * at load from the first pass's calls (warm starts, cf_onednn_calls.h). */
 #ifndef CF_ONEDNN_BACKEND_H
 #define CF_ONEDNN_BACKEND_H
 

@@ -11,7 +11,9 @@
  * Each case file runs at batch 1 and as one batch on 2 threads. A
  * precision this CPU cannot run is skipped with the reason (exit 77 when
  * none can). Prints the largest deviations seen, which the tolerances are
- * set from (about 2.5x headroom over this machine's). */
+ * set from (about 2.5x headroom over this machine's). An argument
+ * "attention=..." is added to every run's options: the same nets and
+ * bounds for the oneDNN attention path (attention=onednn). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +41,9 @@ typedef struct seen {
 } seen;
 
 static seen worst[CF_PRECISION_COUNT];
+
+/* ",attention=..." from the command line, or "". */
+static char extra[64];
 
 static void softmax(int n, const float *logits, double *p) {
   double m = -INFINITY, s = 0;
@@ -99,10 +104,10 @@ static void check_reduced(cf_test *t, const char *tag, cf_precision p, const cf_
 }
 
 static void run_net(cf_test *t, const char *name, cf_precision p, int batch) {
-  char msg[512], opts_text[64];
+  char msg[512], opts_text[128];
   /* A batch of all cases (batch 0) also runs on two threads. */
-  snprintf(opts_text, sizeof opts_text, "precision=%s%s", cf_precision_name(p),
-           batch != 1 ? ",threads=2" : "");
+  snprintf(opts_text, sizeof opts_text, "precision=%s%s%s", cf_precision_name(p),
+           batch != 1 ? ",threads=2" : "", extra);
   cf_net_options opts = {.backend = "onednn", .backend_options = opts_text};
   cf_parity_planes_run r;
   if (!CHECK(cf_parity_planes_run_net(name, opts, batch, &r, msg, sizeof msg))) {
@@ -110,9 +115,9 @@ static void run_net(cf_test *t, const char *name, cf_precision p, int batch) {
     cf_parity_planes_run_free(&r);
     return;
   }
-  char tag[128];
-  snprintf(tag, sizeof tag, "%s on onednn precision=%s (batch %d)", name, cf_precision_name(p),
-           r.step);
+  char tag[192];
+  snprintf(tag, sizeof tag, "%s on onednn precision=%s%s (batch %d)", name, cf_precision_name(p),
+           extra, r.step);
   for (int i = 0; i < r.n; i++) {
     if (p == CF_PRECISION_F32)
       cf_parity_check_output(t, tag, &r.cases[i], r.net, &r.out[i], r.prep[i].move_case,
@@ -159,8 +164,8 @@ static void test_bf16(cf_test *t) { run_precision(t, CF_PRECISION_BF16); }
 static void test_int8(cf_test *t) { run_precision(t, CF_PRECISION_INT8); }
 
 int main(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
+  if (argc > 1 && strncmp(argv[1], "attention=", 10) == 0)
+    snprintf(extra, sizeof extra, ",%s", argv[1]);
   const char *names[3];
   cf_test_fn fns[3];
   int n = 0;

@@ -1,0 +1,49 @@
+/* cf_onednn_attention_rows.h: the row loops of the oneDNN attention path
+ * (cf_onednn_attention.h): converting rows to the products' precision,
+ * the RPE tables built at upload, and one query's gathers and softmax. */
+#ifndef CF_ONEDNN_ATTENTION_ROWS_H
+#define CF_ONEDNN_ATTENTION_ROWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backends/cf_backend.h"
+
+enum { CF_ONEDNN_RPE_T = 225 }; /* displacements, 15 x 15 */
+
+/* Bytes per value of precision p (4, 2, 1). */
+static inline size_t cf_onednn_attn_size(cf_precision p) {
+  return p == CF_PRECISION_F32 ? 4 : p == CF_PRECISION_BF16 ? 2 : 1;
+}
+
+/* dst[0..n) = x[j * stride] in precision p; *scale = the int8 row scale
+ * (max |x| / 127, 1 for a zero row), 1 otherwise. */
+void cf_onednn_attn_row(cf_precision p, int n, const float *x, size_t stride, void *dst,
+                        float *scale);
+
+/* An RPE weight's table for the path: rows [H][T][dh] (q and k sides) or
+ * [H][dh][T] (value side), one scale per row. */
+typedef struct cf_onednn_rpe {
+  cf_weight_role role;
+  int heads, depth;
+  void *rows;
+  float *scale; /* [H][T] or [H][dh] */
+} cf_onednn_rpe;
+
+/* Builds *t from data [T][dh*H]; false when a value does not survive
+ * the conversion (*why says which), or out of memory (*why NULL). */
+bool cf_onednn_rpe_build(cf_precision p, const cf_weight_shape *shape, const float *data,
+                         cf_onednn_rpe *t, const char **why);
+
+/* One query q of one (head, position): its scores from S's row (s_qk,
+ * [64]), the Rq row (rq [T], or NULL) and the rows of Rk for the 64 keys
+ * (rk [64][T], or NULL), each product times its rows' scales (sq, sk[64],
+ * seq [T], sek [T]), then scale and bias (NULL: none), softmax, and the
+ * weights out in precision p (under int8 as u8, scale max / 255): a[64],
+ * and where ap is not NULL the same scattered to their displacements,
+ * ap[T] (zeros elsewhere); *sa their scale. */
+void cf_onednn_attn_query(cf_precision p, int q, const float *s_qk, float sq, const float *sk,
+                          const float *rq, const float *seq, const float *rk, const float *sek,
+                          float scale, const float *bias, void *a, void *ap, float *sa);
+
+#endif /* CF_ONEDNN_ATTENTION_ROWS_H */
