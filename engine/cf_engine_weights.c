@@ -6,7 +6,6 @@
 #include <sys/stat.h>
 
 #include "engine/cf_engine_weights.h"
-#include "engine/uci/cf_uci_options.h"
 
 void cf_engine_default_search_dirs(const char *exe_dir, char buf[][1024], const char **dirs,
                                    int max) {

@@ -11,6 +11,11 @@
 #include "common/cf_status.h"
 #include "net/cf_net.h"
 
+/* WeightsFile's special values: the network embedded in the binary, and
+ * the newest loadable one in the search folders. */
+#define CF_WEIGHTS_AUTODISCOVER "<autodiscover>"
+#define CF_WEIGHTS_BUILT_IN "<built in>"
+
 /* The embedded default network (generated from
  * weights/default/cformer-default.pb.gz at build time). */
 extern const unsigned char cf_default_net_data[];

@@ -12,6 +12,7 @@
 
 #include "backends/cpu/cf_cpu_attention_layout.h"
 #include "backends/cpu/cf_cpu_attention_task.h"
+#include "backends/cpu/cf_cpu_attention_walk.h"
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_kernels.h"
 
@@ -46,6 +47,45 @@ typedef struct bf16_env {
   bf16_tables t;
 } bf16_env;
 
+/* What one task's steps read (cf_cpu_attention_walk.h): the head's packed
+ * q, k and v and its tables. */
+typedef struct bf16_body {
+  const bf16_env *e;
+  const cf_attention_args *a;
+  const uint16_t *qb;       /* rows of 2 dp */
+  const uint32_t *kt, *vp;  /* [dp][64]; [32][dh] */
+  const uint32_t *eq, *ek, *ev;
+  int dh, dp;
+} bf16_body;
+
+static void body_prefetch(const void *body, int h, int part) {
+  const bf16_body *f = body;
+  prefetch_tables(&f->e->t, h, f->dh, part);
+}
+
+static void body_scores(const void *body, int q, int c, int half, int step, float *s0,
+                        float *s1) {
+  (void)step;
+  const bf16_body *f = body;
+  const int dp = f->dp;
+  f->e->m->scores_pair(dp, f->qb + q * 2 * dp, f->qb + (q + 8) * 2 * dp, f->kt,
+                       f->eq ? f->eq + c : NULL, f->ek ? f->ek + c : NULL, half, s0, s1);
+}
+
+/* The softmax on the float32 scores straight to unnormalised bf16
+ * weights, one scale per row, then the weighted values. */
+static void body_values(const void *body, int q, float *s0, float *s1, const float *bias0,
+                        const float *bias1, float *o0, float *o1) {
+  const bf16_body *f = body;
+  const cf_cpu_attention_bf16_math *m = f->e->m;
+  _Alignas(64) uint16_t w[2][64];
+  float sa[2];
+  sa[0] = m->softmax_to_bf16(s0, f->a->scale, bias0, w[0]);
+  sa[1] = m->softmax_to_bf16(s1, f->a->scale, bias1, w[1]);
+  m->weighted_values_pair(f->dh, w[0], w[1], sa[0], sa[1], f->vp, f->ev, cf_cpu_query_base(q),
+                          cf_cpu_query_base(q + 8), o0, o1);
+}
+
 /* One (b, h) task (a cf_cpu_task_fn). next_h: the thread's next head when
  * it differs (its tables are prefetched during this task's score pass),
  * else -1; next: the task whose rows to prefetch, as the float32 driver
@@ -54,46 +94,23 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
                    bool cold, cf_cpu_task next) {
   (void)cold;
   const bf16_env *e = env;
-  const cf_cpu_attention_bf16_math *m = e->m;
   const bf16_tables *t = &e->t;
   const int b = task.b, h = task.h;
-  const cf_cpu_row_prefetch pfr =
-      cf_cpu_row_prefetch_for(a->qkv, a->out, a->heads, a->depth, next.b, next.h);
-  const cf_cpu_row_prefetch *pf = &pfr;
   const int H = a->heads, dh = a->depth, dp = (dh + 1) / 2, dm = H * dh, ld = 3 * dm;
   const float *tok = a->qkv + (size_t)b * 64 * ld;
-  float *out = a->out + (size_t)b * 64 * dm;
   const size_t tq = (size_t)h * dp * CF_CPU_RPE_TABLE, tv = (size_t)h * CF_CPU_RPE_TABLE * dh;
-  const uint32_t *eq = t->q ? t->q + tq : NULL, *ek = t->k ? t->k + tq : NULL;
-  const uint32_t *ev = t->v ? t->v + tv : NULL;
-  const float *bias = a->bias ? a->bias + ((size_t)b * H + h) * 64 * 64 : NULL;
 
   _Alignas(64) uint16_t qb[64 * MAXD]; /* rows of 2 dp */
   _Alignas(64) uint32_t kt[MAXD / 2 * 64]; /* [dp][64] */
   _Alignas(64) uint32_t vp[32 * MAXD];     /* [32][dh] */
-  m->pack_qkv(dh, tok + h * dh, tok + dm + h * dh, tok + 2 * dm + h * dh, (size_t)ld, qb, kt,
-              vp);
-
+  e->m->pack_qkv(dh, tok + h * dh, tok + dm + h * dh, tok + 2 * dm + h * dh, (size_t)ld, qb, kt,
+                 vp);
+  const bf16_body f = {.e = e, .a = a, .qb = qb, .kt = kt, .vp = vp,
+                       .eq = t->q ? t->q + tq : NULL, .ek = t->k ? t->k + tq : NULL,
+                       .ev = t->v ? t->v + tv : NULL, .dh = dh, .dp = dp};
   _Alignas(64) float S[64 * 64];
-  int step = 0;
-  for (int half = 0; half < 2; half++)
-    for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1, step++) { /* ranks 0, 2, 4, 6 */
-      if (next_h >= 0) prefetch_tables(t, next_h, dh, step);
-      if (pf->qkv) cf_cpu_prefetch_token(pf, step);
-      const int c = CF_CPU_RPE_TABLE - 1 - cf_cpu_query_base(q); /* q + 8 is at c - 15 */
-      m->scores_pair(dp, qb + q * 2 * dp, qb + (q + 8) * 2 * dp, kt, eq ? eq + c : NULL,
-                     ek ? ek + c : NULL, half, S + q * 64, S + (q + 8) * 64);
-    }
-  _Alignas(64) uint16_t w[2][64];
-  float sa[2];
-  for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1) {
-    for (int u = 0; u < 2; u++)
-      sa[u] = m->softmax_to_bf16(S + (q + 8 * u) * 64, a->scale,
-                                 bias ? bias + (q + 8 * u) * 64 : NULL, w[u]);
-    m->weighted_values_pair(dh, w[0], w[1], sa[0], sa[1], vp, ev, cf_cpu_query_base(q),
-                            cf_cpu_query_base(q + 8), out + (size_t)q * dm + h * dh,
-                            out + (size_t)(q + 8) * dm + h * dh);
-  }
+  cf_cpu_walk_scores(&f, a, next_h, next, S, body_prefetch, body_scores);
+  cf_cpu_walk_values(&f, a, task, S, body_values);
 }
 
 bool cf_cpu_attention_bf16(cf_cpu_ctx *c, const cf_attention_args *a) {

@@ -14,6 +14,7 @@
 
 #include "backends/cpu/cf_cpu_attention_layout.h"
 #include "backends/cpu/cf_cpu_attention_task.h"
+#include "backends/cpu/cf_cpu_attention_walk.h"
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_kernels.h"
 
@@ -66,6 +67,52 @@ static cf_cpu_int8_rpe head_tables(const int8_env *e, int h, int dq) {
   return t;
 }
 
+/* What one task's steps read (cf_cpu_attention_walk.h): the head's
+ * quantized q, k and v with their scales, and its tables. */
+typedef struct int8_body {
+  const int8_env *e;
+  const cf_attention_args *a;
+  const uint8_t *qb;           /* queries as u8 (q + 128), rows of 4 dq */
+  const uint32_t *kt, *vq;     /* keys as s8 quads transposed; values [16][dh] */
+  const float *sq, *sk, *sv;   /* per query, key, depth column */
+  const int32_t *kc;
+  cf_cpu_int8_rpe head;        /* not yet offset by a pair's c */
+  const uint32_t *ev;
+  const float *evs;
+  int dh, dq;
+} int8_body;
+
+static void body_prefetch(const void *body, int h, int part) {
+  const int8_body *f = body;
+  prefetch_tables(f->e, h, f->dh, part);
+}
+
+static void body_scores(const void *body, int q, int c, int half, int step, float *s0,
+                        float *s1) {
+  (void)step;
+  const int8_body *f = body;
+  const int dq = f->dq;
+  cf_cpu_int8_rpe t = f->head;
+  if (t.eq) t.eq += c, t.eqc += c, t.eqs += c;
+  if (t.ek) t.ek += c, t.eks += c;
+  f->e->m->scores_pair(dq, f->qb + q * 4 * dq, f->qb + (q + 8) * 4 * dq, f->sq[q], f->sq[q + 8],
+                       f->kt, f->kc, f->sk, &t, half, s0, s1);
+}
+
+/* The float32 softmax straight to u8 weights (one scale per row), then the
+ * integer weighted values with the RPE value term. */
+static void body_values(const void *body, int q, float *s0, float *s1, const float *bias0,
+                        const float *bias1, float *o0, float *o1) {
+  const int8_body *f = body;
+  const cf_cpu_attention_int8_math *m = f->e->m;
+  _Alignas(64) uint8_t w[2][64];
+  float sa[2];
+  sa[0] = m->softmax_to_u8(s0, f->a->scale, bias0, w[0]);
+  sa[1] = m->softmax_to_u8(s1, f->a->scale, bias1, w[1]);
+  m->weighted_values_pair(f->dh, w[0], w[1], sa[0], sa[1], f->vq, f->sv, f->ev, f->evs,
+                          cf_cpu_query_base(q), cf_cpu_query_base(q + 8), o0, o1);
+}
+
 /* One (b, h) task (a cf_cpu_task_fn; next_h, next as the float32
  * driver's). */
 static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task, int next_h,
@@ -75,12 +122,6 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
   const int b = task.b, h = task.h, H = a->heads, dh = a->depth, dq = (dh + 3) / 4;
   const int dm = H * dh, ld = 3 * dm;
   const float *tok = a->qkv + (size_t)b * 64 * ld + (size_t)h * dh;
-  float *out = a->out + (size_t)b * 64 * dm + (size_t)h * dh;
-  const float *bias = a->bias ? a->bias + ((size_t)b * H + h) * 64 * 64 : NULL;
-  const cf_cpu_row_prefetch pf = cf_cpu_row_prefetch_for(a->qkv, a->out, H, dh, next.b, next.h);
-  const cf_cpu_int8_rpe head = head_tables(e, h, dq); /* offset by each pair's c below */
-  const uint32_t *ev = e->v.quads ? e->v.quads + (size_t)h * TABLE * dh : NULL;
-  const float *evs = e->v.quads ? e->v.scale + (size_t)h * dh : NULL;
 
   /* Queries as u8 (q + 128), keys as s8 quads transposed. */
   _Alignas(64) uint8_t qb[64 * 4 * MAXQ];
@@ -88,36 +129,18 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
   float sq[64], sk[64];
   int32_t kc[64];
   e->m->quantize_qk(dh, tok, tok + dm, (size_t)ld, qb, kt, sq, sk, kc);
-
-  _Alignas(64) float S[64 * 64];
-  int step = 0;
-  for (int half = 0; half < 2; half++)
-    for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1, step++) { /* ranks 0, 2, 4, 6 */
-      if (next_h >= 0) prefetch_tables(e, next_h, dh, step);
-      if (pf.qkv) cf_cpu_prefetch_token(&pf, step);
-      const int c = TABLE - 1 - cf_cpu_query_base(q); /* q + 8 is at c - 15 */
-      cf_cpu_int8_rpe t = head;
-      if (t.eq) t.eq += c, t.eqc += c, t.eqs += c;
-      if (t.ek) t.ek += c, t.eks += c;
-      e->m->scores_pair(dq, qb + q * 4 * dq, qb + (q + 8) * 4 * dq, sq[q], sq[q + 8], kt, kc, sk,
-                        &t, half, S + q * 64, S + (q + 8) * 64);
-    }
-
-  /* Values per depth column, in key quads [16][dh]. */
   _Alignas(64) uint32_t vq[16 * MAXD];
   float sv[MAXD];
-  e->m->quantize_values(dh, tok + 2 * dm, (size_t)ld, vq, sv);
+  const int8_body f = {.e = e, .a = a, .qb = qb, .kt = kt, .vq = vq, .sq = sq, .sk = sk, .sv = sv,
+                 .kc = kc, .head = head_tables(e, h, dq),
+                 .ev = e->v.quads ? e->v.quads + (size_t)h * TABLE * dh : NULL,
+                 .evs = e->v.quads ? e->v.scale + (size_t)h * dh : NULL, .dh = dh, .dq = dq};
 
-  _Alignas(64) uint8_t w[2][64];
-  float sa[2];
-  for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1) {
-    for (int u = 0; u < 2; u++)
-      sa[u] = e->m->softmax_to_u8(S + (q + 8 * u) * 64, a->scale,
-                                  bias ? bias + (q + 8 * u) * 64 : NULL, w[u]);
-    e->m->weighted_values_pair(dh, w[0], w[1], sa[0], sa[1], vq, sv, ev, evs,
-                               cf_cpu_query_base(q), cf_cpu_query_base(q + 8),
-                               out + (size_t)q * dm, out + (size_t)(q + 8) * dm);
-  }
+  _Alignas(64) float S[64 * 64];
+  cf_cpu_walk_scores(&f, a, next_h, next, S, body_prefetch, body_scores);
+  /* Values per depth column, in key quads [16][dh]. */
+  e->m->quantize_values(dh, tok + 2 * dm, (size_t)ld, vq, sv);
+  cf_cpu_walk_values(&f, a, task, S, body_values);
 }
 
 bool cf_cpu_attention_int8(cf_cpu_ctx *c, const cf_attention_args *a) {

@@ -6,6 +6,43 @@
 #include <stddef.h>
 
 #include "backends/cpu/cf_cpu_attention_layout.h"
+#include "backends/cpu/cf_cpu_attention_walk.h"
+
+/* What the float32 task's steps read (cf_cpu_attention_walk.h). */
+typedef struct f32_body {
+  const cf_cpu_attention_math *m;
+  const cf_cpu_head_tables *t;
+  const cf_attention_args *a;
+  const float *tok, *V;     /* the position's q/k/v rows; this head's values */
+  const float *eq, *ek, *ev; /* this head's tables (NULL: absent) */
+  const float *kt;           /* this head's keys, [dh][64] */
+  int h, dh, ld;
+  bool cold;
+} f32_body;
+
+static void f32_prefetch(const void *body, int h, int part) {
+  const f32_body *f = body;
+  cf_cpu_prefetch_part(f->t->q_rev, h, f->dh, part, 64);
+  cf_cpu_prefetch_part(f->t->k_rev, h, f->dh, part, 64);
+  cf_cpu_prefetch_part(f->t->v_rows, h, f->dh, part, 64);
+}
+
+static void f32_scores(const void *body, int q, int c, int half, int step, float *s0, float *s1) {
+  const f32_body *f = body;
+  const float *Q0 = f->tok + (size_t)q * f->ld + f->h * f->dh, *Q1 = Q0 + (size_t)8 * f->ld;
+  if (f->cold) cf_cpu_prefetch_part(f->t->v_rows, f->h, f->dh, step, 64);
+  f->m->scores_pair(f->dh, Q0, Q1, f->kt, f->eq ? f->eq + c : NULL, f->ek ? f->ek + c : NULL,
+                    half, s0, s1);
+}
+
+static void f32_values(const void *body, int q, float *s0, float *s1, const float *bias0,
+                       const float *bias1, float *o0, float *o1) {
+  const f32_body *f = body;
+  f->m->finish_scores(s0, f->a->scale, bias0);
+  f->m->finish_scores(s1, f->a->scale, bias1);
+  f->m->weighted_values_pair(f->dh, s0, s1, f->V, (size_t)f->ld, f->ev, cf_cpu_query_base(q),
+                             cf_cpu_query_base(q + 8), o0, o1);
+}
 
 void cf_cpu_attend(const cf_cpu_attention_math *m, const cf_attention_args *a,
                    const cf_cpu_head_tables *t, cf_cpu_task task, int next_h, bool cold,
@@ -13,12 +50,6 @@ void cf_cpu_attend(const cf_cpu_attention_math *m, const cf_attention_args *a,
   const int b = task.b, h = task.h;
   const int H = a->heads, dh = a->depth, dm = H * dh, ld = 3 * dm;
   const float *tok = a->qkv + (size_t)b * 64 * ld; /* [64][3*dm] */
-  float *out = a->out + (size_t)b * 64 * dm;       /* [64][dm] */
-  const float *eq = cf_cpu_head_table(t->q_rev, h, dh);
-  const float *ek = cf_cpu_head_table(t->k_rev, h, dh);
-  const float *ev = cf_cpu_head_table(t->v_rows, h, dh);
-  const float *bias = a->bias ? a->bias + ((size_t)b * H + h) * 64 * 64 : NULL;
-  const cf_cpu_row_prefetch pf = cf_cpu_row_prefetch_for(a->qkv, a->out, H, dh, next.b, next.h);
   if (cold) {
     cf_cpu_prefetch_part(t->q_rev, h, dh, 0, 1);
     cf_cpu_prefetch_part(t->k_rev, h, dh, 0, 1);
@@ -31,36 +62,18 @@ void cf_cpu_attend(const cf_cpu_attention_math *m, const cf_attention_args *a,
   const float *K0 = tok + dm + h * dh;
   for (int i = 0; i < dh; i++)
     for (int k = 0; k < 64; k++) kt[i * 64 + k] = K0[(size_t)k * ld + i];
+  const f32_body f = {.m = m, .t = t, .a = a, .tok = tok, .V = tok + 2 * dm + h * dh,
+                      .eq = cf_cpu_head_table(t->q_rev, h, dh),
+                      .ek = cf_cpu_head_table(t->k_rev, h, dh),
+                      .ev = cf_cpu_head_table(t->v_rows, h, dh), .kt = kt, .h = h, .dh = dh,
+                      .ld = ld, .cold = cold};
   /* All scores first, one key half (4 ranks) at a time over every query:
    * a half touches about 68 of the 225 table columns per query, so the two
    * tables' working set (~17 KB at dh 32) stays in L1 while the queries
    * slide across it; both halves at once overflowed L1 into L2. */
   _Alignas(64) float S[64 * 64];
-  int step = 0;
-  for (int half = 0; half < 2; half++) {
-    for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1, step++) { /* ranks 0, 2, 4, 6 */
-      const float *Q0 = tok + (size_t)q * ld + h * dh, *Q1 = Q0 + (size_t)8 * ld;
-      if (next_h >= 0) {
-        cf_cpu_prefetch_part(t->q_rev, next_h, dh, step, 64);
-        cf_cpu_prefetch_part(t->k_rev, next_h, dh, step, 64);
-        cf_cpu_prefetch_part(t->v_rows, next_h, dh, step, 64);
-      }
-      if (cold) cf_cpu_prefetch_part(t->v_rows, h, dh, step, 64);
-      if (pf.qkv) cf_cpu_prefetch_token(&pf, step);
-      const int c = CF_CPU_RPE_TABLE - 1 - cf_cpu_query_base(q); /* q + 8 is at c - 15, c >= 15 */
-      m->scores_pair(dh, Q0, Q1, kt, eq ? eq + c : NULL, ek ? ek + c : NULL, half, S + q * 64,
-                     S + (q + 8) * 64);
-    }
-  }
-  const float *V = tok + 2 * dm + h * dh;
-  for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1) {
-    float *s0 = S + q * 64, *s1 = S + (q + 8) * 64;
-    m->finish_scores(s0, a->scale, bias ? bias + q * 64 : NULL);
-    m->finish_scores(s1, a->scale, bias ? bias + (q + 8) * 64 : NULL);
-    m->weighted_values_pair(dh, s0, s1, V, (size_t)ld, ev, cf_cpu_query_base(q),
-                            cf_cpu_query_base(q + 8), out + (size_t)q * dm + h * dh,
-                            out + (size_t)(q + 8) * dm + h * dh);
-  }
+  cf_cpu_walk_scores(&f, a, next_h, next, S, f32_prefetch, f32_scores);
+  cf_cpu_walk_values(&f, a, task, S, f32_values);
 }
 
 void cf_cpu_attend_plain(const cf_cpu_attention_math *m, const cf_attention_args *a,

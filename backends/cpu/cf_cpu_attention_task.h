@@ -1,6 +1,7 @@
 /* cf_cpu_attention_task.h: one (position, head) task of the CPU attention
- * op, written once for every kernel set: the loops, the key transpose and
- * the prefetching here, the arithmetic from the set's
+ * op, written once for every kernel set: the key transpose and the
+ * prefetching here, the walk over the query rows shared with the bf16 and
+ * int8 bodies (cf_cpu_attention_walk.h), the arithmetic from the set's
  * cf_cpu_attention_math (cf_cpu_kernels.h). cf_cpu_attention.c spreads
  * the tasks over threads. */
 #ifndef CF_CPU_ATTENTION_TASK_H

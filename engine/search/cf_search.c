@@ -313,7 +313,7 @@ cf_status cf_search_begin(cf_search *s, cf_net *net, cf_game *game, const cf_sea
   return CF_OK;
 }
 
-cf_search_stop cf_search_next_stop(cf_search *s, double now) {
+cf_search_stop cf_search_next_stop(cf_search *s, double now, cf_search_stats *st) {
   cf_search_limits *lim = &s->run_limits;
   if (lim->live_deadline) {
     const double late = atomic_load(lim->live_deadline);
@@ -322,7 +322,8 @@ cf_search_stop cf_search_next_stop(cf_search *s, double now) {
       lim->infinite = false;
     }
   }
-  return cf_search_stop_rule(s, now);
+  cf_search_stats_fill(s, now, st);
+  return cf_search_stop_of(st);
 }
 
 void cf_search_end(cf_search *s, cf_search_stop stop, cf_search_result *out) {
@@ -350,9 +351,9 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
   cf_info_throttle_init(&throttle, s->start_time);
   cf_search_info info;
   cf_search_stop stop = CF_STOP_NONE;
+  cf_search_stats stats;
   for (;;) {
-    const double now = cf_clock_now();
-    stop = cf_search_next_stop(s, now);
+    stop = cf_search_next_stop(s, cf_clock_now(), &stats);
     if (stop != CF_STOP_NONE && s->n_pending > 0) {
       /* The batches in the network come back first; then the rules again. */
       if ((st = drain(s, CF_OK, err)) != CF_OK) break;
@@ -367,7 +368,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
     }
     if (stop != CF_STOP_NONE) break;
     const bool expanded = s->root->edges != NULL;
-    const int want = cf_search_batch_target(s, s->minibatch, now);
+    const int want = cf_pace_batch_target(&stats, s->minibatch);
     st = s->stream ? pipelined_step(s, want, err) : step(s, want, err);
     if (st != CF_OK) break;
     cf_search_pace_nps(s, lim->stop);

@@ -81,7 +81,9 @@ typedef struct cf_search_info {
   float root_q, root_wdl[3]; /* the root's own value (all its visits), same view */
   float root_m;            /* the root's moves left (plies); NAN before its evaluation */
   int mate;                /* > 0: mate in this many moves; < 0: mated in -mate; 0 = not proven */
-  int depth, seldepth;     /* average and maximum depth of this search's playouts */
+  /* Average and maximum depth of this search's playouts; with none (a kept
+   * tree already met go nodes), of the kept tree's nodes. */
+  int depth, seldepth;
   long visits;             /* root visits, reused ones included */
   long playouts;           /* visits added by this search */
   long evals;              /* network evaluations made */

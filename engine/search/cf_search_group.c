@@ -62,8 +62,8 @@ static void gather_part(group *g, part *p) {
     if (!js->running) continue;
     cf_search_job *j = &g->jobs[i];
     cf_search *s = j->search;
-    const double now = cf_clock_now();
-    const cf_search_stop stop = cf_search_next_stop(s, now);
+    cf_search_stats stats;
+    const cf_search_stop stop = cf_search_next_stop(s, cf_clock_now(), &stats);
     js->n = 0;
     if (stop != CF_STOP_NONE) {
       /* A held search waits for a stop that cannot come while the group
@@ -72,7 +72,7 @@ static void gather_part(group *g, part *p) {
       continue;
     }
     js->expanded = s->root->edges != NULL;
-    const int want = cf_search_batch_target(s, s->minibatch, now);
+    const int want = cf_pace_batch_target(&stats, s->minibatch);
     cf_batch *b = &s->slots[0];
     const int got = cf_search_gather(s, b, want, &j->error);
     if (got < 0) {

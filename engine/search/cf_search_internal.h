@@ -12,6 +12,7 @@
 
 #include "engine/search/cf_nn_cache.h"
 #include "engine/search/cf_search.h"
+#include "engine/search/cf_search_stats.h"
 #include "engine/search/cf_search_wdl.h"
 #include "net/cf_net.h"
 #include "net/cf_net_stream.h"
@@ -306,20 +307,11 @@ void cf_search_wdl_start(cf_search *s, bool go_infinite);
  * from the side that moved into it, before it is backed up. */
 void cf_search_wdl_leaf(const cf_search *s, int depth, float *wl, float *d);
 
-/* ---- stop rules (cf_search_stop.c) ----
- * Each reads s->limits and the tree; each is true when its rule ends the
- * search now. */
-typedef enum cf_search_stop {
-  CF_STOP_NONE,
-  CF_STOP_FLAG,     /* the stop flag is set (once the root has a move) */
-  CF_STOP_DEADLINE, /* the deadline has passed (once the root has a move) */
-  CF_STOP_VISITS,   /* the root has the visits asked for */
-  CF_STOP_DEPTH,    /* this run's playouts reach the depth asked for on average */
-  CF_STOP_RAM,      /* the tree holds RamLimitMb */
-  CF_STOP_MATE,     /* go mate N: the best move mates in N or fewer */
-  CF_STOP_PRUNED,   /* smart pruning: no other move can catch the best */
-  CF_STOP_SOLVED,   /* the root is proven (a held search waits for its stop) */
-} cf_search_stop;
+/* ---- stop and pace rules on the search (cf_search_stats.c) ----
+ * The rules themselves are pure functions of a cf_search_stats snapshot
+ * (cf_search_stats.h); these fill one from s now and ask them. */
+/* The snapshot of s at now: s->limits (none when NULL), the root, the run. */
+void cf_search_stats_fill(const cf_search *s, double now, cf_search_stats *st);
 bool cf_stop_by_flag(const cf_search *s);
 bool cf_stop_by_deadline(const cf_search *s, double now);
 bool cf_stop_by_visits(const cf_search *s);
@@ -328,8 +320,11 @@ bool cf_stop_by_ram(const cf_search *s);
 bool cf_stop_by_mate(const cf_search *s);
 bool cf_stop_by_smart_pruning(const cf_search *s, double now);
 bool cf_stop_by_proof(const cf_search *s);
-/* The first rule, in the order above, that ends the search now. */
+/* The first rule, in cf_search_stop's order, that ends the search now. */
 cf_search_stop cf_search_stop_rule(const cf_search *s, double now);
+/* cf_pace_batch_target and cf_pace_nps_wait on a snapshot of s. */
+int cf_search_batch_target(const cf_search *s, int minibatch, double now);
+double cf_search_nps_wait(const cf_search *s, double now);
 
 /* ---- a run in phases (cf_search.c): cf_search_run, and the group's ---- */
 /* Starts a run as cf_search_run does (limits copied, tree kept or
@@ -338,21 +333,14 @@ cf_search_stop cf_search_stop_rule(const cf_search *s, double now);
  * batches in a stream; without it one batch at a time in slot 0. */
 cf_status cf_search_begin(cf_search *s, cf_net *net, cf_game *game, const cf_search_limits *limits,
                           bool pipelined, cf_search_result *out, bool *done, cf_error *err);
-/* The rule that ends the run now (a ponderhit's deadline applied first). */
-cf_search_stop cf_search_next_stop(cf_search *s, double now);
+/* The rule that ends the run now (a ponderhit's deadline applied first),
+ * and *st, the snapshot it was decided on, for the loop's pace rules. */
+cf_search_stop cf_search_next_stop(cf_search *s, double now, cf_search_stats *st);
 /* Ends a run that began (no batch may be in the network): out from the
  * tree, and what ended it (CF_STOP_NONE after an error). */
 void cf_search_end(cf_search *s, cf_search_stop stop, cf_search_result *out);
 
 /* ---- pace (cf_search_pace.c) ---- */
-/* Leaves the next batch may take: the minibatch, cut to the visits left
- * and, in a timed or held search, to what fits the stop latency at the
- * measured speed (s->sec_per_eval). */
-int cf_search_batch_target(const cf_search *s, int minibatch, double now);
-/* NodesPerSecondLimit: the seconds to wait now so that this run's
- * playouts, counted from its first evaluation (its start until then), are
- * no more than the limit a second; 0 without a limit or when in pace. */
-double cf_search_nps_wait(const cf_search *s, double now);
 /* Waits cf_search_nps_wait's time, a millisecond at a time, until the
  * stop flag or the deadline. */
 void cf_search_pace_nps(const cf_search *s, const atomic_bool *stop);

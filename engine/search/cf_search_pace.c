@@ -1,5 +1,6 @@
-/* cf_search_pace.c: how many leaves the next batch may take, when a
- * progress line is due, and the waits of NodesPerSecondLimit. */
+/* cf_search_pace.c: how many leaves the next batch may take and the waits
+ * of NodesPerSecondLimit (pure functions of a stats snapshot,
+ * cf_search_stats.h), and when a progress line is due. */
 #include <stdatomic.h>
 #include <time.h>
 
@@ -12,31 +13,31 @@
 /* Progress lines at least this often. */
 #define INFO_INTERVAL_S 5.0
 
-int cf_search_batch_target(const cf_search *s, int minibatch, double now) {
-  const cf_search_limits *lim = s->limits;
+int cf_pace_batch_target(const cf_search_stats *st, int minibatch) {
+  const double now = st->now;
   int want = minibatch;
-  if (lim->visits > 0) {
-    long left = lim->visits - (long)(s->root->n + s->root->in_flight);
+  if (st->visits_limit > 0) {
+    long left = st->visits_limit - (long)(st->root_n + st->root_in_flight);
     if (left < want) want = left > 0 ? (int)left : 1;
   }
-  const double sec_per_eval = s->sec_per_eval;
-  if (s->owe_batch && s->root->edges) {
+  const double sec_per_eval = st->sec_per_eval;
+  if (st->owe_batch && st->root_expanded) {
     /* The owed minibatch (one_minibatch): as many positions as the whole
      * budget fits at the measured speed (at least one), so a slow network
      * does not overrun a short budget by a whole minibatch. */
-    if (sec_per_eval > 0 && lim->deadline > 0) {
-      const double fit = (lim->deadline - s->start_time) / sec_per_eval;
+    if (sec_per_eval > 0 && st->deadline > 0) {
+      const double fit = (st->deadline - st->start_time) / sec_per_eval;
       if (fit < want) want = fit >= 1 ? (int)fit : 1;
     }
-  } else if (sec_per_eval > 0 && (lim->deadline > 0 || lim->infinite)) {
+  } else if (sec_per_eval > 0 && (st->deadline > 0 || st->infinite)) {
     /* A batch cannot be interrupted: in a timed or held search keep it
      * within the stop latency and the time left. (A node-limited search
      * keeps whole batches, so its tree does not depend on timing.) */
     double budget = STOP_LATENCY_S;
-    if (lim->deadline > 0 && lim->deadline - now < budget) budget = lim->deadline - now;
+    if (st->deadline > 0 && st->deadline - now < budget) budget = st->deadline - now;
     double fit = budget / sec_per_eval;
     if (fit < want) want = fit >= 1 ? (int)fit : 1;
-  } else if (lim->deadline > 0 && now >= lim->deadline) {
+  } else if (st->deadline > 0 && now >= st->deadline) {
     /* Out of time before any batch was timed (a clock at zero, a budget
      * spent loading the net): one position, the least work that gives a
      * move, not a whole minibatch behind a root the NN cache answered. */
@@ -60,13 +61,13 @@ bool cf_info_throttle_due(cf_info_throttle *t, const cf_search_info *info, doubl
   return true;
 }
 
-double cf_search_nps_wait(const cf_search *s, double now) {
-  const double limit = s->params.nps_limit;
+double cf_pace_nps_wait(const cf_search_stats *st) {
+  const double limit = st->nps_limit;
   if (limit <= 0) return 0;
   /* Lc0 measures from the first batch's evaluation (from the start until
    * there is one). */
-  const double since = s->first_eval_time > 0 ? s->first_eval_time : s->start_time;
-  const double wait = (double)s->playouts / limit - (now - since);
+  const double since = st->first_eval_time > 0 ? st->first_eval_time : st->start_time;
+  const double wait = (double)st->playouts / limit - (st->now - since);
   return wait > 0 ? wait : 0;
 }
 

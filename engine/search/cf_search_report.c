@@ -63,6 +63,37 @@ static void tablebase_score(const cf_search *s, const cf_snode *best, cf_search_
   info->mate = r > 0 ? moves : -moves;
 }
 
+/* The depths of the visited nodes below x (x at `depth`): their sum, count
+ * and the deepest, as the playouts that made them would have counted. */
+static void tree_depth(const cf_snode *x, int depth, long *sum, long *count, int *deepest) {
+  for (int i = 0; x->edges && i < x->n_edges; i++) {
+    const cf_snode *c = x->edges[i].child;
+    if (!c || c->n == 0) continue;
+    *sum += depth + 1;
+    (*count)++;
+    if (depth + 1 > *deepest) *deepest = depth + 1;
+    tree_depth(c, depth + 1, sum, count, deepest);
+  }
+}
+
+/* depth and seldepth: those of this run's playouts (Lc0's); a run that
+ * made none because a kept tree already met its limit (go nodes on a
+ * reused tree) reports the kept tree's, where Lc0 would print 0: its
+ * average node depth and its deepest node. */
+static void fill_depth(const cf_search *s, cf_search_info *info) {
+  if (s->playouts > 0) {
+    /* Lc0 truncates the average depth. */
+    info->depth = (int)(s->cum_depth / s->playouts);
+    info->seldepth = s->max_depth;
+    return;
+  }
+  long sum = 0, count = 0;
+  int deepest = 0;
+  tree_depth(s->root, 0, &sum, &count, &deepest);
+  info->depth = count > 0 ? (int)(sum / count) : 0;
+  info->seldepth = deepest;
+}
+
 void cf_search_fill_info(const cf_search *s, cf_search_info *info) {
   memset(info, 0, sizeof *info);
   const cf_snode *r = s->root;
@@ -84,9 +115,7 @@ void cf_search_fill_info(const cf_search *s, cf_search_info *info) {
   if (s->tb_root_known) tablebase_score(s, c, info);
   info->root_m = r->n > 0 ? (float)r->m : NAN;
   info->playouts = s->playouts;
-  /* Lc0 truncates the average depth. */
-  info->depth = s->playouts > 0 ? (int)(s->cum_depth / s->playouts) : 0;
-  info->seldepth = s->max_depth;
+  fill_depth(s, info);
   info->visits = r->n;
   info->evals = s->evals;
   info->cache_hits = s->cache_hits;

@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/uci/cf_uci_search.h"
-#include "engine/uci/cf_uci_state.h"
 #include "engine/uci/cf_uci_text.h"
 
 #define FORM "expected a comma-separated list of value or name=value, value a number"
@@ -116,14 +114,4 @@ cf_status cf_uci_opponent_check(const char *text, cf_error *err) {
   return cf_error_set(err, CF_ERR_ARG,
                       "option UCI_Opponent: bad value (expected printable text, as "
                       "'GM 2800 human Garry Kasparov': valid UTF-8 without control characters)");
-}
-
-cf_status cf_uci_contempt_changed(cf_uci *u, cf_error *err) {
-  CF_TRY(cf_uci_contempt_check(u->opt[CF_OPT_CONTEMPT].text, err));
-  return cf_uci_search_changed(u, err);
-}
-
-cf_status cf_uci_opponent_changed(cf_uci *u, cf_error *err) {
-  CF_TRY(cf_uci_opponent_check(u->opt[CF_OPT_UCI_OPPONENT].text, err));
-  return cf_uci_search_changed(u, err);
 }

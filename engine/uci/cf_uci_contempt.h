@@ -20,8 +20,6 @@
 
 #include "common/cf_status.h"
 
-struct cf_uci;
-
 /* CF_OK when list is a valid Contempt list; else CF_ERR_ARG naming the
  * option, the bad entry and the form expected. */
 cf_status cf_uci_contempt_check(const char *list, cf_error *err);
@@ -33,10 +31,5 @@ double cf_uci_contempt_value(const char *list, const char *opponent, double rati
 /* CF_OK when text may be UCI_Opponent's value: printable (valid UTF-8, no
  * control character); else CF_ERR_ARG naming the option. */
 cf_status cf_uci_opponent_check(const char *text, cf_error *err);
-
-/* The on-change handlers of Contempt and UCI_Opponent: the check above,
- * then the search's parameters again (cf_uci_search_changed). */
-cf_status cf_uci_contempt_changed(struct cf_uci *u, cf_error *err);
-cf_status cf_uci_opponent_changed(struct cf_uci *u, cf_error *err);
 
 #endif /* CF_UCI_CONTEMPT_H */

@@ -20,7 +20,9 @@
 #include <stddef.h>
 
 #include "common/cf_status.h"
+#include "engine/cf_engine_weights.h"
 #include "engine/search/cf_search_params.h"
+#include "engine/uci/cf_uci_text.h" /* CF_UCI_VALUE_MAX */
 
 typedef enum cf_uci_option_id {
   CF_OPT_WEIGHTS_FILE = 0,
@@ -103,8 +105,6 @@ typedef struct cf_uci_option_desc {
   cf_uci_option_changed_fn on_change; /* NULL: storing the value is all */
 } cf_uci_option_desc;
 
-#define CF_UCI_VALUE_MAX 1024
-
 /* An option's value, parsed once when set. */
 typedef struct cf_uci_value {
   char text[CF_UCI_VALUE_MAX]; /* normalised text (check: "true"/"false"; combo: as declared) */
@@ -117,9 +117,8 @@ typedef struct cf_uci_value {
 #define CF_UCI_WEIGHTS_MAX_MB_NAME "WeightsMaxMb"
 #define CF_UCI_WEIGHTS_MAX_MB_FLAG "weights-max-mb"
 
-/* WeightsFile's special values. */
-#define CF_WEIGHTS_AUTODISCOVER "<autodiscover>"
-#define CF_WEIGHTS_BUILT_IN "<built in>"
+/* WeightsFile's special values are the loader's: CF_WEIGHTS_AUTODISCOVER
+ * and CF_WEIGHTS_BUILT_IN (engine/cf_engine_weights.h). */
 
 /* ConfigFile's default: this file beside the binary, read when there (Lc0 reads
  * lc0.config so). */

@@ -228,6 +228,16 @@ cf_status cf_uci_search_changed(cf_uci *u, cf_error *err) {
   return cf_search_set_params(u->search, &p, err);
 }
 
+cf_status cf_uci_contempt_changed(cf_uci *u, cf_error *err) {
+  CF_TRY(cf_uci_contempt_check(u->opt[CF_OPT_CONTEMPT].text, err));
+  return cf_uci_search_changed(u, err);
+}
+
+cf_status cf_uci_opponent_changed(cf_uci *u, cf_error *err) {
+  CF_TRY(cf_uci_opponent_check(u->opt[CF_OPT_UCI_OPPONENT].text, err));
+  return cf_uci_search_changed(u, err);
+}
+
 void cf_uci_search_reset(cf_uci *u) {
   u->hold = u->released = false;
   atomic_store(&u->stop, false);

@@ -22,6 +22,11 @@ bool cf_uci_device_backend(const cf_uci *u);
 /* The search's parameters the options say, and their change handler. */
 void cf_uci_search_params(const cf_uci *u, cf_search_params *p);
 cf_status cf_uci_search_changed(cf_uci *u, cf_error *err);
+/* The change handlers of Contempt and UCI_Opponent, which the search's
+ * parameters read: the text checked (cf_uci_contempt.h), then
+ * cf_uci_search_changed. */
+cf_status cf_uci_contempt_changed(cf_uci *u, cf_error *err);
+cf_status cf_uci_opponent_changed(cf_uci *u, cf_error *err);
 /* At go: when a MovesLeft* option is off its default and the network has no
  * moves-left head, says once (a process) that they have no effect. */
 void cf_uci_moves_left_note(cf_uci *u);

@@ -19,6 +19,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The longest text an option's value (and a part of one) may have, with
+ * its NUL: what the option parsers' buffers hold. */
+#define CF_UCI_VALUE_MAX 1024
+
 /* Writes the clean form of in (a NUL-terminated string) to out, at most
  * size - 1 bytes plus the terminating NUL (size > 0). What does not fit is
  * left out whole: never half an escape or half a UTF-8 character. Returns

@@ -298,7 +298,48 @@ static void test_every_backend_declares_a_minibatch(cf_test *t) {
   CHECK_INT_EQ(cf_search_default_minibatch("no-such-backend"), 32);
 }
 
+/* go nodes on a reused tree that already has them: no playout of this run,
+ * so depth and seldepth are the kept tree's (Lc0 prints 0 there); with
+ * playouts, this run's, as Lc0. */
+static void test_reused_tree_depth(cf_test *t) {
+  cf_search_limits lim = {.visits = 5};
+  cf_search *s = bare(t, &lim, 2);
+  if (!s) return;
+  cf_snode *a = child(s, 0, 4), *b = child(s, 1, 1);
+  if (CHECK(a && b && cf_node_alloc_edges(&s->pool, a, 1))) {
+    a->edges[0] = (cf_sedge){.move = 1, .p = 1};
+    cf_snode *c = cf_node_new(&s->pool, a, 0);
+    if (CHECK(c && cf_node_alloc_edges(&s->pool, c, 1))) {
+      c->proven = CF_UNPROVEN;
+      c->n = 2;
+      a->edges[0].child = c;
+      c->edges[0] = (cf_sedge){.move = 1, .p = 1};
+      cf_snode *d = cf_node_new(&s->pool, c, 0);
+      if (CHECK(d != NULL)) {
+        d->proven = CF_UNPROVEN;
+        d->n = 1;
+        c->edges[0].child = d;
+        CHECK_INT_EQ(cf_search_stop_rule(s, 0), CF_STOP_VISITS); /* no playout needed */
+        cf_search_info info;
+        cf_search_fill_info(s, &info);
+        /* nodes at depths 1, 1, 2, 3: (1 + 1 + 2 + 3) / 4 = 1 (truncated), deepest 3 */
+        CHECK_INT_EQ(info.depth, 1);
+        CHECK_INT_EQ(info.seldepth, 3);
+        CHECK_INT_EQ(info.visits, 5);
+        s->playouts = 2;
+        s->cum_depth = 10;
+        s->max_depth = 6;
+        cf_search_fill_info(s, &info);
+        CHECK_INT_EQ(info.depth, 5);
+        CHECK_INT_EQ(info.seldepth, 6);
+      }
+    }
+  }
+  done(s);
+}
+
 CF_TEST_MAIN(test_stop_by_flag, test_stop_by_deadline, test_stop_by_visits, test_stop_by_depth,
              test_stop_by_ram, test_stop_by_smart_pruning, test_stop_by_mate,
              test_stop_by_proof, test_stop_rule_order,
-             test_batch_target, test_info_throttle, test_every_backend_declares_a_minibatch)
+             test_batch_target, test_info_throttle, test_every_backend_declares_a_minibatch,
+             test_reused_tree_depth)

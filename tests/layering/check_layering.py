@@ -12,15 +12,23 @@ both folders. A top-level folder with C sources that the table does not
 place is an error too, so a new folder must say where it sits. tests/,
 scripts/ and training/ are outside the layering (tests include anything).
 
+It also fails on an include circle between files that is not one of the
+allowed ones (check_circles.py: modules whose implementations include or
+import each other, directly or through others), on a listed circle that
+grew, and on a listed one that is gone.
+
 Before checking ROOT it checks itself on a planted tree (an include up, one
-sideways, one down, a quoted local header, a generated one): if the check
-could not fail, it fails.
+sideways, one down, a quoted local header, a generated one, a new circle, a
+grown one): if the check could not fail, it fails.
 """
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_circles  # noqa: E402
 
 LEVEL = {
     "tools": 7, "lib": 7, "python": 7, "web": 7,
@@ -38,7 +46,8 @@ SOURCE = re.compile(r"\.(c|h|cc|cpp|hpp|cu|cuh)$")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
 
-def sources(root, use_git=True):
+def tracked(root, use_git=True):
+    """Every file of root's work tree (git's list when there is one)."""
     names = []
     try:
         if not use_git:
@@ -52,7 +61,11 @@ def sources(root, use_git=True):
         for folder, dirs, files in os.walk(root):
             dirs[:] = [d for d in dirs if d != ".git" and not d.startswith("build")]
             names += [os.path.relpath(os.path.join(folder, f), root) for f in files]
-    return sorted(n for n in names if SOURCE.search(n) and "/" in n)
+    return sorted(names)
+
+
+def sources(root, use_git=True):
+    return [n for n in tracked(root, use_git) if SOURCE.search(n) and "/" in n]
 
 
 def folder_of_include(root, src, inc):
@@ -136,7 +149,52 @@ def self_test():
             if not any(name in b and want in b for b in found):
                 wrong.append(f"planted {name} ({want}) not caught: {found}")
             os.remove(path)
+        wrong += circles_self_test(tmp)
     return wrong
+
+
+def circles_self_test(tmp):
+    """On a tree with one allowed circle (a <-> b): a new circle (c <-> d),
+    a grown one (a <-> b <-> e) and a gone one are each caught."""
+    wrong = []
+    files = {
+        "engine/a.c": '#include "engine/b.h"\n', "engine/a.h": "",
+        "engine/b.c": '#include "engine/a.h"\n', "engine/b.h": "",
+        "engine/c.c": '#include "engine/d.h"\n', "engine/c.h": '#include "engine/d.h"\n',
+        "engine/d.c": "", "engine/d.h": '#include "engine/c.h"\n',  # headers only: no circle
+        "training/p.py": "from q import x\n", "training/q.py": "import os\n",
+    }
+    allowed = {("engine/a", "engine/b"): "planted"}
+    for name, text in files.items():
+        os.makedirs(os.path.join(tmp, os.path.dirname(name)), exist_ok=True)
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write(text)
+
+    def run(extra, want):
+        for name, text in extra.items():
+            with open(os.path.join(tmp, name), "w") as f:
+                f.write(text)
+        names = check_circles_names(tmp)
+        bad, _ = check_circles.check(tmp, names, allowed)
+        if want is None and bad:
+            wrong.append(f"a tree with only the allowed circle is refused: {bad}")
+        elif want is not None and not any(want in b for b in bad):
+            wrong.append(f"planted {sorted(extra)} ({want}) not caught: {bad}")
+
+    run({}, None)
+    run({"engine/d.c": '#include "engine/c.h"\n'}, "a new include circle: engine/c -> engine/d")
+    run({"engine/d.c": ""}, None)
+    run({"training/q.py": "import p\n"}, "a new include circle: training/p -> training/q")
+    run({"training/q.py": ""}, None)
+    run({"engine/e.c": '#include "engine/a.h"\n', "engine/e.h": "",
+         "engine/b.c": '#include "engine/a.h"\n#include "engine/e.h"\n'},
+        "a listed circle grew (engine/a <-> engine/b)")
+    run({"engine/e.c": "", "engine/b.c": ""}, "the allowed circle engine/a <-> engine/b is gone")
+    return wrong
+
+
+def check_circles_names(tmp):
+    return tracked(tmp, use_git=False)
 
 
 def main():
@@ -148,7 +206,12 @@ def main():
     for b in bad:
         print(b)
     print(f"{len(sources(root))} C sources checked, {len(bad)} includes against the layering")
-    return 1 if bad or wrong else 0
+    bad_circles, found = check_circles.check(root, tracked(root))
+    for b in bad_circles:
+        print(b)
+    print(f"{len(found)} include circles, {len(check_circles.ALLOWED)} allowed: " +
+          "; ".join(" <-> ".join(c) for c in found))
+    return 1 if bad or wrong or bad_circles else 0
 
 
 if __name__ == "__main__":

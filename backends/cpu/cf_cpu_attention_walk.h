@@ -1,0 +1,72 @@
+/* cf_cpu_attention_walk.h: the walk of one (position, head) attention
+ * task over its query rows, written once for the float32, bf16 and int8
+ * task bodies (cf_cpu_attention_task.c, cf_cpu_attention_bf16.c,
+ * cf_cpu_attention_int8.c), which differ only in what they pack and in the
+ * kernels they call at each step:
+ *
+ * - the score pass: all scores first, one key half (4 ranks) at a time
+ *   over every query pair (q, q + 8), q on ranks 0, 2, 4, 6, with the next
+ *   head's tables and the next task's rows prefetched a part per step;
+ * - the value pass: per query pair, the scores' softmax and the weighted
+ *   values, written to the pair's output rows.
+ *
+ * static inline with the step kernels passed as functions: each body calls
+ * the walk with its own static functions, so the compiler inlines them and
+ * the loops compile as they did written out in each file. */
+#ifndef CF_CPU_ATTENTION_WALK_H
+#define CF_CPU_ATTENTION_WALK_H
+
+#include <stddef.h>
+
+#include "backends/cpu/cf_cpu_attention_layout.h"
+#include "backends/cpu/cf_cpu_attention_task.h"
+
+/* The next query of the walk: ranks 0, 2, 4, 6 (q + 8 is its pair). */
+static inline int cf_cpu_walk_next_query(int q) { return (q & 7) == 7 ? q + 9 : q + 1; }
+
+/* One score step: the scores of queries q and q + 8 against key half
+ * `half` into s0 and s1; c = CF_CPU_RPE_TABLE - 1 - base(q) is q's column
+ * in the reversed tables (q + 8's is c - 15); step counts the steps from 0
+ * (the part of 64 to prefetch). */
+typedef void (*cf_cpu_walk_scores_fn)(const void *body, int q, int c, int half, int step,
+                                      float *s0, float *s1);
+/* Prefetches part `part` of 64 of head h's tables. */
+typedef void (*cf_cpu_walk_prefetch_fn)(const void *body, int h, int part);
+/* One value step: the softmax of scores s0, s1 (q's and q + 8's, with
+ * their bias rows, NULL without a bias) and the weighted values into the
+ * output rows o0, o1. */
+typedef void (*cf_cpu_walk_values_fn)(const void *body, int q, float *s0, float *s1,
+                                      const float *bias0, const float *bias1, float *o0,
+                                      float *o1);
+
+/* The score pass of task into S ([64][64]). next_h: the thread's next head
+ * when it differs (its tables prefetched a part per step), else -1; next:
+ * the task whose rows are prefetched (next.b < 0: none). */
+static inline void cf_cpu_walk_scores(const void *body, const cf_attention_args *a,
+                                      int next_h, cf_cpu_task next, float *S,
+                                      cf_cpu_walk_prefetch_fn prefetch,
+                                      cf_cpu_walk_scores_fn scores) {
+  const cf_cpu_row_prefetch pf =
+      cf_cpu_row_prefetch_for(a->qkv, a->out, a->heads, a->depth, next.b, next.h);
+  int step = 0;
+  for (int half = 0; half < 2; half++)
+    for (int q = 0; q < 64; q = cf_cpu_walk_next_query(q), step++) {
+      if (next_h >= 0) prefetch(body, next_h, step);
+      if (pf.qkv) cf_cpu_prefetch_token(&pf, step);
+      const int c = CF_CPU_RPE_TABLE - 1 - cf_cpu_query_base(q); /* q + 8 is at c - 15 */
+      scores(body, q, c, half, step, S + q * 64, S + (q + 8) * 64);
+    }
+}
+
+/* The value pass of task from the scores S. */
+static inline void cf_cpu_walk_values(const void *body, const cf_attention_args *a,
+                                      cf_cpu_task task, float *S, cf_cpu_walk_values_fn values) {
+  const int H = a->heads, dh = a->depth, dm = H * dh;
+  float *out = a->out + (size_t)task.b * 64 * dm + (size_t)task.h * dh;
+  const float *bias = a->bias ? a->bias + ((size_t)task.b * H + task.h) * 64 * 64 : NULL;
+  for (int q = 0; q < 64; q = cf_cpu_walk_next_query(q))
+    values(body, q, S + q * 64, S + (q + 8) * 64, bias ? bias + q * 64 : NULL,
+           bias ? bias + (q + 8) * 64 : NULL, out + (size_t)q * dm, out + (size_t)(q + 8) * dm);
+}
+
+#endif /* CF_CPU_ATTENTION_WALK_H */

@@ -1,0 +1,115 @@
+/* cf_search_stats.c: the one place that reads the search for its stop and
+ * pace rules: fills a cf_search_stats snapshot, and the rules' forms that
+ * take the search (a snapshot filled, then the pure rule). */
+#include <stdatomic.h>
+
+#include "engine/search/cf_search_internal.h"
+
+/* The moves searchmoves allows at the root: their count, proven losses, a
+ * proven win, and the two largest visit counts (smart pruning's gap). */
+static void root_moves(const cf_search *s, const cf_search_limits *l, cf_search_stats *st) {
+  const cf_snode *r = s->root;
+  for (int i = 0; i < r->n_edges; i++) {
+    if (!cf_search_allowed(r->edges[i].move, l->allowed, l->n_allowed)) continue;
+    const cf_snode *c = r->edges[i].child;
+    st->n_moves++;
+    if (c && c->proven == 1) st->forced_win = true;
+    if (c && c->proven == -1) st->n_losing++;
+    const uint32_t n = c ? c->n : 0;
+    if (n > st->first_n) {
+      st->second_n = st->first_n;
+      st->first_n = n;
+    } else if (n > st->second_n) {
+      st->second_n = n;
+    }
+  }
+}
+
+void cf_search_stats_fill(const cf_search *s, double now, cf_search_stats *st) {
+  static const cf_search_limits none;
+  const cf_search_limits *l = s->limits ? s->limits : &none;
+  *st = (cf_search_stats){
+      .now = now,
+      .stop_flag = l->stop && atomic_load(l->stop),
+      .deadline = l->deadline,
+      .visits_limit = l->visits,
+      .depth_limit = l->depth,
+      .mate_limit = l->mate,
+      .infinite = l->infinite,
+      .smart_pruning_factor = s->params.smart_pruning_factor,
+      .smart_pruning_minimum_batches = s->params.smart_pruning_minimum_batches,
+      .ram_limit_mb = s->params.ram_limit_mb,
+      .nps_limit = s->params.nps_limit,
+      .root_expanded = s->root && s->root->edges != NULL,
+      .owe_batch = s->owe_batch,
+      .root_n = s->root ? s->root->n : 0,
+      .root_in_flight = s->root ? s->root->in_flight : 0,
+      .root_proven = s->root ? s->root->proven : CF_UNPROVEN,
+      .playouts = s->playouts,
+      .cum_depth = s->cum_depth,
+      .batches = s->batches,
+      .tree_bytes = s->pool.bytes,
+      .start_time = s->start_time,
+      .first_eval_time = s->first_eval_time,
+      .sec_per_eval = s->sec_per_eval,
+  };
+  if (!st->root_expanded) return;
+  root_moves(s, l, st);
+  /* Only go mate reads it: the best edge is not looked for otherwise. */
+  if (l->mate > 0) {
+    const int b = cf_search_best_edge(s->root, cf_search_draw_score(s, 0), l->allowed, l->n_allowed);
+    st->best_mate = b >= 0 ? cf_search_mate_of(s->root->edges[b].child) : 0;
+  }
+}
+
+static cf_search_stats snap(const cf_search *s, double now) {
+  cf_search_stats st;
+  cf_search_stats_fill(s, now, &st);
+  return st;
+}
+
+/* The rules on the search itself: a snapshot now, then the rule. */
+bool cf_stop_by_flag(const cf_search *s) {
+  const cf_search_stats st = snap(s, 0);
+  return cf_rule_flag(&st);
+}
+bool cf_stop_by_deadline(const cf_search *s, double now) {
+  const cf_search_stats st = snap(s, now);
+  return cf_rule_deadline(&st);
+}
+bool cf_stop_by_visits(const cf_search *s) {
+  const cf_search_stats st = snap(s, 0);
+  return cf_rule_visits(&st);
+}
+bool cf_stop_by_depth(const cf_search *s) {
+  const cf_search_stats st = snap(s, 0);
+  return cf_rule_depth(&st);
+}
+bool cf_stop_by_ram(const cf_search *s) {
+  const cf_search_stats st = snap(s, 0);
+  return cf_rule_ram(&st);
+}
+bool cf_stop_by_mate(const cf_search *s) {
+  const cf_search_stats st = snap(s, 0);
+  return cf_rule_mate(&st);
+}
+bool cf_stop_by_smart_pruning(const cf_search *s, double now) {
+  const cf_search_stats st = snap(s, now);
+  return cf_rule_smart_pruning(&st);
+}
+bool cf_stop_by_proof(const cf_search *s) {
+  const cf_search_stats st = snap(s, 0);
+  return cf_rule_proof(&st);
+}
+cf_search_stop cf_search_stop_rule(const cf_search *s, double now) {
+  const cf_search_stats st = snap(s, now);
+  return cf_search_stop_of(&st);
+}
+int cf_search_batch_target(const cf_search *s, int minibatch, double now) {
+  const cf_search_stats st = snap(s, now);
+  return cf_pace_batch_target(&st, minibatch);
+}
+double cf_search_nps_wait(const cf_search *s, double now) {
+  const cf_search_stats st = snap(s, now);
+  return cf_pace_nps_wait(&st);
+}
