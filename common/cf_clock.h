@@ -9,4 +9,10 @@
  * differences mean anything. */
 double cf_clock_now(void);
 
+/* CPU time the calling thread has used, in seconds
+ * (CLOCK_THREAD_CPUTIME_ID): only differences on one thread mean anything.
+ * Time the thread spends blocked (waiting for other threads or a device)
+ * does not count. */
+double cf_clock_thread_cpu(void);
+
 #endif /* CF_CLOCK_H */

@@ -11,6 +11,8 @@ int cf_cmd_perft(int argc, char **argv);
 int cf_cmd_eval(int argc, char **argv);
 int cf_cmd_uci(int argc, char **argv);
 int cf_cmd_bench(int argc, char **argv); /* tools/bench/bench_cmd.c */
+int cf_cmd_benchmark(int argc, char **argv); /* tools/benchmark/benchmark_cmd.c */
+int cf_cmd_backendbench(int argc, char **argv); /* tools/backendbench/backendbench_cmd.c */
 int cf_cmd_puzzles(int argc, char **argv);
 int cf_cmd_pack_data(int argc, char **argv);
 int cf_cmd_analyse(int argc, char **argv); /* tools/analyse/analyse_cmd.c */

@@ -18,6 +18,8 @@ static const command commands[] = {
   {"perft", cf_cmd_perft, "count legal move paths to a depth (move generator check and speed)"},
   {"eval", cf_cmd_eval, "network outputs for positions given as JSON lines (parity case schema)"},
   {"bench", cf_cmd_bench, "cost and speed of a net: FLOPs, time per move, evals/s per backend"},
+  {"benchmark", cf_cmd_benchmark, "Lc0's benchmark: nodes/s of the search on Lc0's positions"},
+  {"backendbench", cf_cmd_backendbench, "Lc0's backendbench: network speed per batch size, as CSV"},
   {"puzzles", cf_cmd_puzzles, "the agents' accuracy on Lichess puzzles by rating band"},
   {"analyse", cf_cmd_analyse, "a file of games or positions: net outputs, search, annotated PGN"},
   {"selfplay", cf_cmd_selfplay, "games against itself (Lc0's selfplay): PGN, Lc0 V6 training chunks"},

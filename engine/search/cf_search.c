@@ -194,7 +194,9 @@ static cf_status step(cf_search *s, int want, cf_error *err) {
 static cf_status complete_oldest(cf_search *s, cf_error *err) {
   cf_batch *b = &s->slots[s->oldest];
   const int n = b->n_leaves;
+  const double cpu0 = cf_clock_thread_cpu();
   cf_status st = cf_net_stream_wait(s->stream, err);
+  s->net_cpu += cf_clock_thread_cpu() - cpu0;
   const double now = cf_clock_now();
   /* its own time on the device: from its start, or from when the one
    * before it came back */
@@ -229,7 +231,11 @@ static cf_status pipelined_step(cf_search *s, int want, cf_error *err) {
     cf_batch *b = &s->slots[(s->oldest + s->n_pending) % s->n_slots];
     const int n = cf_search_gather(s, b, want, err);
     cf_status st = n < 0 ? CF_ERR_NOMEM : CF_OK;
-    if (n > 0) st = cf_net_stream_submit(s->stream, n, b->requests, b->outputs, err);
+    if (n > 0) {
+      const double cpu0 = cf_clock_thread_cpu();
+      st = cf_net_stream_submit(s->stream, n, b->requests, b->outputs, err);
+      s->net_cpu += cf_clock_thread_cpu() - cpu0;
+    }
     if (n > 0 && st == CF_OK) {
       b->submitted = cf_clock_now();
       s->n_pending++;
@@ -264,6 +270,7 @@ cf_status cf_search_begin(cf_search *s, cf_net *net, cf_game *game, const cf_sea
   s->limits = lim;
   s->playouts = s->evals = s->cache_hits = s->batches = s->collisions = s->collision_visits = 0;
   s->terminal_visits = s->cum_depth = s->leaves_evaluated = 0;
+  s->net_cpu = 0;
   s->max_depth = 0;
   s->start_time = cf_clock_now();
   s->first_eval_time = 0;

@@ -154,6 +154,11 @@ typedef struct cf_search_counters {
   long terminal_visits;   /* visits to terminal or proven nodes in the last run */
   double mean_batch;      /* leaves per network call in the last run */
   long reused_visits;     /* root visits kept from the previous run */
+  /* CPU time (CLOCK_THREAD_CPUTIME_ID) the thread running the last run
+   * spent inside the network's calls; that thread's CPU time over the run
+   * less this is the search's own work. Work of other threads (lanes, a
+   * device's stream) is never in it. */
+  double net_cpu_seconds;
 } cf_search_counters;
 
 void cf_search_get_counters(const cf_search *s, cf_search_counters *out);

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cf_clock.h"
 #include "engine/cf_net_input.h"
 #include "engine/search/cf_search_internal.h"
 
@@ -397,6 +398,8 @@ cf_status cf_search_batch(cf_search *s, int want, cf_error *err) {
     cf_search_finish(s, b, CF_ERR_NOMEM, NULL);
     return CF_ERR_NOMEM;
   }
+  const double cpu0 = cf_clock_thread_cpu();
   const cf_status st = n > 0 ? cf_net_eval(s->net, n, b->requests, b->outputs, err) : CF_OK;
+  s->net_cpu += cf_clock_thread_cpu() - cpu0;
   return cf_search_finish(s, b, st, err);
 }

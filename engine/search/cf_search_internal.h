@@ -150,6 +150,10 @@ struct cf_search {
   int minibatch;                   /* the run's MinibatchSize (cf_search_minibatch) */
   long playouts, evals, cache_hits, batches, collisions, terminal_visits, reused;
   long collision_visits; /* the visits this run's collisions stood for */
+  /* This run's CPU time of the searching thread inside the network's calls
+   * (evaluate, submit, wait): the rest of the thread's time is the
+   * search's own work (cf_search_counters.net_cpu_seconds). */
+  double net_cpu;
   long cum_depth;
   int max_depth;
   long leaves_evaluated;

@@ -201,6 +201,7 @@ void cf_search_get_counters(const cf_search *s, cf_search_counters *out) {
       .terminal_visits = s->terminal_visits,
       .mean_batch = s->batches ? (double)s->leaves_evaluated / (double)s->batches : 0,
       .reused_visits = s->reused,
+      .net_cpu_seconds = s->net_cpu,
   };
 }
 

@@ -71,7 +71,8 @@ static inline void bench_sample_report(bench_report *r) {
       .visits_target = 200, .minibatch = 32, .visits = 25600, .visits_min = 200,
       .visits_max = 200, .solved = 0, .cache_hits = 1000, .batches = 1000, .collisions = 300,
       .visits_per_second = 213.3, .cache_hit_rate = 0.04, .mean_batch = 24,
-      .tree_bytes_per_visit = 1200, .nodes_per_visit = 0.95, .reference_batch = 16,
+      .tree_bytes_per_visit = 1200, .nodes_per_visit = 0.95, .search_cpu_seconds = 0.32,
+      .net_call_cpu_seconds = 90, .search_cpu_per_visit = 12.5e-6, .reference_batch = 16,
       .reference_evals_per_second = 250, .efficiency = 0.8, .minibatch_evals_per_second = 0,
       .efficiency_at_minibatch = NAN};
   b->n_batches = 3;

@@ -108,6 +108,15 @@ static void check_search(cf_test *t, const cJSON *agent, const cJSON *batches, i
   CHECK_NEAR(mean, evals / num(s, "batches"), 1e-9);
   CHECK(num(s, "collisions") >= 0);
   CHECK(num(s, "tree_bytes_per_visit") > 0 && num(s, "nodes_per_visit") > 0);
+  /* the search's own CPU time: positive, per visit as documented, and with
+   * the network calls' share on the same thread within the moves' wall
+   * time (one thread's CPU time cannot outrun the clock; 1 ms for the two
+   * clocks' reading) */
+  const double search_cpu = num(s, "search_cpu_seconds"), net_cpu = num(s, "net_call_cpu_seconds");
+  CHECK(search_cpu > 0 && net_cpu >= 0);
+  CHECK_NEAR(num(s, "search_cpu_per_visit"), search_cpu / num(s, "visits"), 1e-12);
+  const cJSON *move_s = cJSON_GetObjectItem(agent, "seconds_per_move");
+  CHECK(search_cpu + net_cpu <= num(move_s, "mean") * positions + 1e-3);
   /* the reference is a swept batch size, the nearest to the mean batch */
   double ref = num(s, "reference_batch"), best = INFINITY, at_minibatch = NAN;
   const cJSON *b;

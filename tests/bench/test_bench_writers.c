@@ -104,6 +104,8 @@ static void test_json(cf_test *t) {
   CHECK(number(so, "visits_target") == 200 && number(so, "minibatch") == 32);
   CHECK(number(so, "mean_batch") == 24 && number(so, "cache_hit_rate") == 0.04);
   CHECK(number(so, "reference_batch") == 16 && number(so, "efficiency") == 0.8);
+  CHECK(number(so, "search_cpu_seconds") == 0.32 && number(so, "net_call_cpu_seconds") == 90);
+  CHECK(number(so, "search_cpu_per_visit") == 12.5e-6);
   CHECK(cJSON_IsFalse(cJSON_GetObjectItem(so, "smart_pruning")));
   /* no plain figure at the minibatch size: null, not NaN */
   CHECK(cJSON_IsNull(cJSON_GetObjectItem(so, "efficiency_at_minibatch")));
@@ -187,7 +189,8 @@ static void test_table(cf_test *t) {
    * "-" where the minibatch size was not swept */
   CHECK_STR_CONTAINS(s, "search agent (200 visits per move, smart pruning off");
   CHECK_STR_CONTAINS(s, "  search ");
-  CHECK_STR_CONTAINS(s, "      4.0%       24.0       1.20k         250 @16       0.80             -\n");
+  CHECK_STR_CONTAINS(s, "      4.0%       24.0       1.20k         250 @16       0.80             -"
+                        "    12.5 us\n");
   CHECK(strstr(s, "options") == NULL); /* no --backend-opts: no line about them */
   CHECK(strstr(s, "kernels ") == NULL); /* ref has no kernel set: no line about it */
   snprintf(r.backends[0].name, sizeof r.backends[0].name, "onednn");

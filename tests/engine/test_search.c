@@ -435,6 +435,40 @@ out:
   cf_net_free(net);
 }
 
+/* The search's own CPU time (cformer bench's search_cpu_per_visit): the
+ * counters give the searching thread's CPU time inside the network's
+ * calls, per run. With one lane the network computes on that thread, so
+ * the share is positive; it never exceeds the thread's CPU time over the
+ * run (the clocks read 1 us apart at most), and a short run after a long
+ * one reports its own share, not a sum. */
+static void test_net_cpu_counter(cf_test *t) {
+  cf_engine_weights_spec spec = {.weights = CF_WEIGHTS_BUILT_IN,
+                                 .net = {.max_batch = 32, .lanes = 1}};
+  cf_net *net = NULL;
+  cf_engine_weights_info info;
+  CHECK(cf_engine_load_net(&spec, &net, &info, NULL) == CF_OK);
+  cf_search *s = new_search(t, no_pruning);
+  cf_game g;
+  if (!net || !s || !game_of(t, &g, NULL, NULL)) goto out;
+  const long visits[2] = {300, 10};
+  for (int i = 0; i < 2; i++) {
+    cf_search_reset(s);
+    cf_search_limits lim = {.visits = visits[i]};
+    cf_search_result r;
+    const double cpu0 = cf_clock_thread_cpu();
+    if (!CHECK(cf_search_run(s, net, &g, &lim, NULL, NULL, &r, NULL) == CF_OK)) break;
+    const double cpu = cf_clock_thread_cpu() - cpu0;
+    cf_search_counters c;
+    cf_search_get_counters(s, &c);
+    CHECK(c.net_cpu_seconds > 0);
+    CHECK(c.net_cpu_seconds <= cpu + 1e-6);
+  }
+  cf_game_free(&g);
+out:
+  cf_search_free(s);
+  cf_net_free(net);
+}
+
 /* Fixed visits on one thread: the same visits everywhere, twice. */
 static void test_deterministic(cf_test *t) {
   cf_net *net = builtin_net(t, 32);
@@ -722,4 +756,4 @@ CF_TEST_MAIN(test_net_failure_mid_search, test_cpuct_growth, test_fpu_and_select
              test_backup_signs, test_time_manager, test_one_visit_is_the_policy, test_mates_the_one_ply_agent_misses,
              test_tree_reuse, test_deterministic, test_terminal_classification,
              test_search_sees_repetition, test_ram_limit, test_limits,
-             test_bad_params)
+             test_bad_params, test_net_cpu_counter)

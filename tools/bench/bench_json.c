@@ -102,6 +102,9 @@ static cJSON *search(const bench_search_run *s) {
   cJSON_AddNumberToObject(o, "collisions", (double)s->collisions);
   num(o, "tree_bytes_per_visit", s->tree_bytes_per_visit);
   num(o, "nodes_per_visit", s->nodes_per_visit);
+  num(o, "search_cpu_seconds", s->search_cpu_seconds);
+  num(o, "net_call_cpu_seconds", s->net_call_cpu_seconds);
+  num(o, "search_cpu_per_visit", s->search_cpu_per_visit);
   cJSON_AddNumberToObject(o, "reference_batch", s->reference_batch);
   num(o, "reference_evals_per_second", s->reference_evals_per_second);
   num(o, "efficiency", s->efficiency);

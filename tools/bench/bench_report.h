@@ -51,6 +51,12 @@ typedef struct bench_search_run {
   double mean_batch;            /* evals / batches */
   double tree_bytes_per_visit;  /* the tree's bytes at the end of each move, summed / visits */
   double nodes_per_visit;       /* the tree's nodes at the end of each move, summed / visits */
+  /* The search's own CPU time: the searching thread's CPU time over each
+   * move less its CPU time inside the network's calls (cf_search_counters),
+   * summed; what the network costs on any thread is never in it. */
+  double search_cpu_seconds;
+  double net_call_cpu_seconds;  /* the searching thread's CPU time inside network calls */
+  double search_cpu_per_visit;  /* search_cpu_seconds / visits */
   /* From the same backend's batch sweep (bench_search_efficiency): */
   int reference_batch;          /* the swept batch size nearest mean_batch */
   double reference_evals_per_second; /* plain cf_net_eval at reference_batch: batch / mean call time */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "chess/cf_move_uci.h"
+#include "common/cf_clock.h"
 #include "engine/search/cf_search.h"
 #include "tools/bench/bench_clock.h"
 
@@ -60,9 +61,11 @@ cf_status bench_search_measure(cf_net *net, bench_suite *suite, int visits, int 
     cf_search_reset(s); /* a fresh tree and cache: positions are independent */
     cf_search_limits lim = {.visits = visits};
     cf_search_result res;
+    const double cpu0 = cf_clock_thread_cpu();
     double t0 = bench_now();
     st = cf_search_run(s, net, game, &lim, NULL, NULL, &res, err);
     seconds[i] = bench_now() - t0;
+    const double cpu = cf_clock_thread_cpu() - cpu0;
     if (st != CF_OK) {
       cf_error_prefix(err, "search agent at suite position %s", suite->entries[i].id);
       break;
@@ -81,6 +84,8 @@ cf_status bench_search_measure(cf_net *net, bench_suite *suite, int visits, int 
     sr->cache_hits += info->cache_hits;
     sr->batches += info->batches;
     sr->collisions += c.collisions;
+    sr->search_cpu_seconds += cpu - c.net_cpu_seconds;
+    sr->net_call_cpu_seconds += c.net_cpu_seconds;
     tree_bytes += (double)info->tree_bytes;
     tree_nodes += (double)c.nodes_allocated;
     char uci[CF_UCI_MOVE_MAX];
@@ -115,6 +120,7 @@ cf_status bench_search_measure(cf_net *net, bench_suite *suite, int visits, int 
    * otherwise weigh as much as a full one with a slab's bytes over 2 */
   sr->tree_bytes_per_visit = sr->visits > 0 ? tree_bytes / (double)sr->visits : 0;
   sr->nodes_per_visit = sr->visits > 0 ? tree_nodes / (double)sr->visits : 0;
+  sr->search_cpu_per_visit = sr->visits > 0 ? sr->search_cpu_seconds / (double)sr->visits : 0;
   free(seconds);
   return CF_OK;
 }

@@ -109,11 +109,12 @@ static void write_search(FILE *out, const bench_report *r) {
   fprintf(out,
           "\nsearch agent (%d visits per move, smart pruning off, a fresh tree per position;\n"
           "efficiency = its evals/s / plain cf_net_eval evals/s at the batch nearest its mean\n"
-          "batch, and at its minibatch size)\n",
+          "batch, and at its minibatch size; cpu/visit = the searching thread's CPU time\n"
+          "outside the network's calls, per visit)\n",
           first->visits_target);
-  fprintf(out, "%-10s %9s %10s %10s %9s %10s %11s %15s %10s %13s\n", "backend", "minibatch",
-          "visits/s", "evals/s", "cache hit", "mean batch", "bytes/visit", "plain evals/s",
-          "efficiency", "eff@minibatch");
+  fprintf(out, "%-10s %9s %10s %10s %9s %10s %11s %15s %10s %13s %10s\n", "backend",
+          "minibatch", "visits/s", "evals/s", "cache hit", "mean batch", "bytes/visit",
+          "plain evals/s", "efficiency", "eff@minibatch", "cpu/visit");
   for (int b = 0; b < r->n_backends; b++) {
     const bench_backend_run *be = &r->backends[b];
     if (be->skipped) continue;
@@ -129,9 +130,9 @@ static void write_search(FILE *out, const bench_report *r) {
       bench_si(s->tree_bytes_per_visit, bytes, sizeof bytes);
       ratio(s->efficiency, eff, sizeof eff);
       ratio(s->efficiency_at_minibatch, eff_mb, sizeof eff_mb);
-      fprintf(out, "%-10s %9d %10s %10s %8.1f%% %10.1f %11s %15s %10s %13s\n", be->name,
-              s->minibatch, vps, eps, 100.0 * s->cache_hit_rate, s->mean_batch, bytes, plain_at,
-              eff, eff_mb);
+      fprintf(out, "%-10s %9d %10s %10s %8.1f%% %10.1f %11s %15s %10s %13s %7.1f us\n",
+              be->name, s->minibatch, vps, eps, 100.0 * s->cache_hit_rate, s->mean_batch, bytes,
+              plain_at, eff, eff_mb, 1e6 * s->search_cpu_per_visit);
       if (s->visits_min != s->visits_target || s->visits_max != s->visits_target)
         fprintf(out, "%-10s %d of %d moves ended early (root proven); visits per move %d-%d\n",
                 "", s->solved, ag->positions, s->visits_min, s->visits_max);
