@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lc0's search options in cformer, proven against Lc0 on the same network.
 
-For every option of issue 46 that Lc0 has (hidden ones included: Lc0 takes
+For every Lc0 option cformer took over (WDL, contempt, search, output) (hidden ones included: Lc0 takes
 them by setoption), each at two values other than its default (a check
 option has one), both engines search the same positions to the same node
 count with VerboseMoveStats, and every root move's printed statistics are
