@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Lc0's search options in cformer, proven against Lc0 on the same network.
 
-For every Lc0 option cformer took over (WDL, contempt, search, output) (hidden ones included: Lc0 takes
-them by setoption), each at two values other than its default (a check
+For every Lc0 option cformer took over (WDL, contempt, search, output;
+hidden ones included: Lc0 takes them by setoption), each at two values other than its default (a check
 option has one), both engines search the same positions to the same node
 count with VerboseMoveStats, and every root move's printed statistics are
 compared. One run covers every option; it prints a table (option, values,
