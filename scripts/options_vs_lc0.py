@@ -49,6 +49,8 @@ MinibatchSize 1). So:
      (P's rounding, CPuct's slow growth with visits) plus 0.002.
   S  for unvisited moves S - U is the first-play value: 0.03 (it depends
      on the parent's Q and the visited policy, both noisy as above).
+The root's own `node` line is compared as a move (N, Q, WL, D, V), but for
+its P (the policy of the visited moves, which one visit decides).
 Unvisited moves' Q, WL, D and V are not compared: Lc0 prints zeros (or a
 cached value) there, cformer dashes and the first-play value.
 
@@ -215,7 +217,12 @@ def run_engine(label, argv, options, env):
         out = {}
         for name, spec in POSITIONS:
             lines, _ = engine.go(spec, f"go nodes {ARGS.nodes}", SEARCH_TIMEOUT)
-            out[name] = move_stats(lines)[0]
+            moves, node = move_stats(lines)
+            out[name] = moves
+            if node is not None:
+                # The root's own line: its P is the policy of the moves
+                # visited, which one visit more or less moves; not compared.
+                out[name]["(root)"] = dict(node, P=None)
             if not out[name]:
                 raise RunError(f"{label}: no VerboseMoveStats lines from {name}")
         return out
