@@ -143,6 +143,12 @@ void cf_search_seed(cf_search *s, uint64_t seed);
  * entries; returns how many were written. */
 int cf_search_root_stats(const cf_search *s, cf_search_move_stats *out, int max);
 
+/* The root itself, in the same fields and view (the side to move), as
+ * Lc0's VerboseMoveStats `node` line shows it: p is the policy of the
+ * visited moves, u is unused (0), *n_moves the root's number of moves.
+ * Returns false before the root is expanded. */
+bool cf_search_root_node_stats(const cf_search *s, cf_search_move_stats *out, int *n_moves);
+
 /* The principal variation starting with root move `first` (CF_MOVE_NONE =
  * the best move): up to max moves; returns how many. */
 int cf_search_pv(const cf_search *s, cf_move first, cf_move *out, int max);

@@ -127,6 +127,8 @@ void cf_search_fill_info(const cf_search *s, cf_search_info *info) {
   info->tb_hits = s->tb_hits;
 }
 
+#define ROOT_VIEW_SIGN (-1.0)
+
 int cf_search_root_stats(const cf_search *s, cf_search_move_stats *out, int max) {
   const cf_snode *r = s->root;
   if (!r || !r->edges || max <= 0) return 0;
@@ -169,6 +171,36 @@ int cf_search_root_stats(const cf_search *s, cf_search_move_stats *out, int max)
     };
   }
   return k;
+}
+
+bool cf_search_root_node_stats(const cf_search *s, cf_search_move_stats *out, int *n_moves) {
+  const cf_snode *r = s->root;
+  if (!r || !r->edges) return false;
+  float visited = 0.0f;
+  for (int i = 0; i < r->n_edges; i++)
+    if (r->edges[i].child && r->edges[i].child->n > 0) visited += r->edges[i].p;
+  /* A node's values are kept from the view of the player who moved into it
+   * (its parent's side to move, which is how its parent shows them); the
+   * root's are shown from its own side to move, so they change sign. */
+  const double sign = ROOT_VIEW_SIGN;
+  const float ds = cf_search_draw_score(s, 0);
+  *out = (cf_search_move_stats){
+      .move = CF_MOVE_NONE,
+      .n = r->n,
+      .in_flight = r->in_flight,
+      .p = visited,
+      .q = r->n ? (float)(sign * r->wl) + ds * r->d : NAN,
+      .wl = r->n ? (float)(sign * r->wl) : NAN,
+      .d = r->n ? r->d : NAN,
+      .m = r->n ? r->m : NAN,
+      .u = 0.0f,
+      .v = isnan(r->v) ? NAN : (float)(sign * r->v),
+      .proven = r->proven == CF_UNPROVEN ? CF_UNPROVEN : (int)(sign * r->proven),
+      .proven_plies = r->proven_plies,
+      .mate = 0,
+  };
+  *n_moves = r->n_edges;
+  return true;
 }
 
 int cf_search_pv(const cf_search *s, cf_move first, cf_move *out, int max) {

@@ -161,6 +161,33 @@ void cf_uci_on_search_info(void *user, const cf_search *s, const cf_search_info 
   emit_search_info(user, s, info);
 }
 
+/* VerboseMoveStats' last line: the root itself ("node"), as Lc0 ends its
+ * list: the root's number of moves in the index column, the policy of its
+ * visited moves as P, its own W/D/L, Q and network value from the side to
+ * move; no U or S (nothing chooses the root). */
+static void emit_root_node_stats(cf_uci *u, float draw_score) {
+  cf_search_move_stats r;
+  int n_moves = 0;
+  if (!cf_search_root_node_stats(u->search, &r, &n_moves)) return;
+  char wl[16] = "  -.-----", d[16] = "-.---", ml[16] = " -.-", q[16] = " -.-----", v[16] = " -.----";
+  if (r.n > 0) {
+    float rwl = r.wl, rd = r.d;
+    cf_search_reported_wdl(u->search, true, &rwl, &rd);
+    snprintf(wl, sizeof wl, "%8.5f", rwl);
+    snprintf(d, sizeof d, "%5.3f", rd);
+    snprintf(ml, sizeof ml, "%4.1f", r.m);
+    snprintf(q, sizeof q, "%8.5f", rwl + draw_score * rd);
+  }
+  if (!isnan(r.v)) snprintf(v, sizeof v, "%7.4f", r.v);
+  const char *proof = r.proven == 1 ? " (W)" : r.proven == -1 ? " (L)" : r.proven == 0 ? " (D)" : "";
+  /* P: two decimals, or one once it rounds to 100% (Lc0's width). */
+  char p[16];
+  snprintf(p, sizeof p, r.p >= 0.99995f ? "%5.1f" : "%5.2f", 100.0 * r.p);
+  cf_uci_emit(u, "info string node  (%4d) N: %7u (+%2u) (P: %s%%) (WL: %s) (D: %s) (M: %s) "
+          "(Q: %s) (V: %s)%s",
+       n_moves, r.n, r.in_flight, p, wl, d, ml, q, v, proof);
+}
+
 /* VerboseMoveStats: a line per root move, Lc0's layout, best last. */
 static void emit_move_stats(cf_uci *u) {
   cf_search_move_stats stats[CF_MAX_MOVES];
@@ -192,6 +219,7 @@ static void emit_move_stats(cf_uci *u) {
          move, index, m->n, m->in_flight, 100.0 * m->p, wl, d, ml, shown_q, m->u, m->q + m->u, v,
          proof);
   }
+  emit_root_node_stats(u, draw_score);
 }
 
 /* The one-ply agents' info line(s): one per MultiPV line in the agent's

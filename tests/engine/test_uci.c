@@ -660,6 +660,23 @@ static void test_search_go(cf_test *t) {
   CHECK_STR_CONTAINS(o, " wdl ");
   const char *sc = strstr(o, "score cp ");
   CHECK(sc && labs(atol(sc + 9)) <= 10000);
+  /* Lc0's last stats line is the root itself: its 20 moves in the index
+   * column, its visits, the policy of the moves it visited, its own W/D/L
+   * and network value; no U or S. It comes after every move's line. */
+  const char *node = strstr(o, "info string node  (  20) N: ");
+  CHECK(node != NULL);
+  if (node) {
+    const char *eol = strchr(node, '\n');
+    CHECK(eol && !strstr(eol, ") N: ") && strstr(eol, "bestmove "));
+    CHECK(atol(node + strlen("info string node  (  20) N: ")) >= 200);
+    const char *end = eol ? eol : node + strlen(node);
+    const char *pp = strstr(node, "(P: ");
+    CHECK(pp && pp < end && atof(pp + 4) > 0.0 && atof(pp + 4) <= 100.0);
+    const char *vv = strstr(node, "(V: ");
+    CHECK(vv && vv < end && strncmp(vv, "(V:  -.----)", 12) != 0); /* the root was evaluated */
+    const char *uu = strstr(node, "(U: ");
+    CHECK(!uu || uu > end);
+  }
   run(u, &tr, "setoption name MultiPV value 1\nsetoption name VerboseMoveStats value false\n"
               "setoption name ScoreType value WDL_mu");
   /* A mate in one is seen, and ends the search at once. */

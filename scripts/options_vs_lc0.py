@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""Lc0's search options in cformer, proven against Lc0 on the same network.
+
+For every Lc0 option cformer took over (WDL, contempt, search, output;
+hidden ones included: Lc0 takes them by setoption), each at two values other than its default (a check
+option has one), both engines search the same positions to the same node
+count with VerboseMoveStats, and every root move's printed statistics are
+compared. One run covers every option; it prints a table (option, values,
+positions, worst deviation as a share of its tolerance, pass/fail) and, on a
+difference, a line naming the option, value, position, move, field and both
+values. Exit status: 0 all agree, 1 a difference or a failed run, 2 bad
+command line.
+
+Both engines are set up alike: the network given (by default the twin,
+data/twin/cformer-twin.pb.gz, a net in Lc0's layout), Threads 1 (Lc0's
+search is then one thread: deterministic), MinibatchSize 8 (so the collision
+options have batches to act on), SmartPruningFactor 0 (no early stop), the
+other options at their defaults, one engine process per option setting (no
+state carried over), cformer in float32 (BackendOptions precision=f32), Lc0
+with OMP_NUM_THREADS=1. Some options need a base setting to act at all: the
+WDL rescaling options need a contempt, the root CPuct options need
+RootHasOwnCpuctParams, FpuValueAtRoot needs an FpuStrategyAtRoot; those are
+set in both engines for both values and shown in the table.
+
+Tolerances, and why. Both engines run the same net in float32, but Lc0's blas
+backend and cformer's kernels round differently: priors differ by up to
+0.02 percentage points and values in the 4th decimal. At a few hundred nodes
+that is enough to flip a close PUCT choice now and then, after which the two
+trees differ by a visit here and there (measured at the defaults: root move
+visit counts differ by up to 3 of 100 at MinibatchSize 8, by 1 at
+MinibatchSize 1). So:
+  P  0.05 points: two-decimal printing (0.005 each) plus the backends' 0.02.
+  V  0.002: the child's own evaluation (after WDL rescaling), four decimals,
+     no search in it; where the options' WDL formulas differ, V shows it.
+  N  2 + 25% of the larger count: the search noise above (at the defaults
+     in a flat endgame, where a dozen moves have nearly equal scores, two
+     moves traded 5 of 18 visits).
+  Q, WL, D only where both engines visited the move once (it is then the
+     child's value: 0.01, as Lc0 rescales W/D/L with fast approximations of
+     log and the logistic, good to a few parts in a thousand, cformer with
+     exact ones; at the defaults 0.005 would do) or both at least 10 times: 0.02 + 0.5 / min(N).
+     In between one visit decides them: a move whose refutation one engine
+     found on its second visit and the other did not differs by a pawn or
+     more, which is noise here, not a different formula.
+  U  compared as U (1 + N + in flight) / (P sqrt(sum of the children's
+     N + in flight)), the CPuct the search used, which the noise in N leaves
+     alone (Lc0 stops a node limit mid-batch: it can end past the limit with
+     visits still in flight, `(+ k)`, and its U counts them): 3% relative
+     (P's rounding, CPuct's slow growth with visits) plus 0.002.
+  S  for unvisited moves S - U is the first-play value: 0.03 (it depends
+     on the parent's Q and the visited policy, both noisy as above).
+The root's own `node` line is compared as a move (N, Q, WL, D, V), but for
+its P (the policy of the visited moves, which one visit decides).
+Unvisited moves' Q, WL, D and V are not compared: Lc0 prints zeros (or a
+cached value) there, cformer dashes and the first-play value.
+
+Options not run, and why, are listed at the end of the table:
+SyzygyFastPlay needs Syzygy tables; the moves-left options act only with a
+moves-left head, which the twin lacks (they are run to show both engines
+ignore them; give --net a net with a moves-left head to test their effect).
+
+Lc0 is not part of cformer: build it from its own source and pass the
+binary with --lc0.
+"""
+import argparse
+import datetime
+import math
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from uci_engine import RunError, UciEngine  # noqa: E402
+
+POSITIONS = [
+    ("start", "startpos"),
+    ("middlegame", "fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"),
+    ("endgame", "fen 8/5pk1/6p1/8/3R4/6P1/5PKP/r7 w - - 0 1"),
+]
+
+# (option, two values, base settings both values run with)
+CONTEMPT = [("Contempt", "150")]
+# The collision and out-of-order options act only on batches of several visits.
+BATCH = [("MinibatchSize", "8")]
+CASES = [
+    ("ContemptMode", ["black_side_analysis", "disable"], CONTEMPT),
+    ("Contempt", ["150", "-100"], []),
+    ("ContemptMaxValue", ["100", "250"], [("Contempt", "400")]),
+    ("WDLCalibrationElo", ["2000", "3300"], []),
+    ("WDLDrawRateReference", ["0.4", "0.65"], CONTEMPT),
+    ("WDLDrawRateTarget", ["0.3", "0.7"], []),
+    ("WDLContemptAttenuation", ["0.5", "0.8"], CONTEMPT),
+    ("WDLMaxS", ["0.8", "1.0"], CONTEMPT),
+    ("WDLBookExitBias", ["0.3", "0.9"], CONTEMPT),
+    ("WDLEvalObjectivity", ["0.0", "0.5"], CONTEMPT),
+    ("UCI_Opponent", ["none none computer foo", "none none human bar"],
+     [("Contempt", "foo=200,bar=-150")]),
+    ("UCI_RatingAdv", ["100", "-200"], []),
+    ("MovesLeftMaxEffect", ["0.1", "0.2"], []),
+    ("MovesLeftThreshold", ["0.0", "0.5"], []),
+    ("MovesLeftSlope", ["0.005", "0.01"], []),
+    ("MovesLeftConstantFactor", ["0.5", "1.0"], []),
+    ("MovesLeftScaledFactor", ["0.5", "2.0"], []),
+    ("MovesLeftQuadraticFactor", ["0.0", "-1.0"], []),
+    ("StickyEndgames", ["false"], []),
+    ("CacheHistoryLength", ["1", "7"], []),
+    ("MaxCollisionEvents", ["1", "32"], BATCH),
+    ("MaxCollisionVisits", ["1", "100"], BATCH),
+    ("MaxCollisionVisitsScalingStart", ["1", "1000"], BATCH),
+    ("MaxCollisionVisitsScalingEnd", ["0", "1000"], BATCH),
+    ("MaxCollisionVisitsScalingPower", ["0.5", "2.0"], BATCH),
+    ("OutOfOrderEval", ["false"], BATCH),
+    ("MaxOutOfOrderEvalsFactor", ["0.5", "1.0"], BATCH),
+    ("MaxPrefetch", ["0", "8"], BATCH),
+    ("SmartPruningMinimumBatches", ["10", "100"], []),
+    ("NodesPerSecondLimit", ["2000", "10000"], []),
+    ("RootHasOwnCpuctParams", ["true"], [("CPuctAtRoot", "3.0")]),
+    ("CPuctAtRoot", ["1.0", "3.0"], [("RootHasOwnCpuctParams", "true")]),
+    ("CPuctBaseAtRoot", ["100", "1000"], [("RootHasOwnCpuctParams", "true")]),
+    ("CPuctFactorAtRoot", ["0.0", "10.0"], [("RootHasOwnCpuctParams", "true")]),
+    ("FpuStrategyAtRoot", ["reduction", "absolute"], [("FpuValueAtRoot", "0.5")]),
+    ("FpuValueAtRoot", ["0.0", "0.8"], [("FpuStrategyAtRoot", "reduction")]),
+    ("PerPVCounters", ["true"], []),
+    ("UCI_ShowEPS", ["true"], []),
+]
+NOT_RUN = [("SyzygyFastPlay", "needs Syzygy tables (none given)")]
+
+SHARED = [("Threads", "1"), ("MinibatchSize", "1"), ("SmartPruningFactor", "0"),
+          ("VerboseMoveStats", "true"), ("UCI_ShowWDL", "true"), ("UCI_Chess960", "true")]
+SEARCH_TIMEOUT = 600.0  # seconds for one search (Lc0's blas backend on a busy machine)
+
+P_TOL, V_TOL, FPU_TOL = 0.05, 0.002, 0.03
+FIELDS = ("N", "P", "WL", "D", "M", "Q", "U", "S", "V")
+# "info string e2e4  (322 ) N:      19 (+ 0) (P: 12.85%) (WL:  0.10239) ...":
+# Lc0 pads the move index after it, cformer before it; unknown values print
+# as dashes.
+STATS = re.compile(r"^info string (\S+)\s+\(\s*\d+\s*\)\s+N:\s*(\d+)\s*\(\+\s*(\d+)\)(.*)$")
+FIELD = re.compile(r"\((WL|D|M|Q|U|S|V|P):\s*([-+]?[\d.-]+)%?\)")
+
+
+def number(text):
+    try:
+        return float(text)
+    except ValueError:
+        return None  # "-.-----": not known
+
+
+def move_stats(lines):
+    """({move: {field: value or None}}, the root's `node` line or None) of a
+    search's VerboseMoveStats lines."""
+    moves, node = {}, None
+    for line in lines:
+        m = STATS.match(line)
+        if not m:
+            continue
+        stats = {"N": int(m.group(2)), "flight": int(m.group(3))}
+        for key, value in FIELD.findall(m.group(4)):
+            stats[key] = number(value)
+        if m.group(1) == "node":
+            node = stats
+        else:
+            moves[m.group(1)] = stats
+    return moves, node
+
+
+def q_tolerance(n_mine, n_theirs):
+    """The tolerance of Q, WL and D, or None where they are not compared."""
+    if n_mine == 1 and n_theirs == 1:
+        return 0.01
+    n = min(n_mine, n_theirs)
+    return 0.02 + 0.5 / n if n >= 10 else None
+
+
+def deviations(mine, theirs):
+    """[(share of tolerance, move, field, cformer's value, Lc0's value)] of
+    every compared statistic of two searches' root moves; a root move one
+    engine lacks is reported with an infinite share."""
+    out = []
+    mine_started, theirs_started = (sum(s["N"] + s["flight"] for s in stats.values())
+                                    for stats in (mine, theirs))
+    for move in sorted(set(mine) | set(theirs)):
+        a, b = mine.get(move), theirs.get(move)
+        if a is None or b is None:
+            out.append((math.inf, move, "missing", a is not None, b is not None))
+            continue
+
+        def add(field, x, y, tol):
+            if x is None or y is None:
+                if (x is None) != (y is None):
+                    out.append((math.inf, move, field, x, y))
+                return
+            out.append((abs(x - y) / tol, move, field, x, y))
+
+        add("P", a.get("P"), b.get("P"), P_TOL)
+        add("N", a["N"], b["N"], 2 + 0.25 * max(a["N"], b["N"]))
+        tol = q_tolerance(a["N"], b["N"])
+        if tol is not None:
+            for field in ("Q", "WL", "D"):
+                add(field, a.get(field), b.get(field), tol)
+        if a["N"] > 0 and b["N"] > 0:
+            add("V", a.get("V"), b.get("V"), V_TOL)
+        if all(s.get(f) is not None for s in (a, b) for f in ("U", "P")) and a["P"] > 0.1:
+            fa, fb = (s["U"] * (1 + s["N"] + s["flight"]) / (s["P"] * math.sqrt(max(started, 1)))
+                      for s, started in ((a, mine_started), (b, theirs_started)))
+            add("U", fa, fb, 0.03 * max(abs(fa), abs(fb)) + 0.002 * (1 + max(a["N"], b["N"])) / a["P"])
+        if a["N"] == 0 and b["N"] == 0 and all(s.get(f) is not None for s in (a, b)
+                                               for f in ("S", "U")):
+            add("S-U", a["S"] - a["U"], b["S"] - b["U"], FPU_TOL)
+    return out
+
+
+def run_engine(label, argv, options, env):
+    """{position name: move stats} of one engine process with options set."""
+    engine = UciEngine(label, argv, options, env)
+    try:
+        engine.start()
+        out = {}
+        for name, spec in POSITIONS:
+            lines, _ = engine.go(spec, f"go nodes {ARGS.nodes}", SEARCH_TIMEOUT)
+            moves, node = move_stats(lines)
+            out[name] = moves
+            if node is not None:
+                # The root's own line: its P is the policy of the moves
+                # visited, which one visit more or less moves; not compared.
+                out[name]["(root)"] = dict(node, P=None)
+            if not out[name]:
+                raise RunError(f"{label}: no VerboseMoveStats lines from {name}")
+        return out
+    finally:
+        engine.close()
+
+
+def compare_case(option, value, base, log):
+    """(worst share of tolerance, [failure lines]) of one option value."""
+    settings = base + ([(option, value)] if option else [])
+    shared = [("WeightsFile", ARGS.net)] + SHARED
+    mine = run_engine("cformer", [ARGS.cformer, "uci"],
+                      shared + [("BackendOptions", "precision=f32")] + settings, None)
+    env = dict(os.environ)
+    env.setdefault("OMP_NUM_THREADS", "1")
+    theirs = run_engine("Lc0", [ARGS.lc0], shared + settings, env)
+    worst, failures = 0.0, []
+    for name, _ in POSITIONS:
+        for share, move, field, x, y in deviations(mine[name], theirs[name]):
+            worst = max(worst, share)
+            if share > 1.0:
+                failures.append(f"{option or 'defaults'} = {value!r} ({base}): {name}: "
+                                f"{move} {field}: cformer {x}, Lc0 {y}")
+    log(f"{option or 'defaults'} = {value}: worst {worst:.2f} of tolerance")
+    return worst, failures
+
+
+def main(argv=None):
+    global ARGS
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--lc0", required=True, help="Lc0's binary")
+    p.add_argument("--cformer", default=os.path.join(root, "build", "tools", "cformer"))
+    p.add_argument("--net", default=os.path.join(root, "data", "twin", "cformer-twin.pb.gz"))
+    p.add_argument("--nodes", type=int, default=100, help="nodes a search (default 100)")
+    p.add_argument("--only", default="", help="comma-separated options to run (default all)")
+    ARGS = p.parse_args(argv)
+    for path in (ARGS.lc0, ARGS.cformer, ARGS.net):
+        if not os.path.exists(path):
+            p.error(f"no such file: {path}")
+    only = {o for o in ARGS.only.split(",") if o}
+    cases = [c for c in CASES if not only or c[0] in only]
+    if only - {c[0] for c in CASES}:
+        p.error(f"unknown options in --only: {sorted(only - {c[0] for c in CASES})}")
+
+    def log(text):
+        print(text, file=sys.stderr, flush=True)
+
+    rows, all_failures = [], []
+    try:
+        worst, failures = compare_case(None, "", [], log)
+        rows.append(("(defaults)", "", "", worst, failures))
+        all_failures += failures
+        for option, values, base in cases:
+            worst_case, case_failures = 0.0, []
+            for value in values:
+                w, f = compare_case(option, value, base, log)
+                worst_case, case_failures = max(worst_case, w), case_failures + f
+            base_text = ", ".join(f"{k} {v}" for k, v in base)
+            rows.append((option, " / ".join(values), base_text, worst_case, case_failures))
+            all_failures += case_failures
+    except RunError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    positions = ", ".join(n for n, _ in POSITIONS)
+    print(f"{datetime.date.today()}: go nodes {ARGS.nodes}, positions {positions}; "
+          f"worst = largest deviation / its tolerance over every root move and field")
+    print("| option | values | with | worst | result |")
+    print("|---|---|---|---|---|")
+    for option, values, base_text, worst, failures in rows:
+        print(f"| {option} | {values} | {base_text} | {worst:.2f} | "
+              f"{'fail' if failures else 'pass'} |")
+    for option, why in NOT_RUN:
+        print(f"| {option} | | | | not run: {why} |")
+    for line in all_failures:
+        print(f"DIFFERENCE: {line}")
+    return 1 if all_failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
