@@ -31,7 +31,8 @@ typedef struct lc0_row {
   double def, min, max;
 } lc0_row;
 
-/* Lc0's values (src/search/classic/params.cc and the stoppers' options). */
+/* Lc0's values (src/search/classic/params.cc and the stoppers' options),
+ * but for CacheHistoryLength's default, where cformer keeps the exact key. */
 static const lc0_row lc0_rows[] = {
     {"CPuctAtRoot", 1.745, 0, 100},
     {"CPuctBaseAtRoot", 38739, 1, 1e9},
@@ -46,7 +47,7 @@ static const lc0_row lc0_rows[] = {
     {"MovesLeftScaledFactor", 1.6521, -2, 2},
     {"MovesLeftQuadraticFactor", -0.6521, -1, 1},
     {"StickyEndgames", 1, 0, 1},
-    {"CacheHistoryLength", 0, 0, 7},
+    {"CacheHistoryLength", 7, 0, 7}, /* cformer's default (Lc0's is 0): the exact key */
     {"MaxCollisionEvents", 917, 1, 65536},
     {"MaxCollisionVisits", 80000, 1, 100000000},
     {"MaxCollisionVisitsScalingStart", 28, 1, 100000},
