@@ -92,13 +92,7 @@ int cf_cmd_backendbench(int argc, char **argv) {
   int threads = 0;
   bb_options o = {.batches = 100, .start = 1, .max = 256, .step = 1};
   cf_cli_flag flags[] = {
-      {.name = "weights", .letter = 'w', .kind = CF_CLI_STRING, .dest = &weights, .arg = "FILE",
-       .help = "network file, or \"<built in>\" (default)"},
-      {.name = "backend", .letter = 'b', .kind = CF_CLI_STRING, .dest = &backend,
-       .set = cf_cli_check_backend, .help = "compute backend (default auto)"},
-      {.name = "backend-opts", .kind = CF_CLI_STRING, .dest = &backend_opts, .arg = "K=V,...",
-       .help = "backend options (docs/BACKENDS.md)"},
-      CF_CLI_WEIGHTS_MAX_MB_FLAG(&load),
+      CF_CLI_NET_FLAGS(&weights, &backend, &backend_opts, &load),
       {.name = "threads", .letter = 't', .kind = CF_CLI_INT, .dest = &threads, .imin = 0,
        .imax = 1024, .help = "the network's lanes (0 = the backend's default)"},
       {.name = "batches", .kind = CF_CLI_INT, .dest = &o.batches, .imin = 2, .imax = 999999999,

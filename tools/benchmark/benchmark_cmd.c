@@ -109,13 +109,7 @@ int cf_cmd_benchmark(int argc, char **argv) {
   int threads = 0, num_positions = BENCHMARK_POSITION_COUNT, minibatch = 0;
   long nodes = -1, movetime = 10000;
   cf_cli_flag flags[] = {
-      {.name = "weights", .letter = 'w', .kind = CF_CLI_STRING, .dest = &weights, .arg = "FILE",
-       .help = "network file, or \"<built in>\" (default)"},
-      {.name = "backend", .letter = 'b', .kind = CF_CLI_STRING, .dest = &backend,
-       .set = cf_cli_check_backend, .help = "compute backend (default auto)"},
-      {.name = "backend-opts", .kind = CF_CLI_STRING, .dest = &backend_opts, .arg = "K=V,...",
-       .help = "backend options (docs/BACKENDS.md)"},
-      CF_CLI_WEIGHTS_MAX_MB_FLAG(&load),
+      CF_CLI_NET_FLAGS(&weights, &backend, &backend_opts, &load),
       {.name = "threads", .letter = 't', .kind = CF_CLI_INT, .dest = &threads, .imin = 0,
        .imax = 1024, .help = "the network's lanes (0 = the backend's default)"},
       {.name = "minibatch-size", .kind = CF_CLI_INT, .dest = &minibatch, .imin = 0, .imax = 1024,

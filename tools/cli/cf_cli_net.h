@@ -38,6 +38,18 @@ cf_status cf_cli_load_weights(const char *weights, const cf_weights_load_options
    .ctx = (load), .help = CF_CLI_WEIGHTS_MAX_MB_HELP}
 bool cf_cli_set_weights_max_mb(void *ctx, const char *value, char *why, size_t why_size);
 
+/* The flags of a tool that loads one network: --weights, --backend,
+ * --backend-opts and --weights-max-mb, into the tool's own variables
+ * (pointers; load as for CF_CLI_WEIGHTS_MAX_MB_FLAG). */
+#define CF_CLI_NET_FLAGS(weights, backend, backend_opts, load)                                  \
+  {.name = "weights", .letter = 'w', .kind = CF_CLI_STRING, .dest = (weights), .arg = "FILE",   \
+   .help = "network file, or \"<built in>\" (default)"},                                        \
+      {.name = "backend", .letter = 'b', .kind = CF_CLI_STRING, .dest = (backend),              \
+       .set = cf_cli_check_backend, .help = "compute backend (default auto)"},                  \
+      {.name = "backend-opts", .kind = CF_CLI_STRING, .dest = (backend_opts), .arg = "K=V,...", \
+       .help = "backend options (docs/BACKENDS.md)"},                                           \
+      CF_CLI_WEIGHTS_MAX_MB_FLAG(load)
+
 /* --backend-opts (opts; NULL: none) parsed, once, into *out for the net
  * (cf_net_options.backend_kv; the caller frees it), with --threads N set on
  * it as lanes=N unless opts names lanes or threads (net/cf_net_options.h).

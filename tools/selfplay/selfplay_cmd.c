@@ -33,13 +33,7 @@ int cf_cmd_selfplay(int argc, char **argv) {
   o.settings.temp.value_cutoff = 100;
   double eps = 0, alpha = 0.3, temp = 0, temp_endgame = 0, value_cutoff = 100, visit_offset = 0;
   cf_cli_flag flags[] = {
-      {.name = "weights", .letter = 'w', .kind = CF_CLI_STRING, .dest = &o.weights, .arg = "FILE",
-       .help = "network file, or \"<built in>\" (default)"},
-      {.name = "backend", .letter = 'b', .kind = CF_CLI_STRING, .dest = &o.backend,
-       .set = cf_cli_check_backend, .help = "compute backend (default auto)"},
-      {.name = "backend-opts", .kind = CF_CLI_STRING, .dest = &o.backend_opts, .arg = "K=V,...",
-       .help = "backend options (docs/BACKENDS.md)"},
-      CF_CLI_WEIGHTS_MAX_MB_FLAG(&o.load),
+      CF_CLI_NET_FLAGS(&o.weights, &o.backend, &o.backend_opts, &o.load),
       {.name = "history-fill", .kind = CF_CLI_STRING, .set = cf_cli_set_history_fill,
        .ctx = &o.history_fill, .arg = "fen_only|no|always",
        .help = "history planes older than the game (default no, as Lc0's selfplay)"},
