@@ -80,6 +80,12 @@ bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len) {
   return go_on;
 }
 
+void cf_uci_preload(cf_uci *u) {
+  pthread_mutex_lock(&u->cmd_mu);
+  (void)cf_uci_start_load(u); /* ready, failed (said) or under way */
+  pthread_mutex_unlock(&u->cmd_mu);
+}
+
 bool cf_uci_feed(cf_uci *u, const char *line) {
   return cf_uci_feed_n(u, line, line ? strlen(line) : 0);
 }

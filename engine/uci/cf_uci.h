@@ -106,6 +106,11 @@ cf_status cf_uci_set_option(cf_uci *u, cf_uci_option_id id, const char *value, c
 /* The option's current value (normalised text). */
 const char *cf_uci_get_option(const cf_uci *u, cf_uci_option_id id);
 
+/* Starts loading the network the options name (and warming it), on the
+ * loader's thread when loads run in the background, as the first isready
+ * would: Lc0's --preload. A failed load is reported as isready reports it. */
+void cf_uci_preload(cf_uci *u);
+
 /* Handles one line (with or without its newline). Returns false once the
  * line was `quit` (any search has then ended). */
 bool cf_uci_feed(cf_uci *u, const char *line);

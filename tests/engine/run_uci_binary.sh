@@ -4,7 +4,7 @@
 # that are not a regular file, --weights-max-mb, WeightsFile autodiscovery
 # beside the binary, isready's replies, NUL bytes
 # and control bytes in the input, the Threads warning, stop/quit during go
-# infinite, end of input without quit.
+# infinite, end of input without quit, --preload.
 set -u
 cformer="$1" net="$2"
 tmp=$(mktemp -d /tmp/cf_uci_bin_XXXXXX)
@@ -112,4 +112,14 @@ echo "$out" | grep -q '^bestmove ' || fail "no bestmove after quit during go inf
 out=$( (printf 'isready\ngo infinite\n'; sleep 1; printf 'stop\n'; sleep 1; printf 'isready\n') | timeout 15 "$cformer")
 echo "$out" | grep -q '^bestmove ' || fail "no bestmove after stop"
 [ "$(echo "$out" | grep -c '^readyok$')" -eq 2 ] || fail "isready after stop not answered"
+# --preload (Lc0's): the network loads at start, before any command. A
+# missing file is reported with no command sent but quit (waited for: the
+# load runs on its own thread), and not without --preload.
+out=$( (sleep 2; printf 'quit\n') | "$cformer" --preload -w /nonexistent/x.pb.gz) || fail "--preload: exit status"
+echo "$out" | grep -q '^info string error: .*/nonexistent/x.pb.gz' || fail "--preload: the load did not run at start"
+out=$( (sleep 1; printf 'quit\n') | "$cformer" -w /nonexistent/x.pb.gz) || fail "no --preload: exit status"
+[ -z "$out" ] || fail "without --preload something was loaded at start: $out"
+out=$( (printf 'go nodes 1\n'; sleep 1; printf 'quit\n') | "$cformer" --preload) || fail "--preload go: exit status"
+[ "$(echo "$out" | head -n 1 | cut -c1-26)" = "info string loaded network" ] || fail "--preload: no load line first: $out"
+echo "$out" | grep -q '^bestmove ' || fail "--preload: no bestmove"
 echo "uci binary: ok"

@@ -101,7 +101,7 @@ static int apply_config(cf_cli_spec *spec, const char *dir, int argc, char **arg
 
 /* Applies the configuration file's flags, then the command line's, in
  * order; returns -1 to go on, else an exit status. */
-static int apply_flags(cf_uci *u, const char *dir, int argc, char **argv) {
+static int apply_flags(cf_uci *u, const char *dir, int argc, char **argv, bool *preload) {
   enum { N_FLAGS = CF_OPT_COUNT + 32 };
   cf_cli_flag flags[N_FLAGS];
   uci_flag_ctx ctx[CF_OPT_COUNT];
@@ -147,6 +147,12 @@ static int apply_flags(cf_uci *u, const char *dir, int argc, char **argv) {
         .kind = o->type == CF_OPT_TYPE_CHECK ? CF_CLI_BOOL : CF_CLI_STRING,
         .attrs = CF_CLI_HIDDEN};
   }
+  /* Lc0's --preload: not an option, a start-up action. */
+  if (n_flags < N_FLAGS)
+    flags[n_flags++] = (cf_cli_flag){
+        .name = "preload", .kind = CF_CLI_BOOL, .dest = preload,
+        .help = "load (and warm) the network at start, before the first command, as Lc0's "
+                "--preload; what the load says comes with the first go"};
   cf_cli_spec spec = {
       .prog = "cformer uci", .version = "cformer " CF_VERSION,
       .usage = "usage: cformer [uci] [options]\n\n"
@@ -178,11 +184,13 @@ int cf_cmd_uci(int argc, char **argv) {
     fprintf(stderr, "cformer uci: %s\n", err.msg);
     return 1;
   }
-  int rc = apply_flags(u, dir, argc, argv);
+  bool preload = false;
+  int rc = apply_flags(u, dir, argc, argv, &preload);
   if (rc >= 0) {
     cf_uci_free(u);
     return rc;
   }
+  if (preload) cf_uci_preload(u);
   char *line = NULL;
   size_t cap = 0;
   ssize_t len;
