@@ -1,0 +1,40 @@
+/* cf_strength.c: the table of UCI_Elo levels (cf_strength.h). The rows are
+ * calibrated against Stockfish 15.1's UCI_Elo ladder at 200 ms a move
+ * (docs/STRENGTH.md, "Calibration of UCI_Elo"); change them there first. */
+#include "engine/cf_strength.h"
+
+#include <math.h>
+
+typedef struct row {
+  int elo;
+  double nodes;
+  float temperature;
+} row;
+
+/* Anchors: one node is the policy agent (about 1020 on Stockfish's scale
+ * at 100 ms, docs/STRENGTH.md), widened with a temperature on its priors
+ * below that; about 370 nodes a move measured about 1510. The top row's
+ * nodes are only the end of the interpolation: at CF_STRENGTH_ELO_MAX itself
+ * there is no limit. Nodes must not fall and temperatures must not rise
+ * from row to row (the strength test checks the levels it makes). */
+static const row rows[] = {
+    {1000, 1, 0.60f},
+    {1200, 8, 0.40f},
+    {1400, 64, 0.10f},
+    {1600, 500, 0.0f},
+    {CF_STRENGTH_ELO_MAX, 8000, 0.0f},
+};
+#define N_ROWS ((int)(sizeof rows / sizeof rows[0]))
+
+cf_strength_level cf_strength_at(int elo) {
+  if (elo >= CF_STRENGTH_ELO_MAX) return (cf_strength_level){.nodes = 0, .temperature = 0};
+  if (elo < rows[0].elo) elo = rows[0].elo;
+  int i = 0;
+  while (i + 2 < N_ROWS && elo >= rows[i + 1].elo) i++;
+  const row *a = &rows[i], *b = &rows[i + 1];
+  const double f = (double)(elo - a->elo) / (double)(b->elo - a->elo);
+  /* Geometric in nodes: each step of Elo costs about the same factor. */
+  const double nodes = exp(log(a->nodes) + f * (log(b->nodes) - log(a->nodes)));
+  const float t = a->temperature + (float)f * (b->temperature - a->temperature);
+  return (cf_strength_level){.nodes = (long)floor(nodes + 0.5), .temperature = t};
+}
