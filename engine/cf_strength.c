@@ -11,17 +11,20 @@ typedef struct row {
   float temperature;
 } row;
 
-/* Anchors: one node is the policy agent (about 1020 on Stockfish's scale
- * at 100 ms, docs/STRENGTH.md), widened with a temperature on its priors
- * below that; about 370 nodes a move measured about 1510. The top row's
- * nodes are only the end of the interpolation: at CF_STRENGTH_ELO_MAX itself
- * there is no limit. Nodes must not fall and temperatures must not rise
- * from row to row (the strength test checks the levels it makes). */
+/* Anchors, measured at 200 ms a move against Stockfish 15.1 (docs/STRENGTH.md,
+ * "Calibration"): 8 nodes with temperature 0.4 about 1110, 64 nodes with 0.1
+ * about 1185, about 150 nodes (the clock's cut) about 1510. One
+ * node is the policy agent (about 1020), widened by a temperature on its
+ * priors below that. The top row's nodes are only the end of the
+ * interpolation: at CF_STRENGTH_ELO_MAX itself there is no limit. Nodes
+ * must not fall and temperatures must not rise from row to row (the
+ * strength test checks the levels it makes). */
 static const row rows[] = {
     {1000, 1, 0.60f},
-    {1200, 8, 0.40f},
-    {1400, 64, 0.10f},
-    {1600, 500, 0.0f},
+    {1100, 8, 0.40f},
+    {1200, 64, 0.10f},
+    {1400, 150, 0.05f},
+    {1600, 400, 0.0f},
     {CF_STRENGTH_ELO_MAX, 8000, 0.0f},
 };
 #define N_ROWS ((int)(sizeof rows / sizeof rows[0]))

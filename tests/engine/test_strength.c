@@ -79,8 +79,10 @@ static void test_node_cap(cf_test *t) {
   CHECK(uci_last_nodes(o) >= 1 && uci_last_nodes(o) <= cap);
   o = uci_transcript_run(u, &tr, "ucinewgame\nposition startpos\ngo nodes 2");
   CHECK(uci_last_nodes(o) >= 1 && uci_last_nodes(o) <= 2);
-  o = uci_transcript_run(u, &tr, "setoption name UCI_LimitStrength value false\nucinewgame\n"
-                                 "position startpos\ngo nodes 60");
+  /* Smart pruning off: the search alone would not stop before go's nodes. */
+  o = uci_transcript_run(u, &tr, "setoption name UCI_LimitStrength value false\nsetoption name "
+                                 "SmartPruningFactor value 0\nucinewgame\nposition startpos\n"
+                                 "go nodes 300");
   CHECK(uci_last_nodes(o) > cap);
   cf_uci_free(u);
 }
