@@ -1,6 +1,6 @@
-/* cf_strength.c: the table of UCI_Elo levels (cf_strength.h). The rows are
- * calibrated against Stockfish 15.1's UCI_Elo ladder at 200 ms a move
- * (docs/STRENGTH.md, "Calibration of UCI_Elo"); change them there first. */
+/* cf_strength.c: the table of UCI_Elo levels (cf_strength.h). The rows come
+ * from matches against Stockfish 15.1's UCI_Elo ladder at 200 ms a move
+ * (docs/STRENGTH.md, "Limited strength"); a change of a row goes there too. */
 #include "engine/cf_strength.h"
 
 #include <math.h>
@@ -11,11 +11,11 @@ typedef struct row {
   float temperature;
 } row;
 
-/* Anchors, measured at 200 ms a move against Stockfish 15.1 (docs/STRENGTH.md,
- * "Calibration"): 8 nodes with temperature 0.4 about 1110, 64 nodes with 0.1
- * about 1185, about 150 nodes (the clock's cut) about 1510. One
- * node is the policy agent (about 1020), widened by a temperature on its
- * priors below that. The top row's nodes are only the end of the
+/* Anchors, 20-game matches at 200 ms a move (preliminary, intervals of about
+ * +-200): 8 nodes with temperature 0.4 about 1110, 64 nodes with 0.1 about
+ * 1185, 150 nodes with 0.05 about 1210 and a 500-node cap about 1510 (both
+ * cut by the clock near 140 evaluations). One node is the policy agent
+ * (about 1020), widened by a temperature on its priors below that. The top row's nodes are only the end of the
  * interpolation: at CF_STRENGTH_ELO_MAX itself there is no limit. Nodes
  * must not fall and temperatures must not rise from row to row (the
  * strength test checks the levels it makes). */
