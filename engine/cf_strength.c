@@ -13,8 +13,8 @@ typedef struct row {
 
 /* Anchors, 20-game matches at 200 ms a move (preliminary, intervals of about
  * +-200): 8 nodes with temperature 0.4 about 1110, 64 nodes with 0.1 about
- * 1185, 150 nodes with 0.05 about 1210 and a 500-node cap about 1510 (both
- * cut by the clock near 140 evaluations). One node is the policy agent
+ * 1185, 150 nodes with 0.05 about 1350 (40 games) and a 500-node cap about
+ * 1510 (both cut by the clock near 140 evaluations). One node is the policy agent
  * (about 1020), widened by a temperature on its priors below that. The top row's nodes are only the end of the
  * interpolation: at CF_STRENGTH_ELO_MAX itself there is no limit. Nodes
  * must not fall and temperatures must not rise from row to row (the
