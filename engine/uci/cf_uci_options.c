@@ -9,6 +9,7 @@
 
 #include "backends/cf_backend.h"
 #include "engine/cf_agent.h"
+#include "engine/cf_strength.h"
 #include "engine/uci/cf_uci_clock.h"
 #include "engine/uci/cf_uci_contempt.h"
 #include "engine/uci/cf_uci_info.h"
@@ -108,6 +109,15 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
     [CF_OPT_SEED] = {"Seed", "seed", NULL, 0, CF_OPT_TYPE_SPIN, "0", 0, 2147483647, {NULL},
                      "seed of the temperature's draws, so that a run repeats its games "
                      "exactly; 0 = a different seed each run", {{NULL, NULL}}, cf_uci_seed_changed},
+    [CF_OPT_UCI_LIMIT_STRENGTH] = {"UCI_LimitStrength", "limit-strength", NULL, 0,
+                                   CF_OPT_TYPE_CHECK, "false", 0, 0, {NULL},
+                                   "play at the strength UCI_Elo names: each move searches at "
+                                   "most that level's nodes and is drawn with its temperature "
+                                   "(the clock still applies)", {{NULL, NULL}}, NULL},
+    [CF_OPT_UCI_ELO] = {"UCI_Elo", "elo", NULL, 0, CF_OPT_TYPE_SPIN, CF_STRENGTH_ELO_MAX_TEXT,
+                        CF_STRENGTH_ELO_MIN, CF_STRENGTH_ELO_MAX, {NULL},
+                        "the strength with UCI_LimitStrength, on Stockfish 15.1's UCI_Elo "
+                        "scale; the top is full strength (docs/STRENGTH.md)", {{NULL, NULL}}, NULL},
     [CF_OPT_MULTIPV] = {"MultiPV", "multipv", NULL, 0, CF_OPT_TYPE_SPIN, "1", 1, 500, {NULL},
                         "lines (principal variations) in the info output", {{NULL, NULL}}, NULL},
     [CF_OPT_VERBOSE_MOVE_STATS] = {"VerboseMoveStats", "verbose-move-stats", NULL, 'v',

@@ -49,6 +49,10 @@ typedef enum cf_uci_option_id {
   CF_OPT_TEMP_VALUE_CUTOFF,
   CF_OPT_TEMP_VISIT_OFFSET,
   CF_OPT_SEED,
+  /* A weaker engine on request: a node limit and a temperature per level
+   * (engine/cf_strength.h). */
+  CF_OPT_UCI_LIMIT_STRENGTH,
+  CF_OPT_UCI_ELO,
   /* Output. */
   CF_OPT_MULTIPV,
   CF_OPT_VERBOSE_MOVE_STATS,

@@ -28,12 +28,17 @@ static void wait_release(cf_uci *u) {
 static bool run_search(cf_uci *u, cf_agent_result *r) {
   const bool tree = cf_agent_has(u->agent, CF_AGENT_BUILDS_TREE);
   const bool keeps = cf_agent_has(u->agent, CF_AGENT_KEEPS_STATE);
+  /* UCI_LimitStrength: at most the level's nodes, whatever the clock (which
+   * still applies) or go nodes asked. */
+  long nodes = u->go.nodes > 0 ? u->go.nodes : 0;
+  const long level_nodes = cf_uci_strength(u).nodes;
+  if (level_nodes > 0 && (nodes == 0 || level_nodes < nodes)) nodes = level_nodes;
   cf_agent_request req = {
       .net = u->net,
       .game = &u->game,
       .allowed = u->go.searchmoves,
       .n_allowed = u->go.n_searchmoves,
-      .max_evals = u->go.nodes > 0 ? u->go.nodes : 0,
+      .max_evals = nodes,
       /* Nothing can stop a search that runs in the feeding call: without a
        * flag, a held one that is solved ends instead of waiting for it. */
       .stop = u->inline_search ? NULL : &u->stop,

@@ -27,7 +27,10 @@ void cf_uci_apply_temperature(cf_uci *u, cf_agent_result *r) {
       .value_cutoff = (float)u->opt[CF_OPT_TEMP_VALUE_CUTOFF].f,
       .visit_offset = (float)u->opt[CF_OPT_TEMP_VISIT_OFFSET].f,
   };
-  const float t = cf_temperature_at(&p, cf_uci_game_ply(u));
+  float t = cf_temperature_at(&p, cf_uci_game_ply(u));
+  /* A limited strength widens the choice at least to its level's temperature. */
+  const float level_t = cf_uci_strength(u).temperature;
+  if (level_t > t) t = level_t;
   if (!(t > 0) || r->best == CF_MOVE_NONE) return;
   const bool tree = cf_agent_has(u->agent, CF_AGENT_BUILDS_TREE);
   if (!tree && strcmp(u->agent->name, "policy") != 0) return;
@@ -59,6 +62,11 @@ void cf_uci_apply_temperature(cf_uci *u, cf_agent_result *r) {
   if (pick < 0 || move[pick] == r->best) return;
   r->best = move[pick];
   r->ponder = reply[pick];
+}
+
+cf_strength_level cf_uci_strength(const cf_uci *u) {
+  if (!u->opt[CF_OPT_UCI_LIMIT_STRENGTH].on) return (cf_strength_level){0, 0};
+  return cf_strength_at((int)u->opt[CF_OPT_UCI_ELO].i);
 }
 
 void cf_uci_seed_rng(cf_uci *u) {
