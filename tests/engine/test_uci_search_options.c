@@ -18,15 +18,7 @@
 #include "tests/cf_test.h"
 #include "tests/engine/uci_transcript.h"
 
-static cf_uci *engine(cf_test *t, transcript *tr) {
-  uci_transcript_init(tr);
-  cf_uci *u = NULL;
-  cf_error err = {0};
-  if (!CHECK(cf_uci_create(&(cf_uci_config){.max_batch = 8}, uci_transcript_collect, tr, &u,
-                           &err) == CF_OK))
-    fprintf(stderr, "  %s\n", err.msg);
-  return u;
-}
+static cf_uci *engine(cf_test *t, transcript *tr) { return uci_transcript_engine(t, tr); }
 
 typedef struct bad_value {
   const char *name, *value, *expected;

@@ -94,4 +94,18 @@ static inline bool uci_bestmove_legal(const char *out, const char *fen, const ch
   return ok;
 }
 
+#ifdef CF_TEST_H
+/* An engine writing to tr: batches of up to 8, the options' defaults
+ * (the failure checked and said, NULL then). */
+static inline cf_uci *uci_transcript_engine(cf_test *t, transcript *tr) {
+  uci_transcript_init(tr);
+  cf_uci *u = NULL;
+  cf_error err = {0};
+  if (!CHECK(cf_uci_create(&(cf_uci_config){.max_batch = 8}, uci_transcript_collect, tr, &u,
+                           &err) == CF_OK))
+    fprintf(stderr, "  %s\n", err.msg);
+  return u;
+}
+#endif
+
 #endif /* TESTS_ENGINE_UCI_TRANSCRIPT_H */
