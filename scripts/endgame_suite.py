@@ -15,6 +15,12 @@ does not lose.
 
     scripts/endgame_suite.py --tables data/syzygy            # with SyzygyPath
     scripts/endgame_suite.py --tables data/syzygy --no-syzygy  # same positions, none
+    scripts/endgame_suite.py --tables data/syzygy --root-scores 100  # scores only
+
+--root-scores N searches each position once (`go nodes N`, no opponent) and
+counts the scores that state the tables' result: `cp 0` for a drawn position,
+a positive (won) or negative (lost) `mate` for the others. That part does
+not depend on time.
 
 Prints one line per game and a summary by ending; --json writes every game.
 It is timed play: run it on a machine otherwise idle.
@@ -168,6 +174,25 @@ class Engine:
             if line.split()[:1] == [word]:
                 return line.split()
 
+    def score(self, fen, nodes):
+        """The last `score` of a `go nodes` search: ("cp", n) or ("mate", n);
+        None when the engine printed none (no legal move: it says so and
+        answers `bestmove 0000`)."""
+        start = len(self.lines)
+        self.send("position fen %s" % fen)
+        self.send("go nodes %d" % nodes)
+        self.wait("bestmove")
+        for line in reversed(self.lines[start:]):
+            words = line.split()
+            if words[:1] == ["info"] and "score" in words:
+                i = words.index("score")
+                return words[i + 1], int(words[i + 2])
+        return None
+
+    def said(self, words, last=3):
+        """Whether one of the engine's last lines contains `words`."""
+        return any(words in line for line in self.lines[-last:])
+
     def move(self, fen, moves, movetime):
         self.send("position fen %s%s" % (fen, " moves " + " ".join(moves) if moves else ""))
         self.send("go movetime %d" % movetime)
@@ -220,6 +245,52 @@ def play(tables, cformer, stockfish, board, side, cformer_side, movetime, moves)
     return 0.5, "ply limit", 600
 
 
+def states_result(score, wdl):
+    """Whether a search's score says what the tables say."""
+    if score is None:
+        return False
+    kind, value = score
+    if wdl == 0:
+        return kind == "cp" and value == 0
+    return kind == "mate" and (value > 0) == (wdl > 0)
+
+
+def root_scores(cformer, positions, nodes, no_syzygy):
+    load, t0 = os.getloadavg()[0], time.time()
+    counts, skipped = {}, 0
+    for i, (ending, board, side, wdl) in enumerate(positions):
+        cformer.send("ucinewgame")
+        score = cformer.score(fen_of(board, side), nodes)
+        if score is None and cformer.said("no legal moves"):
+            skipped += 1  # stalemate: nothing to search, nothing to score
+            print("%3d %-6s %-58s %-5s no legal move" % (i + 1, ending, fen_of(board, side), WDL_NAMES[wdl]))
+            continue
+        ok = states_result(score, wdl)
+        key = (ending, wdl)
+        counts[key] = [counts.get(key, [0, 0])[0] + ok, counts.get(key, [0, 0])[1] + 1]
+        print("%3d %-6s %-58s %-5s score %-12s%s"
+              % (i + 1, ending, fen_of(board, side), WDL_NAMES[wdl],
+                 " ".join(map(str, score)) if score else "none", "" if ok else "  (not the tables')"),
+              flush=True)
+    cformer.close()
+    print("\n%s, go nodes %d; %d positions, %d of them without a legal move (left out); "
+          "load average %.2f at the start, %.0f s"
+          % ("with SyzygyPath" if not no_syzygy else "without tables", nodes, len(positions),
+             skipped, load, time.time() - t0))
+    print("%-6s %14s %14s %14s" % ("ending", "won: mate +", "drawn: cp 0", "lost: mate -"))
+    total = {2: [0, 0], 0: [0, 0], -2: [0, 0]}
+    for ending in ENDINGS:
+        cells = []
+        for wdl in (2, 0, -2):
+            ok, n = counts.get((ending, wdl), [0, 0])
+            total[wdl][0] += ok
+            total[wdl][1] += n
+            cells.append("%d / %d" % (ok, n))
+        print("%-6s %14s %14s %14s" % (ending, *cells))
+    print("%-6s %14s %14s %14s" % ("all", *("%d / %d" % tuple(total[w]) for w in (2, 0, -2))))
+    return 0 if all(t[0] == t[1] for t in total.values()) else 1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", required=True, help="Syzygy tables (3- and 4-piece)")
@@ -235,6 +306,9 @@ def main():
     ap.add_argument("--limit", type=int, default=0, help="play only the first N positions")
     ap.add_argument("--only", type=int, default=0, help="play only position N (1-based)")
     ap.add_argument("--json", help="write every game here")
+    ap.add_argument("--root-scores", type=int, default=0, metavar="N",
+                    help="no games: search each position to N nodes and count the scores "
+                         "that state the tables' result")
     args = ap.parse_args()
 
     tables = Tables(args.tables)
@@ -247,6 +321,8 @@ def main():
     if not args.no_syzygy:
         copts.append(("SyzygyPath", os.path.abspath(args.tables)))
     cformer = Engine([args.cformer], copts)
+    if args.root_scores:
+        return root_scores(cformer, positions, args.root_scores, args.no_syzygy)
     stockfish = Engine([args.stockfish], [("Threads", 1), ("Hash", 16)])
     load = os.getloadavg()[0]
     games, t0 = [], time.time()
