@@ -85,6 +85,21 @@ class Selfplay(unittest.TestCase):
             self.assertIn("W/D/L " + wdl, out)
         self.assertEqual(len(a_chunks[os.path.basename(files[0])]) % 8356, 0)
 
+    def test_batched_games_are_the_games_played_alone(self):
+        # --batch-games: a thread's games share network calls; each game,
+        # its PGN and its chunk stay byte for byte what it is alone (the
+        # PGN's games come in the order they end, so by round), with
+        # resignation and its playthrough in play
+        resign = ["--games", "6", "--resign-percentage", "10", "--resign-playthrough", "30"]
+        alone_pgn, alone_chunks = self.play("alone", *resign)
+        for name, extra in (("b4", ["--batch-games", "4"]),
+                            ("p2b2", ["--parallelism", "2", "--batch-games", "2"])):
+            pgn, chunks = self.play(name, *resign, *extra)
+            self.assertEqual(sorted(pgn), list(range(1, 7)))
+            self.assertEqual(pgn, alone_pgn, name)
+            self.assertEqual(chunks, alone_chunks, name)
+        self.assertTrue(any("{resignation}" in g for g in alone_pgn.values()))
+
     def test_chunk_dir_of_another_run_refused(self):
         run("selfplay", "--visits", "2", "--seed", "1", "--training", self.p("t"), "--pgn",
             self.p("t.pgn"))
