@@ -3,7 +3,8 @@ noise and temperature repeating exactly from its seed (whatever
 --parallelism), chunks that describe to the PGN's games, Lc0-written chunks
 described, bad input stopping with its reason (an opening with an illegal
 move, a chunk directory that cannot be made, a truncated chunk), and
---resume after kill -9 giving exactly the uninterrupted run's games.
+--resume after kill -9 giving exactly the uninterrupted run's games; games
+sharing network calls (--batch-games) identical to the games played alone.
 
     python3 test_selfplay_cmd.py CFORMER LC0_CHUNKS_DIR
 """
@@ -181,7 +182,9 @@ class Selfplay(unittest.TestCase):
     def test_resume_after_kill(self):
         args = ["selfplay", "--games", "8", "--seed", "3", *NOISY]
         run(*args, "--training", self.p("ref"), "--pgn", self.p("ref.pgn"))
-        live = args + ["--training", self.p("r"), "--pgn", self.p("r.pgn")]
+        # killed and resumed with games sharing network calls: the games in
+        # play at the kill are dropped and played again, as without
+        live = args + ["--training", self.p("r"), "--pgn", self.p("r.pgn"), "--batch-games", "3"]
         proc = subprocess.Popen([CFORMER] + live, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         whole = re.compile(r"\} (1-0|0-1|1/2-1/2)\n\n")
 
