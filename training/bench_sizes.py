@@ -33,7 +33,7 @@ def one_round(model, opt, data, cfg, steps, first_step):
     t0, c0 = time.monotonic(), time.process_time()
     for s in range(steps):
         b = train.to_torch(train.sample_batch(data, first_step + s, cfg))
-        pl, vl, _, _ = train.losses(model, b)
+        pl, vl = train.losses(model, b)[:2]
         opt.zero_grad(set_to_none=True)
         (pl + 1.5 * vl).backward()
         opt.step()

@@ -12,7 +12,10 @@ validation line; training/plot_curve.py draws it).
 Losses: policy = cross-entropy between the legal-move-masked softmax and the
 MultiPV soft target (mixed with --best-weight of the best move); value =
 cross-entropy between the WDL head and (1 - r) Stockfish WDL + r game result
-(r = --result-weight), weighted by --value-weight. AdamW with linear warmup
+(r = --result-weight), weighted by --value-weight; with --moves-left-cm,
+moves left = lczero-training's Huber loss (delta 0.5) between the head's
+plies / 20 and the chunks' plies_left / 20, weighted by --moves-left-weight
+(positions from --data have no such target and add nothing). AdamW with linear warmup
 then cosine decay to --min-lr-ratio over --steps. When pack-data replaces
 DIR/train.cfpack (a repack of a growing data set), the run picks up the new
 file at its next checkpoint.
@@ -49,7 +52,7 @@ with deps.deferred(__name__):
     import packed
     import chunks
 
-MODEL_KEYS = ("layers", "d", "heads", "dff", "value_cv", "pos_encoding")
+MODEL_KEYS = ("layers", "d", "heads", "dff", "value_cv", "moves_left_cm", "pos_encoding")
 
 
 def parse_args(argv=None):
@@ -75,6 +78,9 @@ def parse_args(argv=None):
     p.add_argument("--heads", type=int, default=4)
     p.add_argument("--dff", type=int, default=0, help="FFN width (default 2 d)")
     p.add_argument("--value-cv", type=int, default=32, help="value head channels per square")
+    p.add_argument("--moves-left-cm", type=int, default=0,
+                   help="add a moves-left head with this many channels per square (Lc0's "
+                        "attention nets have 8), trained on the chunks' plies_left; 0 = none")
     p.add_argument("--pos-encoding", choices=("rpe", "lc0-map"), default="rpe",
                    help="rpe: Chessformer's relative-position attention and RMSNorm (the "
                         "default); lc0-map: the layout Lc0 runs itself (Lc0's fixed positional "
@@ -87,6 +93,8 @@ def parse_args(argv=None):
     p.add_argument("--weight-decay", type=float, default=0.01)
     p.add_argument("--clip", type=float, default=1.0, help="gradient norm clip (0 = none)")
     p.add_argument("--value-weight", type=float, default=1.5)
+    p.add_argument("--moves-left-weight", type=float, default=1.0,
+                   help="weight of the moves-left loss (with --moves-left-cm)")
     p.add_argument("--result-weight", type=float, default=0.2)
     p.add_argument("--best-weight", type=float, default=0.25)
     p.add_argument("--threads", type=int, default=2)
@@ -105,8 +113,11 @@ def parse_args(argv=None):
 
 
 def model_config(args):
-    return dict(layers=args.layers, d=args.d, heads=args.heads, dff=args.dff or 2 * args.d,
-                value_cv=args.value_cv, pos_encoding=args.pos_encoding)
+    cfg = dict(layers=args.layers, d=args.d, heads=args.heads, dff=args.dff or 2 * args.d,
+               value_cv=args.value_cv, pos_encoding=args.pos_encoding)
+    if args.moves_left_cm:
+        cfg["moves_left_cm"] = args.moves_left_cm
+    return cfg
 
 
 def lr_at(step, cfg):
@@ -121,23 +132,38 @@ def to_torch(batch):
     return {k: torch.from_numpy(v) for k, v in batch.items()}
 
 
+def moves_left_loss(plies, target):
+    """lczero-training's moves-left loss: Huber (delta 10 / 20) between the
+    head's plies and the target's, both divided by 20, over the positions
+    that have a target (NaN: none, as pack-data records); 0 when none has."""
+    has = ~torch.isnan(target)
+    if not has.any():
+        return plies.sum() * 0.0
+    return F.huber_loss(plies[has] / 20.0, target[has] / 20.0, delta=10.0 / 20.0)
+
+
 def losses(model, b):
-    """(policy loss, value loss, outputs) for a decoded torch batch."""
+    """(policy loss, value loss, outputs, moves-left loss or None) for a
+    decoded torch batch; the last only when the model has the head and the
+    batch plies_left."""
     out = model(b["planes"])
     logits = out["policy"].masked_fill(~b["legal"], -1e9)
     logp = F.log_softmax(logits, dim=1)
     policy_loss = -(b["policy"] * logp).sum(1).mean()
     value_loss = -(b["wdl"] * F.log_softmax(out["wdl"], dim=1)).sum(1).mean()
-    return policy_loss, value_loss, logits, out["wdl"]
+    ml = (moves_left_loss(out["moves_left"], b["plies_left"])
+          if "moves_left" in out and "plies_left" in b else None)
+    return policy_loss, value_loss, logits, out["wdl"], ml
 
 
 def decode_any(data, idx, cfg):
     """Records idx of a pack file or a chunk set, decoded to one batch."""
     if isinstance(data, chunks.ChunkSet):
-        b = chunks.decode([data.records[i] for i in idx], cfg.get("q_ratio", 0.25))
-        b.pop("plies_left")  # no moves-left head in model.py's default shape
-        return b
-    return packed.decode(data.records[idx], cfg["best_weight"], cfg["result_weight"])
+        return chunks.decode([data.records[i] for i in idx], cfg.get("q_ratio", 0.25))
+    b = packed.decode(data.records[idx], cfg["best_weight"], cfg["result_weight"])
+    # pack-data records know no game length: no moves-left target
+    b["plies_left"] = np.full(len(idx), np.nan, np.float32)
+    return b
 
 
 def sample_batch(train, step, cfg, extra=None):
@@ -170,7 +196,7 @@ def metric_sums(model, recs, best_weight, result_weight, chunk=512):
             b = to_torch(chunks.decode(part, result_weight) if isinstance(part, list)
                          else packed.decode(part, best_weight, result_weight))
             b.pop("plies_left", None)
-            pl, vl, logits, wdl = losses(model, b)
+            pl, vl, logits, wdl, _ = losses(model, b)
             k = len(part)
             tot += [pl.item() * k, (logits.argmax(1) == b["best"]).sum().item(), vl.item() * k,
                     (wdl.argmax(1) == b["sf_wdl"].argmax(1)).sum().item(), k]
@@ -203,7 +229,7 @@ def fmt_duration(s):
 
 def load_init(model, path):
     """Copies a safetensors file's tensors into model; every name and shape
-    must match (a different --layers/--d/--heads/--dff/--value-cv is an error
+    must match (a different --layers/--d/--heads/--dff/--value-cv/--moves-left-cm is an error
     naming the first differences)."""
     try:
         tensors, _ = export.read_safetensors(path)
@@ -216,7 +242,7 @@ def load_init(model, path):
              for k in sorted(set(sd) & set(tensors)) if tuple(tensors[k].shape) != tuple(sd[k].shape)]
     if missing or unknown or wrong:
         sys.exit(f"train.py: --init {path} does not fit this model (check --layers, --d, --heads, "
-                 f"--dff, --value-cv): missing {missing[:3]}, unknown {unknown[:3]}, "
+                 f"--dff, --value-cv, --moves-left-cm): missing {missing[:3]}, unknown {unknown[:3]}, "
                  f"shape {wrong[:3]}")
     model.load_state_dict({k: torch.from_numpy(np.array(v)) for k, v in tensors.items()})
 
@@ -299,7 +325,7 @@ def main(argv=None):
     model.train()
     t_last_ck = time.monotonic()
     window_t, window_pos = time.monotonic(), 0
-    acc = {"policy": 0.0, "value": 0.0, "n": 0}
+    acc = {"policy": 0.0, "value": 0.0, "moves_left": 0.0, "n": 0}
     while state["step"] < cfg["steps"]:
         step = state["step"]
         t0 = time.monotonic()
@@ -307,8 +333,10 @@ def main(argv=None):
         for g in opt.param_groups:
             g["lr"] = lr
         b = to_torch(sample_batch(train, step, cfg, extra))
-        pl, vl, _, _ = losses(model, b)
+        pl, vl, _, _, ml = losses(model, b)
         loss = pl + cfg["value_weight"] * vl
+        if ml is not None:
+            loss = loss + cfg.get("moves_left_weight", 1.0) * ml
         opt.zero_grad(set_to_none=True)
         loss.backward()
         if cfg["clip"]:
@@ -323,6 +351,7 @@ def main(argv=None):
         window_pos += cfg["batch"]
         acc["policy"] += pl.item()
         acc["value"] += vl.item()
+        acc["moves_left"] += ml.item() if ml is not None else 0.0
         acc["n"] += 1
         step = state["step"]
         if step % cfg["log_every"] == 0 or step == cfg["steps"]:
@@ -332,12 +361,16 @@ def main(argv=None):
             entry = {"step": step, "positions": state["positions"], "lr": lr,
                      "policy_loss": acc["policy"] / acc["n"], "value_loss": acc["value"] / acc["n"],
                      "pos_per_s": rate, "time": time.time()}
+            ml_text = ""
+            if model.moves_left_cm:
+                entry["moves_left_loss"] = acc["moves_left"] / acc["n"]
+                ml_text = f"  moves left {entry['moves_left_loss']:.4f}"
             emit(entry)
             print(f"step {step}/{cfg['steps']}  pos {state['positions']}  policy "
-                  f"{entry['policy_loss']:.4f}  value {entry['value_loss']:.4f}  lr {lr:.2e}  "
-                  f"{rate:.0f} pos/s  ETA {fmt_duration(eta)}", flush=True)
+                  f"{entry['policy_loss']:.4f}  value {entry['value_loss']:.4f}{ml_text}  "
+                  f"lr {lr:.2e}  {rate:.0f} pos/s  ETA {fmt_duration(eta)}", flush=True)
             window_t, window_pos = now, 0
-            acc = {"policy": 0.0, "value": 0.0, "n": 0}
+            acc = {"policy": 0.0, "value": 0.0, "moves_left": 0.0, "n": 0}
         if step % cfg["val_every"] == 0 or step == cfg["steps"]:
             if len(val):
                 v = validate(model, val, cfg)

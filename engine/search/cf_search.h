@@ -149,6 +149,20 @@ int cf_search_root_stats(const cf_search *s, cf_search_move_stats *out, int max)
  * Returns false before the root is expanded. */
 bool cf_search_root_node_stats(const cf_search *s, cf_search_move_stats *out, int *n_moves);
 
+/* The network's own answer for the current position of game, as the
+ * search's NN cache holds it (Lc0's GetCachedEvaluation): the side to
+ * move's W - L, draw probability and moves left (0 without a moves-left
+ * head), and the priors of the legal moves (softmax of the raw logits:
+ * no PolicyTemperature, no noise) in moves' order. False when the cache
+ * does not hold the position (never evaluated, evicted, or no cache). */
+typedef struct cf_search_net_eval {
+  float wl, d, m;
+  int n_moves;
+  cf_move moves[CF_MAX_MOVES];
+  float p[CF_MAX_MOVES];
+} cf_search_net_eval;
+bool cf_search_cached_eval(const cf_search *s, const cf_game *game, cf_search_net_eval *out);
+
 /* The principal variation starting with root move `first` (CF_MOVE_NONE =
  * the best move): up to max moves; returns how many. */
 int cf_search_pv(const cf_search *s, cf_move first, cf_move *out, int max);

@@ -3,7 +3,8 @@ noise and temperature repeating exactly from its seed (whatever
 --parallelism), chunks that describe to the PGN's games, Lc0-written chunks
 described, bad input stopping with its reason (an opening with an illegal
 move, a chunk directory that cannot be made, a truncated chunk), and
---resume after kill -9 giving exactly the uninterrupted run's games.
+--resume after kill -9 giving exactly the uninterrupted run's games; games
+sharing network calls (--batch-games) identical to the games played alone.
 
     python3 test_selfplay_cmd.py CFORMER LC0_CHUNKS_DIR
 """
@@ -84,6 +85,21 @@ class Selfplay(unittest.TestCase):
             self.assertIn("%s: %d records, version 6, input format" % (path, plies), out)
             self.assertIn("W/D/L " + wdl, out)
         self.assertEqual(len(a_chunks[os.path.basename(files[0])]) % 8356, 0)
+
+    def test_batched_games_are_the_games_played_alone(self):
+        # --batch-games: a thread's games share network calls; each game,
+        # its PGN and its chunk stay byte for byte what it is alone (the
+        # PGN's games come in the order they end, so by round), with
+        # resignation and its playthrough in play
+        resign = ["--games", "6", "--resign-percentage", "10", "--resign-playthrough", "30"]
+        alone_pgn, alone_chunks = self.play("alone", *resign)
+        for name, extra in (("b4", ["--batch-games", "4"]),
+                            ("p2b2", ["--parallelism", "2", "--batch-games", "2"])):
+            pgn, chunks = self.play(name, *resign, *extra)
+            self.assertEqual(sorted(pgn), list(range(1, 7)))
+            self.assertEqual(pgn, alone_pgn, name)
+            self.assertEqual(chunks, alone_chunks, name)
+        self.assertTrue(any("{resignation}" in g for g in alone_pgn.values()))
 
     def test_chunk_dir_of_another_run_refused(self):
         run("selfplay", "--visits", "2", "--seed", "1", "--training", self.p("t"), "--pgn",
@@ -166,7 +182,9 @@ class Selfplay(unittest.TestCase):
     def test_resume_after_kill(self):
         args = ["selfplay", "--games", "8", "--seed", "3", *NOISY]
         run(*args, "--training", self.p("ref"), "--pgn", self.p("ref.pgn"))
-        live = args + ["--training", self.p("r"), "--pgn", self.p("r.pgn")]
+        # killed and resumed with games sharing network calls: the games in
+        # play at the kill are dropped and played again, as without
+        live = args + ["--training", self.p("r"), "--pgn", self.p("r.pgn"), "--batch-games", "3"]
         proc = subprocess.Popen([CFORMER] + live, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         whole = re.compile(r"\} (1-0|0-1|1/2-1/2)\n\n")
 

@@ -1,7 +1,11 @@
 /* test_selfplay_game.c: selfplay games and their training records on the
  * built-in network: complete legal games whose records match their PGN
  * move by move; Dirichlet noise and temperature repeating exactly from a
- * seed; records through a chunk file and back unchanged. */
+ * seed; records through a chunk file and back unchanged; games played in
+ * steps, their searches in one group sharing network calls, move for move
+ * and record for record the games sp_play plays alone; orig_q/d/m the
+ * network's answer for the root and policy_kld the visits' KL divergence
+ * from the network's priors, as Lc0 fills them. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +17,7 @@
 #include "chess/cf_pgn.h"
 #include "engine/cf_engine_weights.h"
 #include "engine/cf_net_input.h"
+#include "engine/search/cf_search_group.h"
 #include "engine/uci/cf_uci_options.h"
 #include "tests/cf_test.h"
 #include "tools/chunks/cf_chunk_file.h"
@@ -289,5 +294,142 @@ static void test_temperature_from_fen_move(cf_test *t) {
   cf_net_free(net);
 }
 
+static bool same_games(const sp_game *a, const sp_game *b) {
+  bool same = a->game.count == b->game.count && a->n_records == b->n_records &&
+              a->result == b->result && strcmp(a->reason, b->reason) == 0;
+  for (int i = 1; same && i < a->game.count; i++) same = a->game.plies[i].move == b->game.plies[i].move;
+  uint8_t x[CF_V6_BYTES], y[CF_V6_BYTES];
+  for (int i = 0; same && i < a->n_records; i++) {
+    cf_v6_pack(&a->records[i], x);
+    cf_v6_pack(&b->records[i], y);
+    same = memcmp(x, y, CF_V6_BYTES) == 0;
+  }
+  return same;
+}
+
+/* Three games at once, as `--batch-games 3` plays them: each round every
+ * game in play searches, all in one cf_search_run_group. */
+#define N_GROUP 3
+static void test_group_steps_match_alone(cf_test *t) {
+  cf_net *net = builtin_net(t);
+  if (!net) return;
+  sp_settings set = noisy_settings();
+  set.resign_percentage = 10; /* and a resignation or two among them */
+  cf_position start;
+  cf_position_startpos(&start);
+  sp_game alone[N_GROUP], grouped[N_GROUP];
+  cf_search *s[N_GROUP];
+  for (int i = 0; i < N_GROUP; i++) {
+    s[i] = noisy_search(t, 0.25);
+    CHECK(sp_play(net, s[i], &set, &start, NULL, 0, 40 + (uint64_t)i, NULL, &alone[i], NULL) ==
+          CF_OK);
+    CHECK(sp_begin(s[i], &set, &start, NULL, 0, 40 + (uint64_t)i, &grouped[i], NULL) == CF_OK);
+  }
+  cf_search_group_stats gs = {0};
+  long calls = 0, rounds_of_many = 0;
+  for (;;) {
+    cf_search_job jobs[N_GROUP];
+    int which[N_GROUP], n = 0;
+    for (int i = 0; i < N_GROUP; i++) {
+      cf_search_limits lim;
+      if (!sp_next(s[i], &set, &grouped[i], &lim)) continue;
+      jobs[n] = (cf_search_job){.search = s[i], .game = &grouped[i].game, .limits = lim};
+      which[n++] = i;
+    }
+    if (n == 0) break;
+    if (!CHECK(cf_search_run_group(net, jobs, n, &gs, NULL) == CF_OK)) break;
+    calls += gs.calls;
+    rounds_of_many += n > 1;
+    for (int k = 0; k < n; k++)
+      CHECK(sp_after_search(net, s[which[k]], &set, &jobs[k].result, &grouped[which[k]], NULL) ==
+            CF_OK);
+  }
+  CHECK(rounds_of_many > 0);
+  int resigned = 0;
+  for (int i = 0; i < N_GROUP; i++) {
+    CHECK(grouped[i].over);
+    CHECK(same_games(&alone[i], &grouped[i]));
+    resigned += strcmp(alone[i].reason, "resignation") == 0;
+    sp_game_free(&alone[i]);
+    sp_game_free(&grouped[i]);
+    cf_search_free(s[i]);
+  }
+  CHECK(resigned > 0);
+  cf_net_free(net);
+}
+
+/* The network's answer for a position, evaluated here on its own. */
+static void net_answer(cf_test *t, cf_net *net, const cf_game *g, float wdl[3], float *m,
+                       cf_move *moves, float *prior, int *n) {
+  cf_net_position np;
+  cf_engine_net_position(g, cf_net_get_info(net)->input_format, &np);
+  cf_policy_move pm[CF_MAX_MOVES];
+  *n = cf_engine_legal_policy_moves(cf_game_position(g), moves, pm);
+  float logits[CF_MAX_MOVES];
+  cf_net_request req = {.position = &np, .moves = pm, .n_moves = *n};
+  cf_net_output out = {0};
+  out.policy[CF_POLICY_VANILLA] = logits;
+  CHECK(cf_net_eval(net, 1, &req, &out, NULL) == CF_OK);
+  memcpy(wdl, out.wdl, sizeof out.wdl);
+  *m = out.moves_left;
+  double mx = -INFINITY, sum = 0;
+  for (int i = 0; i < *n; i++) mx = logits[i] > mx ? logits[i] : mx;
+  for (int i = 0; i < *n; i++) sum += exp(logits[i] - mx);
+  for (int i = 0; i < *n; i++) prior[i] = (float)(exp(logits[i] - mx) / sum);
+}
+
+static void test_orig_and_policy_kld(cf_test *t) {
+  cf_net *net = builtin_net(t);
+  if (!net) return;
+  /* orig_m: the moves-left head's answer; 0 without one, as Lc0's cache
+   * holds for such a net */
+  const bool has_m = cf_net_get_info(net)->has_moves_left;
+  cf_search *s = noisy_search(t, 0.25);
+  sp_settings set = noisy_settings();
+  set.visits = 16;
+  cf_position start;
+  cf_position_startpos(&start);
+  sp_game g;
+  CHECK(sp_begin(s, &set, &start, NULL, 0, 77, &g, NULL) == CF_OK);
+  cf_search_limits lim;
+  int checked = 0, positive = 0;
+  while (sp_next(s, &set, &g, &lim) && g.n_records < 30) {
+    cf_search_result res;
+    if (!CHECK(cf_search_run(s, net, &g.game, &lim, NULL, NULL, &res, NULL) == CF_OK)) break;
+    cf_search_move_stats root;
+    int n_root;
+    CHECK(cf_search_root_node_stats(s, &root, &n_root));
+    float wdl[3], m, prior[CF_MAX_MOVES];
+    cf_move moves[CF_MAX_MOVES];
+    int n;
+    net_answer(t, net, &g.game, wdl, &m, moves, prior, &n);
+    const bool black = cf_game_position(&g.game)->side == CF_BLACK;
+    CHECK(sp_after_search(net, s, &set, &res, &g, NULL) == CF_OK);
+    const cf_v6 *r = &g.records[g.n_records - 1];
+    CHECK(r->orig_q == root.v); /* the root's network value, as VerboseMoveStats' V shows it */
+    CHECK_NEAR(r->orig_q, wdl[0] - wdl[2], 1e-4);
+    CHECK_NEAR(r->orig_d, wdl[1], 1e-4);
+    CHECK_NEAR(r->orig_m, has_m ? m : 0.0f, 1e-3);
+    /* KL(visits || priors) from the record's shares and the priors here */
+    const int transform = cf_input_is_canonical((int)r->input_format) ? r->invariance_info & 7 : 0;
+    double kl = 0;
+    for (int i = 0; i < n; i++) {
+      const float f = r->probabilities[cf_policy_move_index(cf_engine_policy_move(moves[i]), black,
+                                                            transform)];
+      if (f > 0) kl += f * log(f / prior[i]);
+    }
+    CHECK(r->policy_kld > 0);
+    CHECK_NEAR(r->policy_kld, kl, 1e-3 + 1e-3 * kl);
+    positive += r->policy_kld > 0.01f; /* visits that left the priors */
+    checked++;
+  }
+  CHECK(checked >= 20);
+  CHECK(positive > 0);
+  sp_game_free(&g);
+  cf_search_free(s);
+  cf_net_free(net);
+}
+
 CF_TEST_MAIN(test_noise, test_game_matches_pgn, test_repeats_from_seed, test_chunk_round_trip,
-             test_resign, test_temperature_from_fen_move)
+             test_resign, test_temperature_from_fen_move, test_group_steps_match_alone,
+             test_orig_and_policy_kld)

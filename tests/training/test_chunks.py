@@ -3,7 +3,10 @@
 the same counts and results as `cformer chunks describe`; the targets
 (visit shares, result blended with Q, plies_left); the 112 planes of a
 known position; truncated and foreign files refused by name; and, where
-numpy and torch are installed, a tiny train.py run on chunks alone.
+numpy and torch are installed, a tiny train.py run on chunks alone, one
+mixed with packed data, and one with a moves-left head trained on
+plies_left (lczero-training's Huber loss, checked by hand), exported and
+imported by netconv with its moves-left head.
 
     python3 test_chunks.py CFORMER SOURCE_ROOT
 """
@@ -116,6 +119,8 @@ class Chunks(unittest.TestCase):
         except ImportError as e:
             self.skipTest(f"needs numpy and torch ({e.name} missing)")
         run = os.path.join(self.tmp.name, "run-%d" % len(os.listdir(self.tmp.name)))
+        if "--run" in args:
+            run = args[args.index("--run") + 1]
         p = subprocess.run([sys.executable, os.path.join(ROOT, "training", "train.py"),
                             "--run", run, "--steps", "2", "--batch", "4",
                             "--layers", "1", "--d", "16", "--heads", "2", "--warmup", "1",
@@ -129,13 +134,58 @@ class Chunks(unittest.TestCase):
     def test_tiny_training_run(self):
         self.train("--chunks", self.dir)
 
+    def test_moves_left_loss(self):
+        try:
+            import torch
+        except ImportError:
+            self.skipTest("needs torch")
+        import train
+        plies = torch.tensor([10.0, 20.0, 5.0])
+        target = torch.tensor([30.0, 25.0, float("nan")])
+        # |10 - 30| / 20 = 1 > 0.5: 0.5 x (1 - 0.25); |20 - 25| / 20 = 0.25:
+        # 0.25^2 / 2; the NaN target (a pack-data position) counts for nothing
+        want = (0.5 * (1.0 - 0.25) + 0.25 ** 2 / 2) / 2
+        self.assertAlmostEqual(train.moves_left_loss(plies, target).item(), want, places=6)
+        self.assertEqual(train.moves_left_loss(plies, torch.full((3,), float("nan"))).item(), 0)
+
+    def test_tiny_run_with_moves_left_head(self):
+        run = os.path.join(self.tmp.name, "ml-run")
+        out = self.train("--chunks", self.dir, "--moves-left-cm", "4", "--run", run)
+        import json
+        import torch
+        with open(os.path.join(run, "log.jsonl")) as f:
+            log = [json.loads(x) for x in f]
+        ml = [e["moves_left_loss"] for e in log if "policy_loss" in e]
+        self.assertEqual(len(ml), 2)
+        self.assertTrue(all(x > 0 and x == x for x in ml), ml)
+        self.assertIn("moves left", out)
+        ck = torch.load(os.path.join(run, "latest.pt"))["model"]
+        self.assertEqual(tuple(ck["ml_embedding.weight"].shape), (4, 16))
+        with open(os.path.join(run, "config.json")) as f:
+            self.assertEqual(json.load(f)["model"]["moves_left_cm"], 4)
+        netconv = os.environ.get("CF_NETCONV")
+        if not netconv or not os.path.exists(netconv):
+            return
+        st = os.path.join(self.tmp.name, "ml.safetensors")
+        net = os.path.join(self.tmp.name, "ml.pb.gz")
+        subprocess.run([sys.executable, os.path.join(ROOT, "training", "export.py"),
+                        os.path.join(run, "latest.pt"), "-o", st], check=True,
+                       stdout=subprocess.DEVNULL)
+        subprocess.run([netconv, "import", st, "-o", net], check=True, stdout=subprocess.DEVNULL)
+        d = json.loads(subprocess.run([netconv, "describe", net, "--json"], check=True,
+                                      stdout=subprocess.PIPE).stdout)
+        self.assertTrue(d["moves_left"], d)
+
     def test_tiny_run_mixed_with_packed_data(self):
         data = os.path.join(self.tmp.name, "packed")
         subprocess.run([CFORMER, "pack-data", "--out", data, "--val-fraction", "0.2",
                         os.path.join(ROOT, "training", "sample", "sample.tsv")],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        out = self.train("--data", data, "--chunks", self.dir, "--chunk-share", "0.5")
+        # with a moves-left head: the packed positions have no plies_left
+        out = self.train("--data", data, "--chunks", self.dir, "--chunk-share", "0.5",
+                         "--moves-left-cm", "2")
         self.assertRegex(out, r"\d+ chunk positions mixed in, 0.5 of each batch")
+        self.assertRegex(out, r"moves left \d+\.\d+")
 
 
 if __name__ == "__main__":

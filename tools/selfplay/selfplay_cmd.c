@@ -1,8 +1,9 @@
 /* selfplay_cmd.c: `cformer selfplay`: games of the engine against itself
  * with Lc0's selfplay options, as PGN and (--training) Lc0 V6 training
- * chunks (docs/SELFPLAY.md). --parallelism N plays N games at once, each on
- * its own thread with its own network and search (a cf_net serves one
- * thread at a time). Progress and an ETA go to stderr after every game. */
+ * chunks (docs/SELFPLAY.md). --parallelism N runs N threads, each with its
+ * own network (a cf_net serves one thread at a time), and each plays
+ * --batch-games games at once, their searches sharing the network's calls.
+ * Progress and an ETA go to stderr after every game. */
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -28,7 +29,7 @@
 
 int cf_cmd_selfplay(int argc, char **argv) {
   sp_run_options o = {.weights = CF_SP_WEIGHTS_DEFAULT, .backend = "auto", .games = 1,
-                      .parallelism = 1, .pgn = "-", .load = CF_CLI_WEIGHTS_LOAD,
+                      .parallelism = 1, .batch_games = 1, .pgn = "-", .load = CF_CLI_WEIGHTS_LOAD,
                       .history_fill = CF_HISTORY_FILL_NO};
   o.settings.temp.value_cutoff = 100;
   double eps = 0, alpha = 0.3, temp = 0, temp_endgame = 0, value_cutoff = 100, visit_offset = 0;
@@ -40,7 +41,11 @@ int cf_cmd_selfplay(int argc, char **argv) {
       {.name = "games", .kind = CF_CLI_LONG, .dest = &o.games, .imin = 1, .imax = 999999,
        .help = "games to play (default 1); game numbers run 1..N"},
       {.name = "parallelism", .kind = CF_CLI_INT, .dest = &o.parallelism, .imin = 1, .imax = 256,
-       .help = "games played at once, one thread and network each (default 1)"},
+       .help = "threads, one network each, each playing --batch-games games (default 1)"},
+      {.name = "batch-games", .kind = CF_CLI_INT, .dest = &o.batch_games, .imin = 1,
+       .imax = 256,
+       .help = "games each thread plays at once, their leaves in one network call (default 1;"
+               " not an Lc0 option)"},
       {.name = "visits", .kind = CF_CLI_LONG, .dest = &o.settings.visits, .imin = 1,
        .imax = 1000000000, .help = "root visits per move (default 800 when --playouts is absent)"},
       {.name = "playouts", .kind = CF_CLI_LONG, .dest = &o.settings.playouts, .imin = 1,

@@ -55,10 +55,16 @@ static cf_move choose(const cf_search *search, const sp_settings *s, const cf_ga
   return pick >= 0 ? st[pick].move : best;
 }
 
+/* Ends the game; its records get the result (sp_records_finish). A game
+ * cut at the length limit has no result for training: Lc0 marks its
+ * records undecided (scored as a draw) with the max-length flag. */
 static void end(sp_game *g, cf_game_result result, const char *reason, bool adjudicated) {
   g->result = result;
   snprintf(g->reason, sizeof g->reason, "%s", reason);
   g->adjudicated = adjudicated;
+  g->over = true;
+  const bool cut = strcmp(reason, "max length") == 0;
+  sp_records_finish(g->records, g->n_records, cut ? CF_RESULT_ONGOING : result, adjudicated);
 }
 
 /* The tables' verdict on the current position, when they give one: as the
@@ -79,64 +85,78 @@ static bool tablebase_end(sp_game *g) {
   return true;
 }
 
-cf_status sp_play(cf_net *net, cf_search *search, const sp_settings *s, const cf_position *start,
-                  const cf_move *opening, int n_opening, uint64_t seed, const atomic_bool *stop,
-                  sp_game *g, cf_error *err) {
+cf_status sp_begin(cf_search *search, const sp_settings *s, const cf_position *start,
+                   const cf_move *opening, int n_opening, uint64_t seed, sp_game *g,
+                   cf_error *err) {
   memset(g, 0, sizeof *g);
   CF_TRY(cf_game_init(&g->game, start, err));
   for (int i = 0; i < n_opening; i++) CF_TRY(cf_game_push_legal(&g->game, opening[i], err));
   g->opening_plies = n_opening;
-  uint64_t rng = seed;
-  /* A game owes nothing to the games its thread played before: with the
+  g->rng = seed;
+  /* A game owes nothing to the games its search played before: with the
    * NN cache of an earlier game, other leaves would share its batches, and
    * a batch's arithmetic may differ in the last bit from another's. */
   cf_search_reset(search);
-  cf_search_seed(search, cf_temperature_rng_next(&rng));
+  cf_search_seed(search, cf_temperature_rng_next(&g->rng));
   /* ResignPlaythrough: this game's draw, made first so that it never
    * depends on how long the game runs. */
-  const bool may_resign = s->resign_percentage > 0 &&
-                          cf_temperature_toss(&rng) * 100.0 >= s->resign_playthrough;
-  const cf_net_info *info = cf_net_get_info(net);
-  for (;;) {
-    cf_game_reason why;
-    const cf_game_result rules = cf_game_outcome(&g->game, &why);
-    if (rules != CF_RESULT_ONGOING) {
-      end(g, rules, cf_game_reason_name(why), false);
-      break;
-    }
-    if (g->game.count - 1 >= SP_MAX_PLY) {
-      end(g, CF_RESULT_DRAW, "max length", true);
-      break;
-    }
-    if (s->syzygy && tablebase_end(g)) break;
+  g->may_resign = s->resign_percentage > 0 &&
+                  cf_temperature_toss(&g->rng) * 100.0 >= s->resign_playthrough;
+  return CF_OK;
+}
+
+bool sp_next(cf_search *search, const sp_settings *s, sp_game *g, cf_search_limits *lim) {
+  if (g->over) return false;
+  cf_game_reason why;
+  const cf_game_result rules = cf_game_outcome(&g->game, &why);
+  if (rules != CF_RESULT_ONGOING) {
+    end(g, rules, cf_game_reason_name(why), false);
+    return false;
+  }
+  if (g->game.count - 1 >= SP_MAX_PLY) {
+    end(g, CF_RESULT_DRAW, "max length", true);
+    return false;
+  }
+  if (s->syzygy && tablebase_end(g)) return false;
+  long limit = s->visits;
+  if (s->playouts > 0 && (limit == 0 || s->playouts < limit)) limit = s->playouts;
+  *lim = (cf_search_limits){.visits = limit};
+  cf_search_reset_tree(search);
+  return true;
+}
+
+cf_status sp_after_search(cf_net *net, const cf_search *search, const sp_settings *s,
+                          const cf_search_result *res, sp_game *g, cf_error *err) {
+  g->playouts += res->info.playouts;
+  const bool black = cf_game_position(&g->game)->side == CF_BLACK;
+  /* Lc0 resigns on the best move's win chance, (Q + 1) / 2 */
+  const int move_number = (g->game.count - 1) / 2 + 1;
+  if (g->may_resign && move_number >= s->resign_earliest_move &&
+      (res->info.wdl[0] - res->info.wdl[2] + 1) / 2 < s->resign_percentage / 100.0) {
+    end(g, black ? CF_RESULT_WHITE_WINS : CF_RESULT_BLACK_WINS, "resignation", true);
+    return CF_OK;
+  }
+  const cf_move played = choose(search, s, &g->game, res->info.best, &g->rng);
+  if (s->training) {
+    cf_v6 *r = NULL;
+    CF_TRY(add_record(g, &r, err));
+    sp_record_fill(r, search, res, &g->game, cf_net_get_info(net), played);
+  }
+  return cf_game_push_legal(&g->game, played, err);
+}
+
+cf_status sp_play(cf_net *net, cf_search *search, const sp_settings *s, const cf_position *start,
+                  const cf_move *opening, int n_opening, uint64_t seed, const atomic_bool *stop,
+                  sp_game *g, cf_error *err) {
+  CF_TRY(sp_begin(search, s, start, opening, n_opening, seed, g, err));
+  cf_search_limits lim;
+  while (sp_next(search, s, g, &lim)) {
     if (stop && atomic_load(stop)) return CF_OK; /* result stays ongoing: not a finished game */
-    long limit = s->visits;
-    if (s->playouts > 0 && (limit == 0 || s->playouts < limit)) limit = s->playouts;
-    const cf_search_limits lim = {.visits = limit, .stop = stop};
-    cf_search_reset_tree(search);
+    lim.stop = stop;
     cf_search_result res;
     CF_TRY(cf_search_run(search, net, &g->game, &lim, NULL, NULL, &res, err));
     if (stop && atomic_load(stop)) return CF_OK;
-    g->playouts += res.info.playouts;
-    const bool black = cf_game_position(&g->game)->side == CF_BLACK;
-    /* Lc0 resigns on the best move's win chance, (Q + 1) / 2 */
-    const int move_number = (g->game.count - 1) / 2 + 1;
-    if (may_resign && move_number >= s->resign_earliest_move &&
-        (res.info.wdl[0] - res.info.wdl[2] + 1) / 2 < s->resign_percentage / 100.0) {
-      end(g, black ? CF_RESULT_WHITE_WINS : CF_RESULT_BLACK_WINS, "resignation", true);
-      break;
-    }
-    const cf_move played = choose(search, s, &g->game, res.info.best, &rng);
-    if (s->training) {
-      cf_v6 *r = NULL;
-      CF_TRY(add_record(g, &r, err));
-      sp_record_fill(r, search, &res, &g->game, info, played);
-    }
-    CF_TRY(cf_game_push_legal(&g->game, played, err));
+    CF_TRY(sp_after_search(net, search, s, &res, g, err));
   }
-  /* A game cut at the length limit has no result for training: Lc0 marks
-   * its records undecided (scored as a draw) with the max-length flag. */
-  const bool cut = strcmp(g->reason, "max length") == 0;
-  sp_records_finish(g->records, g->n_records, cut ? CF_RESULT_ONGOING : g->result, g->adjudicated);
   return CF_OK;
 }

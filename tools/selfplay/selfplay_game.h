@@ -43,6 +43,9 @@ typedef struct sp_game {
   cf_v6 *records;      /* with settings.training: one per searched position */
   int n_records, cap_records;
   long playouts;       /* summed over the game's searches */
+  bool over;           /* ended: result, reason and the records' results are final */
+  uint64_t rng;        /* the game's stream: the temperature's draws */
+  bool may_resign;     /* not one of ResignPlaythrough's games */
 } sp_game;
 
 /* Plays one game into *out (zeroed first; sp_game_free after, also on
@@ -52,6 +55,21 @@ cf_status sp_play(cf_net *net, cf_search *search, const sp_settings *s, const cf
                   const cf_move *opening, int n_opening, uint64_t seed, const atomic_bool *stop,
                   sp_game *out, cf_error *err);
 void sp_game_free(sp_game *g);
+
+/* sp_play in steps, for callers that run many games' searches at once
+ * (cf_search_run_group): the same calls in the same order give the same
+ * game. sp_begin starts *g (zeroed first; sp_game_free after, also on
+ * error) and resets search. sp_next ends the game where the rules, the
+ * length limit or the tables do (false: g->over), else drops search's
+ * tree and gives the limits of the move's search (true; stop is the
+ * caller's). sp_after_search takes that search's result: the game resigns
+ * or records the position and plays the move drawn. */
+cf_status sp_begin(cf_search *search, const sp_settings *s, const cf_position *start,
+                   const cf_move *opening, int n_opening, uint64_t seed, sp_game *g,
+                   cf_error *err);
+bool sp_next(cf_search *search, const sp_settings *s, sp_game *g, cf_search_limits *lim);
+cf_status sp_after_search(cf_net *net, const cf_search *search, const sp_settings *s,
+                          const cf_search_result *res, sp_game *g, cf_error *err);
 
 /* The seed of game number game (1-based) of a run seeded with seed:
  * independent of the order games are played in or the thread playing it. */

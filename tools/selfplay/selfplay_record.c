@@ -3,6 +3,7 @@
  * meaning of each field): values from the side to move's view, clamped to
  * their ranges; the planes in the mover's frame after the canonical
  * transform, each byte's bits reversed; the move indices in that frame. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -34,6 +35,26 @@ static void clamp_qd(float *q, float *d) {
 static uint16_t index_of(cf_move m, bool black, int transform) {
   const int i = cf_policy_move_index(cf_engine_policy_move(m), black, transform);
   return i < 0 ? 0 : (uint16_t)i;
+}
+
+/* Lc0's policy_kld (trainingdata.cc): sum over the visited moves of
+ * f log(f / P), f the move's visit share and P its prior, floored at 0,
+ * plus the smallest float (Lc0 keeps 0 for "not computed"); f is the
+ * record's share (with no visits, Lc0's only case being a lone legal
+ * move, 1 / n: 1 there too). */
+static float policy_kld(const cf_search_move_stats *st, int n, double total,
+                        const cf_search_net_eval *ev) {
+  float kld = 0, sum_p = 0;
+  for (int i = 0; i < n; i++) {
+    float p = 0;
+    for (int k = 0; k < ev->n_moves; k++)
+      if (ev->moves[k] == st[i].move) p = ev->p[k];
+    const float f = total > 0 ? (float)(st[i].n / total) : 1.0f / (float)n;
+    if (f > 0) kld += f * logf(f / p);
+    sum_p += p;
+  }
+  kld += logf(sum_p);
+  return (kld > 0 ? kld : 0) + FLT_MIN;
 }
 
 void sp_record_fill(cf_v6 *r, const cf_search *search, const cf_search_result *res,
@@ -111,13 +132,18 @@ void sp_record_fill(cf_v6 *r, const cf_search *search, const cf_search_result *r
   clamp_qd(&r->root_q, &r->root_d);
   clamp_qd(&r->best_q, &r->best_d);
   clamp_qd(&r->played_q, &r->played_d);
-  /* The network's own output of the root is not kept by the search (Lc0
-   * takes it from its cache when there): NaN says "not found", as Lc0. */
-  r->orig_q = r->orig_d = r->orig_m = NAN;
+  /* The network's own answer for the root, as Lc0 reads it back from its
+   * NN cache: orig_* and the visits' KL divergence from the priors; NaN
+   * and 0 when the cache no longer holds it, as Lc0's. */
+  cf_search_net_eval ev;
+  const bool cached = cf_search_cached_eval(search, game, &ev);
+  r->orig_q = cached ? ev.wl : NAN;
+  r->orig_d = cached ? ev.d : NAN;
+  r->orig_m = cached ? ev.m : NAN;
+  r->policy_kld = cached ? policy_kld(st, n, total, &ev) : 0;
   r->visits = (uint32_t)res->info.visits;
   r->best_idx = index_of(best ? best->move : res->info.best, black, transform);
   r->played_idx = index_of(played, black, transform);
-  r->policy_kld = 0;
   r->q_st = 0;
 }
 

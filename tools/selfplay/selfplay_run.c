@@ -1,7 +1,7 @@
 /* selfplay_run.c: the threads of a selfplay run and what they share
  * (selfplay_run.h). Games are handed out by number; each game's seed comes
  * from the run's seed and its number (sp_game_seed), so which thread plays
- * it, and when, changes nothing in it. */
+ * it, when, and beside which games, changes nothing in it. */
 #include "tools/selfplay/selfplay_run.h"
 
 #include <pthread.h>
@@ -14,6 +14,7 @@
 #include "common/cf_clock.h"
 #include "common/cf_kv.h"
 #include "engine/cf_engine_weights.h"
+#include "engine/search/cf_search_group.h"
 #include "tools/chunks/cf_chunk_file.h"
 #include "tools/cli/cf_cli_net.h"
 #include "tools/selfplay/selfplay_openings.h"
@@ -101,30 +102,101 @@ static cf_status open_net(const sp_run_options *o, cf_net **net, cf_error *err) 
   return st;
 }
 
+/* One of a thread's games in play: its search and state; n = 0 when the
+ * slot waits for a game. */
+typedef struct slot {
+  cf_search *search;
+  long n;
+  sp_game g;
+} slot;
+
+static cf_status start_game(shared *sh, slot *x, long n, cf_error *err) {
+  cf_position standard;
+  cf_position_startpos(&standard);
+  const sp_opening *op = sh->openings.count ? &sh->openings.items[(n - 1) % sh->openings.count]
+                                            : NULL;
+  x->n = n;
+  return sp_begin(x->search, &sh->o->settings, op ? &op->start : &standard,
+                  op ? op->moves : NULL, op ? op->n_moves : 0, sp_game_seed(sh->o->seed, n),
+                  &x->g, err);
+}
+
+/* A finished game's chunk and PGN; the slot is free after. */
+static cf_status end_game(shared *sh, slot *x, cf_error *err) {
+  cf_status st = CF_OK;
+  if (sh->o->training) st = write_chunk(sh->o->training, x->n, &x->g, err);
+  if (st == CF_OK) st = finish_game(sh, x->n, &x->g, err);
+  sp_game_free(&x->g);
+  x->n = 0;
+  return st;
+}
+
+/* Brings slot x to its next search: games that end are written and the
+ * slot takes the next game. False when no game is left for it. */
+static bool next_search(shared *sh, slot *x, cf_search_limits *lim, cf_status *st,
+                        cf_error *err) {
+  while (*st == CF_OK && !atomic_load(&sh->stop)) {
+    if (x->n == 0) {
+      const long n = take(sh);
+      if (n == 0) return false;
+      *st = start_game(sh, x, n, err);
+    } else if (sp_next(x->search, &sh->o->settings, &x->g, lim)) {
+      lim->stop = &sh->stop;
+      return true;
+    } else {
+      *st = end_game(sh, x, err);
+    }
+  }
+  return false;
+}
+
+/* A thread: --batch-games games at once, each with its own search (its
+ * own tree, NN cache and noise), on one network. Each round every game in
+ * play makes its move's search; with more than one, the searches run as
+ * one group (cf_search_run_group), their leaves in shared network calls,
+ * which changes nothing in any of them. */
 static void *worker(void *arg) {
   shared *sh = arg;
   const sp_run_options *o = sh->o;
+  const int n_slots = o->batch_games > 0 ? o->batch_games : 1;
   cf_error err = {0};
   cf_net *net = NULL;
-  cf_search *search = NULL;
-  cf_status st = open_net(o, &net, &err);
-  if (st == CF_OK) st = cf_search_create(&sh->params, &search, &err);
-  long n;
-  while (st == CF_OK && !atomic_load(&sh->stop) && (n = take(sh)) > 0) {
-    cf_position standard;
-    cf_position_startpos(&standard);
-    const sp_opening *op = sh->openings.count ? &sh->openings.items[(n - 1) % sh->openings.count]
-                                              : NULL;
-    sp_game g;
-    st = sp_play(net, search, &o->settings, op ? &op->start : &standard, op ? op->moves : NULL,
-                 op ? op->n_moves : 0, sp_game_seed(o->seed, n), &sh->stop, &g, &err);
-    const bool whole = st == CF_OK && g.result != CF_RESULT_ONGOING;
-    if (whole && o->training) st = write_chunk(o->training, n, &g, &err);
-    if (whole && st == CF_OK) st = finish_game(sh, n, &g, &err);
-    sp_game_free(&g);
+  slot *slots = calloc((size_t)n_slots, sizeof *slots);
+  cf_search_job *jobs = calloc((size_t)n_slots, sizeof *jobs);
+  int *which = calloc((size_t)n_slots, sizeof *which);
+  cf_status st = slots && jobs && which
+                     ? open_net(o, &net, &err)
+                     : cf_error_set(&err, CF_ERR_NOMEM, "selfplay: out of memory");
+  for (int i = 0; st == CF_OK && i < n_slots; i++)
+    st = cf_search_create(&sh->params, &slots[i].search, &err);
+  while (st == CF_OK) {
+    int n_jobs = 0;
+    for (int i = 0; i < n_slots; i++) {
+      cf_search_limits lim;
+      if (!next_search(sh, &slots[i], &lim, &st, &err)) continue;
+      jobs[n_jobs] = (cf_search_job){.search = slots[i].search, .game = &slots[i].g.game,
+                                     .limits = lim};
+      which[n_jobs++] = i;
+    }
+    if (st != CF_OK || n_jobs == 0 || atomic_load(&sh->stop)) break;
+    if (n_jobs == 1)
+      st = cf_search_run(jobs[0].search, net, jobs[0].game, &jobs[0].limits, NULL, NULL,
+                         &jobs[0].result, &err);
+    else
+      st = cf_search_run_group(net, jobs, n_jobs, NULL, &err);
+    if (atomic_load(&sh->stop)) break; /* the games in play stay unfinished */
+    for (int k = 0; st == CF_OK && k < n_jobs; k++)
+      st = sp_after_search(net, jobs[k].search, &o->settings, &jobs[k].result,
+                           &slots[which[k]].g, &err);
   }
   if (st != CF_OK) fail(sh, st, &err);
-  cf_search_free(search);
+  for (int i = 0; slots && i < n_slots; i++) {
+    if (slots[i].n) sp_game_free(&slots[i].g);
+    cf_search_free(slots[i].search);
+  }
+  free(slots);
+  free(jobs);
+  free(which);
   cf_net_free(net);
   return NULL;
 }

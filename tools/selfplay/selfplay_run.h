@@ -1,5 +1,6 @@
 /* selfplay_run.h: a selfplay run: games 1..N over --parallelism threads,
- * each with its own network and search, their PGN and chunks written as
+ * each with its own network playing --batch-games games at once (their
+ * searches' leaves in shared network calls), their PGN and chunks written as
  * each ends, progress and an ETA on stderr. The first failure (a network
  * that fails, a chunk or the PGN that cannot be written) stops every game
  * in play and is the run's error; the chunks and PGN games finished before
@@ -23,6 +24,7 @@ typedef struct sp_run_options {
   cf_history_fill history_fill; /* Lc0's selfplay default: no */
   long games;
   int parallelism;
+  int batch_games; /* games a thread plays at once (0 or 1: one) */
   const char *openings; /* PGN file, or NULL */
   const char *training; /* chunk directory (made already), or NULL */
   const char *pgn;      /* file, or "-" for standard output */
