@@ -5,7 +5,8 @@
 // build beside this one, --threads plays a legal move too. With the native
 // build named by CF_NATIVE_BUILD (tests/web/run_wasm_suite.sh sets it),
 // a 2-game cformer-match against the bridge: both games played to a result
-// with no fault (nothing is timed). Cannot start Chromium: fails with the
+// with no fault (nothing is timed), and scripts/bench_web.js at its
+// smallest sizes fills its table. Cannot start Chromium: fails with the
 // reason.
 //   node bridge_test.js WASM_BUILD_DIR
 'use strict';
@@ -118,8 +119,20 @@ const bestmove = (got) => {
     check(/: 2 games: W \d+ D \d+ L \d+/.test(out) &&
       /faults \(illegal move, crash, timeout\): cformer 0, opponent 0/.test(out),
       'both games played to a result, no fault on either side');
+    // scripts/bench_web.js at the smallest sizes: it runs and fills its
+    // table (the figures themselves are not checked: this is no benchmark).
+    const bench = spawnSync(process.execPath, [path.resolve(__dirname, '..', '..', 'scripts', 'bench_web.js'),
+      '--nodes', '20', '--positions', '1', '--rounds', '1', '--loads', '1', '--movetime', '100',
+      '--build', buildDir, '--threads-build', threadsDir, '--native', path.join(native, 'tools', 'cformer'),
+      '--skip', fs.existsSync(path.join(threadsDir, 'web', 'cformer-engine.wasm')) ? '' : 'b,c'],
+    { encoding: 'utf8', timeout: 600000 });
+    const table = bench.stdout || '';
+    console.log(table.trim().split('\n').map((l) => '     ' + l).join('\n') + (bench.stderr || ''));
+    check(bench.status === 0 && /^\| nodes\/s, one thread: .* \| [\d,]+ \/ [\d,]+ \| \d+\.\d\d \|$/m.test(table) &&
+      /^cpu: .+/m.test(table) && /^load average at start: [\d.]+ [\d.]+ [\d.]+$/m.test(table),
+    'scripts/bench_web.js at the smallest sizes: the machine, the load and the nodes/s row');
   } else {
-    console.log('     (no CF_NATIVE_BUILD with cformer-match: the match through the bridge is not run)');
+    console.log('     (no CF_NATIVE_BUILD with cformer-match: the match and the benchmark are not run)');
   }
   console.log(failures ? failures + ' failed' : 'all passed');
   process.exit(failures ? 1 : 0);
