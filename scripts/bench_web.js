@@ -26,6 +26,7 @@ const { spawn, spawnSync } = require('child_process');
 const root = path.resolve(__dirname, '..');
 const { openEngine } = require(path.join(root, 'web', 'uci-bridge.js'));
 const { launch } = require(path.join(root, 'web', 'headless.js'));
+const { uciLines } = require(path.join(root, 'web', 'uci-lines.js'));
 
 const DEFAULTS = { nodes: 2000, positions: 0, rounds: 3, loads: 5, movetime: 500, match: 0,
   'match-movetime': 1000, skip: '', build: 'build-wasm', 'threads-build': 'build-wasm-threads',
@@ -49,55 +50,20 @@ function parseArgs(args) {
   return opt;
 }
 
-// A UCI engine behind send(line) whose lines reach feed(line); until()
-// waits for a line matching re and resolves to the lines since the call.
-function uciClient() {
-  const lines = [];
-  let waiter = null;
-  return {
-    lines,
-    feed(line) {
-      lines.push(line);
-      if (waiter) waiter();
-    },
-    until(re, timeoutMs = 600000) {
-      const from = lines.length;
-      return (send) => new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('timed out waiting for ' + re)), timeoutMs);
-        waiter = () => {
-          const got = lines.slice(from);
-          if (got.some((l) => re.test(l))) {
-            clearTimeout(timer);
-            waiter = null;
-            resolve(got);
-          }
-        };
-        send();
-        waiter();
-      });
-    },
-  };
-}
-
-// {name, ask(cmds, re), close()} over the native binary or the browser.
+// {ask(cmds, re), lines, close()} over the native binary or the browser.
 async function nativeEngine(exe) {
-  const c = uciClient();
+  const c = uciLines();
   const p = spawn(exe, [], { stdio: ['pipe', 'pipe', 'ignore'] });
-  let rest = '';
-  p.stdout.on('data', (d) => {
-    const parts = (rest + d).split('\n');
-    rest = parts.pop();
-    parts.forEach((l) => c.feed(l));
-  });
-  const ask = (cmds, re) => c.until(re)(() => cmds.forEach((l) => p.stdin.write(l + '\n')));
+  p.stdout.on('data', (d) => c.chunk(String(d)));
+  const ask = (cmds, re) => c.ask(() => cmds.forEach((l) => p.stdin.write(l + '\n')), re);
   return { ask, lines: c.lines, close: async () => { p.stdin.write('quit\n'); p.stdin.end(); } };
 }
 
 async function browserEngine(browser, opt, threads) {
-  const c = uciClient();
+  const c = uciLines();
   const e = await openEngine({ threads, build: opt.build, threadsBuild: opt['threads-build'], browser,
     onLine: (l) => c.feed(l), onError: (w) => console.error('bench_web: ' + w) });
-  const ask = (cmds, re) => c.until(re)(() => cmds.forEach((l) => e.send(l)));
+  const ask = (cmds, re) => c.ask(() => cmds.forEach((l) => e.send(l)), re);
   return { ask, lines: c.lines, close: () => e.close(), loadedAt: e.loadedAt };
 }
 

@@ -16,6 +16,7 @@ const { spawn, spawnSync } = require('child_process');
 
 const buildDir = path.resolve(process.argv[2]);
 const bridge = path.resolve(__dirname, '..', '..', 'web', 'uci-bridge.js');
+const { uciLines } = require(path.resolve(__dirname, '..', '..', 'web', 'uci-lines.js'));
 let failures = 0;
 function check(ok, what) {
   console.log((ok ? 'ok   ' : 'FAIL ') + what);
@@ -29,35 +30,14 @@ const afterE4 = ['a7a6', 'a7a5', 'b7b6', 'b7b5', 'c7c6', 'c7c5', 'd7d6', 'd7d5',
 function session(args) {
   const p = spawn(process.execPath, [bridge, '--build', buildDir].concat(args),
     { stdio: ['pipe', 'pipe', 'pipe'] });
-  const lines = [];
-  let waiter = null, stderr = '', buffered = '';
-  p.stdout.on('data', (d) => {
-    buffered += d;
-    const parts = buffered.split('\n');
-    buffered = parts.pop();
-    lines.push(...parts);
-    if (waiter) waiter();
-  });
+  const out = uciLines();
+  let stderr = '';
+  p.stdout.on('data', (d) => out.chunk(String(d)));
   p.stderr.on('data', (d) => { stderr += d; });
   const exited = new Promise((resolve) => p.on('exit', (code) => resolve(code)));
   // Sends cmds, then collects lines until one matches `until`.
-  const send = (cmds, until, timeoutMs = 120000) => {
-    const from = lines.length;
-    for (const c of [].concat(cmds)) p.stdin.write(c + '\n');
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('timed out waiting for ' + until + '; got: ' +
-        lines.slice(from).join(' | ') + (stderr ? '; stderr: ' + stderr : ''))), timeoutMs);
-      waiter = () => {
-        const got = lines.slice(from);
-        if (got.some((l) => until.test(l))) {
-          clearTimeout(timer);
-          waiter = null;
-          resolve(got);
-        }
-      };
-      waiter();
-    });
-  };
+  const send = (cmds, until) => out.ask(() => [].concat(cmds).forEach((c) => p.stdin.write(c + '\n')),
+    until, 120000, () => (stderr ? '; stderr: ' + stderr : ''));
   return { p, send, exited, stderr: () => stderr };
 }
 
