@@ -60,6 +60,10 @@ typedef struct cf_agent_request {
   cf_search *search;
   cf_search_info_fn on_info;
   void *info_user;
+  /* See cf_search_limits.poll: called between batches (the search and
+   * value agents); NULL = none. */
+  void (*poll)(void *user);
+  void *poll_user;
 } cf_agent_request;
 
 /* Longest principal variation an agent reports. */

@@ -30,6 +30,8 @@ void cf_agent_search_limits(const cf_agent_request *req, cf_search_limits *lim) 
       .one_minibatch = req->one_minibatch,
       .mate = req->mate,
       .go_infinite = req->go_infinite,
+      .poll = req->poll,
+      .poll_user = req->poll_user,
   };
 }
 

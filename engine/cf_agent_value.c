@@ -139,6 +139,7 @@ static cf_status evaluate(const cf_agent_request *req, work *w, cf_agent_result 
     CF_TRY(cf_net_eval(req->net, n, w->requests + at, w->outputs + at, err));
     w->seconds_per_eval = (cf_clock_now() - t0) / n;
     out->evals += n;
+    if (req->poll) req->poll(req->poll_user);
     for (int j = at; j < at + n; j++) {
       child *c = &w->kids[w->pending[j]];
       const cf_net_output *o = &w->outputs[j];

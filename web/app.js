@@ -1,9 +1,9 @@
 // app.js: the page: a board to play against cformer or analyse with it.
 // A thin client over the engine's UCI (engine.js, cformer-worker.js): the
 // game lives here (chess.js), the engine gets `position fen ... moves ...`
-// and `go` and answers with info lines and a bestmove. The worker is
-// single-threaded: a `go` runs to its end, so the page sends the next one
-// only after the bestmove (analysis of a new position waits its turn).
+// and `go` and answers with info lines and a bestmove. The page sends the
+// next `go` only after the bestmove; an analysis of a position that has
+// changed is stopped first (both builds read stop while they search).
 import { Chessboard, COLOR, INPUT_EVENT_TYPE } from './vendor/cm-chessboard/src/Chessboard.js';
 import { Arrows, ARROW_TYPE } from './vendor/cm-chessboard/src/extensions/arrows/Arrows.js';
 import { Chess } from './vendor/chess.js/dist/esm/chess.js';
@@ -234,8 +234,8 @@ function engineMove() {
 
 function startAnalysis() {
   if (state.search) {
-    // Threaded, the search reads stop; single-threaded it runs its time.
-    if (state.threads && state.search.kind === 'analyse' && !state.analysePending)
+    // The search reads stop (single-threaded, between its turns).
+    if (state.search.kind === 'analyse' && !state.analysePending)
       engine.send('stop');
     state.analysePending = true;
     return;

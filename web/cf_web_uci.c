@@ -5,10 +5,13 @@
  * built-in network; a user's network is a file the page wrote into the
  * module's memory file system, named by WeightsFile.
  *
- * In the single-threaded build (CF_SINGLE_THREAD) a `go` runs to its end
- * inside cf_web_feed, so it must carry a limit (nodes, depth, movetime,
- * a clock); the worker refuses `go infinite` and `go ponder` there. With
- * threads (meson -Dweb_threads=true; the page must be cross-origin
+ * In the single-threaded build (CF_SINGLE_THREAD) a `go` runs inside
+ * cf_web_feed, and between its batches (at most every YIELD_MS) the
+ * search yields to the worker's event loop through Asyncify (the
+ * module's cf_web_feed then returns a Promise): the worker reads the lines
+ * that came meanwhile and answers whether the search must end (`stop`,
+ * `quit`, or any command during `go infinite`), so `go infinite` works
+ * there too. With threads (meson -Dweb_threads=true; the page must be cross-origin
  * isolated) the search runs on its own thread and `stop` is read while it
  * runs, as in the native engine. */
 #include <emscripten.h>
@@ -30,6 +33,25 @@ static cf_uci *engine;
 static void write_line(void *user, const char *line) {
   (void)user;
   cf_web_emit(line);
+}
+
+/* How often the search gives the event loop a turn: stop is read within
+ * this and one batch; each turn costs a few microseconds to unwind and
+ * rewind the stack (Asyncify) and the event loop's own round trip. */
+#define YIELD_MS 10.0
+
+/* One turn of the worker's event loop; its onYield answers 1 when a line
+ * that came meanwhile ends the search. */
+EM_ASYNC_JS(int, cf_web_yield, (void), { return await Module["onYield"](); });
+
+static double last_yield;
+
+static void poll_input(void *user) {
+  (void)user;
+  const double now = emscripten_get_now();
+  if (now - last_yield < YIELD_MS) return;
+  if (cf_web_yield()) cf_uci_interrupt(engine);
+  last_yield = emscripten_get_now();
 }
 #else
 #include <emscripten/threading.h>
@@ -91,6 +113,9 @@ EMSCRIPTEN_KEEPALIVE int cf_web_start(void) {
 #endif
   /* No folders to search: the built-in network, or the file a page named. */
   cf_uci_config cfg = {.search_dirs = NULL, .background_load = false, .inline_search = !threads};
+#ifdef CF_SINGLE_THREAD
+  cfg.poll = poll_input;
+#endif
   cf_error err = {0};
   if (cf_uci_create(&cfg, write_line, NULL, &engine, &err) != CF_OK) {
     char line[sizeof err.msg + 32];

@@ -16,6 +16,13 @@
 //
 // The same file runs under node's worker_threads (the tests drive it so).
 // Lines that arrive while the module is still loading wait, in order.
+//
+// Single-threaded, a `go` runs in this worker's thread and gives the event
+// loop a turn every few milliseconds (web/cf_web_uci.c): the lines that
+// come meanwhile wait in order and run once the search has returned, but
+// `stop` and `quit` end it first, as does any line during `go infinite` or
+// `go ponder` (a `ponderhit` there answers at once with the move found),
+// and `isready` with nothing waiting is answered at once.
 'use strict';
 
 (function () {
@@ -39,20 +46,30 @@
   }
 
   let module = null;
-  const pending = [];
   let threads = false;
+  const waiting = []; // messages not yet run, in order
+  let busy = false;    // single-threaded: a go is running (it yields)
+  let held = false;    // ... and it is go infinite or go ponder
+  let endSearch = false; // a line came that ends it
+
+  // One turn of the event loop, so the messages that came are received.
+  const channel = typeof setImmediate === 'function' ? null : new MessageChannel();
+  const turns = [];
+  if (channel) channel.port1.onmessage = () => turns.shift()();
+  function turn(fn) {
+    if (!channel) return setImmediate(fn);
+    turns.push(fn);
+    channel.port2.postMessage(0);
+  }
 
   function feed(line) {
     const text = String(line);
-    // A single-threaded build runs `go` inside this call: a search with no
-    // end of its own would never return, and `stop` could never be read.
-    if (!threads && /^\s*go\b/.test(text) && /\b(infinite|ponder)\b/.test(text) &&
-        !/\b(nodes|depth|movetime|wtime|btime|mate)\b/.test(text)) {
-      post('info string error: go infinite and go ponder need a limit in this single-threaded ' +
-        'build (add nodes, depth or movetime)');
-      return;
+    if (threads || !/^\s*go\b/.test(text)) {
+      module.ccall('cf_web_feed', 'number', ['string'], [text]);
+      return null;
     }
-    module.ccall('cf_web_feed', 'number', ['string'], [text]);
+    held = /\b(infinite|ponder)\b/.test(text);
+    return module.ccall('cf_web_feed', 'number', ['string'], [text], { async: true });
   }
 
   function storeFile(msg) {
@@ -71,19 +88,55 @@
     }
   }
 
-  function receive(msg) {
-    if (!module) {
-      pending.push(msg);
+  // Runs the waiting messages in order until a search yields.
+  function pump() {
+    while (module && !busy && waiting.length) {
+      const msg = waiting.shift();
+      if (typeof msg === 'object') {
+        storeFile(msg);
+        continue;
+      }
+      const running = feed(msg);
+      if (!running) continue;
+      busy = true;
+      endSearch = false;
+      const done = () => {
+        busy = held = endSearch = false;
+        pump();
+      };
+      running.then(done, (e) => {
+        post('info string error: the search failed: ' + e);
+        done();
+      });
+    }
+  }
+
+  // A line that came while a single-threaded search runs.
+  function duringSearch(line) {
+    const command = line.trim().split(/\s+/)[0];
+    if (command === 'isready' && !waiting.length) {
+      post('readyok'); // the engine is searching: it is ready
       return;
     }
-    if (msg && typeof msg === 'object' && msg.type === 'file') storeFile(msg);
+    waiting.push(line);
+    if (command === 'stop' || command === 'quit' || (held && command !== 'isready')) endSearch = true;
+  }
+
+  function receive(msg) {
+    if (msg && typeof msg === 'object' && msg.type === 'file') waiting.push(msg);
     else
       for (const line of String(msg).split('\n'))
-        if (line.trim()) feed(line);
+        if (line.trim()) {
+          if (busy) duringSearch(line);
+          else waiting.push(line);
+        }
+    pump();
   }
 
   const options = {
     onLine: (line) => post(line),
+    // The single-threaded search's turn (cf_web_yield): 1 ends it.
+    onYield: () => new Promise((resolve) => turn(() => resolve(endSearch ? 1 : 0))),
     print: (text) => post('info string ' + text),
     printErr: (text) => post('info string ' + text),
   };
@@ -95,6 +148,6 @@
     module = m;
     threads = m.ccall('cf_web_threads', 'number', [], []) === 1;
     m.ccall('cf_web_start', 'number', [], []);
-    while (pending.length) receive(pending.shift());
+    pump();
   }, (e) => post('info string error: the engine could not start: ' + e));
 })();

@@ -74,17 +74,23 @@ function missingParts(buildDir) {
   return need.filter(([p]) => !fs.existsSync(p)).map(([, why]) => why);
 }
 
-// Starts the server; resolves to {server, url}.
+// The headers of every answer: cross-origin isolated, never cached.
+const HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cache-Control': 'no-cache',
+};
+
+// Starts the server; resolves to {server, url}. extra(req, res, headers),
+// when given, answers first: true when it did (web/uci-bridge.js serves
+// its own page so).
 function start({ port = 8080, host = '127.0.0.1', build = path.join(rootDir, 'build-wasm'),
-  threadsBuild = path.join(rootDir, 'build-wasm-threads') } = {}) {
+  threadsBuild = path.join(rootDir, 'build-wasm-threads'), extra = null } = {}) {
   const map = siteMap(path.resolve(build), threadsBuild && path.resolve(threadsBuild));
   const server = http.createServer((req, res) => {
-    const headers = {
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Embedder-Policy': 'require-corp',
-      'Cross-Origin-Resource-Policy': 'same-origin',
-      'Cache-Control': 'no-cache',
-    };
+    const headers = { ...HEADERS };
+    if (extra && extra(req, res, headers)) return;
     const file = resolve(map, req.url);
     if (!file || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       res.writeHead(404, { ...headers, 'Content-Type': 'text/plain' });

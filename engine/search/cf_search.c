@@ -371,6 +371,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
        * waits for its stop without spinning. */
       struct timespec nap = {0, 1000000};
       nanosleep(&nap, NULL);
+      if (lim->poll) lim->poll(lim->poll_user);
       continue;
     }
     if (stop != CF_STOP_NONE) break;
@@ -379,6 +380,7 @@ cf_status cf_search_run(cf_search *s, cf_net *net, cf_game *game, const cf_searc
     st = s->stream ? pipelined_step(s, want, err) : step(s, want, err);
     if (st != CF_OK) break;
     cf_search_pace_nps(s, lim->stop);
+    if (lim->poll) lim->poll(lim->poll_user);
     if (expanded) s->owe_batch = false; /* the owed batch below the root is done */
     if (on_info) {
       cf_search_fill_info(s, &info);

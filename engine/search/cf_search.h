@@ -56,6 +56,12 @@ typedef struct cf_search_limits {
   /* UCI `go infinite` (analysis; not ponder): ContemptMode play favours
    * nobody there, as in Lc0. */
   bool go_infinite;
+  /* Called on the search's thread after every batch, and while a held
+   * search that is solved waits for its stop: a caller with one thread
+   * (the browser's single-threaded build) reads its input there and sets
+   * *stop. NULL = none. */
+  void (*poll)(void *user);
+  void *poll_user;
 } cf_search_limits;
 
 /* One root move's statistics (VerboseMoveStats, MultiPV). Values are from

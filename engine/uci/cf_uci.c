@@ -102,6 +102,10 @@ cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *u
   u->background_load = cfg && cfg->background_load;
   u->quit_wait_ms = cfg && cfg->quit_wait_ms > 0 ? cfg->quit_wait_ms : DEFAULT_QUIT_WAIT_MS;
   u->inline_search = cfg && cfg->inline_search;
+  if (u->inline_search) {
+    u->poll = cfg->poll;
+    u->poll_user = cfg->poll_user;
+  }
   pthread_mutex_init(&u->cmd_mu, NULL);
   pthread_cond_init(&u->idle_cv, NULL);
   for (int i = 0; cfg && cfg->search_dirs && cfg->search_dirs[i] && i < CF_UCI_MAX_SEARCH_DIRS; i++) {

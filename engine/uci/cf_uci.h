@@ -95,6 +95,14 @@ typedef struct cf_uci_config {
    * warns on any other line, and on every line of stderr, where Lc0 writes
    * these) reads nothing unexpected; a GUI shows them with the search. */
   bool say_at_search;
+  /* With inline_search, for a caller with one thread (the browser's
+   * single-threaded build): called between the batches of a search that
+   * runs in the feeding call, where the caller reads its input and calls
+   * cf_uci_interrupt to end the search. A held search (go infinite, go
+   * ponder) then searches until interrupted, as on a search thread. NULL:
+   * nothing can stop an inline search (it must carry a limit). */
+  void (*poll)(void *user);
+  void *poll_user;
 } cf_uci_config;
 
 cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *user,
@@ -119,6 +127,13 @@ bool cf_uci_feed(cf_uci *u, const char *line);
  * inside it makes the whole line an error (`info string error: ...`), where
  * cf_uci_feed would only see the text before the NUL. */
 bool cf_uci_feed_n(cf_uci *u, const char *line, size_t len);
+
+/* Ends the search under way as `stop` would, without a line: for a
+ * search's poll (cf_uci_config.poll) or any thread. The search ends with
+ * its best move so far; a held search's bestmove still waits for its
+ * release (the `stop`, `quit` or other command that asked for the end,
+ * fed once the search has returned). */
+void cf_uci_interrupt(cf_uci *u);
 
 /* Blocks until no network load is under way, no command waits for one and
  * no search is running (a held one must be stopped first). */

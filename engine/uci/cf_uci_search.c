@@ -39,9 +39,10 @@ static bool run_search(cf_uci *u, cf_agent_result *r) {
       .allowed = u->go.searchmoves,
       .n_allowed = u->go.n_searchmoves,
       .max_evals = nodes,
-      /* Nothing can stop a search that runs in the feeding call: without a
-       * flag, a held one that is solved ends instead of waiting for it. */
-      .stop = u->inline_search ? NULL : &u->stop,
+      /* Nothing but a poll can stop a search that runs in the feeding
+       * call: without a flag, a held one that is solved ends instead of
+       * waiting for it. */
+      .stop = u->inline_search && !u->poll ? NULL : &u->stop,
       .deadline = u->clock.deadline,
       .policy_temperature = (float)u->opt[CF_OPT_SEARCH(policy_temperature)].f,
       .depth = u->go.depth > 0 && u->go.depth < 1000 ? (int)u->go.depth : 0,
@@ -53,6 +54,8 @@ static bool run_search(cf_uci *u, cf_agent_result *r) {
       .search = keeps ? u->search : NULL,
       .on_info = tree ? cf_uci_on_search_info : NULL,
       .info_user = u,
+      .poll = u->poll,
+      .poll_user = u->poll_user,
   };
   /* Lc0 says so when go infinite turns ContemptMode play off. */
   if (tree && cf_wdl_play_disabled(cf_search_get_params(u->search), u->go.infinite))
@@ -147,6 +150,10 @@ void cf_uci_finish_search(cf_uci *u, bool force_stop) {
   pthread_mutex_unlock(&u->mu);
   cf_uci_released(u); /* inline_search: a released answer is written now */
   wait_search(u);
+}
+
+void cf_uci_interrupt(cf_uci *u) {
+  if (u) atomic_store(&u->stop, true);
 }
 
 /* Ends the worker thread (cf_uci_free, after cf_uci_finish_search: it is

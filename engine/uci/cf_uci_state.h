@@ -156,6 +156,8 @@ struct cf_uci {
    * one's answer waits in answer/answer_ok until its release (search_live
    * is true until then). */
   bool inline_search;
+  void (*poll)(void *user); /* cf_uci_config.poll (inline_search only) */
+  void *poll_user;
   bool answer_ok;
   cf_agent_result answer;
   atomic_bool stop;

@@ -4,7 +4,9 @@
  * the feeding one, and cf_uci_free ends it. With inline_search every
  * search runs in the feeding call instead: its bestmove is out when go
  * returns, a held one's when stop, ponderhit, the next command or the
- * reset releases it, and the moves are those of the worker. Threads are told apart by their
+ * reset releases it, and the moves are those of the worker; with a poll
+ * (the browser's single-threaded build) the poll's interrupt ends a go
+ * infinite, solved or not. Threads are told apart by their
  * Linux thread id (a pthread_t may be reused once a thread is joined; a tid
  * is not reused so soon), so the test runs on Linux only. The network is
  * the fuzz target's tiny random net on the ref backend. */
@@ -173,4 +175,54 @@ static void test_inline_search(cf_test *t) {
   cf_uci_free(u);
 }
 
-CF_TEST_MAIN(test_one_worker, test_inline_search)
+/* The poll of an inline search (cf_uci_config.poll), as the browser's
+ * single-threaded worker has one: counts its calls and interrupts the
+ * search at the interrupt_at-th (0: never). */
+typedef struct poller {
+  cf_uci *u;
+  int calls, interrupt_at;
+} poller;
+
+static void poll_input(void *user) {
+  poller *p = user;
+  if (++p->calls == p->interrupt_at) cf_uci_interrupt(p->u);
+}
+
+static void test_inline_poll(cf_test *t) {
+  uci_transcript_init(&tr);
+  poller p = {0};
+  cf_uci_config cfg = {.max_batch = 4, .inline_search = true, .poll = poll_input, .poll_user = &p};
+  if (!CHECK(cf_uci_create(&cfg, collect, &tr, &p.u, NULL) == CF_OK)) return;
+  cf_uci *u = p.u;
+  uci_transcript_run(u, &tr, net_setup);
+  /* go infinite without a limit searches, polling, until interrupted;
+   * its bestmove then waits for the stop. */
+  feed_now(u, "position startpos");
+  p.interrupt_at = 5;
+  const char *o = feed_now(u, "go infinite");
+  CHECK_INT_EQ(p.calls, 5);
+  CHECK_STR_CONTAINS(o, "info ");
+  CHECK(strstr(o, "bestmove") == NULL);
+  char move[8];
+  CHECK(uci_bestmove_legal(feed_now(u, "stop"), NULL, "", move));
+  /* A limit still ends a search that is never interrupted (a new tree:
+   * the kept one has its nodes already). */
+  feed_now(u, "ucinewgame");
+  p.calls = 0;
+  p.interrupt_at = 0;
+  CHECK(uci_bestmove_legal(feed_now(u, "go nodes 9"), NULL, "", move));
+  CHECK(p.calls > 0);
+  /* A held search whose root is solved waits for the interrupt, polling,
+   * instead of ending; the next command releases its answer. */
+  feed_now(u, "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+  p.calls = 0;
+  p.interrupt_at = 50;
+  o = feed_now(u, "go infinite");
+  CHECK_INT_EQ(p.calls, 50);
+  CHECK_STR_CONTAINS(o, "score mate 1");
+  CHECK(strstr(o, "bestmove") == NULL);
+  CHECK_STR_CONTAINS(feed_now(u, "position startpos"), "bestmove a1a8");
+  cf_uci_free(u);
+}
+
+CF_TEST_MAIN(test_one_worker, test_inline_search, test_inline_poll)

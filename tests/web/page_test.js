@@ -14,7 +14,6 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { execFileSync } = require('child_process');
 
 const [buildDir, dataDir, artifactDir] = process.argv.slice(2).map((p) => path.resolve(p));
 // The threaded build beside it (scripts/build-wasm.sh DIR-threads): the
@@ -23,6 +22,7 @@ const threadsDir = buildDir + '-threads';
 const haveThreads = fs.existsSync(path.join(threadsDir, 'web', 'cformer-engine.wasm'));
 const webDir = path.resolve(__dirname, '..', '..', 'web');
 const { start, missingParts } = require(path.join(webDir, 'serve.js'));
+const { launch } = require(path.join(webDir, 'headless.js'));
 
 let failures = 0;
 function check(ok, what) {
@@ -32,15 +32,6 @@ function check(ok, what) {
 function fatal(why) {
   console.log('FAIL ' + why);
   process.exit(1);
-}
-
-function findChromium() {
-  for (const name of ['chromium', 'chromium-browser']) {
-    try {
-      return execFileSync('sh', ['-c', 'command -v ' + name], { encoding: 'utf8' }).trim();
-    } catch (e) { /* next */ }
-  }
-  return null;
 }
 
 // A seeded random mover, so a failure can be replayed.
@@ -53,30 +44,16 @@ function random(n) {
 (async () => {
   const missing = missingParts(buildDir);
   if (missing.length) fatal('the site is incomplete: ' + missing.join('; '));
-  let playwright;
-  try {
-    playwright = require(path.join(webDir, 'node_modules', 'playwright-core'));
-  } catch (e) {
-    fatal('playwright-core is not installed (npm ci --prefix web; scripts/install-deps.sh)');
-  }
-  const exe = findChromium();
-  if (!exe) fatal('cannot start Chromium: none on PATH (Debian package chromium; ' +
-    'scripts/install-deps.sh installs it)');
   fs.mkdirSync(artifactDir, { recursive: true });
 
   const { server, url } = await start({ port: 0, build: buildDir,
     threadsBuild: haveThreads ? threadsDir : null });
   let browser;
   try {
-    browser = await playwright.chromium.launch({
-      executablePath: exe,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      // (a new empty profile: playwright makes one per launch)
-    });
+    browser = await launch();
   } catch (e) {
     server.close();
-    fatal('cannot start Chromium (' + exe + '): ' + e.message.split('\n')[0]);
+    fatal(e.message);
   }
   const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
   const pageErrors = [];

@@ -5,10 +5,13 @@
 # `meson test` in each (under node, the page in Chromium). Skips (77),
 # saying why, only when emscripten or node is missing; .ci/run installs
 # both (scripts/install-deps.sh).
-#   run_wasm_suite.sh SOURCE_ROOT [WASM_BUILD_DIR]
+#   run_wasm_suite.sh SOURCE_ROOT [WASM_BUILD_DIR [NATIVE_BUILD_DIR]]
+# The native build (its cformer-match) plays 2 games against the browser
+# engine through web/uci-bridge.js (tests/web/bridge_test.js).
 set -uo pipefail
 root="$1"
 out="${2:-$root/build-wasm}"
+if [ $# -ge 3 ]; then export CF_NATIVE_BUILD="$3"; fi
 if ! command -v emcc >/dev/null 2>&1; then
   echo "skipped: emcc not found (Debian package emscripten; scripts/install-deps.sh installs it)"
   exit 77

@@ -4,7 +4,8 @@
 // illegal move refused, a user's network loaded from a stored file, a
 // broken one refused with a message naming it, one over the memory limit
 // (WeightsMaxMb) refused with the reason.
-// In the threaded build (third argument `threads`) go infinite and stop.
+// In both builds: go infinite ended by stop (isready answered meanwhile)
+// and by the next command, a long go movetime ended by stop, ponderhit.
 //   node worker_uci.js BUILD_WASM/web/cformer-worker.js DATA_DIR [threads|single]
 'use strict';
 const { Worker } = require('worker_threads');
@@ -13,7 +14,7 @@ const path = require('path');
 
 const workerPath = path.resolve(process.argv[2]);
 const dataDir = process.argv[3];
-const threads = process.argv[4] === 'threads';
+console.log('build: ' + (process.argv[4] === 'threads' ? 'threads' : 'single-threaded'));
 let failures = 0;
 function check(ok, what) {
   console.log((ok ? 'ok   ' : 'FAIL ') + what);
@@ -32,7 +33,8 @@ worker.on('error', (e) => {
   process.exit(1);
 });
 
-// Sends cmds, then collects lines until one matches `until`; returns them.
+// Sends cmds, then collects lines until one matches `until` (a RegExp) or
+// until(lines) is true (a function); returns them.
 function send(cmds, until, timeoutMs = 60000) {
   const start = lines.length;
   for (const c of [].concat(cmds)) worker.postMessage(c);
@@ -41,7 +43,7 @@ function send(cmds, until, timeoutMs = 60000) {
       '; got: ' + lines.slice(start).join(' | '))), timeoutMs);
     waiter = () => {
       const got = lines.slice(start);
-      if (got.some((l) => until.test(l))) {
+      if (typeof until === 'function' ? until(got) : got.some((l) => until.test(l))) {
         clearTimeout(timer);
         waiter = null;
         resolve(got);
@@ -82,16 +84,31 @@ const afterE4 = ['a7a6', 'a7a5', 'b7b6', 'b7b5', 'c7c6', 'c7c5', 'd7d6', 'd7d5',
   got = await send(['position startpos moves e2e5', 'isready'], /^readyok$/);
   check(got.some((l) => /^info string error: .*e2e5/.test(l)), 'an illegal move: info string error');
 
-  if (threads) {
-    // The search on its own thread: stop is read while it runs.
-    got = await send(['position startpos moves e2e4', 'go infinite'], /^info depth .* pv /);
-    got = await send('stop', /^bestmove /);
-    check(afterE4.includes(bestmove(got)), 'go infinite, then stop: a legal bestmove (' +
-      bestmove(got) + ')');
-  } else {
-    got = await send('go infinite', /^info string error: go infinite/);
-    check(got.length > 0, 'go infinite without a limit refused in the single-threaded build');
-  }
+  // Lines read while a search runs: threaded, the search has its own
+  // thread; single-threaded, it gives the worker's event loop turns.
+  got = await send(['position startpos moves e2e4', 'go infinite'], /^info depth .* pv /);
+  got = await send('isready', /^readyok$/);
+  check(!got.some((l) => l.startsWith('bestmove ')), 'isready during go infinite: readyok, ' +
+    'the search goes on');
+  got = await send('stop', /^bestmove /);
+  check(afterE4.includes(bestmove(got)), 'go infinite, then stop: a legal bestmove (' +
+    bestmove(got) + ')');
+  const long = Date.now();
+  await send(['position startpos moves e2e4', 'go movetime 600000'], /^info depth .* pv /);
+  got = await send('stop', /^bestmove /, 30000);
+  check(afterE4.includes(bestmove(got)) && Date.now() - long < 30000,
+    'go movetime 600000 ends at stop with a legal bestmove (' + bestmove(got) + ')');
+  // Any other command ends a held search first.
+  await send('go infinite', /^info depth .* pv /);
+  const answers = (got) => got.filter((l) => l.startsWith('bestmove ')).map((l) => l.split(' ')[1]);
+  got = answers(await send(['position startpos', 'go nodes 20'], (g) => answers(g).length === 2));
+  check(afterE4.includes(got[0]) && /^[a-h][1-8][a-h][1-8]/.test(got[1]),
+    'position during go infinite: its bestmove first, then the next go\'s (' + got.join(', ') + ')');
+  // ponderhit ends go ponder with a legal move (threaded, on the clock).
+  await send(['position startpos moves e2e4', 'go ponder wtime 2000 btime 2000'], /^info depth .* pv /);
+  got = await send('ponderhit', /^bestmove /, 30000);
+  check(afterE4.includes(bestmove(got)), 'go ponder, then ponderhit: a legal bestmove (' +
+    bestmove(got) + ')');
 
   // A broken file: refused with a message; the previous network plays on.
   worker.postMessage({ type: 'file', name: 'broken.pb.gz', data: Buffer.from('not a network') });
