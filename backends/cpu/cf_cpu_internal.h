@@ -144,6 +144,16 @@ void cf_cpu_copy_2d(void *ctx, int rows, int cols, const float *src, int ld_src,
 #define CF_CPU_LAYER_CHUNK_BYTES ((size_t)4 << 20)
 size_t cf_cpu_layer_chunk_bytes(void *ctx);
 
+/* The cf_backend_iface slots every backend built on these kernels fills
+ * alike (onednn, openblas, wasm): host memory, the weights' free, the
+ * norms, gates and copies, the layer chunk. A backend's table lists it
+ * first and then its own slots, so a slot they all share is one edit. */
+#define CF_CPU_IFACE_SLOTS                                                              \
+  .alloc = cf_cpu_iface_alloc, .free = cf_cpu_iface_free, .upload = cf_cpu_iface_copy, \
+  .download = cf_cpu_iface_copy, .weight_free = cf_cpu_weight_free, .norm = cf_cpu_norm, \
+  .gate = cf_cpu_gate, .copy_2d = cf_cpu_copy_2d,                                       \
+  .layer_chunk_bytes = cf_cpu_layer_chunk_bytes
+
 #define CF_CPU_ACTIVATIONS                                                       \
   ((1u << CF_OP_ACT_MISH) | (1u << CF_OP_ACT_RELU) | (1u << CF_OP_ACT_NONE) |    \
    (1u << CF_OP_ACT_TANH) | (1u << CF_OP_ACT_SIGMOID) | (1u << CF_OP_ACT_SELU) | \

@@ -46,23 +46,15 @@ static void wasm_matmul_nt(void *ctx, int batch, int m, int n, int k, const floa
 }
 
 static const cf_backend_iface wasm_iface = {
+    CF_CPU_IFACE_SLOTS,
     .create = wasm_create,
     .destroy = wasm_destroy,
-    .alloc = cf_cpu_iface_alloc,
-    .free = cf_cpu_iface_free,
-    .upload = cf_cpu_iface_copy,
-    .download = cf_cpu_iface_copy,
     .weight_create = cf_cpu_weight_create,
-    .weight_free = cf_cpu_weight_free,
     .linear = wasm_linear,
-    .norm = cf_cpu_norm,
     .attention = cf_cpu_attention,
-    .gate = cf_cpu_gate,
     .matmul_nt = wasm_matmul_nt,
-    .copy_2d = cf_cpu_copy_2d,
     .sync = cf_cpu_sync,
     .variant = cf_cpu_kernels_name,
-    .layer_chunk_bytes = cf_cpu_layer_chunk_bytes,
 };
 
 const cf_backend_desc cf_backend_wasm_desc = {

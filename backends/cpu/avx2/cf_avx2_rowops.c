@@ -5,6 +5,7 @@
 
 #include "backends/cpu/avx2/cf_avx2.h"
 #include "backends/cpu/avx2/cf_avx2_math.h"
+#include "backends/cpu/cf_cpu_row_tail.h"
 #include "backends/ref/cf_ref_act.h"
 
 void cf_avx2_bias_act_row(int n, float *y, const float *bias, cf_op_act act) {
@@ -34,15 +35,9 @@ static void combine(int w, const float *x, float alpha, const float *skip, float
     s = _mm256_add_ps(s, v);
     q = _mm256_fmadd_ps(v, v, q);
   }
-  float ss = cf_hsum256(s), qq = cf_hsum256(q);
-  for (; c < w; c++) {
-    float v = (skip ? skip[c] : 0.0f) + alpha * x[c];
-    y[c] = v;
-    ss += v;
-    qq += v * v;
-  }
-  *sum = ss;
-  *sq = qq;
+  *sum = cf_hsum256(s);
+  *sq = cf_hsum256(q);
+  cf_cpu_combine_tail(c, w, x, alpha, skip, y, sum, sq);
 }
 
 /* y = (y - mean) * inv * gamma + beta, beta may be NULL. */
@@ -82,8 +77,5 @@ void cf_avx2_gate_row(int n, float *x, const float *mult, const float *add) {
     if (add) v = _mm256_add_ps(v, _mm256_loadu_ps(add + i));
     _mm256_storeu_ps(x + i, v);
   }
-  for (; i < n; i++) {
-    if (mult) x[i] *= mult[i];
-    if (add) x[i] += add[i];
-  }
+  cf_cpu_gate_tail(i, n, x, mult, add);
 }

@@ -73,10 +73,7 @@ static inline __attribute__((always_inline)) void scores2(int dp, const uint16_t
   }
 }
 
-static void scores_pair(int dp, const uint16_t *Q0, const uint16_t *Q1, const uint32_t *kt,
-                        const uint32_t *eq, const uint32_t *ek, int half, float *s0, float *s1) {
-  CF_CPU_SCORES_PAIR(scores2, dp, Q0, Q1, kt, eq, ek, half, s0, s1);
-}
+CF_CPU_DEFINE_SCORES_PAIR(scores2, uint16_t, uint32_t)
 
 /* One run of up to 32 depths (nv vectors of 16) of weighted_values_pair,
  * nv and use_ev constant so that the accumulators stay in registers (with

@@ -5,6 +5,7 @@
  * hand) and to round alike. */
 #include <math.h>
 
+#include "backends/cpu/cf_cpu_row_tail.h"
 #include "backends/cpu/portable/cf_portable.h"
 #include "backends/cpu/portable/cf_portable_math.h"
 #include "backends/ref/cf_ref_act.h"
@@ -61,15 +62,9 @@ static void combine(int w, const float *x, float alpha, const float *skip, float
       s[l] += v;
       q[l] += v * v;
     }
-  float ss = sum_lanes(s), qq = sum_lanes(q);
-  for (; c < w; c++) {
-    const float v = (skip ? skip[c] : 0.0f) + alpha * x[c];
-    y[c] = v;
-    ss += v;
-    qq += v * v;
-  }
-  *sum = ss;
-  *sq = qq;
+  *sum = sum_lanes(s);
+  *sq = sum_lanes(q);
+  cf_cpu_combine_tail(c, w, x, alpha, skip, y, sum, sq);
 }
 
 /* sum (y - mean)^2. Two-pass variance: E[v^2] - mean^2 cancels badly when
