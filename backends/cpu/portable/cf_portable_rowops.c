@@ -5,7 +5,7 @@
  * hand) and to round alike. */
 #include <math.h>
 
-#include "backends/cpu/cf_cpu_row_tail.h"
+#include "backends/cpu/cf_cpu_row_steps.h"
 #include "backends/cpu/portable/cf_portable.h"
 #include "backends/cpu/portable/cf_portable_math.h"
 #include "backends/ref/cf_ref_act.h"
@@ -87,18 +87,7 @@ static void scale_row(int w, float *restrict y, float mean, float inv, const flo
     for (int c = 0; c < w; c++) y[c] += beta[c];
 }
 
-void cf_portable_norm_row(cf_norm_kind kind, int w, const float *x, float alpha,
-                          const float *skip, const float *gamma, const float *beta, float eps,
-                          float *y) {
-  float sum, sq;
-  combine(w, x, alpha, skip, y, &sum, &sq);
-  if (kind == CF_NORM_RMS) {
-    scale_row(w, y, 0.0f, 1.0f / sqrtf(sq / (float)w + eps), gamma, NULL);
-  } else {
-    const float mean = sum / (float)w;
-    scale_row(w, y, mean, 1.0f / sqrtf(centred_squares(w, y, mean) / (float)w + eps), gamma, beta);
-  }
-}
+CF_CPU_DEFINE_NORM_ROW(cf_portable_norm_row)
 
 /* One loop per case, so each vectorises without a branch inside. */
 void cf_portable_gate_row(int n, float *restrict x, const float *restrict mult,

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <wasm_simd128.h>
 
-#include "backends/cpu/cf_cpu_row_tail.h"
+#include "backends/cpu/cf_cpu_row_steps.h"
 #include "backends/cpu/portable/cf_portable.h"
 #include "backends/cpu/wasm/cf_wasm.h"
 
@@ -111,17 +111,7 @@ static void scale_row(int w, float *y, float mean, float inv, const float *gamma
   }
 }
 
-void cf_wasm_norm_row(cf_norm_kind kind, int w, const float *x, float alpha, const float *skip,
-                      const float *gamma, const float *beta, float eps, float *y) {
-  float sum, sq;
-  combine(w, x, alpha, skip, y, &sum, &sq);
-  if (kind == CF_NORM_RMS) {
-    scale_row(w, y, 0.0f, 1.0f / sqrtf(sq / (float)w + eps), gamma, NULL);
-  } else {
-    const float mean = sum / (float)w;
-    scale_row(w, y, mean, 1.0f / sqrtf(centred_squares(w, y, mean) / (float)w + eps), gamma, beta);
-  }
-}
+CF_CPU_DEFINE_NORM_ROW(cf_wasm_norm_row)
 
 void cf_wasm_gate_row(int n, float *x, const float *mult, const float *add) {
   int i = 0;
