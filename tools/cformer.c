@@ -22,13 +22,8 @@ static const cf_cli_command commands[] = {
   {"pack-data", cf_cmd_pack_data, "training records from Stockfish-labelled TSV shards (training/)"},
 };
 
-static const cf_cli_program program = {
-    .name = "cformer",
-    .version = CF_VERSION,
-    .about = "runs Chessformer-style (RPE attention) Lc0 networks.",
-    .commands = commands,
-    .n_commands = sizeof commands / sizeof commands[0],
-};
+static const cf_cli_program program =
+    CF_CLI_PROGRAM("cformer", "runs Chessformer-style (RPE attention) Lc0 networks.", commands);
 
 int main(int argc, char **argv) {
   /* Before anything is printed or read: the program may start again. */

@@ -107,6 +107,15 @@ typedef struct cf_cpu_attention_bf16_math {
                                int base1, float *o0, float *o1);
 } cf_cpu_attention_bf16_math;
 
+/* A bf16 set's table, `const cf_cpu_attention_bf16_math var`, from its
+ * file's static functions, each named as its slot. */
+#define CF_CPU_ATTENTION_BF16_MATH(var, set_name)                                  \
+  const cf_cpu_attention_bf16_math var = {.name = set_name,                        \
+                                          .scores_pair = scores_pair,              \
+                                          .pack_qkv = pack_qkv,                    \
+                                          .softmax_to_bf16 = softmax_to_bf16,      \
+                                          .weighted_values_pair = weighted_values_pair}
+
 /* The attention core in int8 (the oneDNN backend's precision=int8), the
  * integer parts and their conversion; the driver (cf_cpu_attention_int8.c)
  * quantizes q, k and v per call, the RPE tables are quantized once at
@@ -200,6 +209,16 @@ typedef struct cf_cpu_attention_int8_math {
    * rounded to nearest even (quantize_row's arithmetic). */
   void (*quantize_values)(int dh, const float *v, size_t ld, uint32_t *vq, float *sv);
 } cf_cpu_attention_int8_math;
+
+/* An int8 set's table, `const cf_cpu_attention_int8_math var`, from its
+ * file's static functions, each named as its slot. */
+#define CF_CPU_ATTENTION_INT8_MATH(var, set_name)                                  \
+  const cf_cpu_attention_int8_math var = {.name = set_name,                        \
+                                          .scores_pair = scores_pair,              \
+                                          .weighted_values_pair = weighted_values_pair, \
+                                          .softmax_to_u8 = softmax_to_u8,          \
+                                          .quantize_qk = quantize_qk,              \
+                                          .quantize_values = quantize_values}
 
 typedef struct cf_cpu_kernels {
   /* The set's name: the value of CFORMER_CPU_KERNELS that forces it, and

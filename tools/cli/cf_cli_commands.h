@@ -21,6 +21,12 @@ typedef struct cf_cli_program {
   size_t n_commands;
 } cf_cli_program;
 
+/* A program with the commands of the array table, at the version the
+ * build defines (CF_VERSION). */
+#define CF_CLI_PROGRAM(prog, about_text, table)                                    \
+  {.name = (prog), .version = CF_VERSION, .about = (about_text), .commands = (table), \
+   .n_commands = sizeof(table) / sizeof((table)[0])}
+
 /* The program's help: what it is, the usage line, its commands. */
 void cf_cli_program_usage(const cf_cli_program *p, FILE *out);
 

@@ -15,13 +15,8 @@ static const cf_cli_command commands[] = {
   {"random", nc_cmd_random, "a deterministic random network of a given shape"},
 };
 
-static const cf_cli_program program = {
-    .name = "netconv",
-    .version = CF_VERSION,
-    .about = "network file tools for cformer.",
-    .commands = commands,
-    .n_commands = sizeof commands / sizeof commands[0],
-};
+static const cf_cli_program program =
+    CF_CLI_PROGRAM("netconv", "network file tools for cformer.", commands);
 
 int main(int argc, char **argv) {
   if (argc < 2) {
