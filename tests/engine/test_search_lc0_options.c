@@ -270,21 +270,6 @@ static void test_collision_events(cf_test *t) {
 
 /* ---- pace and stop --------------------------------------------------------- */
 
-static void test_nps_limit_wait(cf_test *t) {
-  cf_search_params p;
-  cf_search_params_default(&p);
-  cf_search_stats st = {.nps_limit = p.nps_limit, .playouts = 100, .start_time = 10, .now = 11};
-  CHECK(cf_pace_nps_wait(&st) == 0); /* no limit */
-  st.nps_limit = 50;
-  /* 100 playouts at 50 a second take 2 s; 1 s has passed since the start. */
-  CHECK_NEAR(cf_pace_nps_wait(&st), 1.0, 1e-9);
-  /* Counted from the first evaluation once there is one. */
-  st.first_eval_time = 10.5;
-  CHECK_NEAR(cf_pace_nps_wait(&st), 1.5, 1e-9);
-  st.now = 13;
-  CHECK(cf_pace_nps_wait(&st) == 0);
-}
-
 /* The stop rules read the search through this snapshot (the loop's). */
 static const cf_search_stats *at(const cf_search *s, double now) {
   static cf_search_stats st;
@@ -461,5 +446,5 @@ static void test_moves_left_in_search(cf_test *t) {
 
 CF_TEST_MAIN(test_rows_are_lc0s, test_root_cpuct, test_root_fpu, test_moves_left_by_hand,
              test_moves_left_steers_selection, test_collision_scaling, test_collision_events,
-             test_nps_limit_wait, test_smart_pruning_minimum_batches, test_cache_history_length,
+             test_smart_pruning_minimum_batches, test_cache_history_length,
              test_sticky_endgames, test_moves_left_in_search)

@@ -97,16 +97,20 @@ static bool parse_int(const char *text, int lo, int hi, int *out) {
   return true;
 }
 
-/* Calls take(a, item, ...) for each comma-separated item of text, in
- * order: false (why set) at the first it refuses, or for a text too long. */
+/* Empties the list *count counts, then calls take(a, item, ...) for each
+ * comma-separated item of text, in order: false (why set) at the first it
+ * refuses, for a text too long, or for no item ("expected at least one
+ * WHAT"). */
 typedef bool (*list_item_fn)(bench_args *a, const char *item, char *why, size_t why_size);
-static bool each_item(bench_args *a, const char *text, list_item_fn take, char *why,
-                      size_t why_size) {
+static bool set_list(bench_args *a, const char *text, list_item_fn take, int *count,
+                     const char *what, char *why, size_t why_size) {
   char copy[256], *save = NULL;
   if (strlen(text) >= sizeof copy) return snprintf(why, why_size, "list too long"), false;
   snprintf(copy, sizeof copy, "%s", text);
+  *count = 0;
   for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
     if (!take(a, tok, why, why_size)) return false;
+  if (*count == 0) return snprintf(why, why_size, "expected at least one %s", what), false;
   return true;
 }
 
@@ -123,10 +127,7 @@ static bool add_batch(bench_args *a, const char *tok, char *why, size_t why_size
 /* --batches LIST (ctx: the bench_args). */
 static bool set_batches(void *ctx, const char *text, char *why, size_t why_size) {
   bench_args *a = ctx;
-  a->n_batches = 0;
-  if (!each_item(a, text, add_batch, why, why_size)) return false;
-  if (a->n_batches == 0) return snprintf(why, why_size, "expected at least one batch size"), false;
-  return true;
+  return set_list(a, text, add_batch, &a->n_batches, "batch size", why, why_size);
 }
 
 static bool add_agent(bench_args *a, const char *tok, char *why, size_t why_size) {
@@ -149,10 +150,7 @@ static bool add_agent(bench_args *a, const char *tok, char *why, size_t why_size
 /* --agents LIST (ctx: the bench_args). */
 static bool set_agents(void *ctx, const char *text, char *why, size_t why_size) {
   bench_args *a = ctx;
-  a->n_agents = 0;
-  if (!each_item(a, text, add_agent, why, why_size)) return false;
-  if (a->n_agents == 0) return snprintf(why, why_size, "expected at least one agent"), false;
-  return true;
+  return set_list(a, text, add_agent, &a->n_agents, "agent", why, why_size);
 }
 
 /* --arch SPEC: the shape must build (without building any weights). */
