@@ -29,13 +29,13 @@ cf_status cf_uci_backend_options_changed(cf_uci *u, cf_error *err) {
 
 /* The backend options the net is created with: a copy of the list
  * BackendOptions was parsed into when it was set, with the engine's
- * defaults set on it where it names none: precision=CF_UCI_DEFAULT_
- * PRECISION (docs/PRECISION.md "precision=auto"), and on a CPU backend
- * lanes=Threads when Threads is above 1 and BackendOptions sets neither
- * lanes nor the backend's own threads (Threads is how Lc0 users ask for
- * more cores; on a CPU the network splits each batch across that many
- * sleeping threads: net/cf_net_lanes.h; on a device they are batches in
- * flight: cf_uci_search_params). */
+ * defaults set on it where it names none:
+ * precision=CF_UCI_DEFAULT_PRECISION (docs/PRECISION.md "precision=auto"),
+ * and on a CPU backend lanes=Threads when Threads is above 1 and
+ * BackendOptions sets neither lanes nor the backend's own threads (Threads
+ * is how Lc0 users ask for more cores; on a CPU the network splits each
+ * batch across that many sleeping threads: net/cf_net_lanes.h; on a device
+ * they are batches in flight: cf_uci_search_params). */
 static cf_status backend_options(const cf_uci *u, cf_kv **out, cf_error *err) {
   cf_status st = u->backend_kv
                      ? cf_kv_clone(u->backend_kv, out, err)

@@ -120,10 +120,10 @@ struct cf_uci {
   char net_key[CF_UCI_NET_KEY_MAX];
   char failed_key[CF_UCI_NET_KEY_MAX]; /* the last key that failed to load */
   char failed_msg[CF_ERROR_MSG_MAX];
-  /* BackendOptions parsed once, when it is set (cf_uci_backend_options_
-   * changed): the list every net key and load starts from; NULL with
-   * backend_kv_err saying why when the text does not parse (the load
-   * reports it, as the option's value is kept). */
+  /* BackendOptions parsed once, when it is set (cf_uci_load.c owns it):
+   * the list every net key and load starts from; NULL, with
+   * backend_kv_err saying why, when the text does not parse (the load
+   * reports it; the option keeps its value). */
   cf_kv *backend_kv;
   cf_error backend_kv_err;
   /* The note that MovesLeft* options do nothing on a network without a
