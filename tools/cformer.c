@@ -6,14 +6,9 @@
 
 #include "tools/cf_commands.h"
 #include "tools/cf_passive_omp.h"
+#include "tools/cli/cf_cli_commands.h"
 
-typedef struct command {
-  const char *name;
-  int (*run)(int argc, char **argv);
-  const char *summary;
-} command;
-
-static const command commands[] = {
+static const cf_cli_command commands[] = {
   {"uci", cf_cmd_uci, "the UCI chess engine (also: no command, or option flags only)"},
   {"perft", cf_cmd_perft, "count legal move paths to a depth (move generator check and speed)"},
   {"eval", cf_cmd_eval, "network outputs for positions given as JSON lines (parity case schema)"},
@@ -27,15 +22,8 @@ static const command commands[] = {
   {"pack-data", cf_cmd_pack_data, "training records from Stockfish-labelled TSV shards (training/)"},
 };
 
-static void print_usage(FILE *out) {
-  fprintf(out,
-          "cformer %s: runs Chessformer-style (RPE attention) Lc0 networks.\n\n"
-          "usage: cformer <command> [options]   (cformer <command> --help for details)\n\n"
-          "commands:\n",
-          CF_VERSION);
-  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-}
+static const cf_cli_program program =
+    CF_CLI_PROGRAM("cformer", "runs Chessformer-style (RPE attention) Lc0 networks.", commands);
 
 int main(int argc, char **argv) {
   /* Before anything is printed or read: the program may start again. */
@@ -44,18 +32,5 @@ int main(int argc, char **argv) {
   if (argc < 2 || (argv[1][0] == '-' && strcmp(argv[1], "--help") != 0 &&
                    strcmp(argv[1], "-h") != 0 && strcmp(argv[1], "--version") != 0))
     return cf_cmd_uci(argc, argv);
-  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-      strcmp(argv[1], "help") == 0) {
-    print_usage(stdout);
-    return 0;
-  }
-  if (strcmp(argv[1], "--version") == 0) {
-    printf("cformer %s\n", CF_VERSION);
-    return 0;
-  }
-  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
-  /* The same one line as every flag error (tools/cli/cf_cli.h). */
-  fprintf(stderr, "cformer: unknown command '%s' (cformer --help)\n", argv[1]);
-  return 2;
+  return cf_cli_program_run(&program, argc, argv);
 }

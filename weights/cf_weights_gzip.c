@@ -187,19 +187,14 @@ bomb:
 /* ---- writing ---- */
 
 struct cf_byte_sink {
-  FILE *file;       /* NULL: memory */
+  cf_sink_out out; /* where the bytes go */
   bool gzip;
   z_stream zs;
   uint8_t *zbuf;    /* deflate output chunk */
-  uint8_t *mem;     /* memory sink */
-  size_t len, cap;
-  cf_status status;
-  cf_error err;
 };
 
 static void emit(cf_byte_sink *s, const uint8_t *data, size_t len) {
-  if (s->status != CF_OK || len == 0) return;
-  s->status = cf_sink_emit(s->file, &s->mem, &s->len, &s->cap, data, len, &s->err);
+  cf_sink_out_emit(&s->out, data, len);
 }
 
 static void deflate_some(cf_byte_sink *s, int flush) {
@@ -209,11 +204,11 @@ static void deflate_some(cf_byte_sink *s, int flush) {
     s->zs.avail_out = (uInt)CF_GZ_CHUNK;
     ret = deflate(&s->zs, flush);
     if (ret == Z_STREAM_ERROR) {
-      s->status = cf_error_set(&s->err, CF_ERR_INTERNAL, "deflate failed");
+      s->out.status = cf_error_set(&s->out.err, CF_ERR_INTERNAL, "deflate failed");
       return;
     }
     emit(s, s->zbuf, CF_GZ_CHUNK - s->zs.avail_out);
-  } while (s->zs.avail_out == 0 && s->status == CF_OK);
+  } while (s->zs.avail_out == 0 && s->out.status == CF_OK);
   (void)ret;
 }
 
@@ -223,7 +218,7 @@ cf_byte_sink *cf_sink_open(FILE *file, bool gzip, cf_error *err) {
     cf_error_set(err, CF_ERR_NOMEM, "out of memory");
     return NULL;
   }
-  s->file = file;
+  s->out.file = file;
   s->gzip = gzip;
   if (gzip) {
     s->zbuf = malloc(CF_GZ_CHUNK);
@@ -244,7 +239,7 @@ void cf_sink_write(cf_byte_sink *s, const uint8_t *data, size_t len) {
     emit(s, data, len);
     return;
   }
-  while (len > 0 && s->status == CF_OK) {
+  while (len > 0 && s->out.status == CF_OK) {
     size_t take = len > UINT_MAX ? UINT_MAX : len;
     s->zs.next_in = (Bytef *)(uintptr_t)data;
     s->zs.avail_in = (uInt)take;
@@ -256,7 +251,7 @@ void cf_sink_write(cf_byte_sink *s, const uint8_t *data, size_t len) {
 
 cf_status cf_sink_close(cf_byte_sink *s, uint8_t **out, size_t *out_size, cf_error *err) {
   if (s->gzip) {
-    if (s->status == CF_OK) {
+    if (s->out.status == CF_OK) {
       s->zs.next_in = NULL;
       s->zs.avail_in = 0;
       deflate_some(s, Z_FINISH);
@@ -264,8 +259,7 @@ cf_status cf_sink_close(cf_byte_sink *s, uint8_t **out, size_t *out_size, cf_err
     deflateEnd(&s->zs);
     free(s->zbuf);
   }
-  const cf_status st =
-      cf_sink_finish(s->file, s->mem, s->len, s->status, &s->err, out, out_size, err);
+  const cf_status st = cf_sink_out_finish(&s->out, out, out_size, err);
   free(s);
   return st;
 }

@@ -488,20 +488,15 @@ cf_status cf_gunzip(cf_byte_source *src, uint64_t max_out, uint8_t **out, size_t
 enum { STORED_MAX = 65535 };
 
 struct cf_byte_sink {
-  FILE *file;    /* NULL: memory */
+  cf_sink_out out; /* where the bytes go */
   bool gzip;
   uint8_t *block; /* pending bytes of the next stored block */
   size_t block_len;
   uint32_t crc, isize;
-  uint8_t *mem; /* memory sink */
-  size_t len, cap;
-  cf_status status;
-  cf_error err;
 };
 
 static void emit(cf_byte_sink *s, const uint8_t *data, size_t len) {
-  if (s->status != CF_OK || len == 0) return;
-  s->status = cf_sink_emit(s->file, &s->mem, &s->len, &s->cap, data, len, &s->err);
+  cf_sink_out_emit(&s->out, data, len);
 }
 
 static void emit_block(cf_byte_sink *s, bool last) {
@@ -520,7 +515,7 @@ cf_byte_sink *cf_sink_open(FILE *file, bool gzip, cf_error *err) {
     cf_error_set(err, CF_ERR_NOMEM, "out of memory");
     return NULL;
   }
-  s->file = file;
+  s->out.file = file;
   s->gzip = gzip;
   if (gzip) {
     /* Magic, deflate, no flags, no time, no extra flags, OS unknown. */
@@ -537,7 +532,7 @@ void cf_sink_write(cf_byte_sink *s, const uint8_t *data, size_t len) {
   }
   s->crc = crc32_update(s->crc, data, len);
   s->isize += (uint32_t)len;
-  while (len > 0 && s->status == CF_OK) {
+  while (len > 0 && s->out.status == CF_OK) {
     size_t take = STORED_MAX - s->block_len;
     if (take > len) take = len;
     memcpy(s->block + s->block_len, data, take);
@@ -558,8 +553,7 @@ cf_status cf_sink_close(cf_byte_sink *s, uint8_t **out, size_t *out_size, cf_err
     emit(s, trailer, sizeof trailer);
     free(s->block);
   }
-  const cf_status st =
-      cf_sink_finish(s->file, s->mem, s->len, s->status, &s->err, out, out_size, err);
+  const cf_status st = cf_sink_out_finish(&s->out, out, out_size, err);
   free(s);
   return st;
 }

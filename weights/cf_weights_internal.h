@@ -56,21 +56,27 @@ typedef struct cf_byte_source {
 cf_status cf_gunzip(cf_byte_source *src, uint64_t max_out, uint8_t **out, size_t *out_size,
                     bool *over_limit, cf_error *err);
 
+/* Where a sink's finished bytes go, for both gzip layers: written to
+ * file, or (file NULL) appended to the growing buffer mem (len used of
+ * cap). The first failure (CF_ERR_IO, CF_ERR_NOMEM) is kept in status and
+ * err, and the bytes after it are dropped. */
+typedef struct cf_sink_out {
+  FILE *file;
+  uint8_t *mem;
+  size_t len, cap;
+  cf_status status;
+  cf_error err;
+} cf_sink_out;
+
+void cf_sink_out_emit(cf_sink_out *o, const uint8_t *data, size_t n);
+
+/* The end of a sink's output: a file is flushed; the memory buffer goes to
+ * *out (freed when out is NULL or on failure). Returns the kept status, or
+ * CF_ERR_IO when the flush fails; err gets the message on failure. */
+cf_status cf_sink_out_finish(cf_sink_out *o, uint8_t **out, size_t *out_size, cf_error *err);
+
 /* A sink the writer streams the packed message into: a growing memory
- * buffer or a file, optionally through gzip. */
-/* Where a sink's finished bytes go, for both gzip layers: written to file,
- * or (file NULL) appended to the growing buffer *mem (*len used of *cap).
- * CF_ERR_IO or CF_ERR_NOMEM with err set when they cannot. */
-cf_status cf_sink_emit(FILE *file, uint8_t **mem, size_t *len, size_t *cap, const uint8_t *data,
-                       size_t n, cf_error *err);
-
-/* The end of a sink's output, for both gzip layers: a file is flushed; the
- * memory buffer mem (len bytes) goes to *out (freed when out is NULL or on
- * failure). Returns status, or CF_ERR_IO when the flush fails; err gets the
- * sink's message (serr) on failure. */
-cf_status cf_sink_finish(FILE *file, uint8_t *mem, size_t len, cf_status status,
-                         const cf_error *serr, uint8_t **out, size_t *out_size, cf_error *err);
-
+ * buffer or a file, optionally through gzip (one of the two gzip layers). */
 typedef struct cf_byte_sink cf_byte_sink;
 cf_byte_sink *cf_sink_open(FILE *file, bool gzip, cf_error *err);
 /* Appends; on failure the sink remembers the first error. */

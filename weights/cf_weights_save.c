@@ -338,37 +338,39 @@ cf_status cf_weights_save_file(const cf_weights *w, const char *path, cf_encodin
   return st;
 }
 
-cf_status cf_sink_emit(FILE *file, uint8_t **mem, size_t *len, size_t *cap, const uint8_t *data,
-                       size_t n, cf_error *err) {
-  if (file)
-    return fwrite(data, 1, n, file) == n ? CF_OK : cf_error_set(err, CF_ERR_IO, "write failed");
-  if (*cap - *len < n) {
-    size_t grown = *cap ? *cap : 4096;
-    while (grown - *len < n) grown *= 2;
-    uint8_t *bigger = realloc(*mem, grown);
-    if (!bigger) return cf_error_set(err, CF_ERR_NOMEM, "cannot grow output to %zu bytes", grown);
-    *mem = bigger;
-    *cap = grown;
+void cf_sink_out_emit(cf_sink_out *o, const uint8_t *data, size_t n) {
+  if (o->status != CF_OK || n == 0) return;
+  if (o->file) {
+    if (fwrite(data, 1, n, o->file) != n)
+      o->status = cf_error_set(&o->err, CF_ERR_IO, "write failed");
+    return;
   }
-  memcpy(*mem + *len, data, n);
-  *len += n;
-  return CF_OK;
+  if (o->cap - o->len < n) {
+    size_t grown = o->cap ? o->cap : 4096;
+    while (grown - o->len < n) grown *= 2;
+    uint8_t *bigger = realloc(o->mem, grown);
+    if (!bigger) {
+      o->status = cf_error_set(&o->err, CF_ERR_NOMEM, "cannot grow output to %zu bytes", grown);
+      return;
+    }
+    o->mem = bigger;
+    o->cap = grown;
+  }
+  memcpy(o->mem + o->len, data, n);
+  o->len += n;
 }
 
-cf_status cf_sink_finish(FILE *file, uint8_t *mem, size_t len, cf_status status,
-                         const cf_error *serr, uint8_t **out, size_t *out_size, cf_error *err) {
-  cf_error flush = {0};
-  if (file && status == CF_OK && fflush(file) != 0) {
-    status = cf_error_set(&flush, CF_ERR_IO, "write failed");
-    serr = &flush;
+cf_status cf_sink_out_finish(cf_sink_out *o, uint8_t **out, size_t *out_size, cf_error *err) {
+  if (o->file && o->status == CF_OK && fflush(o->file) != 0)
+    o->status = cf_error_set(&o->err, CF_ERR_IO, "write failed");
+  if (o->status != CF_OK) {
+    cf_error_set(err, o->status, "%s", o->err.msg);
+    free(o->mem);
+  } else if (!o->file) {
+    if (out) *out = o->mem;
+    else free(o->mem);
+    if (out_size) *out_size = o->len;
   }
-  if (status != CF_OK) {
-    cf_error_set(err, status, "%s", serr->msg);
-    free(mem);
-  } else if (!file) {
-    if (out) *out = mem;
-    else free(mem);
-    if (out_size) *out_size = len;
-  }
-  return status;
+  o->mem = NULL;
+  return o->status;
 }

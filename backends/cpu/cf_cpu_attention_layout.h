@@ -87,16 +87,20 @@ static inline __attribute__((always_inline)) void cf_cpu_prefetch_token(
   }
 }
 
-/* The body of a kernel set's scores_pair (cf_cpu_attention_math): its
- * always-inlined pair kernel, called with the terms present as constants
- * use_q, use_k, so each combination compiles to its own branch-free loop. */
-#define CF_CPU_SCORES_PAIR(kernel, dh, Q0, Q1, kt, eq, ek, half, s0, s1)   \
-  do {                                                                     \
-    if ((eq) && (ek)) kernel(dh, Q0, Q1, kt, eq, ek, 1, 1, half, s0, s1);  \
-    else if (eq) kernel(dh, Q0, Q1, kt, eq, NULL, 1, 0, half, s0, s1);     \
-    else if (ek) kernel(dh, Q0, Q1, kt, NULL, ek, 0, 1, half, s0, s1);     \
-    else kernel(dh, Q0, Q1, kt, NULL, NULL, 0, 0, half, s0, s1);           \
-  } while (0)
+/* A kernel set's scores_pair (cf_cpu_attention_math), defined as
+ * `static void scores_pair(...)` with the slot's signature: it calls the
+ * set's always-inlined pair kernel with the terms present as constants
+ * use_q, use_k, so each combination compiles to its own branch-free loop.
+ * QT is the query's type and KT the keys' and tables' (float, float for
+ * float32; uint16_t, uint32_t for bf16 pairs). */
+#define CF_CPU_DEFINE_SCORES_PAIR(kernel, QT, KT)                                           \
+  static void scores_pair(int dh, const QT *Q0, const QT *Q1, const KT *kt, const KT *eq,   \
+                          const KT *ek, int half, float *s0, float *s1) {                   \
+    if (eq && ek) kernel(dh, Q0, Q1, kt, eq, ek, 1, 1, half, s0, s1);                        \
+    else if (eq) kernel(dh, Q0, Q1, kt, eq, NULL, 1, 0, half, s0, s1);                       \
+    else if (ek) kernel(dh, Q0, Q1, kt, NULL, ek, 0, 1, half, s0, s1);                       \
+    else kernel(dh, Q0, Q1, kt, NULL, NULL, 0, 0, half, s0, s1);                             \
+  }
 
 /* The body of a kernel set's weighted_values_pair (bf16, int8): its
  * always-inlined run kernel over the runs of 32 depths, called with the

@@ -77,6 +77,12 @@ typedef struct cf_cpu_ctx {
 cf_status cf_cpu_ctx_init(cf_cpu_ctx *c, const cf_backend_config *cfg,
                           cf_error *err);
 
+/* The create and destroy slots of a backend whose context is a plain
+ * cf_cpu_ctx (openblas, wasm): a context allocated and set up by
+ * cf_cpu_ctx_init, and freed. */
+cf_status cf_cpu_iface_create(const cf_backend_config *cfg, void **ctx, cf_error *err);
+void cf_cpu_iface_destroy(void *ctx);
+
 /* The cf_backend_iface.variant slot: the kernel set's name ("avx2",
  * "portable"); ctx is a cf_cpu_ctx *. */
 const char *cf_cpu_kernels_name(void *ctx);
@@ -143,6 +149,23 @@ void cf_cpu_copy_2d(void *ctx, int rows, int cols, const float *src, int ld_src,
  * tasks, so the chunk grows with the thread count. */
 #define CF_CPU_LAYER_CHUNK_BYTES ((size_t)4 << 20)
 size_t cf_cpu_layer_chunk_bytes(void *ctx);
+
+/* The cf_backend_iface slots every backend built on these kernels fills
+ * alike (onednn, openblas, wasm): host memory, the weights' free, the
+ * norms, gates and copies, the layer chunk. A backend's table lists it
+ * first and then its own slots, so a slot they all share is one edit. */
+#define CF_CPU_IFACE_SLOTS                                                              \
+  .alloc = cf_cpu_iface_alloc, .free = cf_cpu_iface_free, .upload = cf_cpu_iface_copy, \
+  .download = cf_cpu_iface_copy, .weight_free = cf_cpu_weight_free, .norm = cf_cpu_norm, \
+  .gate = cf_cpu_gate, .copy_2d = cf_cpu_copy_2d,                                       \
+  .layer_chunk_bytes = cf_cpu_layer_chunk_bytes
+
+/* And the compute slots of a backend whose kernels are all these but the
+ * matrix product (openblas, wasm): the weights, attention, the failure
+ * sync, the kernel set's name. */
+#define CF_CPU_IFACE_KERNEL_SLOTS                                                   \
+  .weight_create = cf_cpu_weight_create, .attention = cf_cpu_attention,            \
+  .sync = cf_cpu_sync, .variant = cf_cpu_kernels_name
 
 #define CF_CPU_ACTIVATIONS                                                       \
   ((1u << CF_OP_ACT_MISH) | (1u << CF_OP_ACT_RELU) | (1u << CF_OP_ACT_NONE) |    \

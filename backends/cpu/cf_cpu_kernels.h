@@ -107,6 +107,13 @@ typedef struct cf_cpu_attention_bf16_math {
                                int base1, float *o0, float *o1);
 } cf_cpu_attention_bf16_math;
 
+/* A bf16 set's table, `const cf_cpu_attention_bf16_math var`, from its
+ * file's static functions, each named as its slot. */
+#define CF_CPU_ATTENTION_BF16_MATH(var, set_name)                                       \
+  const cf_cpu_attention_bf16_math var = {                                              \
+      .name = set_name, .scores_pair = scores_pair, .pack_qkv = pack_qkv,               \
+      .softmax_to_bf16 = softmax_to_bf16, .weighted_values_pair = weighted_values_pair}
+
 /* The attention core in int8 (the oneDNN backend's precision=int8), the
  * integer parts and their conversion; the driver (cf_cpu_attention_int8.c)
  * quantizes q, k and v per call, the RPE tables are quantized once at
@@ -201,6 +208,14 @@ typedef struct cf_cpu_attention_int8_math {
   void (*quantize_values)(int dh, const float *v, size_t ld, uint32_t *vq, float *sv);
 } cf_cpu_attention_int8_math;
 
+/* An int8 set's table, `const cf_cpu_attention_int8_math var`, from its
+ * file's static functions, each named as its slot. */
+#define CF_CPU_ATTENTION_INT8_MATH(var, set_name)                                     \
+  const cf_cpu_attention_int8_math var = {                                            \
+      .name = set_name, .scores_pair = scores_pair, .softmax_to_u8 = softmax_to_u8,   \
+      .weighted_values_pair = weighted_values_pair, .quantize_qk = quantize_qk,       \
+      .quantize_values = quantize_values}
+
 typedef struct cf_cpu_kernels {
   /* The set's name: the value of CFORMER_CPU_KERNELS that forces it, and
    * what a backend shows ("avx512", "avx2", "portable"). */
@@ -249,6 +264,18 @@ typedef struct cf_cpu_kernels {
   void (*scale_bias_act_row)(int n, float *y, float row_scale, const float *col_scale,
                              const float *bias, cf_op_act act);
 } cf_cpu_kernels;
+
+/* A set's table is made of its functions, named cf_<set>_<slot> (its
+ * attention core cf_<set>_attention_math), so each slot is wired in one
+ * place: CF_CPU_KERNEL_ROW_OPS(set) fills name, the row ops and the
+ * attention core; CF_CPU_KERNEL_LOWP_OPS(set) the reduced-precision row
+ * ops, which a set may take from another (wasm takes the portable ones). */
+#define CF_CPU_KERNEL_ROW_OPS(set)                                                       \
+  .name = #set, .bias_act_row = cf_##set##_bias_act_row, .norm_row = cf_##set##_norm_row, \
+  .gate_row = cf_##set##_gate_row, .attention = &cf_##set##_attention_math
+#define CF_CPU_KERNEL_LOWP_OPS(set)                                                       \
+  .to_bf16_row = cf_##set##_to_bf16_row, .quantize_row = cf_##set##_quantize_row,         \
+  .scale_bias_act_row = cf_##set##_scale_bias_act_row
 
 /* Largest head depth the fast path takes (its key buffer is on the stack). */
 enum { CF_CPU_MAX_FAST_DEPTH = 128 };

@@ -28,6 +28,20 @@ cf_status cf_cpu_ctx_init(cf_cpu_ctx *c, const cf_backend_config *cfg,
   return cf_cpu_kernels_select(&c->kernels, err);
 }
 
+cf_status cf_cpu_iface_create(const cf_backend_config *cfg, void **ctx, cf_error *err) {
+  cf_cpu_ctx *c = calloc(1, sizeof *c);
+  if (!c) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
+  cf_status st = cf_cpu_ctx_init(c, cfg, err);
+  if (st != CF_OK) {
+    free(c);
+    return st;
+  }
+  *ctx = c;
+  return CF_OK;
+}
+
+void cf_cpu_iface_destroy(void *ctx) { free(ctx); }
+
 size_t cf_cpu_layer_chunk_bytes(void *ctx) {
   const cf_cpu_ctx *c = ctx;
   return CF_CPU_LAYER_CHUNK_BYTES * (size_t)c->threads;

@@ -212,23 +212,15 @@ static cf_precision od_auto_precision(void) {
 }
 
 static const cf_backend_iface onednn_iface = {
+    CF_CPU_IFACE_SLOTS,
     .create = od_create,
     .destroy = od_destroy,
-    .alloc = cf_cpu_iface_alloc,
-    .free = cf_cpu_iface_free,
-    .upload = cf_cpu_iface_copy,
-    .download = cf_cpu_iface_copy,
     .weight_create = od_weight_create,
-    .weight_free = cf_cpu_weight_free,
     .linear = od_linear,
-    .norm = cf_cpu_norm,
     .attention = od_attention,
-    .gate = cf_cpu_gate,
     .matmul_nt = od_matmul_nt,
-    .copy_2d = cf_cpu_copy_2d,
     .sync = od_sync, /* the first failed oneDNN call, or attention's */
     .variant = od_variant,
-    .layer_chunk_bytes = cf_cpu_layer_chunk_bytes,
     .prepare = od_prepare,
     .shape_builds = od_shape_builds,
 };

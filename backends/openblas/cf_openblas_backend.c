@@ -3,37 +3,18 @@
 #include "backends/openblas/cf_openblas_backend.h"
 
 #include <cblas.h>
-#include <stdlib.h>
 
 #include "backends/cpu/cf_cpu_internal.h"
 
-typedef struct openblas_ctx {
-  cf_cpu_ctx cpu; /* first: the shared kernels take the context as a cf_cpu_ctx */
-} openblas_ctx;
-
-static cf_status ob_create(const cf_backend_config *cfg, void **ctx, cf_error *err) {
-  openblas_ctx *c = calloc(1, sizeof *c);
-  if (!c) return cf_error_set(err, CF_ERR_NOMEM, "out of memory");
-  cf_status st = cf_cpu_ctx_init(&c->cpu, cfg, err);
-  if (st != CF_OK) {
-    free(c);
-    return st;
-  }
-  *ctx = c;
-  return CF_OK;
-}
-
-static void ob_destroy(void *ctx) { free(ctx); }
-
 /* OpenBLAS's thread count is process-wide: set it before each call so two
  * instances with different settings each get theirs. */
-static void use_threads(const openblas_ctx *c) { openblas_set_num_threads(c->cpu.threads); }
+static void use_threads(const cf_cpu_ctx *c) { openblas_set_num_threads(c->threads); }
 
 /* cblas_sgemm (row major, A not transposed, B transposed) refuses what
  * its xerbla check refuses, printing to stderr and computing nothing: the
  * same check here names the op, the call and the bad parameter in the
  * failure sync reports instead. */
-static bool sgemm_ok(openblas_ctx *c, const char *op, int m, int n, int k, int lda, int ldb,
+static bool sgemm_ok(cf_cpu_ctx *c, const char *op, int m, int n, int k, int lda, int ldb,
                      int ldc) {
   const struct {
     const char *name;
@@ -42,7 +23,7 @@ static bool sgemm_ok(openblas_ctx *c, const char *op, int m, int n, int k, int l
                 {"lda", lda, k > 1 ? k : 1}, {"ldb", ldb, k > 1 ? k : 1}, {"ldc", ldc, n > 1 ? n : 1}};
   for (size_t i = 0; i < sizeof params / sizeof params[0]; i++)
     if (params[i].value < params[i].least) {
-      cf_backend_note_failure(&c->cpu.first, CF_ERR_INTERNAL, op,
+      cf_backend_note_failure(&c->first, CF_ERR_INTERNAL, op,
                               "cblas_sgemm: parameter %s = %d is illegal (at least %d)",
                               params[i].name, params[i].value, params[i].least);
       return false;
@@ -52,17 +33,17 @@ static bool sgemm_ok(openblas_ctx *c, const char *op, int m, int n, int k, int l
 
 static void ob_linear(void *ctx, int rows, int in, int out, const float *x, const cf_bweight *w,
                       const cf_bweight *b, cf_op_act act, float *y) {
-  openblas_ctx *c = ctx;
+  cf_cpu_ctx *c = ctx;
   if (!sgemm_ok(c, "linear", rows, out, in, in, in, out)) return;
   use_threads(c);
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rows, out, in, 1.0f, x, in, w->data, in,
               0.0f, y, out);
-  cf_cpu_bias_act(&c->cpu, rows, out, y, b, act);
+  cf_cpu_bias_act(c, rows, out, y, b, act);
 }
 
 static void ob_matmul_nt(void *ctx, int batch, int m, int n, int k, const float *a,
                          const float *bm, float scale, float *cm) {
-  openblas_ctx *c = ctx;
+  cf_cpu_ctx *c = ctx;
   if (!sgemm_ok(c, "matmul_nt", m, n, k, k, k, n)) return;
   use_threads(c);
   for (int b = 0; b < batch; b++)
@@ -71,23 +52,12 @@ static void ob_matmul_nt(void *ctx, int batch, int m, int n, int k, const float 
 }
 
 static const cf_backend_iface openblas_iface = {
-    .create = ob_create,
-    .destroy = ob_destroy,
-    .alloc = cf_cpu_iface_alloc,
-    .free = cf_cpu_iface_free,
-    .upload = cf_cpu_iface_copy,
-    .download = cf_cpu_iface_copy,
-    .weight_create = cf_cpu_weight_create,
-    .weight_free = cf_cpu_weight_free,
+    CF_CPU_IFACE_SLOTS,
+    CF_CPU_IFACE_KERNEL_SLOTS, /* sync reports a call the checks above refused */
+    .create = cf_cpu_iface_create,
+    .destroy = cf_cpu_iface_destroy,
     .linear = ob_linear,
-    .norm = cf_cpu_norm,
-    .attention = cf_cpu_attention,
-    .gate = cf_cpu_gate,
     .matmul_nt = ob_matmul_nt,
-    .copy_2d = cf_cpu_copy_2d,
-    .sync = cf_cpu_sync, /* reports a call the checks above refused */
-    .variant = cf_cpu_kernels_name,
-    .layer_chunk_bytes = cf_cpu_layer_chunk_bytes,
 };
 
 const cf_backend_desc cf_backend_openblas_desc = {

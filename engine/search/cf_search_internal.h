@@ -311,24 +311,11 @@ void cf_search_wdl_start(cf_search *s, bool go_infinite);
  * from the side that moved into it, before it is backed up. */
 void cf_search_wdl_leaf(const cf_search *s, int depth, float *wl, float *d);
 
-/* ---- stop and pace rules on the search (cf_search_stats.c) ----
- * The rules themselves are pure functions of a cf_search_stats snapshot
- * (cf_search_stats.h); these fill one from s now and ask them. */
+/* ---- the stop and pace rules' snapshot (cf_search_stats.c) ----
+ * The rules are pure functions of a cf_search_stats (cf_search_stats.h);
+ * the loop fills one from s once per step and asks them. */
 /* The snapshot of s at now: s->limits (none when NULL), the root, the run. */
 void cf_search_stats_fill(const cf_search *s, double now, cf_search_stats *st);
-bool cf_stop_by_flag(const cf_search *s);
-bool cf_stop_by_deadline(const cf_search *s, double now);
-bool cf_stop_by_visits(const cf_search *s);
-bool cf_stop_by_depth(const cf_search *s);
-bool cf_stop_by_ram(const cf_search *s);
-bool cf_stop_by_mate(const cf_search *s);
-bool cf_stop_by_smart_pruning(const cf_search *s, double now);
-bool cf_stop_by_proof(const cf_search *s);
-/* The first rule, in cf_search_stop's order, that ends the search now. */
-cf_search_stop cf_search_stop_rule(const cf_search *s, double now);
-/* cf_pace_batch_target and cf_pace_nps_wait on a snapshot of s. */
-int cf_search_batch_target(const cf_search *s, int minibatch, double now);
-double cf_search_nps_wait(const cf_search *s, double now);
 
 /* ---- a run in phases (cf_search.c): cf_search_run, and the group's ---- */
 /* Starts a run as cf_search_run does (limits copied, tree kept or
@@ -345,7 +332,7 @@ cf_search_stop cf_search_next_stop(cf_search *s, double now, cf_search_stats *st
 void cf_search_end(cf_search *s, cf_search_stop stop, cf_search_result *out);
 
 /* ---- pace (cf_search_pace.c) ---- */
-/* Waits cf_search_nps_wait's time, a millisecond at a time, until the
+/* Waits cf_pace_nps_wait's time, a millisecond at a time, until the
  * stop flag or the deadline. */
 void cf_search_pace_nps(const cf_search *s, const atomic_bool *stop);
 /* When a progress line is due: the best move, depth or seldepth changed,

@@ -74,7 +74,9 @@ double cf_pace_nps_wait(const cf_search_stats *st) {
 void cf_search_pace_nps(const cf_search *s, const atomic_bool *stop) {
   for (;;) {
     const double now = cf_clock_now();
-    const double wait = cf_search_nps_wait(s, now);
+    cf_search_stats st;
+    cf_search_stats_fill(s, now, &st);
+    const double wait = cf_pace_nps_wait(&st);
     if (wait <= 0 || (stop && atomic_load(stop))) return;
     if (s->limits->deadline > 0 && now >= s->limits->deadline) return;
     /* A millisecond at a time, as Lc0, so a stop is heard soon. */

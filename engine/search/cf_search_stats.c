@@ -1,6 +1,6 @@
 /* cf_search_stats.c: the one place that reads the search for its stop and
- * pace rules: fills a cf_search_stats snapshot, and the rules' forms that
- * take the search (a snapshot filled, then the pure rule). */
+ * pace rules: fills a cf_search_stats snapshot, which the rules
+ * (cf_search_stop.c, cf_search_pace.c) read. */
 #include <stdatomic.h>
 
 #include "engine/search/cf_search_internal.h"
@@ -60,56 +60,4 @@ void cf_search_stats_fill(const cf_search *s, double now, cf_search_stats *st) {
     const int b = cf_search_best_edge(s->root, cf_search_draw_score(s, 0), l->allowed, l->n_allowed);
     st->best_mate = b >= 0 ? cf_search_mate_of(s->root->edges[b].child) : 0;
   }
-}
-
-static cf_search_stats snap(const cf_search *s, double now) {
-  cf_search_stats st;
-  cf_search_stats_fill(s, now, &st);
-  return st;
-}
-
-/* The rules on the search itself: a snapshot now, then the rule. */
-bool cf_stop_by_flag(const cf_search *s) {
-  const cf_search_stats st = snap(s, 0);
-  return cf_rule_flag(&st);
-}
-bool cf_stop_by_deadline(const cf_search *s, double now) {
-  const cf_search_stats st = snap(s, now);
-  return cf_rule_deadline(&st);
-}
-bool cf_stop_by_visits(const cf_search *s) {
-  const cf_search_stats st = snap(s, 0);
-  return cf_rule_visits(&st);
-}
-bool cf_stop_by_depth(const cf_search *s) {
-  const cf_search_stats st = snap(s, 0);
-  return cf_rule_depth(&st);
-}
-bool cf_stop_by_ram(const cf_search *s) {
-  const cf_search_stats st = snap(s, 0);
-  return cf_rule_ram(&st);
-}
-bool cf_stop_by_mate(const cf_search *s) {
-  const cf_search_stats st = snap(s, 0);
-  return cf_rule_mate(&st);
-}
-bool cf_stop_by_smart_pruning(const cf_search *s, double now) {
-  const cf_search_stats st = snap(s, now);
-  return cf_rule_smart_pruning(&st);
-}
-bool cf_stop_by_proof(const cf_search *s) {
-  const cf_search_stats st = snap(s, 0);
-  return cf_rule_proof(&st);
-}
-cf_search_stop cf_search_stop_rule(const cf_search *s, double now) {
-  const cf_search_stats st = snap(s, now);
-  return cf_search_stop_of(&st);
-}
-int cf_search_batch_target(const cf_search *s, int minibatch, double now) {
-  const cf_search_stats st = snap(s, now);
-  return cf_pace_batch_target(&st, minibatch);
-}
-double cf_search_nps_wait(const cf_search *s, double now) {
-  const cf_search_stats st = snap(s, now);
-  return cf_pace_nps_wait(&st);
 }

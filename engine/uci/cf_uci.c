@@ -119,6 +119,7 @@ cf_status cf_uci_create(const cf_uci_config *cfg, cf_uci_write_fn write, void *u
     cf_uci_free(u);
     return err ? err->status : CF_ERR_INTERNAL;
   }
+  cf_uci_backend_options_changed(u, err);
   pthread_mutex_init(&u->out_mu, NULL);
   pthread_mutex_init(&u->mu, NULL);
   pthread_cond_init(&u->cv, NULL);
@@ -165,6 +166,7 @@ void cf_uci_free(cf_uci *u) {
    * spurious "munmap:" line per table: Fathom reports a successful unmap
    * as an error.) */
   cf_net_free(u->net);
+  cf_kv_free(u->backend_kv);
   cf_search_free(u->search);
   cf_game_free(&u->game);
   cf_uci_log_free(u->log);
@@ -189,6 +191,7 @@ cf_status cf_uci_reset(cf_uci *u, cf_error *err) {
   cf_uci_drop_queue(u);
   cf_uci_finish_search(u, true);
   cf_status st = cf_uci_options_default(u, err); /* cannot fail: create parsed the same rows */
+  if (st == CF_OK) st = cf_uci_backend_options_changed(u, err);
   if (st == CF_OK && cf_uci_log_open(u->log, "", err) != CF_OK) st = err ? err->status : CF_ERR_IO;
   cf_search_params p;
   cf_uci_search_params(u, &p);

@@ -17,17 +17,29 @@
 #include "net/cf_net_options.h"
 #include "net/cf_net_planes.h"
 
-/* The backend options the net is created with: BackendOptions, parsed
- * here, once, with the engine's defaults set on the list where it names
- * none: precision=CF_UCI_DEFAULT_PRECISION (docs/PRECISION.md
- * "precision=auto"), and on a CPU backend lanes=Threads when Threads is
- * above 1 and BackendOptions sets neither lanes nor the backend's own
- * threads (Threads is how Lc0 users ask for more cores; on a CPU the
- * network splits each batch across that many sleeping threads:
- * net/cf_net_lanes.h; on a device they are batches in flight:
- * cf_uci_search_params). */
+cf_status cf_uci_backend_options_changed(cf_uci *u, cf_error *err) {
+  (void)err;
+  cf_kv *kv = NULL;
+  u->backend_kv_err = (cf_error){0};
+  cf_kv_parse(u->opt[CF_OPT_BACKEND_OPTIONS].text, &kv, &u->backend_kv_err);
+  cf_kv_free(u->backend_kv);
+  u->backend_kv = kv;
+  return CF_OK;
+}
+
+/* The backend options the net is created with: a copy of the list
+ * BackendOptions was parsed into when it was set, with the engine's
+ * defaults set on it where it names none:
+ * precision=CF_UCI_DEFAULT_PRECISION (docs/PRECISION.md "precision=auto"),
+ * and on a CPU backend lanes=Threads when Threads is above 1 and
+ * BackendOptions sets neither lanes nor the backend's own threads (Threads
+ * is how Lc0 users ask for more cores; on a CPU the network splits each
+ * batch across that many sleeping threads: net/cf_net_lanes.h; on a device
+ * they are batches in flight: cf_uci_search_params). */
 static cf_status backend_options(const cf_uci *u, cf_kv **out, cf_error *err) {
-  cf_status st = cf_kv_parse(u->opt[CF_OPT_BACKEND_OPTIONS].text, out, err);
+  cf_status st = u->backend_kv
+                     ? cf_kv_clone(u->backend_kv, out, err)
+                     : cf_error_set(err, u->backend_kv_err.status, "%s", u->backend_kv_err.msg);
   if (st == CF_OK) st = cf_kv_set_default(*out, "precision", CF_UCI_DEFAULT_PRECISION, err);
   if (st == CF_OK && !cf_uci_device_backend(u))
     st = cf_net_options_default_lanes(*out, (int)u->opt[CF_OPT_THREADS].i, err);

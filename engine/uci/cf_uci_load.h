@@ -13,6 +13,11 @@ void cf_uci_load_forget_failure(cf_uci *u);
 /* WeightsFile or WeightsMaxMb was set (even to the same value: the file may
  * have appeared or been fixed): a failed load is tried again. */
 cf_status cf_uci_weights_changed(cf_uci *u, cf_error *err);
+/* BackendOptions was set: its text is parsed here, once, into the list
+ * the net key and every load copy (a text that does not parse is kept as
+ * the error the next load reports). Also run by create and reset, after
+ * the options' defaults. Returns CF_OK. */
+cf_status cf_uci_backend_options_changed(cf_uci *u, cf_error *err);
 /* Threads was set: the search's batches in flight follow it on a device;
  * more than the cores online is allowed, with a word. */
 cf_status cf_uci_threads_changed(cf_uci *u, cf_error *err);

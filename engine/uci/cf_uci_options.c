@@ -39,7 +39,8 @@ static cf_uci_option_desc table[CF_OPT_COUNT] = {
                         "openblas", {{"blas", "openblas"}}, cf_uci_search_changed},
     [CF_OPT_BACKEND_OPTIONS] = {"BackendOptions", "backend-opts", NULL, 'o', CF_OPT_TYPE_STRING,
                                 "", 0, 0, {NULL}, "backend-specific key=value,... options; precision=auto "
-                                "unless they name a precision", {{NULL, NULL}}, NULL},
+                                "unless they name a precision", {{NULL, NULL}},
+                                cf_uci_backend_options_changed},
     [CF_OPT_THREADS] = {"Threads", "threads", NULL, 't', CF_OPT_TYPE_SPIN, "0", 0, 128, {NULL},
                         "on a device backend (cuda, sim), batches the search keeps on the device "
                         "at once (Lc0's search threads); on the CPU backends, threads evaluating "

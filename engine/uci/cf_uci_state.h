@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "chess/cf_game.h"
+#include "common/cf_kv.h"
 #include "engine/cf_agent.h"
 #include "engine/cf_engine_loader.h"
 #include "engine/search/cf_search.h"
@@ -119,6 +120,12 @@ struct cf_uci {
   char net_key[CF_UCI_NET_KEY_MAX];
   char failed_key[CF_UCI_NET_KEY_MAX]; /* the last key that failed to load */
   char failed_msg[CF_ERROR_MSG_MAX];
+  /* BackendOptions parsed once, when it is set (cf_uci_load.c owns it):
+   * the list every net key and load starts from; NULL, with
+   * backend_kv_err saying why, when the text does not parse (the load
+   * reports it; the option keeps its value). */
+  cf_kv *backend_kv;
+  cf_error backend_kv_err;
   /* The note that MovesLeft* options do nothing on a network without a
    * moves-left head was given (once a process). */
   bool moves_left_said;

@@ -270,20 +270,11 @@ static void test_collision_events(cf_test *t) {
 
 /* ---- pace and stop --------------------------------------------------------- */
 
-static void test_nps_limit_wait(cf_test *t) {
-  cf_search s;
-  memset(&s, 0, sizeof s);
-  cf_search_params_default(&s.params);
-  s.playouts = 100;
-  s.start_time = 10;
-  CHECK(cf_search_nps_wait(&s, 11) == 0); /* no limit */
-  s.params.nps_limit = 50;
-  /* 100 playouts at 50 a second take 2 s; 1 s has passed since the start. */
-  CHECK_NEAR(cf_search_nps_wait(&s, 11), 1.0, 1e-9);
-  /* Counted from the first evaluation once there is one. */
-  s.first_eval_time = 10.5;
-  CHECK_NEAR(cf_search_nps_wait(&s, 11), 1.5, 1e-9);
-  CHECK(cf_search_nps_wait(&s, 13) == 0);
+/* The stop rules read the search through this snapshot (the loop's). */
+static const cf_search_stats *at(const cf_search *s, double now) {
+  static cf_search_stats st;
+  cf_search_stats_fill(s, now, &st);
+  return &st;
 }
 
 static void test_smart_pruning_minimum_batches(cf_test *t) {
@@ -304,13 +295,13 @@ static void test_smart_pruning_minimum_batches(cf_test *t) {
       s->limits = &lim;
       s->first_eval_time = 1;
       /* 9 visits left cannot make up 100: smart pruning stops... */
-      CHECK(cf_stop_by_smart_pruning(s, 2));
+      CHECK(cf_rule_smart_pruning(at(s, 2)));
       /* ...unless fewer batches than SmartPruningMinimumBatches ran. */
       s->params.smart_pruning_minimum_batches = 5;
       s->batches = 4;
-      CHECK(!cf_stop_by_smart_pruning(s, 2));
+      CHECK(!cf_rule_smart_pruning(at(s, 2)));
       s->batches = 5;
-      CHECK(cf_stop_by_smart_pruning(s, 2));
+      CHECK(cf_rule_smart_pruning(at(s, 2)));
     }
   }
   s->limits = NULL;
@@ -455,5 +446,5 @@ static void test_moves_left_in_search(cf_test *t) {
 
 CF_TEST_MAIN(test_rows_are_lc0s, test_root_cpuct, test_root_fpu, test_moves_left_by_hand,
              test_moves_left_steers_selection, test_collision_scaling, test_collision_events,
-             test_nps_limit_wait, test_smart_pruning_minimum_batches, test_cache_history_length,
+             test_smart_pruning_minimum_batches, test_cache_history_length,
              test_sticky_endgames, test_moves_left_in_search)

@@ -1,6 +1,6 @@
 /* test_search_loop.c: the search loop's parts on hand-built states: each
- * stop rule alone and the order they are asked in, the batch target, the
- * progress throttle, and the MinibatchSize each backend declares. */
+ * stop rule alone and the order they are asked in, the batch target (each
+ * rule on the snapshot the loop fills from the tree), the progress throttle, and the MinibatchSize each backend declares. */
 #include <stdatomic.h>
 #include <string.h>
 
@@ -39,6 +39,14 @@ static cf_snode *child(cf_search *s, int i, uint32_t n) {
   return c;
 }
 
+/* The snapshot the search loop takes of s at now (cf_search_stats_fill),
+ * which the stop and pace rules read: valid until the next call. */
+static const cf_search_stats *at(const cf_search *s, double now) {
+  static cf_search_stats st;
+  cf_search_stats_fill(s, now, &st);
+  return &st;
+}
+
 static void done(cf_search *s) {
   if (!s) return;
   s->limits = NULL;
@@ -52,15 +60,15 @@ static void test_stop_by_flag(cf_test *t) {
   cf_search_limits lim = {.stop = &flag};
   cf_search *s = bare(t, &lim, 0);
   if (!s) return;
-  CHECK(!cf_stop_by_flag(s)); /* no move to answer with yet */
+  CHECK(!cf_rule_flag(at(s, 0))); /* no move to answer with yet */
   done(s);
   s = bare(t, &lim, 2);
   if (!s) return;
-  CHECK(cf_stop_by_flag(s));
+  CHECK(cf_rule_flag(at(s, 0)));
   atomic_store(&flag, false);
-  CHECK(!cf_stop_by_flag(s));
+  CHECK(!cf_rule_flag(at(s, 0)));
   lim.stop = NULL;
-  CHECK(!cf_stop_by_flag(s));
+  CHECK(!cf_rule_flag(at(s, 0)));
   done(s);
 }
 
@@ -68,17 +76,17 @@ static void test_stop_by_deadline(cf_test *t) {
   cf_search_limits lim = {.deadline = 10.0};
   cf_search *s = bare(t, &lim, 0);
   if (!s) return;
-  CHECK(!cf_stop_by_deadline(s, 11.0)); /* not before the root has a move */
+  CHECK(!cf_rule_deadline(at(s, 11.0))); /* not before the root has a move */
   done(s);
   s = bare(t, &lim, 2);
   if (!s) return;
-  CHECK(!cf_stop_by_deadline(s, 9.999));
-  CHECK(cf_stop_by_deadline(s, 10.0));
+  CHECK(!cf_rule_deadline(at(s, 9.999)));
+  CHECK(cf_rule_deadline(at(s, 10.0)));
   s->owe_batch = true; /* one_minibatch: the batch below the root comes first */
-  CHECK(!cf_stop_by_deadline(s, 11.0));
+  CHECK(!cf_rule_deadline(at(s, 11.0)));
   s->owe_batch = false;
   lim.deadline = 0;
-  CHECK(!cf_stop_by_deadline(s, 1e9));
+  CHECK(!cf_rule_deadline(at(s, 1e9)));
   done(s);
 }
 
@@ -87,11 +95,11 @@ static void test_stop_by_visits(cf_test *t) {
   cf_search *s = bare(t, &lim, 0); /* counts even before the root is expanded */
   if (!s) return;
   s->root->n = 4;
-  CHECK(!cf_stop_by_visits(s));
+  CHECK(!cf_rule_visits(at(s, 0)));
   s->root->n = 5;
-  CHECK(cf_stop_by_visits(s));
+  CHECK(cf_rule_visits(at(s, 0)));
   lim.visits = 0;
-  CHECK(!cf_stop_by_visits(s));
+  CHECK(!cf_rule_visits(at(s, 0)));
   done(s);
 }
 
@@ -99,14 +107,14 @@ static void test_stop_by_depth(cf_test *t) {
   cf_search_limits lim = {.depth = 3};
   cf_search *s = bare(t, &lim, 2);
   if (!s) return;
-  CHECK(!cf_stop_by_depth(s)); /* no playouts yet */
+  CHECK(!cf_rule_depth(at(s, 0))); /* no playouts yet */
   s->playouts = 2;
   s->cum_depth = 5; /* average 2.5 */
-  CHECK(!cf_stop_by_depth(s));
+  CHECK(!cf_rule_depth(at(s, 0)));
   s->cum_depth = 6; /* average 3 */
-  CHECK(cf_stop_by_depth(s));
+  CHECK(cf_rule_depth(at(s, 0)));
   lim.depth = 0;
-  CHECK(!cf_stop_by_depth(s));
+  CHECK(!cf_rule_depth(at(s, 0)));
   done(s);
 }
 
@@ -115,12 +123,12 @@ static void test_stop_by_ram(cf_test *t) {
   cf_search *s = bare(t, &lim, 2);
   if (!s) return;
   const size_t bytes = s->pool.bytes;
-  CHECK(!cf_stop_by_ram(s)); /* RamLimitMb 0: no limit */
+  CHECK(!cf_rule_ram(at(s, 0))); /* RamLimitMb 0: no limit */
   s->params.ram_limit_mb = 1;
   s->pool.bytes = 1048575;
-  CHECK(!cf_stop_by_ram(s));
+  CHECK(!cf_rule_ram(at(s, 0)));
   s->pool.bytes = 1048576;
-  CHECK(cf_stop_by_ram(s));
+  CHECK(cf_rule_ram(at(s, 0)));
   s->pool.bytes = bytes;
   done(s);
 }
@@ -133,37 +141,37 @@ static void test_stop_by_smart_pruning(cf_test *t) {
   cf_snode *a = child(s, 0, 50), *b = child(s, 1, 10);
   if (!CHECK(a && b)) goto out;
   /* Counts are trusted 0.2 s after the first evaluation, as Lc0's. */
-  CHECK(!cf_stop_by_smart_pruning(s, 2.0));
+  CHECK(!cf_rule_smart_pruning(at(s, 2.0)));
   s->first_eval_time = 1.0;
-  CHECK(!cf_stop_by_smart_pruning(s, 1.1));
+  CHECK(!cf_rule_smart_pruning(at(s, 1.1)));
   /* 39 visits left / 1.33 = 29 cannot close a gap of 40. */
-  CHECK(cf_stop_by_smart_pruning(s, 2.0));
+  CHECK(cf_rule_smart_pruning(at(s, 2.0)));
   /* A gap of 20 can be closed: go on. */
   a->n = 30;
   b->n = 10;
   s->root->n = 41; /* 59 left / 1.33 = 44 > 20 */
-  CHECK(!cf_stop_by_smart_pruning(s, 2.0));
+  CHECK(!cf_rule_smart_pruning(at(s, 2.0)));
   /* Off with factor 0, and in a held search. */
   a->n = 50;
   s->root->n = 61;
   s->params.smart_pruning_factor = 0;
-  CHECK(!cf_stop_by_smart_pruning(s, 2.0));
+  CHECK(!cf_rule_smart_pruning(at(s, 2.0)));
   s->params.smart_pruning_factor = 1.33f;
   lim.infinite = true;
-  CHECK(!cf_stop_by_smart_pruning(s, 2.0));
+  CHECK(!cf_rule_smart_pruning(at(s, 2.0)));
   lim.infinite = false;
   /* A forced win ends it whatever the counts. */
   a->n = 1;
   b->n = 10;
   b->proven = 1;
-  CHECK(cf_stop_by_smart_pruning(s, 2.0));
+  CHECK(cf_rule_smart_pruning(at(s, 2.0)));
   b->proven = CF_UNPROVEN;
   /* Only one move allowed (searchmoves): nothing to choose. */
   const cf_move only[1] = {3};
   lim.allowed = only;
   lim.n_allowed = 1;
   lim.visits = 0;
-  CHECK(cf_stop_by_smart_pruning(s, 2.0));
+  CHECK(cf_rule_smart_pruning(at(s, 2.0)));
 out:
   done(s);
 }
@@ -174,18 +182,18 @@ static void test_stop_by_mate(cf_test *t) {
   if (!s) return;
   cf_snode *win = child(s, 0, 10), *other = child(s, 1, 3);
   if (!CHECK(win && other)) goto out;
-  CHECK(!cf_stop_by_mate(s)); /* nothing proven */
+  CHECK(!cf_rule_mate(at(s, 0))); /* nothing proven */
   win->proven = 1;
   win->proven_plies = 2; /* mate in 2 */
   CHECK_INT_EQ(cf_search_mate_of(win), 2);
-  CHECK(!cf_stop_by_mate(s));
+  CHECK(!cf_rule_mate(at(s, 0)));
   lim.mate = 2;
-  CHECK(cf_stop_by_mate(s));
+  CHECK(cf_rule_mate(at(s, 0)));
   lim.mate = 0;
-  CHECK(!cf_stop_by_mate(s)); /* no go mate */
+  CHECK(!cf_rule_mate(at(s, 0))); /* no go mate */
   lim.mate = 3;
   win->proven = -1; /* the other way round: mated, not mating */
-  CHECK(!cf_stop_by_mate(s));
+  CHECK(!cf_rule_mate(at(s, 0)));
 out:
   done(s);
 }
@@ -194,9 +202,9 @@ static void test_stop_by_proof(cf_test *t) {
   cf_search_limits lim = {0};
   cf_search *s = bare(t, &lim, 2);
   if (!s) return;
-  CHECK(!cf_stop_by_proof(s));
+  CHECK(!cf_rule_proof(at(s, 0)));
   s->root->proven = -1;
-  CHECK(cf_stop_by_proof(s));
+  CHECK(cf_rule_proof(at(s, 0)));
   done(s);
 }
 
@@ -209,14 +217,14 @@ static void test_stop_rule_order(cf_test *t) {
   if (!s) return;
   s->root->n = 1;
   s->root->proven = 0;
-  CHECK_INT_EQ(cf_search_stop_rule(s, 0), CF_STOP_FLAG);
+  CHECK_INT_EQ(cf_search_stop_of(at(s, 0)), CF_STOP_FLAG);
   atomic_store(&flag, false);
-  CHECK_INT_EQ(cf_search_stop_rule(s, 0), CF_STOP_VISITS);
+  CHECK_INT_EQ(cf_search_stop_of(at(s, 0)), CF_STOP_VISITS);
   lim.visits = 0;
   s->params.smart_pruning_factor = 0;
-  CHECK_INT_EQ(cf_search_stop_rule(s, 0), CF_STOP_SOLVED);
+  CHECK_INT_EQ(cf_search_stop_of(at(s, 0)), CF_STOP_SOLVED);
   s->root->proven = CF_UNPROVEN;
-  CHECK_INT_EQ(cf_search_stop_rule(s, 0), CF_STOP_NONE);
+  CHECK_INT_EQ(cf_search_stop_of(at(s, 0)), CF_STOP_NONE);
   done(s);
 }
 
@@ -227,35 +235,35 @@ static void test_batch_target(cf_test *t) {
   cf_search *s = bare(t, &lim, 2);
   if (!s) return;
   s->root->n = 4;
-  CHECK_INT_EQ(cf_search_batch_target(s, 32, 0), 6); /* the visits left */
+  CHECK_INT_EQ(cf_pace_batch_target(at(s, 0), 32), 6); /* the visits left */
   s->root->n = 12;
-  CHECK_INT_EQ(cf_search_batch_target(s, 32, 0), 1); /* never less than one */
+  CHECK_INT_EQ(cf_pace_batch_target(at(s, 0), 32), 1); /* never less than one */
   /* A node-limited search keeps whole batches whatever the speed. */
   lim.visits = 0;
   s->sec_per_eval = 0.01;
-  CHECK_INT_EQ(cf_search_batch_target(s, 32, 0), 32);
+  CHECK_INT_EQ(cf_pace_batch_target(at(s, 0), 32), 32);
   /* Timed: what fits the 0.1 s stop latency, or the time left. */
   lim.deadline = 100.0;
-  CHECK_INT_EQ(cf_search_batch_target(s, 32, 0), 10);
-  CHECK_INT_EQ(cf_search_batch_target(s, 32, 99.95), 4);
-  CHECK_INT_EQ(cf_search_batch_target(s, 8, 0), 8);
+  CHECK_INT_EQ(cf_pace_batch_target(at(s, 0), 32), 10);
+  CHECK_INT_EQ(cf_pace_batch_target(at(s, 99.95), 32), 4);
+  CHECK_INT_EQ(cf_pace_batch_target(at(s, 0), 8), 8);
   /* Held (infinite): the latency too. */
   lim.deadline = 0;
   lim.infinite = true;
-  CHECK_INT_EQ(cf_search_batch_target(s, 32, 0), 10);
+  CHECK_INT_EQ(cf_pace_batch_target(at(s, 0), 32), 10);
   /* Out of time before any batch was timed: one position. */
   lim.infinite = false;
   lim.deadline = 1.0;
   s->sec_per_eval = 0;
-  CHECK_INT_EQ(cf_search_batch_target(s, 32, 2.0), 1);
-  CHECK_INT_EQ(cf_search_batch_target(s, 32, 0.5), 32);
+  CHECK_INT_EQ(cf_pace_batch_target(at(s, 2.0), 32), 1);
+  CHECK_INT_EQ(cf_pace_batch_target(at(s, 0.5), 32), 32);
   /* The owed batch (one_minibatch) takes what the whole budget fits. */
   s->owe_batch = true;
   s->start_time = 0;
   s->sec_per_eval = 0.1;
-  CHECK_INT_EQ(cf_search_batch_target(s, 32, 0.9), 10);
+  CHECK_INT_EQ(cf_pace_batch_target(at(s, 0.9), 32), 10);
   s->sec_per_eval = 10;
-  CHECK_INT_EQ(cf_search_batch_target(s, 32, 0.9), 1);
+  CHECK_INT_EQ(cf_pace_batch_target(at(s, 0.9), 32), 1);
   done(s);
 }
 
@@ -319,7 +327,7 @@ static void test_reused_tree_depth(cf_test *t) {
         d->proven = CF_UNPROVEN;
         d->n = 1;
         c->edges[0].child = d;
-        CHECK_INT_EQ(cf_search_stop_rule(s, 0), CF_STOP_VISITS); /* no playout needed */
+        CHECK_INT_EQ(cf_search_stop_of(at(s, 0)), CF_STOP_VISITS); /* no playout needed */
         cf_search_info info;
         cf_search_fill_info(s, &info);
         /* nodes at depths 1, 1, 2, 3: (1 + 1 + 2 + 3) / 4 = 1 (truncated), deepest 3 */

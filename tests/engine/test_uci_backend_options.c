@@ -4,7 +4,9 @@
  * error line naming the backend and the keys it reads, a malformed item or
  * a refused value one line naming the item (and the valid values), and the
  * engine keeps running. */
+#include "common/cf_kv.h"
 #include "engine/uci/cf_uci.h"
+#include "engine/uci/cf_uci_state.h"
 #include "tests/cf_test.h"
 #include "tests/engine/uci_transcript.h"
 
@@ -70,4 +72,22 @@ static void test_backend_options(cf_test *t) {
   cf_uci_free(u);
 }
 
-CF_TEST_MAIN(test_backend_options)
+/* The text is parsed when the option is set (and by create and reset, to
+ * the default), not at every net key: the engine holds the list, or why
+ * the text does not parse. */
+static void test_parsed_when_set(cf_test *t) {
+  cf_uci *u = NULL;
+  if (!CHECK_INT_EQ(cf_uci_create(NULL, uci_transcript_collect, &tr, &u, NULL), CF_OK)) return;
+  CHECK(u->backend_kv != NULL && !cf_kv_has(u->backend_kv, "threads")); /* "": empty */
+  CHECK_INT_EQ(cf_uci_set_option(u, CF_OPT_BACKEND_OPTIONS, "threads=1,lanes=2", NULL), CF_OK);
+  CHECK(cf_kv_has(u->backend_kv, "threads") && cf_kv_has(u->backend_kv, "lanes"));
+  /* Refused at the load, not by setoption: the value is kept. */
+  CHECK_INT_EQ(cf_uci_set_option(u, CF_OPT_BACKEND_OPTIONS, "threads=1,foo", NULL), CF_OK);
+  CHECK(u->backend_kv == NULL);
+  CHECK_STR_CONTAINS(u->backend_kv_err.msg, "option 'foo' is not key=value");
+  CHECK_INT_EQ(cf_uci_reset(u, NULL), CF_OK);
+  CHECK(u->backend_kv != NULL && !cf_kv_has(u->backend_kv, "threads"));
+  cf_uci_free(u);
+}
+
+CF_TEST_MAIN(test_backend_options, test_parsed_when_set)

@@ -97,49 +97,60 @@ static bool parse_int(const char *text, int lo, int hi, int *out) {
   return true;
 }
 
-/* --batches LIST (ctx: the bench_args). */
-static bool set_batches(void *ctx, const char *text, char *why, size_t why_size) {
-  bench_args *a = ctx;
+/* Empties the list *count counts, then calls take(a, item, ...) for each
+ * comma-separated item of text, in order: false (why set) at the first it
+ * refuses, for a text too long, or for no item ("expected at least one
+ * WHAT"). */
+typedef bool (*list_item_fn)(bench_args *a, const char *item, char *why, size_t why_size);
+static bool set_list(bench_args *a, const char *text, list_item_fn take, int *count,
+                     const char *what, char *why, size_t why_size) {
   char copy[256], *save = NULL;
   if (strlen(text) >= sizeof copy) return snprintf(why, why_size, "list too long"), false;
   snprintf(copy, sizeof copy, "%s", text);
-  a->n_batches = 0;
-  for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    if (a->n_batches == BENCH_MAX_BATCHES)
-      return snprintf(why, why_size, "at most %d batch sizes", BENCH_MAX_BATCHES), false;
-    if (!parse_int(tok, 1, MAX_BATCH, &a->batches[a->n_batches]))
-      return snprintf(why, why_size, "bad batch size '%s' (expected 1 to %d)", tok, MAX_BATCH),
-             false;
-    a->n_batches++;
+  *count = 0;
+  for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+    if (!take(a, tok, why, why_size)) return false;
+  if (*count == 0) return snprintf(why, why_size, "expected at least one %s", what), false;
+  return true;
+}
+
+static bool add_batch(bench_args *a, const char *tok, char *why, size_t why_size) {
+  if (a->n_batches == BENCH_MAX_BATCHES)
+    return snprintf(why, why_size, "at most %d batch sizes", BENCH_MAX_BATCHES), false;
+  if (!parse_int(tok, 1, MAX_BATCH, &a->batches[a->n_batches]))
+    return snprintf(why, why_size, "bad batch size '%s' (expected 1 to %d)", tok, MAX_BATCH),
+           false;
+  a->n_batches++;
+  return true;
+}
+
+/* --batches LIST (ctx: the bench_args). */
+static bool set_batches(void *ctx, const char *text, char *why, size_t why_size) {
+  bench_args *a = ctx;
+  return set_list(a, text, add_batch, &a->n_batches, "batch size", why, why_size);
+}
+
+static bool add_agent(bench_args *a, const char *tok, char *why, size_t why_size) {
+  const cf_agent_desc *d = cf_agent_find(tok);
+  if (!d) {
+    size_t at = (size_t)snprintf(why, why_size, "unknown agent '%s' (expected", tok);
+    for (int i = 0; i < cf_agent_count() && at < why_size; i++)
+      at += (size_t)snprintf(why + at, why_size - at, " %s", cf_agent_at(i)->name);
+    if (at < why_size) snprintf(why + at, why_size - at, ")");
+    return false;
   }
-  if (a->n_batches == 0) return snprintf(why, why_size, "expected at least one batch size"), false;
+  for (int i = 0; i < a->n_agents; i++)
+    if (strcmp(a->agents[i]->name, d->name) == 0)
+      return snprintf(why, why_size, "agent '%s' given twice", tok), false;
+  if (a->n_agents == MAX_AGENTS) return snprintf(why, why_size, "at most %d agents", MAX_AGENTS), false;
+  a->agents[a->n_agents++] = d;
   return true;
 }
 
 /* --agents LIST (ctx: the bench_args). */
 static bool set_agents(void *ctx, const char *text, char *why, size_t why_size) {
   bench_args *a = ctx;
-  char copy[256], *save = NULL;
-  if (strlen(text) >= sizeof copy) return snprintf(why, why_size, "list too long"), false;
-  snprintf(copy, sizeof copy, "%s", text);
-  a->n_agents = 0;
-  for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    const cf_agent_desc *d = cf_agent_find(tok);
-    if (!d) {
-      size_t at = (size_t)snprintf(why, why_size, "unknown agent '%s' (expected", tok);
-      for (int i = 0; i < cf_agent_count() && at < why_size; i++)
-        at += (size_t)snprintf(why + at, why_size - at, " %s", cf_agent_at(i)->name);
-      if (at < why_size) snprintf(why + at, why_size - at, ")");
-      return false;
-    }
-    for (int i = 0; i < a->n_agents; i++)
-      if (strcmp(a->agents[i]->name, d->name) == 0)
-        return snprintf(why, why_size, "agent '%s' given twice", tok), false;
-    if (a->n_agents == MAX_AGENTS) return snprintf(why, why_size, "at most %d agents", MAX_AGENTS), false;
-    a->agents[a->n_agents++] = d;
-  }
-  if (a->n_agents == 0) return snprintf(why, why_size, "expected at least one agent"), false;
-  return true;
+  return set_list(a, text, add_agent, &a->n_agents, "agent", why, why_size);
 }
 
 /* --arch SPEC: the shape must build (without building any weights). */

@@ -193,10 +193,7 @@ static void weighted_values2(int dh, const float *a0, const float *a1, const flo
   }
 }
 
-static void scores_pair(int dh, const float *Q0, const float *Q1, const float *kt,
-                        const float *eq, const float *ek, int half, float *s0, float *s1) {
-  CF_CPU_SCORES_PAIR(scores2, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
-}
+CF_CPU_DEFINE_SCORES_PAIR(scores2, float, float)
 
 static void finish(float *s, float scale, const float *bias) {
   finish_scores(s, _mm256_set1_ps(scale), bias);

@@ -5,6 +5,7 @@
 
 #include "backends/cpu/avx2/cf_avx2.h"
 #include "backends/cpu/avx2/cf_avx2_math.h"
+#include "backends/cpu/cf_cpu_row_steps.h"
 #include "backends/ref/cf_ref_act.h"
 
 void cf_avx2_bias_act_row(int n, float *y, const float *bias, cf_op_act act) {
@@ -34,15 +35,9 @@ static void combine(int w, const float *x, float alpha, const float *skip, float
     s = _mm256_add_ps(s, v);
     q = _mm256_fmadd_ps(v, v, q);
   }
-  float ss = cf_hsum256(s), qq = cf_hsum256(q);
-  for (; c < w; c++) {
-    float v = (skip ? skip[c] : 0.0f) + alpha * x[c];
-    y[c] = v;
-    ss += v;
-    qq += v * v;
-  }
-  *sum = ss;
-  *sq = qq;
+  *sum = cf_hsum256(s);
+  *sq = cf_hsum256(q);
+  cf_cpu_combine_tail(c, w, x, alpha, skip, y, sum, sq);
 }
 
 /* y = (y - mean) * inv * gamma + beta, beta may be NULL. */
@@ -59,19 +54,14 @@ static void scale_row(int w, float *y, float mean, float inv, const float *gamma
   for (; c < w; c++) y[c] = (y[c] - mean) * inv * gamma[c] + (beta ? beta[c] : 0.0f);
 }
 
-void cf_avx2_norm_row(cf_norm_kind kind, int w, const float *x, float alpha, const float *skip,
-                      const float *gamma, const float *beta, float eps, float *y) {
-  float sum, sq;
-  combine(w, x, alpha, skip, y, &sum, &sq);
-  if (kind == CF_NORM_RMS) {
-    scale_row(w, y, 0.0f, 1.0f / sqrtf(sq / (float)w + eps), gamma, NULL);
-  } else {
-    /* Two-pass variance: E[v^2] - mean^2 cancels badly when |mean| >> std. */
-    float mean = sum / (float)w, var = 0.0f;
-    for (int c = 0; c < w; c++) var += (y[c] - mean) * (y[c] - mean);
-    scale_row(w, y, mean, 1.0f / sqrtf(var / (float)w + eps), gamma, beta);
-  }
+/* sum (y - mean)^2, one column at a time. */
+static float centred_squares(int w, const float *y, float mean) {
+  float var = 0.0f;
+  for (int c = 0; c < w; c++) var += (y[c] - mean) * (y[c] - mean);
+  return var;
 }
+
+CF_CPU_DEFINE_NORM_ROW(cf_avx2_norm_row)
 
 /* x * mult, then + add, rounded separately as the portable set does. */
 void cf_avx2_gate_row(int n, float *x, const float *mult, const float *add) {
@@ -82,8 +72,5 @@ void cf_avx2_gate_row(int n, float *x, const float *mult, const float *add) {
     if (add) v = _mm256_add_ps(v, _mm256_loadu_ps(add + i));
     _mm256_storeu_ps(x + i, v);
   }
-  for (; i < n; i++) {
-    if (mult) x[i] *= mult[i];
-    if (add) x[i] += add[i];
-  }
+  cf_cpu_gate_tail(i, n, x, mult, add);
 }

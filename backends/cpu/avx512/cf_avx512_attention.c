@@ -163,10 +163,7 @@ static inline __attribute__((always_inline)) void weighted_values2_narrow(
   _mm512_mask_storeu_ps(o1, m, r1);
 }
 
-static void scores_pair(int dh, const float *Q0, const float *Q1, const float *kt,
-                        const float *eq, const float *ek, int half, float *s0, float *s1) {
-  CF_CPU_SCORES_PAIR(scores2, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
-}
+CF_CPU_DEFINE_SCORES_PAIR(scores2, float, float)
 
 static void weighted_values_pair(int dh, const float *a0, const float *a1, const float *v,
                                  size_t ld, const float *ev, int base0, int base1, float *o0,

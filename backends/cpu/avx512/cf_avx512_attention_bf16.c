@@ -73,10 +73,7 @@ static inline __attribute__((always_inline)) void scores2(int dp, const uint16_t
   }
 }
 
-static void scores_pair(int dp, const uint16_t *Q0, const uint16_t *Q1, const uint32_t *kt,
-                        const uint32_t *eq, const uint32_t *ek, int half, float *s0, float *s1) {
-  CF_CPU_SCORES_PAIR(scores2, dp, Q0, Q1, kt, eq, ek, half, s0, s1);
-}
+CF_CPU_DEFINE_SCORES_PAIR(scores2, uint16_t, uint32_t)
 
 /* One run of up to 32 depths (nv vectors of 16) of weighted_values_pair,
  * nv and use_ev constant so that the accumulators stay in registers (with
@@ -178,10 +175,4 @@ static float softmax_to_bf16(float *s, float scale, const float *bias, uint16_t 
   return 1.0f / sum;
 }
 
-const cf_cpu_attention_bf16_math cf_cpu_attention_bf16_avx512 = {
-    .name = "avx512_bf16",
-    .scores_pair = scores_pair,
-    .pack_qkv = pack_qkv,
-    .softmax_to_bf16 = softmax_to_bf16,
-    .weighted_values_pair = weighted_values_pair,
-};
+CF_CPU_ATTENTION_BF16_MATH(cf_cpu_attention_bf16_avx512, "avx512_bf16");

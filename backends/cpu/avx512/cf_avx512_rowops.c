@@ -6,6 +6,7 @@
 
 #include "backends/cpu/avx512/cf_avx512.h"
 #include "backends/cpu/avx512/cf_avx512_math.h"
+#include "backends/cpu/cf_cpu_row_steps.h"
 
 void cf_avx512_bias_act_row(int n, float *y, const float *bias, cf_op_act act) {
   for (int i = 0; i < n; i += 16) {
@@ -47,16 +48,8 @@ static void scale_row(int w, float *y, float mean, float inv, const float *gamma
   }
 }
 
-void cf_avx512_norm_row(cf_norm_kind kind, int w, const float *x, float alpha, const float *skip,
-                        const float *gamma, const float *beta, float eps, float *y) {
-  float sum, sq;
-  combine(w, x, alpha, skip, y, &sum, &sq);
-  if (kind == CF_NORM_RMS) {
-    scale_row(w, y, 0.0f, 1.0f / sqrtf(sq / (float)w + eps), gamma, NULL);
-    return;
-  }
-  /* Two-pass variance: E[v^2] - mean^2 cancels badly when |mean| >> std. */
-  const float mean = sum / (float)w;
+/* sum (y - mean)^2, 16 columns at a time (masked-off lanes add 0). */
+static float centred_squares(int w, const float *y, float mean) {
   const __m512 vm = _mm512_set1_ps(mean);
   __m512 var = _mm512_setzero_ps();
   for (int c = 0; c < w; c += 16) {
@@ -64,8 +57,10 @@ void cf_avx512_norm_row(cf_norm_kind kind, int w, const float *x, float alpha, c
     const __m512 d = _mm512_maskz_sub_ps(m, _mm512_maskz_loadu_ps(m, y + c), vm);
     var = _mm512_fmadd_ps(d, d, var);
   }
-  scale_row(w, y, mean, 1.0f / sqrtf(_mm512_reduce_add_ps(var) / (float)w + eps), gamma, beta);
+  return _mm512_reduce_add_ps(var);
 }
+
+CF_CPU_DEFINE_NORM_ROW(cf_avx512_norm_row)
 
 /* x * mult, then + add, rounded separately (not fused) as the other sets
  * do, so every set gives the same gated embedding. */

@@ -79,10 +79,7 @@ static inline __attribute__((always_inline)) void scores2(
   scores(dh, Q0, kt, eq, ek, use_q, use_k, half, s0);
   scores(dh, Q1, kt, use_q ? eq - 15 : NULL, use_k ? ek - 15 : NULL, use_q, use_k, half, s1);
 }
-static void scores_pair(int dh, const float *Q0, const float *Q1, const float *kt,
-                        const float *eq, const float *ek, int half, float *s0, float *s1) {
-  CF_CPU_SCORES_PAIR(scores2, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
-}
+CF_CPU_DEFINE_SCORES_PAIR(scores2, float, float)
 
 static void weighted_values_pair(int dh, const float *a0, const float *a1, const float *v,
                                  size_t ld, const float *ev, int base0, int base1, float *o0,

@@ -103,10 +103,4 @@ static float softmax_to_bf16(float *s, float scale, const float *bias, uint16_t 
   return 1.0f / sum;
 }
 
-const cf_cpu_attention_bf16_math cf_cpu_attention_bf16_portable = {
-    .name = "portable",
-    .scores_pair = scores_pair,
-    .pack_qkv = pack_qkv,
-    .softmax_to_bf16 = softmax_to_bf16,
-    .weighted_values_pair = weighted_values_pair,
-};
+CF_CPU_ATTENTION_BF16_MATH(cf_cpu_attention_bf16_portable, "portable");

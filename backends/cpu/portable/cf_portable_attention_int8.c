@@ -137,11 +137,4 @@ static void quantize_values(int dh, const float *v, size_t ld, uint32_t *vq, flo
     }
 }
 
-const cf_cpu_attention_int8_math cf_cpu_attention_int8_portable = {
-    .name = "portable",
-    .scores_pair = scores_pair,
-    .weighted_values_pair = weighted_values_pair,
-    .softmax_to_u8 = softmax_to_u8,
-    .quantize_qk = quantize_qk,
-    .quantize_values = quantize_values,
-};
+CF_CPU_ATTENTION_INT8_MATH(cf_cpu_attention_int8_portable, "portable");

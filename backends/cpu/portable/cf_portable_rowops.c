@@ -5,6 +5,7 @@
  * hand) and to round alike. */
 #include <math.h>
 
+#include "backends/cpu/cf_cpu_row_steps.h"
 #include "backends/cpu/portable/cf_portable.h"
 #include "backends/cpu/portable/cf_portable_math.h"
 #include "backends/ref/cf_ref_act.h"
@@ -61,15 +62,9 @@ static void combine(int w, const float *x, float alpha, const float *skip, float
       s[l] += v;
       q[l] += v * v;
     }
-  float ss = sum_lanes(s), qq = sum_lanes(q);
-  for (; c < w; c++) {
-    const float v = (skip ? skip[c] : 0.0f) + alpha * x[c];
-    y[c] = v;
-    ss += v;
-    qq += v * v;
-  }
-  *sum = ss;
-  *sq = qq;
+  *sum = sum_lanes(s);
+  *sq = sum_lanes(q);
+  cf_cpu_combine_tail(c, w, x, alpha, skip, y, sum, sq);
 }
 
 /* sum (y - mean)^2. Two-pass variance: E[v^2] - mean^2 cancels badly when
@@ -92,18 +87,7 @@ static void scale_row(int w, float *restrict y, float mean, float inv, const flo
     for (int c = 0; c < w; c++) y[c] += beta[c];
 }
 
-void cf_portable_norm_row(cf_norm_kind kind, int w, const float *x, float alpha,
-                          const float *skip, const float *gamma, const float *beta, float eps,
-                          float *y) {
-  float sum, sq;
-  combine(w, x, alpha, skip, y, &sum, &sq);
-  if (kind == CF_NORM_RMS) {
-    scale_row(w, y, 0.0f, 1.0f / sqrtf(sq / (float)w + eps), gamma, NULL);
-  } else {
-    const float mean = sum / (float)w;
-    scale_row(w, y, mean, 1.0f / sqrtf(centred_squares(w, y, mean) / (float)w + eps), gamma, beta);
-  }
-}
+CF_CPU_DEFINE_NORM_ROW(cf_portable_norm_row)
 
 /* One loop per case, so each vectorises without a branch inside. */
 void cf_portable_gate_row(int n, float *restrict x, const float *restrict mult,

@@ -22,7 +22,7 @@ enum { TABLE = CF_CPU_RPE_TABLE };
 
 /* s0 (query Q0, tables at eq/ek) and s1 (Q1, tables 15 entries before)
  * for the keys of ranks 4 half .. 4 half + 3, over depth dh; use_q, use_k
- * constant after inlining (CF_CPU_SCORES_PAIR). */
+ * constant after inlining (CF_CPU_DEFINE_SCORES_PAIR). */
 static inline __attribute__((always_inline)) void scores2(int dh, const float *Q0,
                                                           const float *Q1, const float *kt,
                                                           const float *eq, const float *ek,
@@ -62,10 +62,7 @@ static inline __attribute__((always_inline)) void scores2(int dh, const float *Q
   }
 }
 
-static void scores_pair(int dh, const float *Q0, const float *Q1, const float *kt,
-                        const float *eq, const float *ek, int half, float *s0, float *s1) {
-  CF_CPU_SCORES_PAIR(scores2, dh, Q0, Q1, kt, eq, ek, half, s0, s1);
-}
+CF_CPU_DEFINE_SCORES_PAIR(scores2, float, float)
 
 /* As the portable set: scale, add the bias row (or NULL), softmax. */
 static void finish_scores(float *s, float scale, const float *bias) {

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <wasm_simd128.h>
 
+#include "backends/cpu/cf_cpu_row_steps.h"
 #include "backends/cpu/portable/cf_portable.h"
 #include "backends/cpu/wasm/cf_wasm.h"
 
@@ -73,15 +74,9 @@ static void combine(int w, const float *x, float alpha, const float *skip, float
     q0 = wasm_f32x4_add(q0, wasm_f32x4_mul(v0, v0));
     q1 = wasm_f32x4_add(q1, wasm_f32x4_mul(v1, v1));
   }
-  float ss = sum_lanes(s0, s1), qq = sum_lanes(q0, q1);
-  for (; c < w; c++) {
-    const float v = (skip ? skip[c] : 0.0f) + alpha * x[c];
-    y[c] = v;
-    ss += v;
-    qq += v * v;
-  }
-  *sum = ss;
-  *sq = qq;
+  *sum = sum_lanes(s0, s1);
+  *sq = sum_lanes(q0, q1);
+  cf_cpu_combine_tail(c, w, x, alpha, skip, y, sum, sq);
 }
 
 static float centred_squares(int w, const float *y, float mean) {
@@ -116,17 +111,7 @@ static void scale_row(int w, float *y, float mean, float inv, const float *gamma
   }
 }
 
-void cf_wasm_norm_row(cf_norm_kind kind, int w, const float *x, float alpha, const float *skip,
-                      const float *gamma, const float *beta, float eps, float *y) {
-  float sum, sq;
-  combine(w, x, alpha, skip, y, &sum, &sq);
-  if (kind == CF_NORM_RMS) {
-    scale_row(w, y, 0.0f, 1.0f / sqrtf(sq / (float)w + eps), gamma, NULL);
-  } else {
-    const float mean = sum / (float)w;
-    scale_row(w, y, mean, 1.0f / sqrtf(centred_squares(w, y, mean) / (float)w + eps), gamma, beta);
-  }
-}
+CF_CPU_DEFINE_NORM_ROW(cf_wasm_norm_row)
 
 void cf_wasm_gate_row(int n, float *x, const float *mult, const float *add) {
   int i = 0;
@@ -136,8 +121,5 @@ void cf_wasm_gate_row(int n, float *x, const float *mult, const float *add) {
     if (add) v = wasm_f32x4_add(v, wasm_v128_load(add + i));
     wasm_v128_store(x + i, v);
   }
-  for (; i < n; i++) {
-    if (mult) x[i] *= mult[i];
-    if (add) x[i] += add[i];
-  }
+  cf_cpu_gate_tail(i, n, x, mult, add);
 }
