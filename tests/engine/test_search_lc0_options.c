@@ -343,6 +343,19 @@ static void test_cache_history_length(cf_test *t) {
   }
   if (ok_a) cf_game_free(&ga);
   if (ok_b) cf_game_free(&gb);
+  /* The same position with rule-50 counts 2 and 0 (the pawn moved first or
+   * last): at 0 Lc0's classic search keys the position and its
+   * repetitions alone, so these share an entry too. */
+  static const char *const c[] = {"e2e3", "g8f6", "g1f3"};
+  static const char *const d[] = {"g1f3", "g8f6", "e2e3"};
+  const bool ok_c = play(t, &ga, c, 3), ok_d = play(t, &gb, d, 3);
+  if (ok_c && ok_d) {
+    CHECK_INT_EQ(cf_game_position(&ga)->rule50, 2);
+    CHECK_INT_EQ(cf_game_position(&gb)->rule50, 0);
+    CHECK(cf_search_cache_key(&ga, 0) == cf_search_cache_key(&gb, 0));
+  }
+  if (ok_c) cf_game_free(&ga);
+  if (ok_d) cf_game_free(&gb);
 }
 
 /* ---- StickyEndgames on a real search --------------------------------------- */
