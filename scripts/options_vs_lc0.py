@@ -280,14 +280,15 @@ def compare_case(option, value, base, log):
             for name, _ in POSITIONS}
     mine = run_engine("cformer", [ARGS.cformer, "uci"],
                       shared + [("BackendOptions", "precision=f32")] + settings, None, made)
-    worst, failures = 0.0, []
+    worst, worst_at, failures = 0.0, "", []
     for name, _ in POSITIONS:
         for share, move, field, x, y in deviations(mine[name], theirs[name]):
-            worst = max(worst, share)
+            if share > worst:
+                worst, worst_at = share, f" ({name} {move} {field}: cformer {x}, Lc0 {y})"
             if share > 1.0:
                 failures.append(f"{option or 'defaults'} = {value!r} ({base}): {name}: "
                                 f"{move} {field}: cformer {x}, Lc0 {y}")
-    log(f"{option or 'defaults'} = {value}: worst {worst:.2f} of tolerance")
+    log(f"{option or 'defaults'} = {value}: worst {worst:.2f} of tolerance{worst_at}")
     return worst, failures
 
 
