@@ -69,9 +69,11 @@ Unvisited moves' Q, WL, D and V are not compared: Lc0 prints zeros (or a
 cached value) there, cformer dashes and the first-play value.
 
 Options not run, and why, are listed at the end of the table:
-SyzygyFastPlay needs Syzygy tables; the moves-left options act only with a
-moves-left head, which the twin lacks (they are run to show both engines
-ignore them; give --net a net with a moves-left head to test their effect).
+SyzygyFastPlay needs Syzygy tables. The moves-left options act only with a
+moves-left head, which the twin lacks: with --ml-net (the twin with a
+random moves-left head, scripts/twin_ml_net.py) their rows run on that net,
+with MovesLeftThreshold 0 so that the utility acts; without, they run on
+the twin and only show that both engines ignore them.
 
 Lc0 is not part of cformer: build it from its own source and pass the
 binary with --lc0.
@@ -96,6 +98,10 @@ POSITIONS = [
 CONTEMPT = [("Contempt", "150")]
 # The collision and out-of-order options act only on batches of several visits.
 BATCH = [("MinibatchSize", "8")]
+# The moves-left utility acts only where the parent's |Q| passes
+# MovesLeftThreshold (0.8 by default): 0 lets it act in the quiet positions
+# searched here.
+ML_BASE = [("MovesLeftThreshold", "0.0")]
 CASES = [
     ("ContemptMode", ["black_side_analysis", "disable"], CONTEMPT),
     ("Contempt", ["150", "-100"], []),
@@ -110,12 +116,12 @@ CASES = [
     ("UCI_Opponent", ["none none computer foo", "none none human bar"],
      [("Contempt", "foo=200,bar=-150")]),
     ("UCI_RatingAdv", ["100", "-200"], []),
-    ("MovesLeftMaxEffect", ["0.1", "0.2"], []),
+    ("MovesLeftMaxEffect", ["0.1", "0.2"], ML_BASE),
     ("MovesLeftThreshold", ["0.0", "0.5"], []),
-    ("MovesLeftSlope", ["0.005", "0.01"], []),
-    ("MovesLeftConstantFactor", ["0.5", "1.0"], []),
-    ("MovesLeftScaledFactor", ["0.5", "2.0"], []),
-    ("MovesLeftQuadraticFactor", ["0.0", "-1.0"], []),
+    ("MovesLeftSlope", ["0.005", "0.01"], ML_BASE),
+    ("MovesLeftConstantFactor", ["0.5", "1.0"], ML_BASE),
+    ("MovesLeftScaledFactor", ["0.5", "2.0"], ML_BASE),
+    ("MovesLeftQuadraticFactor", ["0.0", "-1.0"], ML_BASE),
     ("StickyEndgames", ["false"], []),
     ("CacheHistoryLength", ["1", "7"], []),
     ("MaxCollisionEvents", ["1", "32"], BATCH),
@@ -268,7 +274,8 @@ def run_engine(label, argv, options, env, nodes):
 def compare_case(option, value, base, log):
     """(worst share of tolerance, [failure lines]) of one option value."""
     settings = base + ([(option, value)] if option else [])
-    shared = [("WeightsFile", ARGS.net)] + SHARED
+    net = ARGS.ml_net if ARGS.ml_net and option and option.startswith("MovesLeft") else ARGS.net
+    shared = [("WeightsFile", net)] + SHARED
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "1")
     theirs = run_engine("Lc0", [ARGS.lc0], shared + settings, env,
@@ -299,10 +306,13 @@ def main(argv=None):
     p.add_argument("--lc0", required=True, help="Lc0's binary")
     p.add_argument("--cformer", default=os.path.join(root, "build", "tools", "cformer"))
     p.add_argument("--net", default=os.path.join(root, "data", "twin", "cformer-twin.pb.gz"))
+    p.add_argument("--ml-net", default="",
+                   help="a net with a moves-left head for the MovesLeft* rows "
+                        "(scripts/twin_ml_net.py makes one; default: --net)")
     p.add_argument("--nodes", type=int, default=100, help="nodes a search (default 100)")
     p.add_argument("--only", default="", help="comma-separated options to run (default all)")
     ARGS = p.parse_args(argv)
-    for path in (ARGS.lc0, ARGS.cformer, ARGS.net):
+    for path in (ARGS.lc0, ARGS.cformer, ARGS.net) + ((ARGS.ml_net,) if ARGS.ml_net else ()):
         if not os.path.exists(path):
             p.error(f"no such file: {path}")
     only = {o for o in ARGS.only.split(",") if o}
