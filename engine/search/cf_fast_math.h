@@ -1,9 +1,9 @@
 /* cf_fast_math.h: Lc0's fast log and logistic (its utils/fastmath.h), for
  * the formulas where Lc0's numbers come from them (the WDL rescaling).
  * They are approximations (log2 to about 0.005 absolute, exp2 to about 0.2%
- * relative); using them, not exact functions, is what makes a rescaled
- * value the one Lc0 backs up, bit for bit in float, so that a search with
- * contempt takes the same turns as Lc0's. */
+ * relative); using them, not exact functions, makes a rescaled value the
+ * one Lc0 backs up (to float rounding), so that a search with contempt
+ * takes the same turns as Lc0's. */
 #ifndef CF_FAST_MATH_H
 #define CF_FAST_MATH_H
 
