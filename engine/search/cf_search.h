@@ -74,6 +74,8 @@ typedef struct cf_search_move_stats {
   float q;             /* W - L (+ draw score * D); the FPU value when unvisited */
   float wl, d, m;      /* W - L, draw probability, moves left (plies); NAN when unvisited */
   float u;             /* the exploration term */
+  float m_utility;     /* the moves-left utility selection adds to q (0 without a
+                          moves-left head, or unvisited); Lc0's S counts it */
   float v;             /* the network's own value of the child (NAN if not evaluated) */
   int proven;          /* +1 win, 0 draw, -1 loss for the side to move, 2 = not proven */
   int proven_plies;    /* plies to the end when proven */

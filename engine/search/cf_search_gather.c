@@ -152,9 +152,10 @@ static void settle(cf_search *s, cf_batch *b, cf_snode *x, double wl, float d, f
 
 /* With CacheHistoryLength 0 (Lc0's default) the key is the position alone
  * (its pieces, side, castling and en passant rights, and whether it
- * occurred before), with more, that many earlier positions too; the
- * rule-50 count always. What the network reads beyond that (earlier
- * positions) is left out, as in Lc0, so transpositions share an entry. */
+ * occurred before), as Lc0's classic search keys its cache: a
+ * transposition shares the entry whatever its rule-50 count and earlier
+ * positions. With more, that many earlier positions and the rule-50 count
+ * too (what the network reads beyond that is left out). */
 uint64_t cf_search_cache_key(const cf_game *g, int history_length) {
   const int last = g->count - 1, n = history_length + 1;
   uint64_t words[2 * 8 + 2];
@@ -164,7 +165,7 @@ uint64_t cf_search_cache_key(const cf_game *g, int history_length) {
     words[k++] = g->plies[last - i].pos.key;
     words[k++] = (uint64_t)(g->plies[last - i].repetitions > 0);
   }
-  words[k++] = (uint64_t)cf_game_position(g)->rule50;
+  if (history_length > 0) words[k++] = (uint64_t)cf_game_position(g)->rule50;
   return cf_nn_hash(words, (size_t)k * sizeof words[0], 0x6366636163686531ULL);
 }
 

@@ -1,11 +1,12 @@
 /* cf_search_wdl.c: Lc0's WDL rescaling and contempt (cf_search_wdl.h), and
- * where the search applies them. Lc0 computes the logs and exponentials
- * with fast approximations (a few parts in a thousand); these are exact,
- * so values agree with Lc0's to about that. */
+ * where the search applies them. The model's parameters are computed
+ * exactly (Lc0 does too); the transform of each value uses Lc0's fast log
+ * and logistic (cf_fast_math.h), as Lc0's does. */
 #include "engine/search/cf_search_wdl.h"
 
 #include <math.h>
 
+#include "engine/search/cf_fast_math.h"
 #include "engine/search/cf_search_internal.h"
 
 static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
@@ -80,35 +81,37 @@ cf_wdl_rescale cf_wdl_rescale_of(const cf_search_params *p) {
                                p->contempt_max, p->wdl_contempt_attenuation);
 }
 
-static double logistic(double x) { return x > 20 ? 1.0 : x < -20 ? 0.0 : 1.0 / (1.0 + exp(-x)); }
-
 double cf_wdl_rescale_apply(float *wl, float *d, cf_wdl_rescale r, float sign, bool invert,
                             float max_s) {
-  double ratio = r.ratio, diff = r.diff;
+  /* In float with Lc0's fast log and logistic, as Lc0 computes it: the
+   * approximations move a value by a few parts in a thousand, enough to
+   * turn a close choice of the search. */
+  float ratio = r.ratio, diff = r.diff;
   if (invert) {
-    ratio = 1.0 / ratio;
+    ratio = 1.0f / ratio;
     diff = -diff;
   }
-  const double w = (1.0 + *wl - *d) / 2, l = (1.0 - *wl - *d) / 2, dd = *d;
-  const double eps = 0.0001;
+  const float w = (1 + *wl - *d) / 2, l = (1 - *wl - *d) / 2, dd = *d;
+  const float eps = 0.0001f;
   if (!(w > eps && dd > eps && l > eps && w < 1 - eps && dd < 1 - eps && l < 1 - eps)) return 0;
-  const double a = log(1 / l - 1), b = log(1 / w - 1);
-  double s = 2 / (a + b);
+  const float a = cf_fast_log(1 / l - 1), b = cf_fast_log(1 / w - 1);
+  float s = 2 / (a + b);
   /* A network's very broad W/D/L (s large) would make contempt erratic:
    * the scale is cut, before the change, or after it when reporting. */
   if (!invert && s > max_s) s = max_s;
-  const double mu = (a - b) / (a + b);
-  double s_new = s * ratio;
+  const float mu = (a - b) / (a + b);
+  float s_new = s * ratio;
   if (invert) {
-    const double t = s;
+    const float t = s;
     s = s_new < max_s ? s_new : max_s;
     s_new = t;
   }
-  const double mu_new = mu + sign * s * s * diff;
-  const double w_new = logistic((-1 + mu_new) / s_new), l_new = logistic((-1 - mu_new) / s_new);
-  *wl = (float)(w_new - l_new);
-  const double d_new = 1 - w_new - l_new;
-  *d = (float)(d_new > 0 ? d_new : 0);
+  const float mu_new = mu + sign * s * s * diff;
+  const float w_new = cf_fast_logistic((-1.0f + mu_new) / s_new);
+  const float l_new = cf_fast_logistic((-1.0f - mu_new) / s_new);
+  *wl = w_new - l_new;
+  const float d_new = 1.0f - w_new - l_new;
+  *d = d_new > 0 ? d_new : 0;
   return mu_new;
 }
 

@@ -202,7 +202,8 @@ static void emit_move_stats(cf_uci *u) {
     cf_move_write_uci(m->move, cf_uci_king_takes_rook(u), move);
     int index = cf_policy_move_index(cf_engine_policy_move(m->move), pos->side == CF_BLACK, 0);
     /* Shown as Lc0 shows them: W/D/L in the reported view
-     * (WDLEvalObjectivity), Q made of those; S is the search's own Q + U. */
+     * (WDLEvalObjectivity), Q made of those; S is the search's own Q + U
+     * plus the moves-left utility, the score selection compares (Lc0's). */
     float shown_q = m->q;
     if (m->n > 0) {
       float mwl = m->wl, md = m->d;
@@ -216,7 +217,8 @@ static void emit_move_stats(cf_uci *u) {
     const char *proof = m->proven == 1 ? " (W)" : m->proven == -1 ? " (L)" : m->proven == 0 ? " (D)" : "";
     cf_uci_emit(u, "info string %-5s (%4d) N: %7u (+%2u) (P: %5.2f%%) (WL: %s) (D: %s) (M: %s) "
             "(Q: %8.5f) (U: %7.5f) (S: %8.5f) (V: %s)%s",
-         move, index, m->n, m->in_flight, 100.0 * m->p, wl, d, ml, shown_q, m->u, m->q + m->u, v,
+         move, index, m->n, m->in_flight, 100.0 * m->p, wl, d, ml, shown_q, m->u,
+         m->q + m->u + m->m_utility, v,
          proof);
   }
   emit_root_node_stats(u, draw_score);

@@ -81,4 +81,39 @@ visits["d2d4"]["N"] = 45
 bad = [d for d in ovl.deviations(visits, moves) if d[0] > 1.0]
 check(any(d[1:3] == ("d2d4", "N") for d in bad), "visits 45 against 27 are caught")
 
+# The run's verdict, with the searches replaced: a difference in a row of a
+# documented choice (BY_DESIGN) is reported as such and does not fail the
+# run; the same difference in any other row does.
+check(set(ovl.BY_DESIGN) <= {c[0] for c in ovl.CASES} and all(ovl.BY_DESIGN.values()),
+      "every by-design row is a row, with its reason")
+check(("MaxPrefetch", "0") in ovl.SHARED and ("CacheHistoryLength", "0") in ovl.SHARED,
+      "both engines run without prefetch and with Lc0's NN cache key")
+
+
+def verdict(differing):
+    """(exit status, printed table) of a run where only `differing` differs."""
+    import contextlib
+    import io
+    import tempfile
+    real = ovl.compare_case
+    ovl.compare_case = lambda option, value, base, log: (
+        (2.0, [f"{option}: made up"]) if option == differing else (0.5, []))
+    out = io.StringIO()
+    try:
+        with tempfile.NamedTemporaryFile() as f, contextlib.redirect_stdout(out):
+            status = ovl.main(["--lc0", f.name, "--cformer", f.name, "--net", f.name,
+                               "--only", "MaxPrefetch,Contempt"])
+    finally:
+        ovl.compare_case = real
+    return status, out.getvalue()
+
+
+status, text = verdict("MaxPrefetch")
+check(status == 0 and "| MaxPrefetch | 0 / 8 | MinibatchSize 8 | 2.00 | differs by design |" in text
+      and "BY DESIGN: MaxPrefetch:" in text and "DIFFERENCE" not in text,
+      "a by-design row that differs is reported so and passes the run")
+status, text = verdict("Contempt")
+check(status == 1 and "| Contempt | 150 / -100 |  | 2.00 | fail |" in text
+      and "DIFFERENCE: Contempt: made up" in text, "any other row that differs fails the run")
+
 sys.exit(1 if FAILED else 0)

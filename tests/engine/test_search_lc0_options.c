@@ -334,6 +334,19 @@ static void test_cache_history_length(cf_test *t) {
   }
   if (ok_a) cf_game_free(&ga);
   if (ok_b) cf_game_free(&gb);
+  /* The same position with rule-50 counts 2 and 0 (the pawn moved first or
+   * last): at 0 Lc0's classic search keys the position and its
+   * repetitions alone, so these share an entry too. */
+  static const char *const c[] = {"e2e3", "g8f6", "g1f3"};
+  static const char *const d[] = {"g1f3", "g8f6", "e2e3"};
+  const bool ok_c = play(t, &ga, c, 3), ok_d = play(t, &gb, d, 3);
+  if (ok_c && ok_d) {
+    CHECK_INT_EQ(cf_game_position(&ga)->rule50, 2);
+    CHECK_INT_EQ(cf_game_position(&gb)->rule50, 0);
+    CHECK(cf_search_cache_key(&ga, 0) == cf_search_cache_key(&gb, 0));
+  }
+  if (ok_c) cf_game_free(&ga);
+  if (ok_d) cf_game_free(&gb);
 }
 
 /* ---- StickyEndgames on a real search --------------------------------------- */
@@ -392,8 +405,11 @@ static void test_sticky_endgames(cf_test *t) {
 
 /* The root's visits per move after 64 visits of the start position, with
  * the moves-left bonus at its largest (threshold 0, so it applies
- * everywhere) or off (MovesLeftMaxEffect 0). */
-static void root_visits(cf_test *t, cf_net *net, bool bonus, uint32_t out[CF_MAX_MOVES]) {
+ * everywhere) or off (MovesLeftMaxEffect 0). *shown: how many root moves'
+ * statistics show a moves-left utility (VerboseMoveStats' S counts it, as
+ * Lc0's), each checked against the formula written out above. */
+static void root_visits(cf_test *t, cf_net *net, bool bonus, uint32_t out[CF_MAX_MOVES],
+                        int *shown) {
   cf_search_params p;
   cf_search_params_default(&p);
   p.smart_pruning_factor = 0;
@@ -409,9 +425,23 @@ static void root_visits(cf_test *t, cf_net *net, bool bonus, uint32_t out[CF_MAX
   if (CHECK(cf_game_init_fen(&g, CF_FEN_STARTPOS, NULL) == CF_OK)) {
     cf_search_limits lim = {.visits = 64};
     cf_search_result res;
-    if (CHECK(cf_search_run(s, net, &g, &lim, NULL, NULL, &res, NULL) == CF_OK))
+    if (CHECK(cf_search_run(s, net, &g, &lim, NULL, NULL, &res, NULL) == CF_OK)) {
       for (int i = 0; i < s->root->n_edges; i++)
         out[i] = s->root->edges[i].child ? s->root->edges[i].child->n : 0;
+      cf_search_move_stats stats[CF_MAX_MOVES], root;
+      int n_moves = 0;
+      const int n = cf_search_root_stats(s, stats, CF_MAX_MOVES);
+      *shown = 0;
+      if (CHECK(cf_search_root_node_stats(s, &root, &n_moves)))
+        for (int k = 0; k < n; k++) {
+          const cf_search_move_stats *m = &stats[k];
+          const double want = !cf_net_get_info(net)->has_moves_left
+                                  ? 0
+                                  : m_utility(&p, root.wl, root.m, m->m, m->n, m->q);
+          CHECK_NEAR(m->m_utility, want, 1e-6);
+          if (m->m_utility != 0.0f) ++*shown;
+        }
+    }
     cf_game_free(&g);
   }
   cf_search_free(s);
@@ -433,9 +463,13 @@ static bool visits_differ(cf_test *t, int cm) {
   }
   CHECK(cf_net_get_info(net)->has_moves_left == (cm >= 0));
   uint32_t off[CF_MAX_MOVES], on[CF_MAX_MOVES];
-  root_visits(t, net, false, off);
-  root_visits(t, net, true, on);
+  int shown_off = -1, shown_on = -1;
+  root_visits(t, net, false, off, &shown_off);
+  root_visits(t, net, true, on, &shown_on);
   cf_net_free(net);
+  CHECK_INT_EQ(shown_off, 0);
+  /* with the head, the visited moves show their utility */
+  CHECK(cm >= 0 ? shown_on > 0 : shown_on == 0);
   return memcmp(off, on, sizeof off) != 0;
 }
 
