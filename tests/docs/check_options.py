@@ -7,7 +7,7 @@ prints one `option name N type T default D [min A max B] [var ...]` line per
 option, and `CFORMER uci --help` prints each option's flags, help and
 default. Against them:
 
-  1. README.md's option table (| UCI option | flag | default | meaning |)
+  1. docs/UCI.md's option table (| UCI option | flag | default | meaning |)
      has exactly the binary's options, each with its flags and default;
   2. docs/SEARCH_OPTIONS.md's option table (| UCI option | flag | type | default |
      range | Lc0's default |) names only real options, with their flags,
@@ -133,30 +133,30 @@ def check_backend_numbers(where, name, text, helps, bad):
             bad.append(f"{where}: {name}: says {b} {n}, the binary says {truth[b]}")
 
 
-def check_readme(root, opts, helps, bad):
-    with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
+def check_uci_page(root, opts, helps, bad):
+    with open(os.path.join(root, "docs", "UCI.md"), encoding="utf-8") as f:
         rows = md_table(f.read(), "| UCI option | flag | default |")
     if rows is None:
-        bad.append("README.md: no option table (| UCI option | flag | default | meaning |)")
+        bad.append("docs/UCI.md: no option table (| UCI option | flag | default | meaning |)")
         return 0
     seen = set()
     for cells in rows:
         name = cells[0].strip("`")
         seen.add(name)
         if name not in opts:
-            bad.append(f"README.md: option {name} is not in the binary's `uci` answer")
+            bad.append(f"docs/UCI.md: option {name} is not in the binary's `uci` answer")
             continue
         flags = doc_flags(cells[1], name, opts)
         if name in helps and flags != helps[name]["flags"]:
-            bad.append(f"README.md: {name}: flags {sorted(flags)}, the binary's --help "
+            bad.append(f"docs/UCI.md: {name}: flags {sorted(flags)}, the binary's --help "
                        f"has {sorted(helps[name]['flags'])}")
         if norm_default(cells[2]) != opts[name]["default"]:
-            bad.append(f"README.md: {name}: default '{cells[2]}', the binary says "
+            bad.append(f"docs/UCI.md: {name}: default '{cells[2]}', the binary says "
                        f"'{opts[name]['default']}'")
-        check_backend_numbers("README.md", name, cells[3] if len(cells) > 3 else "", helps, bad)
+        check_backend_numbers("docs/UCI.md", name, cells[3] if len(cells) > 3 else "", helps, bad)
     for name in opts:
         if name not in seen:
-            bad.append(f"README.md: the option table lacks {name}")
+            bad.append(f"docs/UCI.md: the option table lacks {name}")
     return len(rows)
 
 
@@ -342,7 +342,7 @@ def main():
     for name in opts:
         if name not in helps:
             bad.append(f"`cformer uci --help` has no flag for option {name}")
-    n = check_readme(root, opts, helps, bad)
+    n = check_uci_page(root, opts, helps, bad)
     n += check_search(root, opts, helps, bad)
     n += check_man(root, opts, helps, bad)
     n += check_gui(root, opts, helps, bad)

@@ -2,7 +2,8 @@
 """check_pages.py ROOT: the docs stay references of a readable size.
 
   1. every page of docs/ (docs/*.md) is at most 300 lines, except
-     NETWORK.md, the format reference;
+     NETWORK.md, the format reference, and so is README.md, the front page
+     (reference detail goes to the docs page that owns the topic);
   2. CHANGELOG.md is at most 400 lines, and every entry (a line starting
      "- ") is one line: no continuation lines under it;
   3. every file in docs/results/ is listed in docs/results/README.md, and
@@ -11,7 +12,8 @@
      the results index;
   5. README.md's "Map of the source" names every top-level folder of the
      repository (and .ci/) and no folder that does not exist; every
-     subfolder a row names (`search/`, `ref/`) exists in its folder.
+     subfolder a row names (`search/`, `ref/`, `cpu/avx2/`) exists in its
+     folder.
 
 Before checking ROOT it checks itself on a planted tree with one fault of
 each kind, so it cannot pass by looking at nothing. Exit status 0 when
@@ -39,6 +41,13 @@ def check(root):
         if n > PAGE_MAX and name not in EXEMPT:
             bad.append(f"docs/{name}: {n} lines (at most {PAGE_MAX}: split it by topic, or move "
                        f"measurement reports to docs/results/)")
+    readme = os.path.join(root, "README.md")
+    if os.path.exists(readme):
+        with open(readme, encoding="utf-8") as f:
+            n = sum(1 for _ in f)
+        if n > PAGE_MAX:
+            bad.append(f"README.md: {n} lines (at most {PAGE_MAX}: move reference detail to "
+                       f"the docs page that owns the topic)")
     path = os.path.join(root, "CHANGELOG.md")
     with open(path, encoding="utf-8") as f:
         lines = f.read().splitlines()
@@ -97,7 +106,7 @@ def check_source_map(root):
         if not os.path.isdir(os.path.join(root, folder)):
             bad.append(f"README.md: the source map names {folder}/, which does not exist")
             continue
-        for sub in re.findall(r"`([a-z_0-9]+)/`", cm.group(2)):
+        for sub in re.findall(r"`([a-z_0-9]+(?:/[a-z_0-9]+)*)/`", cm.group(2)):
             if not os.path.isdir(os.path.join(root, folder, sub)):
                 bad.append(f"README.md: the source map names {folder}/{sub}/, which does not exist")
     skip = {".git", "node_modules", "subprojects"}
@@ -131,15 +140,17 @@ def self_test():
         with open(os.path.join(tmp, "docs", "results", "2026-01-01-x.md"), "w") as f:
             f.write("x\n")
         with open(os.path.join(tmp, "README.md"), "w") as f:
-            f.write("## Map of the source\n\n| `docs/` | x `nope/` |\n| `gone/` | x |\n")
+            f.write("## Map of the source\n\n| `docs/` | x `nope/` `results/no/` |\n| `gone/` | x |\n"
+                    + "\nx\n" * (PAGE_MAX // 2))
         os.makedirs(os.path.join(tmp, "extra"))
         with open(os.path.join(tmp, "extra", "f"), "w") as f:
             f.write("x")
         found = "\n".join(check(tmp))
-        want = ["docs/LONG.md: 301 lines", "CHANGELOG.md:3: an entry runs over",
+        want = ["docs/LONG.md: 301 lines", f"README.md: {PAGE_MAX + 4} lines",
+                "CHANGELOG.md:3: an entry runs over",
                 "docs/results/2026-01-01-x.md: not listed",
                 "the index does not link results/README.md",
-                "names gone/, which does not exist", "names docs/nope/",
+                "names gone/, which does not exist", "names docs/nope/", "names docs/results/no/",
                 "does not name extra/"]
         wrong = [w for w in want if w not in found]
         if "NETWORK.md:" in found:
