@@ -26,6 +26,7 @@ cf_status cf_search_create(const cf_search_params *params, cf_search **out, cf_e
   /* Before a run: nothing rescaled, nothing reported differently. */
   s->wdl = (cf_wdl_rescale){1.0f, 0.0f};
   s->contempt_side = CF_CONTEMPT_DISABLE;
+  s->key_format = -1; /* no run yet: cf_search_cached_eval has no input to key */
   *out = s;
   return CF_OK;
 }
@@ -303,6 +304,8 @@ cf_status cf_search_begin(cf_search *s, cf_net *net, cf_game *game, const cf_sea
     return CF_OK;
   }
   s->net = net;
+  s->key_format = cf_net_get_info(net)->input_format;
+  s->key_fill = cf_net_get_info(net)->history_fill;
   s->game = game;
   s->root_ply = game->count - 1;
   s->n_pending = 0;

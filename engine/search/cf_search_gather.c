@@ -156,7 +156,9 @@ static void settle(cf_search *s, cf_batch *b, cf_snode *x, double wl, float d, f
  * transposition shares the entry whatever its rule-50 count and earlier
  * positions. With more, that many earlier positions and the rule-50 count
  * too (what the network reads beyond that is left out). */
-uint64_t cf_search_cache_key(const cf_game *g, int history_length) {
+uint64_t cf_search_cache_key(const cf_game *g, int history_length, const cf_planes *input) {
+  if (history_length >= CF_CACHE_KEY_INPUT && input)
+    return cf_nn_hash(input, sizeof *input, cf_game_position(g)->key);
   const int last = g->count - 1, n = history_length + 1;
   uint64_t words[2 * 8 + 2];
   int k = 0;
@@ -182,7 +184,7 @@ static bool prepare_leaf(cf_search *s, cf_batch *b, cf_snode *x, int depth, cf_l
   leaf->transform = cf_net_encode_planes(&np, info->history_fill, &leaf->planes);
   leaf->black_to_move = pos->side == CF_BLACK;
   leaf->n_moves = cf_engine_legal_policy_moves(pos, leaf->moves, leaf->policy_moves);
-  leaf->key = cf_search_cache_key(s->game, s->params.cache_history_length);
+  leaf->key = cf_search_cache_key(s->game, s->params.cache_history_length, &leaf->planes);
   const cf_nn_entry *e = cf_nn_cache_get(s->cache, leaf->key);
   if (!e || e->n_moves != leaf->n_moves) return false;
   if (!expand(s, x, e->n_moves, leaf->moves, e->logits)) {

@@ -142,6 +142,10 @@ struct cf_search {
   double last_done; /* when the last pipelined pass came back */
   /* Per run. */
   cf_net *net;
+  /* The last run's network's input format and history fill (kept after
+   * the run for cf_search_cached_eval's key); key_format < 0 before any. */
+  int key_format;
+  cf_history_fill key_fill;
   cf_game *game;        /* pushed and popped along paths; the root position at rest */
   int root_ply;         /* game->count - 1 at the root */
   bool root_black;      /* the side to move at the root is black */
@@ -262,8 +266,14 @@ bool cf_search_tb_classify(cf_search *s, cf_snode *x);
  * finished). */
 int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err);
 /* The NN cache's key of g's current position (Lc0's CacheHistoryLength:
- * history_length earlier positions, 0 to 7, are part of it). */
-uint64_t cf_search_cache_key(const cf_game *g, int history_length);
+ * history_length earlier positions, 0 to 7, are part of it). At 7
+ * (CF_CACHE_KEY_INPUT, cformer's default) the key is input, the network's
+ * encoded input of the position, with the position itself (its legal
+ * moves): exactly what decides the network's answer, so no earlier
+ * position the network does not read (a canonical format's cut history)
+ * splits an entry. input may be NULL below 7. */
+#define CF_CACHE_KEY_INPUT 7
+uint64_t cf_search_cache_key(const cf_game *g, int history_length, const cf_planes *input);
 /* Backs up b's leaves from their outputs when evaluated is CF_OK (else
  * takes their walks back) and takes back its collisions; b is empty
  * after. Returns evaluated, or CF_ERR_NOMEM when the tree could not grow. */

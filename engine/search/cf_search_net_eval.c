@@ -8,11 +8,16 @@
 #include "engine/search/cf_search_internal.h"
 
 bool cf_search_cached_eval(const cf_search *s, const cf_game *game, cf_search_net_eval *out) {
-  if (!s->cache) return false;
+  if (!s->cache || s->key_format < 0) return false;
   cf_policy_move policy_moves[CF_MAX_MOVES];
   const int n = cf_engine_legal_policy_moves(cf_game_position(game), out->moves, policy_moves);
+  /* The key as the search made it: from the last run's network's input. */
+  cf_net_position np;
+  cf_planes input;
+  cf_engine_net_position(game, s->key_format, &np);
+  cf_net_encode_planes(&np, s->key_fill, &input);
   const cf_nn_entry *e =
-      cf_nn_cache_get(s->cache, cf_search_cache_key(game, s->params.cache_history_length));
+      cf_nn_cache_get(s->cache, cf_search_cache_key(game, s->params.cache_history_length, &input));
   if (!e || e->n_moves != n) return false;
   /* The cache keeps the view of the side that moved into the position, as
    * the tree's nodes do; the answer is the side to move's. */

@@ -19,6 +19,7 @@
 
 #include "chess/cf_fen.h"
 #include "engine/cf_engine_weights.h"
+#include "engine/cf_net_input.h"
 #include "engine/search/cf_search_internal.h"
 #include "engine/uci/cf_uci_options.h"
 #include "tests/cf_test.h"
@@ -325,12 +326,26 @@ static void test_cache_history_length(cf_test *t) {
   const bool ok_a = play(t, &ga, a, 4), ok_b = play(t, &gb, b, 4);
   if (ok_a && ok_b) {
     /* 0: the position alone, so the transposition shares an entry. */
-    CHECK(cf_search_cache_key(&ga, 0) == cf_search_cache_key(&gb, 0));
+    CHECK(cf_search_cache_key(&ga, 0, NULL) == cf_search_cache_key(&gb, 0, NULL));
     /* 1 and more: the positions before it differ, so do the keys. */
-    CHECK(cf_search_cache_key(&ga, 1) != cf_search_cache_key(&gb, 1));
-    CHECK(cf_search_cache_key(&ga, 7) != cf_search_cache_key(&gb, 7));
+    CHECK(cf_search_cache_key(&ga, 1, NULL) != cf_search_cache_key(&gb, 1, NULL));
+    CHECK(cf_search_cache_key(&ga, 6, NULL) != cf_search_cache_key(&gb, 6, NULL));
     /* and a length is part of the key */
-    CHECK(cf_search_cache_key(&ga, 0) != cf_search_cache_key(&ga, 1));
+    CHECK(cf_search_cache_key(&ga, 0, NULL) != cf_search_cache_key(&ga, 1, NULL));
+    /* 7 (the default): the network's input and the position, nothing else.
+     * A format that reads the history (1, classical) sees the two move
+     * orders; the same input for both (a format that reads only the
+     * current board) gives one key whatever the game before it. */
+    cf_net_position na, nb;
+    cf_planes pa, pb;
+    cf_engine_net_position(&ga, 1, &na);
+    cf_engine_net_position(&gb, 1, &nb);
+    cf_net_encode_planes(&na, CF_HISTORY_FILL_FEN_ONLY, &pa);
+    cf_net_encode_planes(&nb, CF_HISTORY_FILL_FEN_ONLY, &pb);
+    CHECK(memcmp(&pa, &pb, sizeof pa) != 0);
+    CHECK(cf_search_cache_key(&ga, 7, &pa) != cf_search_cache_key(&gb, 7, &pb));
+    CHECK(cf_search_cache_key(&ga, 7, &pa) == cf_search_cache_key(&gb, 7, &pa));
+    CHECK(cf_search_cache_key(&ga, 7, &pa) == cf_search_cache_key(&ga, 7, &pa));
   }
   if (ok_a) cf_game_free(&ga);
   if (ok_b) cf_game_free(&gb);
@@ -343,7 +358,7 @@ static void test_cache_history_length(cf_test *t) {
   if (ok_c && ok_d) {
     CHECK_INT_EQ(cf_game_position(&ga)->rule50, 2);
     CHECK_INT_EQ(cf_game_position(&gb)->rule50, 0);
-    CHECK(cf_search_cache_key(&ga, 0) == cf_search_cache_key(&gb, 0));
+    CHECK(cf_search_cache_key(&ga, 0, NULL) == cf_search_cache_key(&gb, 0, NULL));
   }
   if (ok_c) cf_game_free(&ga);
   if (ok_d) cf_game_free(&gb);
