@@ -10,8 +10,12 @@
 /* A batch may always spend this many collision visits per leaf it wants,
  * however small the tree: Lc0's scaling alone (1 visit up to 28 nodes, 19 at
  * 200) would leave the batches of the few hundred visits a CPU search makes
- * a move part empty. */
+ * a move part empty. LcZeroGather drops it, to gather as Lc0 does. */
 #define COLLISION_FLOOR_PER_LEAF 3
+
+bool cf_search_fills_batches(const cf_search_params *p) {
+  return p->fill_batches || p->lczero_gather;
+}
 
 long cf_search_collision_budget(const cf_search_params *p, long nodes) {
   const long max = p->max_collision_visits, start = p->max_collision_visits_scaling_start,
@@ -27,20 +31,21 @@ long cf_search_collision_budget(const cf_search_params *p, long nodes) {
 }
 
 int cf_search_max_collisions(const cf_search_params *p, int want) {
-  if (p->fill_batches || p->max_collision_events < want) return p->max_collision_events;
+  if (cf_search_fills_batches(p) || p->max_collision_events < want) return p->max_collision_events;
   return want;
 }
 
 /* The collision visits a batch of `want` leaves may spend: the budget for
  * the smaller of the tree and the visits still to make (as Lc0's), and no
- * fewer than COLLISION_FLOOR_PER_LEAF per leaf; unbounded (the events bound
- * it) without fill_batches. */
+ * fewer than COLLISION_FLOOR_PER_LEAF per leaf but with LcZeroGather;
+ * unbounded (the events bound it) without multi-visit collisions. */
 long cf_search_batch_collision_budget(const cf_search *s, int want) {
-  if (!s->params.fill_batches) return LONG_MAX;
+  if (!cf_search_fills_batches(&s->params)) return LONG_MAX;
   long nodes = (long)s->root->n;
   const long visits = s->limits->visits;
   if (visits > 0 && visits - nodes < nodes) nodes = visits - nodes;
   const long b = cf_search_collision_budget(&s->params, nodes);
+  if (s->params.lczero_gather) return b;
   const long floor_visits = (long)COLLISION_FLOOR_PER_LEAF * want;
   return b > floor_visits ? b : floor_visits;
 }

@@ -17,10 +17,11 @@
  * next walks go where a new leaf is. The batch's collision visits are
  * bounded by a budget that grows with the tree (cf_search_collision_budget,
  * Lc0's MaxCollisionVisits scaling: 116 at 800 visits, 2819 at 10000 by
- * default), never below 3 per leaf wanted (cf_search_collisions.c); their
- * events by MaxCollisionEvents.
+ * default), never below 3 per leaf wanted but with LcZeroGather
+ * (cf_search_collisions.c); their events by MaxCollisionEvents.
  * A collision that spends the budget ends the batch: a line the search
  * favours is not traded for worse ones to fill it.
+ * LcZeroGather turns fill_batches on.
  * Without fill_batches (the default for now, docs/SEARCH.md says why) each
  * collision is one visit left in flight, and at most the batch size of them
  * (or MaxCollisionEvents, if fewer) end the batch.
@@ -211,7 +212,7 @@ static void note_depth(cf_search *s, int depth) {
  * path), or ran out of memory. */
 static cf_walk_result walk(cf_search *s, cf_batch *b, int *n_leaves, uint32_t limit,
                            cf_collision *coll) {
-  const bool fill = s->params.fill_batches;
+  const bool fill = cf_search_fills_batches(&s->params);
   cf_snode *x = s->root;
   int depth = 0;
   cf_walk_result result = CF_WALK_SETTLED;
@@ -295,7 +296,7 @@ int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err) {
   if (want > b->cap_leaves) want = b->cap_leaves;
   int max_collisions = cf_search_max_collisions(&s->params, want);
   if (max_collisions > b->cap_collided) max_collisions = b->cap_collided;
-  const bool fill = s->params.fill_batches, in_order = !s->params.out_of_order_eval;
+  const bool fill = cf_search_fills_batches(&s->params), in_order = !s->params.out_of_order_eval;
   /* Lc0's bound on out-of-order backups; in order, they fill the batch. */
   const long max_out_of_order =
       in_order ? LONG_MAX : lround(s->params.max_out_of_order_evals_factor * want);

@@ -282,8 +282,11 @@ cf_status cf_search_finish(cf_search *s, cf_batch *b, cf_status evaluated, cf_er
  * one cf_net_eval call, back everything up. */
 cf_status cf_search_batch(cf_search *s, int want, cf_error *err);
 /* ---- collisions (cf_search_collisions.c) ---- */
+/* Whether a collision stands for several visits (multi-visit collisions,
+ * as Lc0's): fill_batches or LcZeroGather. */
+bool cf_search_fills_batches(const cf_search_params *p);
 /* Collision events a batch of `want` leaves may have: MaxCollisionEvents
- * with fill_batches; without, want or MaxCollisionEvents if fewer. */
+ * with multi-visit collisions; without, want or MaxCollisionEvents if fewer. */
 int cf_search_max_collisions(const cf_search_params *p, int want);
 /* The collision visits a batch may spend on a tree of `nodes` visits (with
  * fill_batches): Lc0's MaxCollisionVisits scaling, 1 up to

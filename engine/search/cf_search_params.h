@@ -59,6 +59,9 @@
     "this); 0 = off")                                                                              \
   X(ram_limit_mb, long, INT, "RamLimitMb", "ramlimit-mb", NULL, 0, 0, 100000000, NULL,             \
     "search: stop when the tree holds this many MiB; 0 = no limit")                               \
+  X(lczero_gather, bool, BOOL, "LcZeroGather", "lczero-gather", NULL, 0, 0, 1, NULL,             \
+    "search: gather batches as Lc0 does: a collision stands for several visits, bounded by "      \
+    "MaxCollisionVisits and its scaling alone (below 28 nodes, 1 collision visit a batch)")       \
   CF_SEARCH_WDL_OPTIONS(X)                                                                         \
   CF_SEARCH_LC0_OPTIONS(X)
 

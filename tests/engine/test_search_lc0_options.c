@@ -13,6 +13,7 @@
  *   - the moves-left utility in a real search, on a random network with a
  *     moves-left head: it changes where the visits go, and on one without
  *     the head it changes nothing. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -269,6 +270,33 @@ static void test_collision_events(cf_test *t) {
   CHECK_INT_EQ(cf_search_max_collisions(&p, 32), 917);
 }
 
+/* LcZeroGather: multi-visit collisions, and the batch's collision visits
+ * are Lc0's scaled budget alone (fill_batches keeps 3 per leaf at least). */
+static void test_lczero_gather(cf_test *t) {
+  cf_search *s = NULL;
+  if (!CHECK(cf_search_create(NULL, &s, NULL) == CF_OK)) return;
+  cf_search_limits lim = {.visits = 0};
+  s->root = cf_node_new(&s->pool, NULL, 0);
+  if (CHECK(s->root != NULL)) {
+    s->root->n = 10; /* below MaxCollisionVisitsScalingStart (28): a budget of 1 */
+    s->limits = &lim;
+    CHECK(!cf_search_fills_batches(&s->params));
+    CHECK_INT_EQ(cf_search_max_collisions(&s->params, 8), 8);
+    CHECK(cf_search_batch_collision_budget(s, 8) == LONG_MAX); /* the events bound it */
+    s->params.fill_batches = true;
+    CHECK_INT_EQ(cf_search_batch_collision_budget(s, 8), 24); /* the floor, 3 per leaf */
+    s->params.fill_batches = false;
+    s->params.lczero_gather = true;
+    CHECK(cf_search_fills_batches(&s->params));
+    CHECK_INT_EQ(cf_search_max_collisions(&s->params, 8), 917);
+    CHECK_INT_EQ(cf_search_batch_collision_budget(s, 8), 1);
+    s->root->n = 145000; /* MaxCollisionVisitsScalingEnd: the maximum */
+    CHECK_INT_EQ(cf_search_batch_collision_budget(s, 8), 80000);
+  }
+  s->limits = NULL;
+  cf_search_free(s);
+}
+
 /* ---- pace and stop --------------------------------------------------------- */
 
 /* The stop rules read the search through this snapshot (the loop's). */
@@ -495,5 +523,6 @@ static void test_moves_left_in_search(cf_test *t) {
 
 CF_TEST_MAIN(test_rows_are_lc0s, test_root_cpuct, test_root_fpu, test_moves_left_by_hand,
              test_moves_left_steers_selection, test_collision_scaling, test_collision_events,
+             test_lczero_gather,
              test_smart_pruning_minimum_batches, test_cache_history_length,
              test_sticky_endgames, test_moves_left_in_search)
