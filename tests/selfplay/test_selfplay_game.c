@@ -345,6 +345,7 @@ static void test_group_steps_match_alone(cf_test *t) {
             CF_OK);
   }
   CHECK(rounds_of_many > 0);
+  CHECK(calls > 0); /* the games' leaves went to the network in group calls */
   int resigned = 0;
   for (int i = 0; i < N_GROUP; i++) {
     CHECK(grouped[i].over);
