@@ -5,14 +5,14 @@
  * key rank (8 keys, two vectors) per step over depth, weighted values 4
  * depths of both outputs per step over the 64 keys. Every lane adds in the
  * portable set's order (SIMD128 has no fused multiply-add), so the results
- * equal the portable set's bit for bit; the softmax is its code. */
+ * equal the portable set's bit for bit, the softmax too (cf_wasm_math.h). */
 #include <stddef.h>
 #include <wasm_simd128.h>
 
 #include "backends/cpu/cf_cpu_attention_layout.h"
 #include "backends/cpu/portable/cf_portable.h"
-#include "backends/cpu/portable/cf_portable_math.h"
 #include "backends/cpu/wasm/cf_wasm.h"
+#include "backends/cpu/wasm/cf_wasm_math.h"
 
 enum { TABLE = CF_CPU_RPE_TABLE };
 
@@ -64,13 +64,17 @@ static inline __attribute__((always_inline)) void scores2(int dh, const float *Q
 
 CF_CPU_DEFINE_SCORES_PAIR(scores2, float, float)
 
-/* As the portable set: scale, add the bias row (or NULL), softmax. */
+/* As the portable set: scale, add the bias row (or NULL), softmax; four
+ * lanes at a time, each rounded as the portable code rounds it. */
 static void finish_scores(float *s, float scale, const float *bias) {
-  for (int k = 0; k < 64; k++) s[k] *= scale;
-  if (bias)
-    for (int k = 0; k < 64; k++) s[k] += bias[k];
-  const float inv = 1.0f / cf_portable_softmax_exp(s);
-  for (int k = 0; k < 64; k++) s[k] *= inv;
+  const v128_t vs = wasm_f32x4_splat(scale);
+  for (int k = 0; k < 64; k += 4) {
+    v128_t v = MUL(LD(s + k), vs);
+    if (bias) v = ADD(v, LD(bias + k));
+    wasm_v128_store(s + k, v);
+  }
+  const v128_t inv = wasm_f32x4_splat(1.0f / cf_wasm_softmax_exp(s));
+  for (int k = 0; k < 64; k += 4) wasm_v128_store(s + k, MUL(LD(s + k), inv));
 }
 
 /* o0[dh] = sum_k a0[k] (v_k + ev[base0 - off(k)]), o1 likewise, 4 depths

@@ -1,15 +1,16 @@
 /* cf_wasm_rowops.c: one row of bias + activation, of the norms and of the
  * gates in SIMD128. The sums keep the portable set's 8 partial lanes (two
  * vectors, lanes 0-3 and 4-7) and add them in its order, so a norm comes
- * out as the portable set's does. The activations with an exp (mish,
- * sigmoid, swish, tanh, selu) are the portable set's loops, which the
- * compiler vectorises with SIMD128 itself. */
+ * out as the portable set's does. Mish, sigmoid and swish are the
+ * portable set's formulas in SIMD128 (cf_wasm_math.h), bit for bit; tanh
+ * and selu are the portable set's loops (libm's formulas). */
 #include <math.h>
 #include <wasm_simd128.h>
 
 #include "backends/cpu/cf_cpu_row_steps.h"
 #include "backends/cpu/portable/cf_portable.h"
 #include "backends/cpu/wasm/cf_wasm.h"
+#include "backends/cpu/wasm/cf_wasm_math.h"
 
 void cf_wasm_bias_act_row(int n, float *y, const float *bias, cf_op_act act) {
   const v128_t zero = wasm_f32x4_splat(0.0f);
@@ -35,13 +36,24 @@ void cf_wasm_bias_act_row(int n, float *y, const float *bias, cf_op_act act) {
         y[i] = act == CF_OP_ACT_RELU2 ? v * v : v;
       }
       return;
-    default:
-      if (bias) {
-        for (; i + 4 <= n; i += 4)
-          wasm_v128_store(y + i, wasm_f32x4_add(wasm_v128_load(y + i), wasm_v128_load(bias + i)));
-        for (; i < n; i++) y[i] += bias[i];
+    case CF_OP_ACT_MISH:
+    case CF_OP_ACT_SIGMOID:
+    case CF_OP_ACT_SWISH:
+      for (; i + 4 <= n; i += 4) {
+        v128_t v = wasm_v128_load(y + i);
+        if (bias) v = wasm_f32x4_add(v, wasm_v128_load(bias + i));
+        if (act == CF_OP_ACT_MISH)
+          v = cf_wasm_mish(v);
+        else if (act == CF_OP_ACT_SIGMOID)
+          v = cf_wasm_sigmoid(v);
+        else
+          v = wasm_f32x4_mul(v, cf_wasm_sigmoid(v));
+        wasm_v128_store(y + i, v);
       }
-      cf_portable_bias_act_row(n, y, NULL, act);
+      cf_portable_bias_act_row(n - i, y + i, bias ? bias + i : NULL, act);
+      return;
+    default: /* tanh, selu: libm's formulas in the portable set */
+      cf_portable_bias_act_row(n, y, bias, act);
       return;
   }
 }
