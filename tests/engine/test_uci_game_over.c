@@ -142,6 +142,34 @@ static void check_held(cf_test *t, bool inline_search) {
 static void test_held_on_worker(cf_test *t) { check_held(t, false); }
 static void test_held_inline(cf_test *t) { check_held(t, true); }
 
+/* A held go at a finished game that stop reached while it waited behind a
+ * network load (behind isready) answers at once when its turn comes. */
+static void test_stopped_while_queued(cf_test *t) {
+  uci_transcript_init(&tr);
+  cf_uci_config cfg = {.max_batch = 4, .background_load = true};
+  cf_uci *u = NULL;
+  if (!CHECK(cf_uci_create(&cfg, uci_transcript_collect, &tr, &u, NULL) == CF_OK)) return;
+  CHECK(cf_uci_set_option(u, CF_OPT_WEIGHTS_FILE, "<built in>", NULL) == CF_OK);
+  CHECK(cf_uci_set_option(u, CF_OPT_BACKEND, "ref", NULL) == CF_OK);
+  CHECK(cf_uci_set_option(u, CF_OPT_BACKEND_OPTIONS, "create_delay_ms=300", NULL) == CF_OK);
+  const size_t from = tr.at;
+  cf_uci_feed(u, "isready");
+  cf_uci_feed(u, "position fen 7k/5QQ1/8/8/8/8/8/K7 b - - 0 1");
+  cf_uci_feed(u, "go infinite");
+  cf_uci_feed(u, "stop");
+  CHECK(!said_since(from, "readyok")); /* all of it came during the load */
+  /* Polled, not waited for: a go still held would never end. */
+  for (int ms = 0; ms < 20000 && !said_since(from, "bestmove"); ms += 10) sleep_ms(10);
+  pthread_mutex_lock(&tr.mu);
+  const char *o = tr.text + from;
+  const char *ready = strstr(o, "readyok\n"), *score = strstr(o, " score mate 0\n"),
+             *best = strstr(o, "bestmove 0000\n");
+  CHECK(ready && score && best && ready < score && score < best);
+  CHECK_INT_EQ(uci_count(o, "bestmove "), 1);
+  pthread_mutex_unlock(&tr.mu);
+  cf_uci_free(u);
+}
+
 /* Draws that leave legal moves are searched as any position: a legal move. */
 static void test_draws_with_moves_searched(cf_test *t) {
   cf_uci *u = engine(t, false);
@@ -166,4 +194,4 @@ static void test_draws_with_moves_searched(cf_test *t) {
 }
 
 CF_TEST_MAIN(test_scores, test_without_network, test_held_on_worker, test_held_inline,
-             test_draws_with_moves_searched)
+             test_stopped_while_queued, test_draws_with_moves_searched)
