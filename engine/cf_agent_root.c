@@ -45,7 +45,15 @@ cf_status cf_agent_eval_root(const cf_agent_request *req, cf_agent_root *root, c
   const cf_position *pos = cf_game_position(req->game);
   root->n = cf_engine_legal_policy_moves(pos, root->moves, root->policy_moves);
   narrow(req, root);
-  if (root->n == 0) return CF_OK;
+  if (root->n == 0) { /* the game is over: its exact result is the root's value */
+    memset(&root->out, 0, sizeof root->out);
+    const bool mated = cf_position_in_check(pos);
+    root->out.wdl[1] = mated ? 0.0f : 1.0f;
+    root->out.wdl[2] = mated ? 1.0f : 0.0f;
+    root->out.q = mated ? -1.0f : 0.0f;
+    root->out.moves_left = 0;
+    return CF_OK;
+  }
   const cf_net_info *info = cf_net_get_info(req->net);
   cf_engine_net_position(req->game, info->input_format, &root->position);
   cf_net_request r = {.position = &root->position, .moves = root->policy_moves, .n_moves = root->n};
@@ -77,6 +85,8 @@ void cf_agent_policy_order(const cf_agent_root *root, int *order) {
 void cf_agent_result_from_root(const cf_agent_root *root, cf_agent_result *out) {
   memset(out, 0, sizeof *out);
   out->n_legal = root->n;
+  out->q = root->out.q; /* with no move, the game's result (cf_agent_eval_root) */
+  memcpy(out->wdl, root->out.wdl, sizeof out->wdl);
   if (root->n == 0) return;
   /* Every candidate in policy order, valued at the root's own value. */
   int order[CF_MAX_MOVES];
@@ -94,6 +104,4 @@ void cf_agent_result_from_root(const cf_agent_root *root, cf_agent_result *out) 
   out->best = root->moves[b];
   out->ponder = CF_MOVE_NONE;
   out->policy = root->prob[b];
-  out->q = root->out.q;
-  memcpy(out->wdl, root->out.wdl, sizeof out->wdl);
 }

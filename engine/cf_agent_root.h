@@ -19,8 +19,9 @@ typedef struct cf_agent_root {
 } cf_agent_root;
 
 /* Finds the candidates and, if there are any, evaluates the root (one
- * network evaluation). With no candidates (mate, stalemate) root->n is 0 and
- * nothing is evaluated. */
+ * network evaluation). With no candidates (mate, stalemate) root->n is 0,
+ * nothing is evaluated and root->out holds the game's result: W/D/L 0/0/1
+ * and q -1 when mated, 0/1/0 and q 0 at stalemate. */
 cf_status cf_agent_eval_root(const cf_agent_request *req, cf_agent_root *root, cf_error *err);
 
 /* Index of the candidate with the highest logit (the first on ties). */
@@ -31,7 +32,8 @@ void cf_agent_policy_order(const cf_agent_root *root, int *order);
 
 /* Starts a result for the root: evals, n_legal, best = the policy's
  * choice with the root's value, and moves[] = every candidate in policy
- * order at the root's value. */
+ * order at the root's value; with no candidate, no move and the game's
+ * result as q and wdl. */
 void cf_agent_result_from_root(const cf_agent_root *root, cf_agent_result *out);
 
 #endif /* CF_AGENT_ROOT_H */

@@ -244,7 +244,10 @@ typedef struct cformer_choose_options {
 typedef struct cformer_choice {
   char move[CFORMER_MOVE_MAX];   /* the move; "0000" when the position has no legal move */
   char ponder[CFORMER_MOVE_MAX]; /* the expected reply, "" when not known */
-  float q;                       /* expected score of move for the side to move, -1..1 */
+  float q;                       /* expected score of move for the side to move, -1..1;
+                                    with no legal move, the game's result: -1 checkmated
+                                    (wdl 0 0 1), 0 stalemate (wdl 0 1 0; search: the
+                                    draw score, 0 by default), mate 0, 0 evaluations */
   float wdl[3];
   int mate;                      /* > 0: move mates in this many moves; < 0 (search only):
                                     the side to move is mated in -mate; 0 = none known */
@@ -307,7 +310,8 @@ typedef struct cformer_root_move {
 typedef struct cformer_search_result {
   char move[CFORMER_MOVE_MAX];   /* the best move; "0000" when there is no legal move */
   char ponder[CFORMER_MOVE_MAX]; /* its expected reply, "" when not known */
-  float q, wdl[3];               /* of move, from the side to move */
+  float q, wdl[3];               /* of move, from the side to move; with no legal move
+                                    the game's result, as cformer_choice says */
   int mate;                      /* as cformer_root_move.mate, for move */
   long visits;                   /* root visits */
   long evaluations;              /* network evaluations made */

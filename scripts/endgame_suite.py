@@ -176,8 +176,8 @@ class Engine:
 
     def score(self, fen, nodes):
         """The last `score` of a `go nodes` search: ("cp", n) or ("mate", n);
-        None when the engine printed none (no legal move: it says so and
-        answers `bestmove 0000`)."""
+        None when the engine printed none. With no legal move the engine
+        says so and scores the game's result (mate 0, cp 0), bestmove 0000."""
         start = len(self.lines)
         self.send("position fen %s" % fen)
         self.send("go nodes %d" % nodes)
@@ -261,8 +261,8 @@ def root_scores(cformer, positions, nodes, no_syzygy):
     for i, (ending, board, side, wdl) in enumerate(positions):
         cformer.send("ucinewgame")
         score = cformer.score(fen_of(board, side), nodes)
-        if score is None and cformer.said("no legal moves"):
-            skipped += 1  # stalemate: nothing to search, nothing to score
+        if cformer.said("no legal move, the game is over"):
+            skipped += 1  # stalemate: nothing searched (the engine answers the draw itself)
             print("%3d %-6s %-58s %-5s no legal move" % (i + 1, ending, fen_of(board, side), WDL_NAMES[wdl]))
             continue
         ok = states_result(score, wdl)

@@ -149,6 +149,13 @@ static void cmd_position(cf_uci *u, char *args) {
   u->game = g;
 }
 
+/* go's search on the worker; without a thread, an answer all the same. */
+static void start_search(cf_uci *u) {
+  if (cf_uci_start_search(u)) return;
+  cf_uci_emit(u, "info string error: go: cannot start the search thread");
+  cf_uci_emit(u, "bestmove 0000");
+}
+
 static void cmd_go(cf_uci *u, char *args) {
   /* When go was read: a network load it waited for counts against it. */
   const double go_at = u->cmd.at;
@@ -162,13 +169,14 @@ static void cmd_go(cf_uci *u, char *args) {
   u->released = false;
   atomic_store(&u->stop, false);
   u->agent = cf_agent_find(u->opt[CF_OPT_AGENT].text);
-  cf_game_reason reason;
-  cf_game_result result = cf_game_outcome(&u->game, &reason);
-  if (result != CF_RESULT_ONGOING &&
-      (reason == CF_REASON_CHECKMATE || reason == CF_REASON_STALEMATE)) {
-    /* Nothing to search; a GUI still expects a bestmove. */
-    cf_uci_emit(u, "info string error: go: no legal moves (%s)", cf_game_reason_name(reason));
-    cf_uci_emit(u, "bestmove 0000");
+  /* Checkmate or stalemate: no network, no clock, nothing to search. The
+   * game's result is the answer (a GUI analysing a finished game wants its
+   * score), given on the worker as a search's is, so that a held go
+   * (infinite, ponder) writes bestmove only after stop or ponderhit. */
+  if (cf_uci_root_over(u, &u->game_over)) {
+    if (u->cmd.stopped) u->released = true; /* its stop came while it waited */
+    u->start = cf_clock_now();
+    start_search(u);
     return;
   }
   /* Stopped while it waited in the queue. With the network loaded (the
@@ -202,10 +210,7 @@ static void cmd_go(cf_uci *u, char *args) {
     atomic_store(&u->stop, true);
     u->released = true; /* a held go's stop has come too */
   }
-  if (!cf_uci_start_search(u)) {
-    cf_uci_emit(u, "info string error: go: cannot start the search thread");
-    cf_uci_emit(u, "bestmove 0000");
-  }
+  start_search(u);
 }
 
 static void cmd_stop(cf_uci *u, char *args) {

@@ -311,6 +311,25 @@ void cf_uci_emit_bestmove(cf_uci *u, const cf_agent_result *r) {
   cf_uci_emit(u, "bestmove %s%s", move, ponder);
 }
 
+/* Go at a root without a legal move: the game's result as a depth-0 line a
+ * GUI shows as the score (the side to move mated: mate 0, W/D/L 0/0/1;
+ * stalemate: the draw on ScoreType's scale, cp 0 by default, 0/1/0), the
+ * best line of MultiPV, with no pv, and why in words (not an error: the
+ * position is legal, only over). */
+void cf_uci_emit_game_over(cf_uci *u, cf_game_reason reason) {
+  const bool mated = reason == CF_REASON_CHECKMATE;
+  const float wl = mated ? -1.0f : 0.0f, d = mated ? 0.0f : 1.0f;
+  char score[48], wdl[48], mpv[24] = "";
+  if (mated) snprintf(score, sizeof score, "mate 0"); /* cf_uci_score_text writes no mate 0 */
+  else cf_uci_score_text(u->opt[CF_OPT_SCORE_TYPE].text, wl, d, 0.0f, 0, score, sizeof score);
+  wdl_text(u, wl, d, wdl, sizeof wdl);
+  if (u->opt[CF_OPT_MULTIPV].i > 1) snprintf(mpv, sizeof mpv, " multipv 1");
+  cf_uci_emit(u, "info depth 0 seldepth 0 time %ld nodes 0%s score %s%s",
+              (long)((cf_clock_now() - u->start) * 1000.0), mpv, score, wdl);
+  cf_uci_emit(u, "info string %s: no legal move, the game is over (%s)",
+              cf_game_reason_name(reason), mated ? "lost for the side to move" : "drawn");
+}
+
 /* A move without the network (time trouble, or a stop during the load):
  * no tree; the clock's budget is not recorded, so nothing is saved or
  * spent from it. why names the reason in the info string. */

@@ -23,6 +23,9 @@ void cf_uci_on_search_info(void *user, const cf_search *s, const cf_search_info 
 void cf_uci_emit_final_info(cf_uci *u, const cf_agent_result *r, double elapsed);
 void cf_uci_emit_bestmove(cf_uci *u, const cf_agent_result *r);
 void cf_uci_play_instant(cf_uci *u, const char *why);
+/* The info lines of go at a checkmate or stalemate root (reason): its
+ * score, then why; bestmove (0000) is the caller's. */
+void cf_uci_emit_game_over(cf_uci *u, cf_game_reason reason);
 
 /* A line of what the setup (options set before the first command) had to
  * say: written now once the engine was greeted, else held until then. */

@@ -22,11 +22,7 @@ cf_uci_pending *cf_uci_queued_go(cf_uci *u) {
 
 /* Whether a go has nothing to search (mate or stalemate): it answers at
  * once, without loading a network. */
-static bool go_without_moves(const cf_uci *u) {
-  cf_game_reason reason;
-  return cf_game_outcome(&u->game, &reason) != CF_RESULT_ONGOING &&
-         (reason == CF_REASON_CHECKMATE || reason == CF_REASON_STALEMATE);
-}
+static bool go_without_moves(const cf_uci *u) { return cf_uci_root_over(u, NULL); }
 
 /* Runs the queue's head if it can run now; false when it waits for a
  * network load. */

@@ -26,6 +26,10 @@ static void wait_release(cf_uci *u) {
  * written, its answer is left in r for bestmove. Returns whether there is
  * a move to answer with. */
 static bool run_search(cf_uci *u, cf_agent_result *r) {
+  if (u->game_over != CF_REASON_NONE) { /* nothing to search: the game's result, no move */
+    cf_uci_emit_game_over(u, u->game_over);
+    return false;
+  }
   const bool tree = cf_agent_has(u->agent, CF_AGENT_BUILDS_TREE);
   const bool keeps = cf_agent_has(u->agent, CF_AGENT_KEEPS_STATE);
   /* UCI_LimitStrength: at most the level's nodes, whatever the clock (which
@@ -188,6 +192,14 @@ bool cf_uci_loading(cf_uci *u) {
   return loading;
 }
 
+bool cf_uci_root_over(const cf_uci *u, cf_game_reason *reason) {
+  cf_game_reason why;
+  const bool over = cf_game_outcome(&u->game, &why) != CF_RESULT_ONGOING &&
+                    (why == CF_REASON_CHECKMATE || why == CF_REASON_STALEMATE);
+  if (reason) *reason = over ? why : CF_REASON_NONE;
+  return over;
+}
+
 /* Starts the agent on the worker, made here at the first go; false (and
  * nothing started) when the thread cannot be made (the next go tries
  * again). The previous search was waited for (go does not run during one). */
@@ -252,6 +264,7 @@ cf_status cf_uci_opponent_changed(cf_uci *u, cf_error *err) {
 
 void cf_uci_search_reset(cf_uci *u) {
   u->hold = u->released = false;
+  u->game_over = CF_REASON_NONE;
   atomic_store(&u->stop, false);
   memset(&u->go, 0, sizeof u->go);
   u->agent = NULL;

@@ -6,6 +6,9 @@
 #include "engine/uci/cf_uci_state.h"
 
 bool cf_uci_start_search(cf_uci *u);
+/* Whether the game's position has no legal move (checkmate, stalemate; the
+ * draws that leave moves are searched): *reason says which. */
+bool cf_uci_root_over(const cf_uci *u, cf_game_reason *reason);
 void cf_uci_finish_search(cf_uci *u, bool force_stop);
 void cf_uci_end_worker(cf_uci *u);
 /* A held search was released (stop, ponderhit): with inline_search its

@@ -169,6 +169,10 @@ struct cf_uci {
   cf_agent_result answer;
   atomic_bool stop;
   cf_uci_go go;
+  /* CF_REASON_CHECKMATE or CF_REASON_STALEMATE when go's root has no legal
+   * move: the "search" reports the game's result and answers no move
+   * (cmd_go sets it; cf_uci_search.c reads it); else CF_REASON_NONE. */
+  cf_game_reason game_over;
   const cf_agent_desc *agent;
   double start;    /* when the agent started (after any network load): info's time */
 

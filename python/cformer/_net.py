@@ -124,7 +124,9 @@ class Choice:
     to move; mate: > 0 when move mates in that many moves, < 0 when the side
     to move is mated in -mate (search agent), else 0; evaluations: network
     evaluations spent; stopped: a time limit (or the search's memory cap)
-    cut the work short."""
+    cut the work short. With no legal move (the game is over): move None,
+    mate 0 and the game's result as q and wdl (checkmated: -1, [0, 0, 1];
+    stalemate: 0, [0, 1, 0]), as the UCI engine's ``score mate 0`` / ``cp 0``."""
 
     move: Optional[str]
     ponder: Optional[str]

@@ -45,7 +45,10 @@ class SearchResult:
     evaluations: network evaluations made; depth, seldepth: average and
     greatest depth; seconds: time spent; stopped: Net.stop() or movetime
     ended it; moves: every legal root move, best first (:class:`RootMove`);
-    lines: the first multipv of them (MultiPV); pv: the best line."""
+    lines: the first multipv of them (MultiPV); pv: the best line. With
+    no legal move: move None, no moves, mate 0, and the game's result as q
+    and wdl (checkmated: -1, [0, 0, 1]; stalemate: the draw score, 0 by
+    default, [0, 1, 0])."""
 
     move: Optional[str]
     ponder: Optional[str]

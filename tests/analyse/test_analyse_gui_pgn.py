@@ -173,6 +173,11 @@ class GuiPgn(unittest.TestCase):
             self.assertEqual(stale["terminal"], "stalemate")
             self.assertEqual((stale["wdl"], stale["q"]), ([0, 1, 0], 0))
             self.assertEqual(sum("terminal" in r for r in recs), 2)
+            if name == "search":  # searched: nothing to play, the exact score above stands
+                for over in (mate, stale):
+                    self.assertEqual((over["agent"], over["nodes"], over["best"], over["lines"]),
+                                     ("search", 0, None, []))
+                    self.assertNotIn("mate", over)
 
     def test_illegal_move_game_analysed_up_to_it(self):
         for name in ("net", "search"):

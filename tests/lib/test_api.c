@@ -43,7 +43,7 @@ static void test_evaluate(cf_test *t) {
 
   const char *moves[] = {"e2e4", "e7e5", "g1f3"};
   cformer_position pos[3] = {{.fen = NULL}, {.fen = START, .moves = moves, .n_moves = 3},
-                             {.fen = "7k/5QQ1/8/8/8/8/8/K7 b - - 0 1"}}; /* stalemate */
+                             {.fen = "7k/5QQ1/8/8/8/8/8/K7 b - - 0 1"}}; /* checkmate */
   static cformer_eval ev[3];
   cformer_error err;
   if (!CHECK(cformer_evaluate(net, 3, pos, 1.0f, ev, &err) == CFORMER_OK)) {
@@ -89,6 +89,34 @@ static void test_mate_in_one(cf_test *t) {
   CHECK(cformer_choose(net, &pos, &o, &ch, NULL) == CFORMER_OK);
   CHECK_STR_EQ(ch.move, "a1a8");
   CHECK_INT_EQ(ch.mate, 1);
+  cformer_close(net);
+}
+
+/* A finished game, with every agent: no move (mate 0: none to give) and
+ * the game's result as the score, as UCI's score mate 0 / cp 0. */
+static void test_game_over(cf_test *t) {
+  cformer_net *net = open_builtin(t, NULL);
+  if (!net) return;
+  static const struct {
+    const char *fen;
+    float q, wdl[3];
+  } over[] = {{"7k/5QQ1/8/8/8/8/8/K7 b - - 0 1", -1, {0, 0, 1}},  /* checkmate */
+              {"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 0, {0, 1, 0}}}; /* stalemate */
+  static const char *const agents[] = {"policy", "value", "search"};
+  for (size_t i = 0; i < sizeof over / sizeof over[0]; i++)
+    for (size_t a = 0; a < sizeof agents / sizeof agents[0]; a++) {
+      cformer_position pos = {.fen = over[i].fen};
+      cformer_choose_options o = {.agent = agents[a], .nodes = 10};
+      cformer_choice ch;
+      memset(&ch, 0x55, sizeof ch);
+      CHECK(cformer_choose(net, &pos, &o, &ch, NULL) == CFORMER_OK);
+      CHECK_STR_EQ(ch.move, "0000");
+      CHECK_STR_EQ(ch.ponder, "");
+      CHECK_INT_EQ(ch.mate, 0);
+      CHECK_INT_EQ(ch.evaluations, 0);
+      CHECK_NEAR(ch.q, over[i].q, 0);
+      for (int k = 0; k < 3; k++) CHECK_NEAR(ch.wdl[k], over[i].wdl[k], 0);
+    }
   cformer_close(net);
 }
 
@@ -195,5 +223,5 @@ static void test_tablebases(cf_test *t) {
   CHECK_INT_EQ(info.max_pieces, 0);
 }
 
-CF_TEST_MAIN(test_version_and_names, test_evaluate, test_mate_in_one, test_errors, test_planes,
+CF_TEST_MAIN(test_version_and_names, test_evaluate, test_mate_in_one, test_game_over, test_errors, test_planes,
              test_tablebases)

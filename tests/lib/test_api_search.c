@@ -79,6 +79,19 @@ static void test_mate(cf_test *t) {
     CHECK(cformer_search(net, &mated, &o, r, NULL) == CFORMER_OK);
     CHECK_STR_EQ(r->move, "0000");
     CHECK_INT_EQ(r->n_moves, 0);
+    /* The game's result as the score: mated (mate 0: no mate to give). */
+    CHECK_INT_EQ(r->mate, 0);
+    CHECK_NEAR(r->q, -1, 0);
+    CHECK(r->wdl[0] == 0 && r->wdl[1] == 0 && r->wdl[2] == 1);
+    CHECK_INT_EQ(r->visits, 0);
+    CHECK_INT_EQ(r->evaluations, 0);
+    cformer_position stalemated = {.fen = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"};
+    CHECK(cformer_search(net, &stalemated, &o, r, NULL) == CFORMER_OK);
+    CHECK_STR_EQ(r->move, "0000");
+    CHECK_INT_EQ(r->n_moves, 0);
+    CHECK_INT_EQ(r->mate, 0);
+    CHECK_NEAR(r->q, 0, 0); /* the draw score, 0 by default */
+    CHECK(r->wdl[0] == 0 && r->wdl[1] == 1 && r->wdl[2] == 0);
   }
   free(r);
   cformer_close(net);

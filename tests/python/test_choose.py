@@ -49,9 +49,15 @@ def test_limits(net):
     assert ch.move is not None
 
 
-def test_no_legal_move(net):
-    ch = net.choose("7k/5QQ1/8/8/8/8/8/K7 b - - 0 1")
+@pytest.mark.parametrize("agent", ["search", "policy", "value"])
+def test_no_legal_move(net, agent):
+    # The game's result as the score (UCI's mate 0 / cp 0), no move.
+    ch = net.choose("7k/5QQ1/8/8/8/8/8/K7 b - - 0 1", agent=agent)  # checkmated
     assert ch.move is None and ch.ponder is None
+    assert (ch.q, ch.wdl.tolist(), ch.mate, ch.evaluations) == (-1, [0, 0, 1], 0, 0)
+    ch = net.choose("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", agent=agent)  # stalemated
+    assert ch.move is None and ch.ponder is None
+    assert (ch.q, ch.wdl.tolist(), ch.mate, ch.cp) == (0, [0, 1, 0], 0, 0)
 
 
 def test_unknown_agent(net):

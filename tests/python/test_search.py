@@ -36,6 +36,10 @@ def test_mate_and_no_moves(net):
     assert r.move == "a1a8" and r.mate == 1 and r.moves[0].mate == 1
     r = net.search("7k/5QQ1/8/8/8/8/8/K7 b - - 0 1", nodes=10)
     assert r.move is None and r.moves == [] and r.pv == []
+    assert (r.q, r.wdl.tolist(), r.mate, r.visits) == (-1, [0, 0, 1], 0, 0)
+    r = net.search("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", nodes=10, multipv=3)  # stalemated
+    assert r.move is None and r.lines == [] and r.pv == []
+    assert (r.q, r.wdl.tolist(), r.mate, r.cp) == (0, [0, 1, 0], 0, 0)
 
 
 def test_stop_from_another_thread():
