@@ -11,11 +11,20 @@
 #include "backends/onednn/cf_onednn_attention_rows.h"
 #include "backends/onednn/cf_onednn_bmm.h"
 
-/* Positions per run of the products: a larger call runs in slices, so the
- * scratch (the Rq and Rk products take 64 x 225 floats per head and
- * position) stays a few MB and at most SLICE batch sizes need primitives,
- * while each per-head product still has SLICE x 64 rows. */
-enum { T = CF_ONEDNN_RPE_T, MAX_SHAPES = 8, SLICE = 16 };
+/* Positions per run of the products: a larger call runs in slices, so
+ * what the products write and the row loops read back (the Rq and Rk
+ * products take 64 x 225 floats per head and position, the scores 64 x
+ * 64) stays within SLICE_BYTES, about a core's L2, instead of going out
+ * to memory and back (16 positions of CF-6M's 8 heads: 15 MB). At most
+ * MAX_SLICE batch sizes then need primitives. */
+enum { T = CF_ONEDNN_RPE_T, MAX_SHAPES = 8, MAX_SLICE = 16 };
+static const size_t SLICE_BYTES = 2u << 20;
+
+static int slice_of(int heads) {
+  const size_t per_position = (size_t)heads * 64 * (2 * T + 64) * sizeof(float);
+  const size_t n = per_position ? SLICE_BYTES / per_position : MAX_SLICE;
+  return n < 1 ? 1 : n > MAX_SLICE ? MAX_SLICE : (int)n;
+}
 
 /* A (heads, depth) the op was called with and which terms it had. */
 typedef struct attn_shape {
@@ -203,9 +212,10 @@ static void run_slice(cf_onednn_attention *a, const cf_attention_args *g);
 
 void cf_onednn_attention_run(cf_onednn_attention *a, const cf_attention_args *g) {
   const size_t dm = (size_t)g->heads * g->depth;
-  for (int b0 = 0; b0 < g->batch; b0 += SLICE) {
+  const int slice = slice_of(g->heads);
+  for (int b0 = 0; b0 < g->batch; b0 += slice) {
     cf_attention_args s = *g;
-    s.batch = g->batch - b0 < SLICE ? g->batch - b0 : SLICE;
+    s.batch = g->batch - b0 < slice ? g->batch - b0 : slice;
     s.qkv = g->qkv + (size_t)b0 * 64 * 3 * dm;
     s.out = g->out + (size_t)b0 * 64 * dm;
     s.bias = g->bias ? g->bias + (size_t)b0 * g->heads * 64 * 64 : NULL;
@@ -213,7 +223,7 @@ void cf_onednn_attention_run(cf_onednn_attention *a, const cf_attention_args *g)
   }
 }
 
-/* The op on at most SLICE positions. */
+/* The op on at most slice_of(heads) positions. */
 static void run_slice(cf_onednn_attention *a, const cf_attention_args *g) {
   const int B = g->batch, H = g->heads, dh = g->depth, dm = H * dh, ld = 3 * dm;
   const cf_onednn_rpe *eq = table_of(g->rpe_q), *ek = table_of(g->rpe_k), *ev = table_of(g->rpe_v);
@@ -266,15 +276,11 @@ static void run_slice(cf_onednn_attention *a, const cf_attention_args *g) {
   for (int t = 0; t < tasks; t++) {
     const int h = t / B, pos = t % B;
     const float *bias = g->bias ? g->bias + ((size_t)pos * H + h) * 64 * 64 : NULL;
-    for (int q = 0; q < 64; q++) {
-      const size_t r = (size_t)t * 64 + q;
-      cf_onednn_attn_query(p, q, b.s + r * 64, b.sq[r], b.sk + (size_t)t * 64,
-                           eq ? b.rq + r * T : NULL, eq ? eq->scale + (size_t)h * T : NULL,
-                           ek ? b.rk + (size_t)t * 64 * T : NULL,
-                           ek ? ek->scale + (size_t)h * T : NULL, g->scale,
-                           bias ? bias + q * 64 : NULL, b.ac + r * 64 * es,
-                           ev ? b.apc + r * T * es : NULL, &b.sa[r]);
-    }
+    const size_t r = (size_t)t * 64;
+    cf_onednn_attn_task(p, b.s + r * 64, b.sq + r, b.sk + r, eq ? b.rq + r * T : NULL,
+                        eq ? eq->scale + (size_t)h * T : NULL, ek ? b.rk + r * T : NULL,
+                        ek ? ek->scale + (size_t)h * T : NULL, g->scale, bias,
+                        b.ac + r * 64 * es, ev ? b.apc + r * T * es : NULL, b.sa + r);
   }
   /* 4. O = A V per task; A' Ev per head. */
   omp_set_num_threads(a->env.threads);
@@ -308,7 +314,7 @@ bool cf_onednn_attention_prepare(cf_onednn_attention *a, int max_batch) {
   for (int i = 0; i < a->n_shapes; i++) {
     const attn_shape *e = &a->shapes[i];
     products pr;
-    for (int n = 1; n <= max_batch && n <= SLICE; n++)
+    for (int n = 1; n <= max_batch && n <= slice_of(e->heads); n++)
       if (!grow(a, n, e->heads, e->depth) ||
           !get_products(a, n, e->heads, e->depth, e->q || e->k, e->v, &pr))
         return false;

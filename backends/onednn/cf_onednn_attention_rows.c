@@ -1,6 +1,7 @@
 /* cf_onednn_attention_rows.c: the oneDNN attention path's row loops (see
- * the header). Plain C: these are the small part of the work beside the
- * products, and the compiler vectorizes the conversions. */
+ * the header). Plain C the compiler vectorises (the portable set's exp,
+ * no libm calls in the loops): where AMX runs the products, these loops
+ * are most of the op's time. */
 #include "backends/onednn/cf_onednn_attention_rows.h"
 
 #include <math.h>
@@ -8,14 +9,15 @@
 #include <string.h>
 
 #include "backends/cpu/cf_cpu_attention_layout.h"
+#include "backends/cpu/portable/cf_portable_math.h"
 
-/* bfloat16 bits of f, rounded to nearest even (a NaN stays a NaN). */
-static uint16_t to_bf16(float f) {
+/* bfloat16 bits of f, rounded to nearest even (a NaN stays a NaN).
+ * Branch-free, so loops over it vectorise. */
+static inline uint16_t to_bf16(float f) {
   uint32_t u;
   memcpy(&u, &f, sizeof u);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
-  u += 0x7fffu + ((u >> 16) & 1u);
-  return (uint16_t)(u >> 16);
+  const uint32_t nan = (u >> 16) | 0x40u, rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+  return (uint16_t)((u & 0x7fffffffu) > 0x7f800000u ? nan : rounded);
 }
 
 void cf_onednn_attn_row(cf_precision p, int n, const float *x, size_t stride, void *dst,
@@ -81,38 +83,78 @@ bool cf_onednn_rpe_build(cf_precision p, const cf_weight_shape *shape, const flo
   return true;
 }
 
-void cf_onednn_attn_query(cf_precision p, int q, const float *s_qk, float sq, const float *sk,
-                          const float *rq, const float *seq, const float *rk, const float *sek,
-                          float scale, const float *bias, void *a, void *ap, float *sa) {
-  float s[64], mx = -INFINITY;
-  const int base = cf_cpu_query_base(q);
-  for (int k = 0; k < 64; k++) {
-    const int d = base - cf_cpu_key_off(k); /* p(q, k) */
-    float v = s_qk[k] * sq * sk[k];
-    if (rq) v += rq[d] * sq * seq[d];
-    if (rk) v += rk[(size_t)k * CF_ONEDNN_RPE_T + d] * sk[k] * sek[d];
-    v = v * scale + (bias ? bias[k] : 0.0f);
-    s[k] = v;
-    mx = fmaxf(mx, v);
-  }
-  float sum = 0.0f;
-  for (int k = 0; k < 64; k++) sum += s[k] = expf(s[k] - mx);
-  const float inv = 1.0f / sum;
+/* One query's scores (row s, already holding the products) scaled, with
+ * its bias row, through the softmax, out in precision p as a (and ap). */
+static void finish_query(cf_precision p, int q, float *s, float scale, const float *bias, void *a,
+                         void *ap, float *sa) {
+  for (int k = 0; k < 64; k++) s[k] = s[k] * scale + (bias ? bias[k] : 0.0f);
+  float m = s[0];
+  for (int k = 1; k < 64; k++) m = s[k] > m ? s[k] : m;
+  for (int k = 0; k < 64; k++) s[k] = cf_portable_exp(s[k] - m);
+  float lanes[8] = {0};
+  for (int k = 0; k < 64; k += 8)
+    for (int l = 0; l < 8; l++) lanes[l] += s[k + l];
+  const float inv = 1.0f / (((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) +
+                            ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7])));
   for (int k = 0; k < 64; k++) s[k] *= inv;
   if (p == CF_PRECISION_INT8) { /* u8: the weights are never negative */
     float mx = 0.0f;
-    for (int k = 0; k < 64; k++) mx = fmaxf(mx, s[k]);
+    for (int k = 0; k < 64; k++) mx = s[k] > mx ? s[k] : mx;
     *sa = mx > 0.0f ? mx / 255.0f : 1.0f;
     const float to = 1.0f / *sa;
-    for (int k = 0; k < 64; k++) ((uint8_t *)a)[k] = (uint8_t)fminf(nearbyintf(s[k] * to), 255.0f);
+    for (int k = 0; k < 64; k++) {
+      const float v = nearbyintf(s[k] * to);
+      ((uint8_t *)a)[k] = (uint8_t)(v < 255.0f ? v : 255.0f);
+    }
   } else {
     cf_onednn_attn_row(p, 64, s, 1, a, sa);
   }
   if (!ap) return;
   const size_t es = cf_onednn_attn_size(p);
+  const int base = cf_cpu_query_base(q);
   memset(ap, 0, CF_ONEDNN_RPE_T * es);
   for (int k = 0; k < 64; k++) {
     const int d = base - cf_cpu_key_off(k);
     memcpy((char *)ap + (size_t)d * es, (const char *)a + (size_t)k * es, es);
   }
+}
+
+void cf_onednn_attn_task(cf_precision p, const float *s_qk, const float *sq, const float *sk,
+                         const float *rq, const float *seq, const float *rk, const float *sek,
+                         float scale, const float *bias, void *a, void *ap, float *sa) {
+  /* p(q, k) = 15 (qr - kr + 7) + (qc - kc + 7) for q = 8 qr + qc and
+   * k = 8 kr + kc: along a row of 8 keys it falls by one, along a row of
+   * 8 queries it rises by one. So each term reads runs of 8 neighbouring
+   * table entries, loops the compiler vectorises, where the query by
+   * query gather it replaces read one entry of each of 64 table rows. */
+  float s[64][64], t[64][64];
+  for (int q = 0; q < 64; q++)
+    for (int k = 0; k < 64; k++) s[q][k] = s_qk[q * 64 + k] * sq[q] * sk[k];
+  if (rq) /* query q's row of Rq: keys kr*8 .. kr*8 + 7 at d0, d0 - 1, ... */
+    for (int q = 0; q < 64; q++) {
+      const float *row = rq + (size_t)q * CF_ONEDNN_RPE_T;
+      const float sqq = sq[q];
+      for (int kr = 0; kr < 8; kr++) {
+        const int d0 = cf_cpu_query_base(q) - 15 * kr;
+        float *out = s[q] + 8 * kr;
+        for (int kc = 0; kc < 8; kc++) out[kc] += row[d0 - kc] * sqq * seq[d0 - kc];
+      }
+    }
+  if (rk) { /* key k's row of Rk: queries qr*8 .. qr*8 + 7 at d0, d0 + 1, ... */
+    for (int k = 0; k < 64; k++) {
+      const float *row = rk + (size_t)k * CF_ONEDNN_RPE_T;
+      const float skk = sk[k];
+      for (int qr = 0; qr < 8; qr++) {
+        const int d0 = cf_cpu_query_base(8 * qr) - cf_cpu_key_off(k);
+        float *out = t[k] + 8 * qr;
+        for (int qc = 0; qc < 8; qc++) out[qc] = row[d0 + qc] * skk * sek[d0 + qc];
+      }
+    }
+    for (int q = 0; q < 64; q++)
+      for (int k = 0; k < 64; k++) s[q][k] += t[k][q];
+  }
+  const size_t es = cf_onednn_attn_size(p);
+  for (int q = 0; q < 64; q++)
+    finish_query(p, q, s[q], scale, bias ? bias + q * 64 : NULL, (char *)a + (size_t)q * 64 * es,
+                 ap ? (char *)ap + (size_t)q * CF_ONEDNN_RPE_T * es : NULL, &sa[q]);
 }

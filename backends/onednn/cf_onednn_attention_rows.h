@@ -35,15 +35,16 @@ typedef struct cf_onednn_rpe {
 bool cf_onednn_rpe_build(cf_precision p, const cf_weight_shape *shape, const float *data,
                          cf_onednn_rpe *t, const char **why);
 
-/* One query q of one (head, position): its scores from S's row (s_qk,
- * [64]), the Rq row (rq [T], or NULL) and the rows of Rk for the 64 keys
- * (rk [64][T], or NULL), each product times its rows' scales (sq, sk[64],
- * seq [T], sek [T]), then scale and bias (NULL: none), softmax, and the
- * weights out in precision p (under int8 as u8, scale max / 255): a[64],
- * and where ap is not NULL the same scattered to their displacements,
- * ap[T] (zeros elsewhere); *sa their scale. */
-void cf_onednn_attn_query(cf_precision p, int q, const float *s_qk, float sq, const float *sk,
-                          const float *rq, const float *seq, const float *rk, const float *sek,
-                          float scale, const float *bias, void *a, void *ap, float *sa);
+/* The 64 queries of one (head, position): their scores from S's rows
+ * (s_qk [64][64]), Rq's rows (rq [64][T], or NULL) and Rk's rows (rk
+ * [64 keys][T], or NULL), each product times its rows' scales (sq[64],
+ * sk[64], seq [T], sek [T]), then scale and bias ([64][64], NULL: none),
+ * softmax (the portable set's exp), and the weights out in precision p
+ * (under int8 as u8, scale max / 255): a [64][64], and where ap is not
+ * NULL the same scattered to their displacements, ap [64][T] (zeros
+ * elsewhere); sa[64] their scales. */
+void cf_onednn_attn_task(cf_precision p, const float *s_qk, const float *sq, const float *sk,
+                         const float *rq, const float *seq, const float *rk, const float *sek,
+                         float scale, const float *bias, void *a, void *ap, float *sa);
 
 #endif /* CF_ONEDNN_ATTENTION_ROWS_H */
