@@ -20,6 +20,12 @@ static inline uint16_t to_bf16(float f) {
   return (uint16_t)((u & 0x7fffffffu) > 0x7f800000u ? nan : rounded);
 }
 
+/* nearbyintf(x) for |x| <= 2^22 in the default rounding mode (to
+ * nearest, ties to even): adding and taking away 1.5 x 2^23 leaves no
+ * fraction bits. Inline, where nearbyintf is a libm call on baseline
+ * x86-64 that keeps the loops scalar. The values here are within +-255. */
+static inline float round_even(float x) { return (x + 12582912.0f) - 12582912.0f; }
+
 void cf_onednn_attn_row(cf_precision p, int n, const float *x, size_t stride, void *dst,
                         float *scale) {
   *scale = 1.0f;
@@ -32,11 +38,14 @@ void cf_onednn_attn_row(cf_precision p, int n, const float *x, size_t stride, vo
   } else {
     int8_t *d = dst;
     float mx = 0.0f;
-    for (int j = 0; j < n; j++) mx = fmaxf(mx, fabsf(x[(size_t)j * stride]));
+    for (int j = 0; j < n; j++) {
+      const float v = fabsf(x[(size_t)j * stride]);
+      mx = v > mx ? v : mx; /* a NaN is passed over, as fmaxf does */
+    }
     if (mx > 0.0f) *scale = mx / 127.0f;
     const float inv = 1.0f / *scale;
     for (int j = 0; j < n; j++) {
-      const float v = nearbyintf(x[(size_t)j * stride] * inv);
+      const float v = round_even(x[(size_t)j * stride] * inv);
       d[j] = (int8_t)(v > 127.0f ? 127.0f : v < -127.0f ? -127.0f : v);
     }
   }
@@ -103,7 +112,7 @@ static void finish_query(cf_precision p, int q, float *s, float scale, const flo
     *sa = mx > 0.0f ? mx / 255.0f : 1.0f;
     const float to = 1.0f / *sa;
     for (int k = 0; k < 64; k++) {
-      const float v = nearbyintf(s[k] * to);
+      const float v = round_even(s[k] * to);
       ((uint8_t *)a)[k] = (uint8_t)(v < 255.0f ? v : 255.0f);
     }
   } else {
