@@ -254,13 +254,11 @@ static void run_slice(cf_onednn_attention *a, const cf_attention_args *g) {
     const float *tok = g->qkv + (size_t)pos * 64 * ld + (size_t)h * dh;
     for (int q = 0; q < 64; q++) {
       const size_t r = (size_t)t * 64 + q;
-      cf_onednn_attn_row(p, dh, tok + (size_t)q * ld, 1, b.qc + r * dh * es, &b.sq[r]);
-      cf_onednn_attn_row(p, dh, tok + (size_t)q * ld + dm, 1, b.kc + r * dh * es, &b.sk[r]);
+      cf_onednn_attn_row(p, dh, tok + (size_t)q * ld, b.qc + r * dh * es, &b.sq[r]);
+      cf_onednn_attn_row(p, dh, tok + (size_t)q * ld + dm, b.kc + r * dh * es, &b.sk[r]);
     }
-    for (int i = 0; i < dh; i++) {
-      const size_t r = (size_t)t * dh + i;
-      cf_onednn_attn_row(p, 64, tok + 2 * dm + i, (size_t)ld, b.vt + r * 64 * es, &b.sv[r]);
-    }
+    cf_onednn_attn_columns(p, 64, dh, tok + 2 * dm, (size_t)ld, b.vt + (size_t)t * dh * 64 * es,
+                           b.sv + (size_t)t * dh);
   }
   /* 2. S = Q K^T per task; Rq = Q Eq^T and Rk = K Ek^T per head. */
   omp_set_num_threads(a->env.threads);

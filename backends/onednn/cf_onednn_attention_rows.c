@@ -26,28 +26,41 @@ static inline uint16_t to_bf16(float f) {
  * x86-64 that keeps the loops scalar. The values here are within +-255. */
 static inline float round_even(float x) { return (x + 12582912.0f) - 12582912.0f; }
 
-void cf_onednn_attn_row(cf_precision p, int n, const float *x, size_t stride, void *dst,
+void cf_onednn_attn_row(cf_precision p, int n, const float *restrict x, void *restrict dst,
                         float *scale) {
   *scale = 1.0f;
   if (p == CF_PRECISION_F32) {
-    float *d = dst;
-    for (int j = 0; j < n; j++) d[j] = x[(size_t)j * stride];
+    memcpy(dst, x, (size_t)n * sizeof(float));
   } else if (p == CF_PRECISION_BF16) {
     uint16_t *d = dst;
-    for (int j = 0; j < n; j++) d[j] = to_bf16(x[(size_t)j * stride]);
+    for (int j = 0; j < n; j++) d[j] = to_bf16(x[j]);
   } else {
     int8_t *d = dst;
     float mx = 0.0f;
     for (int j = 0; j < n; j++) {
-      const float v = fabsf(x[(size_t)j * stride]);
+      const float v = fabsf(x[j]);
       mx = v > mx ? v : mx; /* a NaN is passed over, as fmaxf does */
     }
     if (mx > 0.0f) *scale = mx / 127.0f;
     const float inv = 1.0f / *scale;
     for (int j = 0; j < n; j++) {
-      const float v = round_even(x[(size_t)j * stride] * inv);
+      const float v = round_even(x[j] * inv);
       d[j] = (int8_t)(v > 127.0f ? 127.0f : v < -127.0f ? -127.0f : v);
     }
+  }
+}
+
+void cf_onednn_attn_columns(cf_precision p, int n, int cols, const float *x, size_t ld,
+                            void *dst, float *scale) {
+  enum { CHUNK = 16 };
+  float tmp[CHUNK][64];
+  const size_t es = cf_onednn_attn_size(p);
+  for (int c0 = 0; c0 < cols; c0 += CHUNK) {
+    const int m = cols - c0 < CHUNK ? cols - c0 : CHUNK;
+    for (int j = 0; j < n; j++) /* row j's m columns, side by side in x */
+      for (int c = 0; c < m; c++) tmp[c][j] = x[(size_t)j * ld + (size_t)(c0 + c)];
+    for (int c = 0; c < m; c++)
+      cf_onednn_attn_row(p, n, tmp[c], (char *)dst + (size_t)(c0 + c) * n * es, &scale[c0 + c]);
   }
 }
 
@@ -76,19 +89,29 @@ bool cf_onednn_rpe_build(cf_precision p, const cf_weight_shape *shape, const flo
     free(t->scale);
     return false;
   }
-  /* data[p][i*H + h]: head h's depth i at displacement p. */
+  /* data[p][i*H + h]: head h's depth i at displacement p; each row
+   * gathered into tmp, then converted (at upload: no hurry). */
+  float *tmp = malloc((size_t)(T > dh ? T : dh) * sizeof(float));
+  if (!tmp) {
+    free(t->rows);
+    free(t->scale);
+    return false;
+  }
   for (int h = 0; h < H; h++) {
     if (value) /* rows [dh][T]: depth i over the displacements */
-      for (int i = 0; i < dh; i++)
-        cf_onednn_attn_row(p, T, data + (size_t)i * H + h, (size_t)cols,
-                           (char *)t->rows + ((size_t)h * dh + i) * T * es,
+      for (int i = 0; i < dh; i++) {
+        for (int j = 0; j < T; j++) tmp[j] = data[(size_t)j * cols + (size_t)i * H + h];
+        cf_onednn_attn_row(p, T, tmp, (char *)t->rows + ((size_t)h * dh + i) * T * es,
                            &t->scale[(size_t)h * dh + i]);
+      }
     else /* rows [T][dh]: displacement j over the depths */
-      for (int j = 0; j < T; j++)
-        cf_onednn_attn_row(p, dh, data + (size_t)j * cols + h, (size_t)H,
-                           (char *)t->rows + ((size_t)h * T + j) * dh * es,
+      for (int j = 0; j < T; j++) {
+        for (int i = 0; i < dh; i++) tmp[i] = data[(size_t)j * cols + (size_t)i * H + h];
+        cf_onednn_attn_row(p, dh, tmp, (char *)t->rows + ((size_t)h * T + j) * dh * es,
                            &t->scale[(size_t)h * T + j]);
+      }
   }
+  free(tmp);
   return true;
 }
 
@@ -97,10 +120,14 @@ bool cf_onednn_rpe_build(cf_precision p, const cf_weight_shape *shape, const flo
 static void finish_query(cf_precision p, int q, float *s, float scale, const float *bias, void *a,
                          void *ap, float *sa) {
   for (int k = 0; k < 64; k++) s[k] = s[k] * scale + (bias ? bias[k] : 0.0f);
-  float m = s[0];
-  for (int k = 1; k < 64; k++) m = s[k] > m ? s[k] : m;
+  float lanes[8]; /* the maximum in 8 partial lanes, so it vectorises */
+  for (int l = 0; l < 8; l++) lanes[l] = s[l];
+  for (int k = 8; k < 64; k += 8)
+    for (int l = 0; l < 8; l++) lanes[l] = s[k + l] > lanes[l] ? s[k + l] : lanes[l];
+  float m = lanes[0];
+  for (int l = 1; l < 8; l++) m = lanes[l] > m ? lanes[l] : m;
   for (int k = 0; k < 64; k++) s[k] = cf_portable_exp(s[k] - m);
-  float lanes[8] = {0};
+  for (int l = 0; l < 8; l++) lanes[l] = 0.0f;
   for (int k = 0; k < 64; k += 8)
     for (int l = 0; l < 8; l++) lanes[l] += s[k + l];
   const float inv = 1.0f / (((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) +
@@ -116,15 +143,18 @@ static void finish_query(cf_precision p, int q, float *s, float scale, const flo
       ((uint8_t *)a)[k] = (uint8_t)(v < 255.0f ? v : 255.0f);
     }
   } else {
-    cf_onednn_attn_row(p, 64, s, 1, a, sa);
+    cf_onednn_attn_row(p, 64, s, a, sa);
   }
   if (!ap) return;
   const size_t es = cf_onednn_attn_size(p);
   const int base = cf_cpu_query_base(q);
   memset(ap, 0, CF_ONEDNN_RPE_T * es);
+  /* By element size, so each copy is one load and store, not a byte loop. */
   for (int k = 0; k < 64; k++) {
     const int d = base - cf_cpu_key_off(k);
-    memcpy((char *)ap + (size_t)d * es, (const char *)a + (size_t)k * es, es);
+    if (es == 1) ((uint8_t *)ap)[d] = ((const uint8_t *)a)[k];
+    else if (es == 2) ((uint16_t *)ap)[d] = ((const uint16_t *)a)[k];
+    else ((float *)ap)[d] = ((const float *)a)[k];
   }
 }
 

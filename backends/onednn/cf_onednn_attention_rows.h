@@ -16,10 +16,16 @@ static inline size_t cf_onednn_attn_size(cf_precision p) {
   return p == CF_PRECISION_F32 ? 4 : p == CF_PRECISION_BF16 ? 2 : 1;
 }
 
-/* dst[0..n) = x[j * stride] in precision p; *scale = the int8 row scale
+/* dst[0..n) = x[0..n) in precision p; *scale = the int8 row scale
  * (max |x| / 127, 1 for a zero row), 1 otherwise. */
-void cf_onednn_attn_row(cf_precision p, int n, const float *x, size_t stride, void *dst,
+void cf_onednn_attn_row(cf_precision p, int n, const float *restrict x, void *restrict dst,
                         float *scale);
+
+/* The cols columns of x [n <= 64 rows, leading dimension ld] as rows of
+ * dst [cols][n] in precision p, scale[c] each row's (as
+ * cf_onednn_attn_row): read row by row, so x's rows are read once. */
+void cf_onednn_attn_columns(cf_precision p, int n, int cols, const float *x, size_t ld,
+                            void *dst, float *scale);
 
 /* An RPE weight's table for the path: rows [H][T][dh] (q and k sides) or
  * [H][dh][T] (value side), one scale per row. */
