@@ -25,6 +25,8 @@
  * Without fill_batches (the default for now, docs/SEARCH.md says why) each
  * collision is one visit left in flight, and at most the batch size of them
  * (or MaxCollisionEvents, if fewer) end the batch.
+ * With LcZeroGather the batch then takes the positions MaxPrefetch adds
+ * for the NN cache alone (cf_search_prefetch.c).
  * The leaves are evaluated together by one cf_net_eval call, expanded
  * (priors = softmax(logits / PolicyTemperature)) and backed up; then every
  * collision's visits are taken back. Nothing is allocated per batch. */
@@ -172,10 +174,7 @@ uint64_t cf_search_cache_key(const cf_game *g, int history_length, const cf_plan
   return cf_nn_hash(words, (size_t)k * sizeof words[0], 0x6366636163686531ULL);
 }
 
-/* Prepares a leaf's network input and legal moves; answers it from the
- * cache when it can (true). */
-static bool prepare_leaf(cf_search *s, cf_batch *b, cf_snode *x, int depth, cf_leaf *leaf,
-                         bool *nomem) {
+void cf_search_leaf_input(const cf_search *s, cf_snode *x, int depth, cf_leaf *leaf) {
   const cf_net_info *info = cf_net_get_info(s->net);
   const cf_position *pos = cf_game_position(s->game);
   cf_net_position np;
@@ -186,6 +185,13 @@ static bool prepare_leaf(cf_search *s, cf_batch *b, cf_snode *x, int depth, cf_l
   leaf->black_to_move = pos->side == CF_BLACK;
   leaf->n_moves = cf_engine_legal_policy_moves(pos, leaf->moves, leaf->policy_moves);
   leaf->key = cf_search_cache_key(s->game, s->params.cache_history_length, &leaf->planes);
+}
+
+/* Prepares a leaf's network input and legal moves; answers it from the
+ * cache when it can (true). */
+static bool prepare_leaf(cf_search *s, cf_batch *b, cf_snode *x, int depth, cf_leaf *leaf,
+                         bool *nomem) {
+  cf_search_leaf_input(s, x, depth, leaf);
   const cf_nn_entry *e = cf_nn_cache_get(s->cache, leaf->key);
   if (!e || e->n_moves != leaf->n_moves) return false;
   if (!expand(s, x, e->n_moves, leaf->moves, e->logits)) {
@@ -305,7 +311,7 @@ int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err) {
   long out_of_order = 0;
   cf_collision *coll = b->collided;
   int walks = 0, result = 0;
-  b->n_leaves = b->n_coll = b->n_settled = 0;
+  b->n_leaves = b->n_coll = b->n_settled = b->n_prefetched = 0;
   while (n_leaves + b->n_settled < want && n_coll < max_collisions &&
          out_of_order < max_out_of_order) {
     /* In order, a batch whose first walks found nothing for the network
@@ -342,7 +348,9 @@ int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err) {
   }
   b->n_leaves = n_leaves;
   b->n_coll = n_coll;
-  for (int i = 0; i < n_leaves; i++) {
+  if (result == 0) cf_search_prefetch(s, b);
+  const int n_requests = n_leaves + b->n_prefetched;
+  for (int i = 0; i < n_requests; i++) {
     cf_leaf *l = &b->leaves[i];
     b->requests[i] = (cf_net_request){.planes = &l->planes,
                                       .transform = l->transform,
@@ -352,7 +360,15 @@ int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err) {
     memset(&b->outputs[i], 0, sizeof b->outputs[i]);
     b->outputs[i].policy[CF_POLICY_VANILLA] = l->logits;
   }
-  return result < 0 ? -1 : n_leaves;
+  return result < 0 ? -1 : n_requests;
+}
+
+/* The network's answer for a leaf, from the view of the side that moved
+ * into it (the net answers for the side to move there). */
+static void leaf_value(const cf_net_output *o, float *wl, float *d, float *m) {
+  *wl = o->wdl[2] - o->wdl[0];
+  *d = o->wdl[1];
+  *m = isnan(o->moves_left) ? 0.0f : o->moves_left;
 }
 
 cf_status cf_search_finish(cf_search *s, cf_batch *b, cf_status evaluated, cf_error *err) {
@@ -368,11 +384,8 @@ cf_status cf_search_finish(cf_search *s, cf_batch *b, cf_status evaluated, cf_er
       cancel_walk(l->node);
       continue;
     }
-    const cf_net_output *o = &b->outputs[i];
-    /* The net answers for the side to move at the leaf; the node keeps
-     * the view of the side that moved into it. */
-    float wl = o->wdl[2] - o->wdl[0], d = o->wdl[1];
-    float m = isnan(o->moves_left) ? 0.0f : o->moves_left;
+    float wl, d, m;
+    leaf_value(&b->outputs[i], &wl, &d, &m);
     if (s->cache) cf_nn_cache_put(s->cache, l->key, wl, d, m, l->n_moves, l->logits);
     if (!expand(s, l->node, l->n_moves, l->moves, l->logits)) {
       cancel_walk(l->node);
@@ -390,8 +403,16 @@ cf_status cf_search_finish(cf_search *s, cf_batch *b, cf_status evaluated, cf_er
     cf_search_backup(s, z->node, z->wl, z->d, z->m);
     if (z->proof) propagate_proof(s, z->node);
   }
+  /* Prefetched positions only fill the cache: no node, no visit. */
+  for (int i = b->n_leaves; evaluated == CF_OK && i < b->n_leaves + b->n_prefetched; i++) {
+    const cf_leaf *l = &b->leaves[i];
+    float wl, d, m;
+    leaf_value(&b->outputs[i], &wl, &d, &m);
+    cf_nn_cache_put(s->cache, l->key, wl, d, m, l->n_moves, l->logits);
+    s->prefetched++;
+  }
   for (int i = 0; i < b->n_coll; i++) cancel_collision(&b->collided[i]);
-  b->n_leaves = b->n_coll = b->n_settled = 0;
+  b->n_leaves = b->n_coll = b->n_settled = b->n_prefetched = 0;
   return st;
 }
 

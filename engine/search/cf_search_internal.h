@@ -73,7 +73,8 @@ typedef struct cf_collision {
   uint32_t visits;
 } cf_collision;
 
-/* One leaf waiting for the network in the current batch. */
+/* One leaf waiting for the network in the current batch, or a position
+ * prefetched for the NN cache alone (MaxPrefetch: node NULL). */
 typedef struct cf_leaf {
   cf_snode *node;
   uint64_t key; /* NN cache key */
@@ -96,9 +97,10 @@ typedef struct cf_settled {
   bool proof; /* newly proven: its proof goes up after the backup */
 } cf_settled;
 
-/* One batch on its way through the network: its leaves, what cf_net_eval
- * reads and writes for them, its collisions, whose marks go when it is
- * backed up (cf_search_finish), and its in-order settled leaves. */
+/* One batch on its way through the network: its leaves, then the
+ * positions prefetched for the cache (leaves[n_leaves] on), what
+ * cf_net_eval reads and writes for both, its collisions, whose marks go
+ * when it is backed up (cf_search_finish), and its in-order settled leaves. */
 typedef struct cf_batch {
   cf_leaf *leaves;
   cf_net_request *requests;
@@ -106,7 +108,7 @@ typedef struct cf_batch {
   cf_collision *collided;
   cf_settled *settled; /* cap_leaves of them */
   int cap_leaves, cap_collided;
-  int n_leaves, n_coll, n_settled;
+  int n_leaves, n_coll, n_settled, n_prefetched;
   double submitted; /* when its pass was queued (a pipelined run) */
 } cf_batch;
 
@@ -154,6 +156,7 @@ struct cf_search {
   int minibatch;                   /* the run's MinibatchSize (cf_search_minibatch) */
   long playouts, evals, cache_hits, batches, collisions, terminal_visits, reused;
   long collision_visits; /* the visits this run's collisions stood for */
+  long prefetched;       /* positions this run evaluated for the cache alone (MaxPrefetch) */
   /* This run's CPU time of the searching thread inside the network's calls
    * (evaluate, submit, wait): the rest of the thread's time is the
    * search's own work (cf_search_counters.net_cpu_seconds). */
@@ -260,11 +263,25 @@ void cf_search_tb_root(cf_search *s, const cf_game *game, cf_search_limits *lim)
 bool cf_search_tb_classify(cf_search *s, cf_snode *x);
 
 /* ---- gathering and evaluation (cf_search_gather.c) ---- */
-/* Gathers up to `want` leaves into b (requests and outputs ready for
- * cf_net_eval); terminal and cached leaves are backed up on the way.
- * Returns the leaves, or -1 out of memory (err set; b must still be
- * finished). */
+/* Gathers up to `want` leaves into b, then the positions MaxPrefetch adds
+ * (requests and outputs ready for cf_net_eval); terminal and cached leaves
+ * are backed up on the way. Returns the positions for the network
+ * (b->n_leaves of them leaves), or -1 out of memory (err set; b must
+ * still be finished). */
 int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err);
+/* Fills leaf with the network input, legal moves and cache key of s's
+ * current position, for node x `depth` plies below the root (NULL: a
+ * prefetched position). */
+void cf_search_leaf_input(const cf_search *s, cf_snode *x, int depth, cf_leaf *leaf);
+/* ---- prefetch (cf_search_prefetch.c) ---- */
+/* The positions a batch may hold: the minibatch, or MaxPrefetch when
+ * prefetching makes it more. */
+int cf_search_batch_room(const cf_search_params *p, int minibatch);
+/* Lc0's MaxPrefetch: adds to b, after its leaves, up to MaxPrefetch less
+ * its leaves positions the search is likely to visit soon, for the NN
+ * cache alone (b->n_prefetched). Only with LcZeroGather, a cache, and
+ * leaves in b. */
+void cf_search_prefetch(cf_search *s, cf_batch *b);
 /* The NN cache's key of g's current position (Lc0's CacheHistoryLength:
  * history_length earlier positions, 0 to 7, are part of it). At 7
  * (CF_CACHE_KEY_INPUT, cformer's default) the key is input, the network's
