@@ -93,17 +93,6 @@ static void cancel_walk(cf_snode *node) {
     if (x->in_flight > 0) x->in_flight--;
 }
 
-/* Adds `visits` in flight to x and every node above it. */
-static void add_in_flight(cf_snode *x, uint32_t visits) {
-  for (; x; x = x->parent) x->in_flight += visits;
-}
-
-/* Takes back a collision's visits from its path. */
-static void cancel_collision(const cf_collision *c) {
-  for (cf_snode *x = c->node; x; x = x->parent)
-    x->in_flight -= c->visits < x->in_flight ? c->visits : x->in_flight;
-}
-
 bool cf_search_classify_terminal(cf_search *s, cf_snode *x, int depth) {
   cf_game_reason reason;
   cf_game_result r = cf_game_outcome(s->game, &reason);
@@ -211,11 +200,22 @@ static void note_depth(cf_search *s, int depth) {
   if (depth > s->max_depth) s->max_depth = depth;
 }
 
+/* With LcZeroGather, a walk that stood for more visits than the one it
+ * ends with leaves the rest as a collision where it ended (Lc0's pick
+ * sends them there at once), unless its visit was backed up out of order
+ * (`settled`, OutOfOrderEval): Lc0 takes back a pick's collisions then. */
+static void collide_after(const cf_search *s, cf_snode *x, uint32_t visits, bool settled,
+                          cf_collision *coll) {
+  if (s->params.lczero_gather && visits > 1 && !(settled && s->params.out_of_order_eval))
+    *coll = cf_search_collide_after(x, visits - 1);
+}
+
 /* One walk from the root: it ended on a new leaf for the network
  * (leaves[*n_leaves] filled), was settled on the way, collided (*coll:
  * where, and the visits it stands for: with fill_batches the fewest its
  * path would take in a row, at most `limit`; those are in flight on the
- * path), or ran out of memory. */
+ * path), or ran out of memory. A leaf or a settled walk may leave a
+ * collision too (collide_after); coll->visits is 0 when there is none. */
 static cf_walk_result walk(cf_search *s, cf_batch *b, int *n_leaves, uint32_t limit,
                            cf_collision *coll) {
   const bool fill = cf_search_fills_batches(&s->params);
@@ -223,14 +223,13 @@ static cf_walk_result walk(cf_search *s, cf_batch *b, int *n_leaves, uint32_t li
   int depth = 0;
   cf_walk_result result = CF_WALK_SETTLED;
   uint32_t visits = limit > 0 ? limit : 1;
+  *coll = (cf_collision){0};
   x->in_flight++;
   for (;;) {
     /* Already waiting in this batch: for the network, or (OutOfOrderEval
      * off) for its in-order backup. */
     if (x->n == 0 && x->in_flight > 1) {
-      if (!fill) visits = 1;
-      add_in_flight(x, visits - 1); /* the walk itself is the first */
-      *coll = (cf_collision){x, visits};
+      *coll = cf_search_collide(&s->params, x, fill ? visits : 1);
       result = CF_WALK_COLLISION;
       break;
     }
@@ -238,6 +237,7 @@ static cf_walk_result walk(cf_search *s, cf_batch *b, int *n_leaves, uint32_t li
       s->terminal_visits++;
       note_depth(s, depth);
       settle(s, b, x, x->wl, x->d, x->m, false);
+      collide_after(s, x, visits, true, coll);
       break;
     }
     if (!x->edges) {
@@ -246,12 +246,14 @@ static cf_walk_result walk(cf_search *s, cf_batch *b, int *n_leaves, uint32_t li
         s->terminal_visits++;
         note_depth(s, depth);
         settle(s, b, x, x->wl, x->d, x->m, true);
+        collide_after(s, x, visits, true, coll);
         break;
       }
       bool nomem = false;
       cf_leaf *leaf = &b->leaves[*n_leaves];
       if (prepare_leaf(s, b, x, depth, leaf, &nomem)) {
         note_depth(s, depth);
+        collide_after(s, x, visits, true, coll);
         break;
       }
       if (nomem) {
@@ -262,6 +264,7 @@ static cf_walk_result walk(cf_search *s, cf_batch *b, int *n_leaves, uint32_t li
       note_depth(s, depth);
       (*n_leaves)++;
       result = CF_WALK_LEAF;
+      collide_after(s, x, visits, false, coll);
       break;
     }
     const bool at_root = depth == 0;
@@ -270,7 +273,7 @@ static cf_walk_result walk(cf_search *s, cf_batch *b, int *n_leaves, uint32_t li
                                   at_root ? s->limits->allowed : NULL,
                                   at_root ? s->limits->n_allowed : 0, s->moves_left, &run);
     if (i < 0) { /* no selectable move (cannot happen below the root) */
-      *coll = (cf_collision){x, 1};
+      *coll = (cf_collision){x, 1, x};
       result = CF_WALK_COLLISION;
       break;
     }
@@ -338,7 +341,7 @@ int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err) {
       break;
     }
     if (r == CF_WALK_SETTLED && !in_order) out_of_order++;
-    if (r == CF_WALK_COLLISION) {
+    if (coll[n_coll].visits > 0) {
       const cf_collision *c = &coll[n_coll++];
       s->collisions++;
       s->collision_visits += c->visits;
@@ -411,7 +414,7 @@ cf_status cf_search_finish(cf_search *s, cf_batch *b, cf_status evaluated, cf_er
     cf_nn_cache_put(s->cache, l->key, wl, d, m, l->n_moves, l->logits);
     s->prefetched++;
   }
-  for (int i = 0; i < b->n_coll; i++) cancel_collision(&b->collided[i]);
+  for (int i = 0; i < b->n_coll; i++) cf_search_cancel_collision(&b->collided[i]);
   b->n_leaves = b->n_coll = b->n_settled = b->n_prefetched = 0;
   return st;
 }

@@ -67,10 +67,12 @@ typedef struct cf_node_pool {
 } cf_node_pool;
 
 /* A collision of the current batch: the node a walk ended on, already
- * waiting, and the visits in flight it added to each node of its path. */
+ * waiting, and the visits in flight it added to each node of its path
+ * from `marked` (the node, or with LcZeroGather its parent) up. */
 typedef struct cf_collision {
   cf_snode *node;
   uint32_t visits;
+  cf_snode *marked;
 } cf_collision;
 
 /* One leaf waiting for the network in the current batch, or a position
@@ -314,6 +316,14 @@ long cf_search_collision_budget(const cf_search_params *p, long nodes);
 /* The collision visits a batch of `want` leaves may spend
  * (cf_search_collisions.c). */
 long cf_search_batch_collision_budget(const cf_search *s, int want);
+/* A walk, its own visit in flight on its path, collided at x, standing
+ * for `visits`: they are put in flight on the path (cf_collision). */
+cf_collision cf_search_collide(const cf_search_params *p, cf_snode *x, uint32_t visits);
+/* With LcZeroGather, `visits` more for x after a walk's visit ended
+ * there: in flight from x's parent up. */
+cf_collision cf_search_collide_after(cf_snode *x, uint32_t visits);
+/* Takes a collision's visits in flight back. */
+void cf_search_cancel_collision(const cf_collision *c);
 
 /* ---- more of the gathering (cf_search_gather.c) ---- */
 /* Marks a new node x, `depth` plies below the root, whose position (the
