@@ -8,6 +8,8 @@
  *     fill_batches a collision is one visit;
  *   - leaves the NN cache knows and positions that end the game are backed
  *     up out of order and take no place in the batch;
+ *   - with LcZeroGather a walk's visits past its new leaf stay there as a
+ *     collision, in flight above the leaf only (Lc0's);
  *   - afterwards every count and value is exact: each node's visits are
  *     one plus its children's, its mean is its own value and its
  *     children's (sign-flipped) averaged over those visits, nothing is left
@@ -249,8 +251,51 @@ static void test_out_of_order_bound(cf_test *t) {
   ht_teardown(&fx);
 }
 
+/* LcZeroGather's collisions, as Lc0's pick makes them, on the sharp tree
+ * (priors 0.9 then 0.95) with MaxCollisionVisits 10 from the first visit
+ * (ScalingEnd 0): the first walk stands for all 10 visits; it ends on a
+ * new leaf, which takes one, and leaves the other 9 there as a collision
+ * whose visits are in flight from the leaf's parent up, not on the leaf
+ * (it counts its own visit only). After the batch nothing is in flight
+ * and every count is exact. Without LcZeroGather (fill_batches) the walk
+ * leaves no collision. */
+static void test_lczero_collisions(cf_test *t) {
+  for (int lczero = 1; lczero >= 0; lczero--) {
+    ht_fixture fx;
+    cf_search *s = NULL;
+    if (ht_setup(t, &fx, 0, CF_FEN_STARTPOS) && ht_hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, 0.95f)) {
+      s->params.lczero_gather = lczero;
+      s->params.max_collision_visits = 10;
+      s->params.max_collision_visits_scaling_end = 0;
+      const uint32_t before = s->root->n;
+      cf_search_limits lim = {0};
+      ht_begin(s, fx.net, &fx.g, &lim);
+      cf_batch *b = &s->slots[0];
+      const int n = cf_search_gather(s, b, 32, NULL);
+      CHECK(n >= 1);
+      const cf_snode *leaf = b->leaves[0].node;
+      if (lczero) {
+        CHECK(b->n_coll >= 1);
+        CHECK(b->collided[0].node == leaf);
+        CHECK_INT_EQ(b->collided[0].visits, 9);
+        CHECK(b->collided[0].marked == leaf->parent);
+        CHECK_INT_EQ(leaf->in_flight, 1);
+        CHECK(leaf->parent->in_flight >= 10); /* and later walks through it */
+        for (int i = 0; i < b->n_coll; i++) CHECK_INT_EQ(b->collided[i].node->in_flight, 1);
+      } else {
+        CHECK(b->n_coll == 0 || b->collided[0].node != leaf || b->collided[0].marked == leaf);
+      }
+      const cf_status st = cf_net_eval(s->net, n, b->requests, b->outputs, NULL);
+      CHECK(cf_search_finish(s, b, st, NULL) == CF_OK);
+      CHECK_INT_EQ(s->root->n, before + (uint32_t)n);
+      ht_check_exact(t, s->root);
+    }
+    ht_teardown(&fx);
+  }
+}
+
 CF_TEST_MAIN(test_full_batch_with_collisions, test_sharp_prior_spends_the_budget,
              test_collision_events_cap, test_single_visit_collisions_stop_short,
              test_cached_leaves_out_of_order,
              test_terminal_leaves_out_of_order, test_terminal_leaves_in_order,
-             test_out_of_order_bound)
+             test_out_of_order_bound, test_lczero_collisions)
