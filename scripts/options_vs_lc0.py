@@ -138,7 +138,7 @@ CASES = [
     ("MaxCollisionVisitsScalingPower", ["0.5", "2.0"], BATCH),
     ("OutOfOrderEval", ["false"], BATCH),
     ("MaxOutOfOrderEvalsFactor", ["0.5", "1.0"], BATCH),
-    ("MaxPrefetch", ["0", "8"], BATCH),
+    ("MaxPrefetch", ["0", "8", "32"], BATCH),
     ("SmartPruningMinimumBatches", ["10", "100"], []),
     ("NodesPerSecondLimit", ["2000", "10000"], []),
     ("RootHasOwnCpuctParams", ["true"], [("CPuctAtRoot", "3.0")]),
