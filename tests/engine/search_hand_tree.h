@@ -15,6 +15,7 @@ typedef struct ht_fixture {
   cf_search *s;
   cf_game g;
   bool game;
+  cf_search_limits lim; /* none: what ht_begin may be given */
 } ht_fixture;
 
 /* Sets up fx: the built-in net, a search with an NN cache of `cache`

@@ -17,15 +17,39 @@
 #include "engine/cf_engine_weights.h"
 #include "tests/engine/search_hand_tree.h"
 
-/* A start-position root evaluated once (value 0.1 for White), its 20
- * moves at even priors, no child visited; LcZeroGather on with
- * MaxPrefetch `max_prefetch`. */
-static bool even_root(cf_test *t, ht_fixture *fx, long cache, int max_prefetch) {
-  if (!ht_setup(t, fx, cache, CF_FEN_STARTPOS) || !ht_hand_tree(t, fx->s, &fx->g, 0, 0.1f, 0))
+/* A start-position root evaluated once (value root_v for White), its 20
+ * moves at even priors, each child evaluated once too when child_sharp >
+ * 0 (ht_hand_tree); LcZeroGather on with MaxPrefetch `max_prefetch`, an
+ * NN cache of `cache` entries, ready to gather. */
+static bool prefetch_tree(cf_test *t, ht_fixture *fx, long cache, int max_prefetch, float root_v,
+                          float child_sharp) {
+  if (!ht_setup(t, fx, cache, CF_FEN_STARTPOS) ||
+      !ht_hand_tree(t, fx->s, &fx->g, 0, root_v, child_sharp))
     return false;
   fx->s->params.lczero_gather = true;
   fx->s->params.max_prefetch = max_prefetch;
+  ht_begin(fx->s, fx->net, &fx->g, &fx->lim);
   return true;
+}
+
+/* With no child visited. */
+static bool even_root(cf_test *t, ht_fixture *fx, long cache, int max_prefetch) {
+  return prefetch_tree(t, fx, cache, max_prefetch, 0.1f, 0);
+}
+
+/* Gathers one walk's batch into slot 0 (one leaf); returns the positions
+ * for the network. */
+static int gather_one_walk(cf_test *t, cf_search *s) {
+  const int n = cf_search_gather(s, &s->slots[0], 1, NULL);
+  CHECK_INT_EQ(s->slots[0].n_leaves, 1);
+  return n;
+}
+
+/* Evaluates slot 0's n positions and backs the batch up. */
+static void evaluate(cf_test *t, cf_search *s, int n) {
+  cf_batch *b = &s->slots[0];
+  const cf_status st = cf_net_eval(s->net, n, b->requests, b->outputs, NULL);
+  CHECK(cf_search_finish(s, b, st, NULL) == CF_OK);
 }
 
 /* Whether the cache holds the position after the root's edge i and then,
@@ -53,18 +77,14 @@ static void test_prefetch_in_lc0_order(cf_test *t) {
   ht_fixture fx;
   if (even_root(t, &fx, 100000, 8)) {
     cf_search *s = fx.s;
-    cf_search_limits lim = {0};
-    ht_begin(s, fx.net, &fx.g, &lim);
-    cf_batch *b = &s->slots[0];
-    const int n = cf_search_gather(s, b, 1, NULL);
-    CHECK_INT_EQ(b->n_leaves, 1);
+    const cf_batch *b = &s->slots[0];
+    const int n = gather_one_walk(t, s);
     CHECK(b->leaves[0].node == s->root->edges[0].child);
     CHECK_INT_EQ(b->n_prefetched, 7);
     CHECK_INT_EQ(n, 8);
     for (int k = 1; k < n; k++) CHECK(b->leaves[k].node == NULL);
     CHECK_INT_EQ(fx.g.count, 1); /* the game is back at the root */
-    const cf_status st = cf_net_eval(s->net, n, b->requests, b->outputs, NULL);
-    CHECK(cf_search_finish(s, b, st, NULL) == CF_OK);
+    evaluate(t, s, n);
     for (int i = 0; i < s->root->n_edges; i++)
       CHECK(cached_after(s, &fx.g, i, -1) == (i <= 7)); /* the leaf and edges 1 to 7 */
     CHECK_INT_EQ(s->prefetched, 7);
@@ -82,18 +102,11 @@ static void test_prefetch_in_lc0_order(cf_test *t) {
  * 7 covers moves 1 to 3 with both replies and move 4 with its first. */
 static void test_prefetch_shares(cf_test *t) {
   ht_fixture fx;
-  if (ht_setup(t, &fx, 100000, CF_FEN_STARTPOS) && ht_hand_tree(t, fx.s, &fx.g, 0, 0.0f, 0.5f)) {
+  if (prefetch_tree(t, &fx, 100000, 8, 0.0f, 0.5f)) {
     cf_search *s = fx.s;
-    s->params.lczero_gather = true;
-    s->params.max_prefetch = 8;
-    cf_search_limits lim = {0};
-    ht_begin(s, fx.net, &fx.g, &lim);
-    cf_batch *b = &s->slots[0];
-    const int n = cf_search_gather(s, b, 1, NULL);
-    CHECK_INT_EQ(b->n_leaves, 1);
+    const int n = gather_one_walk(t, s);
     CHECK_INT_EQ(n, 8);
-    const cf_status st = cf_net_eval(s->net, n, b->requests, b->outputs, NULL);
-    CHECK(cf_search_finish(s, b, st, NULL) == CF_OK);
+    evaluate(t, s, n);
     CHECK(cached_after(s, &fx.g, 0, 0)); /* the leaf */
     CHECK(!cached_after(s, &fx.g, 0, 1));
     for (int i = 1; i <= 3; i++) {
@@ -117,8 +130,6 @@ static void test_prefetched_are_no_visits(cf_test *t) {
   ht_fixture fx;
   if (even_root(t, &fx, 100000, 32)) {
     cf_search *s = fx.s;
-    cf_search_limits lim = {0};
-    ht_begin(s, fx.net, &fx.g, &lim);
     const uint32_t before = s->root->n;
     const long evals = s->evals, playouts = s->playouts, hits = s->cache_hits;
     const long terminal = s->terminal_visits;
@@ -148,8 +159,6 @@ static int batch_size(cf_test *t, long cache, int max_prefetch, bool lczero_gath
   if (even_root(t, &fx, cache, max_prefetch)) {
     cf_search *s = fx.s;
     s->params.lczero_gather = lczero_gather;
-    cf_search_limits lim = {0};
-    ht_begin(s, fx.net, &fx.g, &lim);
     cf_batch *b = &s->slots[0];
     n = cf_search_gather(s, b, want, NULL);
     *prefetched = b->n_prefetched;
