@@ -126,7 +126,7 @@ static cf_status prepare_root(cf_search *s, const cf_game *game, cf_error *err) 
   return CF_OK;
 }
 
-/* Room for a batch of minibatch leaves and its collisions. */
+/* Room for a batch of `minibatch` positions and its collisions. */
 static bool prepare_slot(cf_batch *b, int minibatch, int collisions) {
   if (b->cap_leaves < minibatch) {
     free(b->leaves);
@@ -153,9 +153,10 @@ static bool prepare_slot(cf_batch *b, int minibatch, int collisions) {
  * the NN cache at its size. */
 static cf_status prepare_buffers(cf_search *s, int minibatch, bool pipelined, cf_error *err) {
   const int collisions = cf_search_max_collisions(&s->params, minibatch);
+  const int room = cf_search_batch_room(&s->params, minibatch);
   s->n_slots = pipelined && s->params.batches_in_flight > 1 ? s->params.batches_in_flight : 1;
   for (int i = 0; i < s->n_slots; i++)
-    if (!prepare_slot(&s->slots[i], minibatch, collisions))
+    if (!prepare_slot(&s->slots[i], room, collisions))
       return cf_error_set(err, CF_ERR_NOMEM, "search: out of memory for a batch");
   if (cf_nn_cache_capacity(s->cache) != s->params.nn_cache_size) {
     cf_nn_cache_free(s->cache);
@@ -240,7 +241,7 @@ static cf_status pipelined_step(cf_search *s, int want, cf_error *err) {
     if (n > 0 && st == CF_OK) {
       b->submitted = cf_clock_now();
       s->n_pending++;
-      s->pending_leaves += n;
+      s->pending_leaves += b->n_leaves;
       queued = true;
     } else {
       st = cf_search_finish(s, b, st, st == CF_OK ? err : NULL); /* its collisions go */
@@ -270,6 +271,7 @@ cf_status cf_search_begin(cf_search *s, cf_net *net, cf_game *game, const cf_sea
   cf_search_tb_root(s, game, lim);
   s->limits = lim;
   s->playouts = s->evals = s->cache_hits = s->batches = s->collisions = s->collision_visits = 0;
+  s->prefetched = 0;
   s->terminal_visits = s->cum_depth = s->leaves_evaluated = 0;
   s->net_cpu = 0;
   s->max_depth = 0;

@@ -181,6 +181,7 @@ typedef struct cf_search_counters {
   long collisions;        /* gathering collisions in the last run */
   long terminal_visits;   /* visits to terminal or proven nodes in the last run */
   double mean_batch;      /* leaves per network call in the last run */
+  long prefetched;        /* positions evaluated for the NN cache alone (MaxPrefetch) in the last run */
   long reused_visits;     /* root visits kept from the previous run */
   /* CPU time (CLOCK_THREAD_CPUTIME_ID) the thread running the last run
    * spent inside the network's calls; that thread's CPU time over the run

@@ -1,7 +1,8 @@
 /* cf_search_collisions.c: how much a batch may collide: the collision
  * events it may have (MaxCollisionEvents) and, with multi-visit collisions
  * (fill_batches), the collision visits it may spend, by Lc0's
- * MaxCollisionVisits scaling with the tree's size. */
+ * MaxCollisionVisits scaling with the tree's size; and where a collision's
+ * visits are in flight. */
 #include <limits.h>
 #include <math.h>
 
@@ -48,4 +49,35 @@ long cf_search_batch_collision_budget(const cf_search *s, int want) {
   if (s->params.lczero_gather) return b;
   const long floor_visits = (long)COLLISION_FLOOR_PER_LEAF * want;
   return b > floor_visits ? b : floor_visits;
+}
+
+/* Adds `visits` in flight to x and every node above it. */
+static void add_in_flight(cf_snode *x, uint32_t visits) {
+  for (; x; x = x->parent) x->in_flight += visits;
+}
+
+/* Lc0 puts a collision's visits in flight on the path above the node only:
+ * a node waiting for its first visit counts that one visit (its
+ * TryStartScoreUpdate refuses more), so its parent keeps choosing it while
+ * the grandparent, seeing them all, turns elsewhere. cformer's own gather
+ * counts them on the node too, which sends the parent's next walk to a
+ * sibling instead; LcZeroGather takes Lc0's. */
+cf_collision cf_search_collide(const cf_search_params *p, cf_snode *x, uint32_t visits) {
+  if (!p->lczero_gather) {
+    add_in_flight(x, visits - 1); /* the walk itself is the first */
+    return (cf_collision){x, visits, x};
+  }
+  x->in_flight--; /* the walk's own visit moves off the node */
+  add_in_flight(x->parent, visits - 1);
+  return (cf_collision){x, visits, x->parent};
+}
+
+cf_collision cf_search_collide_after(cf_snode *x, uint32_t visits) {
+  add_in_flight(x->parent, visits);
+  return (cf_collision){x, visits, x->parent};
+}
+
+void cf_search_cancel_collision(const cf_collision *c) {
+  for (cf_snode *x = c->marked; x; x = x->parent)
+    x->in_flight -= c->visits < x->in_flight ? c->visits : x->in_flight;
 }

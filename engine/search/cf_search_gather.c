@@ -25,6 +25,8 @@
  * Without fill_batches (the default for now, docs/SEARCH.md says why) each
  * collision is one visit left in flight, and at most the batch size of them
  * (or MaxCollisionEvents, if fewer) end the batch.
+ * With LcZeroGather the batch then takes the positions MaxPrefetch adds
+ * for the NN cache alone (cf_search_prefetch.c).
  * The leaves are evaluated together by one cf_net_eval call, expanded
  * (priors = softmax(logits / PolicyTemperature)) and backed up; then every
  * collision's visits are taken back. Nothing is allocated per batch. */
@@ -89,17 +91,6 @@ static void propagate_proof(const cf_search *s, cf_snode *node) {
 static void cancel_walk(cf_snode *node) {
   for (cf_snode *x = node; x; x = x->parent)
     if (x->in_flight > 0) x->in_flight--;
-}
-
-/* Adds `visits` in flight to x and every node above it. */
-static void add_in_flight(cf_snode *x, uint32_t visits) {
-  for (; x; x = x->parent) x->in_flight += visits;
-}
-
-/* Takes back a collision's visits from its path. */
-static void cancel_collision(const cf_collision *c) {
-  for (cf_snode *x = c->node; x; x = x->parent)
-    x->in_flight -= c->visits < x->in_flight ? c->visits : x->in_flight;
 }
 
 bool cf_search_classify_terminal(cf_search *s, cf_snode *x, int depth) {
@@ -172,10 +163,7 @@ uint64_t cf_search_cache_key(const cf_game *g, int history_length, const cf_plan
   return cf_nn_hash(words, (size_t)k * sizeof words[0], 0x6366636163686531ULL);
 }
 
-/* Prepares a leaf's network input and legal moves; answers it from the
- * cache when it can (true). */
-static bool prepare_leaf(cf_search *s, cf_batch *b, cf_snode *x, int depth, cf_leaf *leaf,
-                         bool *nomem) {
+void cf_search_leaf_input(const cf_search *s, cf_snode *x, int depth, cf_leaf *leaf) {
   const cf_net_info *info = cf_net_get_info(s->net);
   const cf_position *pos = cf_game_position(s->game);
   cf_net_position np;
@@ -186,6 +174,13 @@ static bool prepare_leaf(cf_search *s, cf_batch *b, cf_snode *x, int depth, cf_l
   leaf->black_to_move = pos->side == CF_BLACK;
   leaf->n_moves = cf_engine_legal_policy_moves(pos, leaf->moves, leaf->policy_moves);
   leaf->key = cf_search_cache_key(s->game, s->params.cache_history_length, &leaf->planes);
+}
+
+/* Prepares a leaf's network input and legal moves; answers it from the
+ * cache when it can (true). */
+static bool prepare_leaf(cf_search *s, cf_batch *b, cf_snode *x, int depth, cf_leaf *leaf,
+                         bool *nomem) {
+  cf_search_leaf_input(s, x, depth, leaf);
   const cf_nn_entry *e = cf_nn_cache_get(s->cache, leaf->key);
   if (!e || e->n_moves != leaf->n_moves) return false;
   if (!expand(s, x, e->n_moves, leaf->moves, e->logits)) {
@@ -205,11 +200,22 @@ static void note_depth(cf_search *s, int depth) {
   if (depth > s->max_depth) s->max_depth = depth;
 }
 
+/* With LcZeroGather, a walk that stood for more visits than the one it
+ * ends with leaves the rest as a collision where it ended (Lc0's pick
+ * sends them there at once), unless its visit was backed up out of order
+ * (`settled`, OutOfOrderEval): Lc0 takes back a pick's collisions then. */
+static void collide_after(const cf_search *s, cf_snode *x, uint32_t visits, bool settled,
+                          cf_collision *coll) {
+  if (s->params.lczero_gather && visits > 1 && !(settled && s->params.out_of_order_eval))
+    *coll = cf_search_collide_after(x, visits - 1);
+}
+
 /* One walk from the root: it ended on a new leaf for the network
  * (leaves[*n_leaves] filled), was settled on the way, collided (*coll:
  * where, and the visits it stands for: with fill_batches the fewest its
  * path would take in a row, at most `limit`; those are in flight on the
- * path), or ran out of memory. */
+ * path), or ran out of memory. A leaf or a settled walk may leave a
+ * collision too (collide_after); coll->visits is 0 when there is none. */
 static cf_walk_result walk(cf_search *s, cf_batch *b, int *n_leaves, uint32_t limit,
                            cf_collision *coll) {
   const bool fill = cf_search_fills_batches(&s->params);
@@ -217,14 +223,13 @@ static cf_walk_result walk(cf_search *s, cf_batch *b, int *n_leaves, uint32_t li
   int depth = 0;
   cf_walk_result result = CF_WALK_SETTLED;
   uint32_t visits = limit > 0 ? limit : 1;
+  *coll = (cf_collision){0};
   x->in_flight++;
   for (;;) {
     /* Already waiting in this batch: for the network, or (OutOfOrderEval
      * off) for its in-order backup. */
     if (x->n == 0 && x->in_flight > 1) {
-      if (!fill) visits = 1;
-      add_in_flight(x, visits - 1); /* the walk itself is the first */
-      *coll = (cf_collision){x, visits};
+      *coll = cf_search_collide(&s->params, x, fill ? visits : 1);
       result = CF_WALK_COLLISION;
       break;
     }
@@ -232,6 +237,7 @@ static cf_walk_result walk(cf_search *s, cf_batch *b, int *n_leaves, uint32_t li
       s->terminal_visits++;
       note_depth(s, depth);
       settle(s, b, x, x->wl, x->d, x->m, false);
+      collide_after(s, x, visits, true, coll);
       break;
     }
     if (!x->edges) {
@@ -240,12 +246,14 @@ static cf_walk_result walk(cf_search *s, cf_batch *b, int *n_leaves, uint32_t li
         s->terminal_visits++;
         note_depth(s, depth);
         settle(s, b, x, x->wl, x->d, x->m, true);
+        collide_after(s, x, visits, true, coll);
         break;
       }
       bool nomem = false;
       cf_leaf *leaf = &b->leaves[*n_leaves];
       if (prepare_leaf(s, b, x, depth, leaf, &nomem)) {
         note_depth(s, depth);
+        collide_after(s, x, visits, true, coll);
         break;
       }
       if (nomem) {
@@ -256,6 +264,7 @@ static cf_walk_result walk(cf_search *s, cf_batch *b, int *n_leaves, uint32_t li
       note_depth(s, depth);
       (*n_leaves)++;
       result = CF_WALK_LEAF;
+      collide_after(s, x, visits, false, coll);
       break;
     }
     const bool at_root = depth == 0;
@@ -264,7 +273,7 @@ static cf_walk_result walk(cf_search *s, cf_batch *b, int *n_leaves, uint32_t li
                                   at_root ? s->limits->allowed : NULL,
                                   at_root ? s->limits->n_allowed : 0, s->moves_left, &run);
     if (i < 0) { /* no selectable move (cannot happen below the root) */
-      *coll = (cf_collision){x, 1};
+      *coll = (cf_collision){x, 1, x};
       result = CF_WALK_COLLISION;
       break;
     }
@@ -305,7 +314,7 @@ int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err) {
   long out_of_order = 0;
   cf_collision *coll = b->collided;
   int walks = 0, result = 0;
-  b->n_leaves = b->n_coll = b->n_settled = 0;
+  b->n_leaves = b->n_coll = b->n_settled = b->n_prefetched = 0;
   while (n_leaves + b->n_settled < want && n_coll < max_collisions &&
          out_of_order < max_out_of_order) {
     /* In order, a batch whose first walks found nothing for the network
@@ -332,7 +341,7 @@ int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err) {
       break;
     }
     if (r == CF_WALK_SETTLED && !in_order) out_of_order++;
-    if (r == CF_WALK_COLLISION) {
+    if (coll[n_coll].visits > 0) {
       const cf_collision *c = &coll[n_coll++];
       s->collisions++;
       s->collision_visits += c->visits;
@@ -342,7 +351,9 @@ int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err) {
   }
   b->n_leaves = n_leaves;
   b->n_coll = n_coll;
-  for (int i = 0; i < n_leaves; i++) {
+  if (result == 0) cf_search_prefetch(s, b);
+  const int n_requests = n_leaves + b->n_prefetched;
+  for (int i = 0; i < n_requests; i++) {
     cf_leaf *l = &b->leaves[i];
     b->requests[i] = (cf_net_request){.planes = &l->planes,
                                       .transform = l->transform,
@@ -352,7 +363,15 @@ int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err) {
     memset(&b->outputs[i], 0, sizeof b->outputs[i]);
     b->outputs[i].policy[CF_POLICY_VANILLA] = l->logits;
   }
-  return result < 0 ? -1 : n_leaves;
+  return result < 0 ? -1 : n_requests;
+}
+
+/* The network's answer for a leaf, from the view of the side that moved
+ * into it (the net answers for the side to move there). */
+static void leaf_value(const cf_net_output *o, float *wl, float *d, float *m) {
+  *wl = o->wdl[2] - o->wdl[0];
+  *d = o->wdl[1];
+  *m = isnan(o->moves_left) ? 0.0f : o->moves_left;
 }
 
 cf_status cf_search_finish(cf_search *s, cf_batch *b, cf_status evaluated, cf_error *err) {
@@ -368,11 +387,8 @@ cf_status cf_search_finish(cf_search *s, cf_batch *b, cf_status evaluated, cf_er
       cancel_walk(l->node);
       continue;
     }
-    const cf_net_output *o = &b->outputs[i];
-    /* The net answers for the side to move at the leaf; the node keeps
-     * the view of the side that moved into it. */
-    float wl = o->wdl[2] - o->wdl[0], d = o->wdl[1];
-    float m = isnan(o->moves_left) ? 0.0f : o->moves_left;
+    float wl, d, m;
+    leaf_value(&b->outputs[i], &wl, &d, &m);
     if (s->cache) cf_nn_cache_put(s->cache, l->key, wl, d, m, l->n_moves, l->logits);
     if (!expand(s, l->node, l->n_moves, l->moves, l->logits)) {
       cancel_walk(l->node);
@@ -390,8 +406,16 @@ cf_status cf_search_finish(cf_search *s, cf_batch *b, cf_status evaluated, cf_er
     cf_search_backup(s, z->node, z->wl, z->d, z->m);
     if (z->proof) propagate_proof(s, z->node);
   }
-  for (int i = 0; i < b->n_coll; i++) cancel_collision(&b->collided[i]);
-  b->n_leaves = b->n_coll = b->n_settled = 0;
+  /* Prefetched positions only fill the cache: no node, no visit. */
+  for (int i = b->n_leaves; evaluated == CF_OK && i < b->n_leaves + b->n_prefetched; i++) {
+    const cf_leaf *l = &b->leaves[i];
+    float wl, d, m;
+    leaf_value(&b->outputs[i], &wl, &d, &m);
+    cf_nn_cache_put(s->cache, l->key, wl, d, m, l->n_moves, l->logits);
+    s->prefetched++;
+  }
+  for (int i = 0; i < b->n_coll; i++) cf_search_cancel_collision(&b->collided[i]);
+  b->n_leaves = b->n_coll = b->n_settled = b->n_prefetched = 0;
   return st;
 }
 

@@ -161,7 +161,8 @@ static cf_status begin_jobs(group *g, int n, part *parts, int n_parts, cf_error 
     p->hi = (int)((long)n * (k + 1) / n_parts);
     long cap = 1;
     for (int i = p->lo; i < p->hi; i++)
-      if (g->js[i].running) cap += g->jobs[i].search->minibatch;
+      if (g->js[i].running)
+        cap += cf_search_batch_room(&g->jobs[i].search->params, g->jobs[i].search->minibatch);
     p->reqs = malloc((size_t)cap * sizeof *p->reqs);
     p->outs = malloc((size_t)cap * sizeof *p->outs);
     if (!p->reqs || !p->outs) return cf_error_set(err, CF_ERR_NOMEM, "search group: out of memory");

@@ -67,13 +67,16 @@ typedef struct cf_node_pool {
 } cf_node_pool;
 
 /* A collision of the current batch: the node a walk ended on, already
- * waiting, and the visits in flight it added to each node of its path. */
+ * waiting, and the visits in flight it added to each node of its path
+ * from `marked` (the node, or with LcZeroGather its parent) up. */
 typedef struct cf_collision {
   cf_snode *node;
   uint32_t visits;
+  cf_snode *marked;
 } cf_collision;
 
-/* One leaf waiting for the network in the current batch. */
+/* One leaf waiting for the network in the current batch, or a position
+ * prefetched for the NN cache alone (MaxPrefetch: node NULL). */
 typedef struct cf_leaf {
   cf_snode *node;
   uint64_t key; /* NN cache key */
@@ -96,9 +99,10 @@ typedef struct cf_settled {
   bool proof; /* newly proven: its proof goes up after the backup */
 } cf_settled;
 
-/* One batch on its way through the network: its leaves, what cf_net_eval
- * reads and writes for them, its collisions, whose marks go when it is
- * backed up (cf_search_finish), and its in-order settled leaves. */
+/* One batch on its way through the network: its leaves, then the
+ * positions prefetched for the cache (leaves[n_leaves] on), what
+ * cf_net_eval reads and writes for both, its collisions, whose marks go
+ * when it is backed up (cf_search_finish), and its in-order settled leaves. */
 typedef struct cf_batch {
   cf_leaf *leaves;
   cf_net_request *requests;
@@ -106,7 +110,7 @@ typedef struct cf_batch {
   cf_collision *collided;
   cf_settled *settled; /* cap_leaves of them */
   int cap_leaves, cap_collided;
-  int n_leaves, n_coll, n_settled;
+  int n_leaves, n_coll, n_settled, n_prefetched;
   double submitted; /* when its pass was queued (a pipelined run) */
 } cf_batch;
 
@@ -154,6 +158,7 @@ struct cf_search {
   int minibatch;                   /* the run's MinibatchSize (cf_search_minibatch) */
   long playouts, evals, cache_hits, batches, collisions, terminal_visits, reused;
   long collision_visits; /* the visits this run's collisions stood for */
+  long prefetched;       /* positions this run evaluated for the cache alone (MaxPrefetch) */
   /* This run's CPU time of the searching thread inside the network's calls
    * (evaluate, submit, wait): the rest of the thread's time is the
    * search's own work (cf_search_counters.net_cpu_seconds). */
@@ -260,11 +265,25 @@ void cf_search_tb_root(cf_search *s, const cf_game *game, cf_search_limits *lim)
 bool cf_search_tb_classify(cf_search *s, cf_snode *x);
 
 /* ---- gathering and evaluation (cf_search_gather.c) ---- */
-/* Gathers up to `want` leaves into b (requests and outputs ready for
- * cf_net_eval); terminal and cached leaves are backed up on the way.
- * Returns the leaves, or -1 out of memory (err set; b must still be
- * finished). */
+/* Gathers up to `want` leaves into b, then the positions MaxPrefetch adds
+ * (requests and outputs ready for cf_net_eval); terminal and cached leaves
+ * are backed up on the way. Returns the positions for the network
+ * (b->n_leaves of them leaves), or -1 out of memory (err set; b must
+ * still be finished). */
 int cf_search_gather(cf_search *s, cf_batch *b, int want, cf_error *err);
+/* Fills leaf with the network input, legal moves and cache key of s's
+ * current position, for node x `depth` plies below the root (NULL: a
+ * prefetched position). */
+void cf_search_leaf_input(const cf_search *s, cf_snode *x, int depth, cf_leaf *leaf);
+/* ---- prefetch (cf_search_prefetch.c) ---- */
+/* The positions a batch may hold: the minibatch, or MaxPrefetch when
+ * prefetching makes it more. */
+int cf_search_batch_room(const cf_search_params *p, int minibatch);
+/* Lc0's MaxPrefetch: adds to b, after its leaves, up to MaxPrefetch less
+ * its leaves positions the search is likely to visit soon, for the NN
+ * cache alone (b->n_prefetched). Only with LcZeroGather, a cache, and
+ * leaves in b. */
+void cf_search_prefetch(cf_search *s, cf_batch *b);
 /* The NN cache's key of g's current position (Lc0's CacheHistoryLength:
  * history_length earlier positions, 0 to 7, are part of it). At 7
  * (CF_CACHE_KEY_INPUT, cformer's default) the key is input, the network's
@@ -297,6 +316,14 @@ long cf_search_collision_budget(const cf_search_params *p, long nodes);
 /* The collision visits a batch of `want` leaves may spend
  * (cf_search_collisions.c). */
 long cf_search_batch_collision_budget(const cf_search *s, int want);
+/* A walk, its own visit in flight on its path, collided at x, standing
+ * for `visits`: they are put in flight on the path (cf_collision). */
+cf_collision cf_search_collide(const cf_search_params *p, cf_snode *x, uint32_t visits);
+/* With LcZeroGather, `visits` more for x after a walk's visit ended
+ * there: in flight from x's parent up. */
+cf_collision cf_search_collide_after(cf_snode *x, uint32_t visits);
+/* Takes a collision's visits in flight back. */
+void cf_search_cancel_collision(const cf_collision *c);
 
 /* ---- more of the gathering (cf_search_gather.c) ---- */
 /* Marks a new node x, `depth` plies below the root, whose position (the

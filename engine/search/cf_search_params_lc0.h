@@ -68,7 +68,8 @@
     "max-out-of-order-evals-factor", NULL, 2.4, 0, 100, NULL,                                      \
     "search: out-of-order backups a batch may make, per leaf it wants")                           \
   X(max_prefetch, int, INT, "MaxPrefetch", "max-prefetch", NULL, 32, 0, 1024, NULL,               \
-    "search: accepted for Lc0's configurations; no effect (cformer's search does not prefetch)") \
+    "search: with LcZeroGather, a batch with fewer positions takes up to this many, likely "      \
+    "needed soon, for the NN cache alone; 0 = none; no effect without LcZeroGather")           \
   X(smart_pruning_minimum_batches, int, INT, "SmartPruningMinimumBatches",                        \
     "smart-pruning-minimum-batches", NULL, 0, 0, 10000, NULL,                                      \
     "search: smart pruning may stop a search only after this many batches")                       \

@@ -235,6 +235,7 @@ void cf_search_get_counters(const cf_search *s, cf_search_counters *out) {
       .terminal_visits = s->terminal_visits,
       .mean_batch = s->batches ? (double)s->leaves_evaluated / (double)s->batches : 0,
       .reused_visits = s->reused,
+      .prefetched = s->prefetched,
       .net_cpu_seconds = s->net_cpu,
   };
 }

@@ -102,15 +102,15 @@ def verdict(differing):
     try:
         with tempfile.NamedTemporaryFile() as f, contextlib.redirect_stdout(out):
             status = ovl.main(["--lc0", f.name, "--cformer", f.name, "--net", f.name,
-                               "--only", "MaxPrefetch,Contempt"])
+                               "--only", "OutOfOrderEval,Contempt"])
     finally:
         ovl.compare_case = real
     return status, out.getvalue()
 
 
-status, text = verdict("MaxPrefetch")
-check(status == 0 and "| MaxPrefetch | 0 / 8 | MinibatchSize 8 | 2.00 | differs by design |" in text
-      and "BY DESIGN: MaxPrefetch:" in text and "DIFFERENCE" not in text,
+status, text = verdict("OutOfOrderEval")
+check(status == 0 and "| OutOfOrderEval | false | MinibatchSize 8 | 2.00 | differs by design |" in text
+      and "BY DESIGN: OutOfOrderEval:" in text and "DIFFERENCE" not in text,
       "a by-design row that differs is reported so and passes the run")
 status, text = verdict("Contempt")
 check(status == 1 and "| Contempt | 150 / -100 |  | 2.00 | fail |" in text

@@ -8,6 +8,8 @@
  *     fill_batches a collision is one visit;
  *   - leaves the NN cache knows and positions that end the game are backed
  *     up out of order and take no place in the batch;
+ *   - with LcZeroGather a walk's visits past its new leaf stay there as a
+ *     collision, in flight above the leaf only (Lc0's);
  *   - afterwards every count and value is exact: each node's visits are
  *     one plus its children's, its mean is its own value and its
  *     children's (sign-flipped) averaged over those visits, nothing is left
@@ -23,151 +25,18 @@
 #include "engine/search/cf_search_internal.h"
 #include "tests/cf_test.h"
 
-static cf_net *builtin_net(cf_test *t) {
-  cf_engine_weights_spec spec = {.weights = CF_WEIGHTS_BUILT_IN, .net = {.max_batch = 32}};
-  cf_net *net = NULL;
-  cf_engine_weights_info info;
-  cf_error err = {0};
-  if (!CHECK(cf_engine_load_net(&spec, &net, &info, &err) == CF_OK)) fprintf(stderr, "%s\n", err.msg);
-  return net;
-}
-
-/* Gives x an edge per legal move of the game's current position: the first
- * listed move gets prior `sharp` (0: all even), the others share the rest. x counts as
- * evaluated once, with value v (from the view of the side that moved into x). */
-static bool expand_by_hand(cf_search *s, cf_snode *x, const cf_game *g, float sharp, float v) {
-  cf_movelist legal;
-  cf_generate_legal(cf_game_position(g), &legal);
-  if (!cf_node_alloc_edges(&s->pool, x, legal.count)) return false;
-  if (sharp <= 0) sharp = 1.0f / (float)legal.count; /* even */
-  for (int i = 0; i < legal.count; i++) {
-    const float rest = legal.count > 1 ? (1.0f - sharp) / (float)(legal.count - 1) : 0.0f;
-    x->edges[i] = (cf_sedge){.move = legal.moves[i], .p = i == 0 ? sharp : rest};
-  }
-  x->n = 1;
-  x->wl = v;
-  x->v = v;
-  return true;
-}
-
-/* A root over g's position, evaluated once with value root_v, priors
- * `sharp` on its first move; with `child_sharp` > 0, each child also
- * evaluated once (all at the same value, so the priors alone steer) with
- * priors of child_sharp on its first move. The root's mean follows from its
- * children's, as a backup would have made it. */
-static bool hand_tree(cf_test *t, cf_search *s, cf_game *g, float sharp, float root_v,
-                      float child_sharp) {
-  cf_snode *root = cf_node_new(&s->pool, NULL, 0);
-  if (!CHECK(root && expand_by_hand(s, root, g, sharp, root_v))) return false;
-  s->root = root;
-  s->start = g->plies[0].pos;
-  s->n_moves = 0;
-  if (child_sharp <= 0) return true;
-  double sum = root->v;
-  for (int i = 0; i < root->n_edges; i++) {
-    cf_snode *c = cf_node_new(&s->pool, root, i);
-    if (!CHECK(c != NULL)) return false;
-    root->edges[i].child = c;
-    if (!CHECK(cf_game_push(g, root->edges[i].move, NULL) == CF_OK)) return false;
-    const bool ok = expand_by_hand(s, c, g, child_sharp, -root_v);
-    cf_game_pop(g);
-    if (!CHECK(ok)) return false;
-    root->n += c->n;
-    sum += -c->wl * c->n;
-  }
-  root->wl = sum / root->n;
-  return true;
-}
-
-/* The counts and means of the subtree at x are what its visits add up to;
- * returns the nodes checked. */
-static int check_exact(cf_test *t, const cf_snode *x) {
-  int nodes = 1;
-  CHECK_INT_EQ(x->in_flight, 0);
-  if (x->flags & CF_NODE_TERMINAL) { /* every visit scored the same, exactly */
-    CHECK(x->wl == x->v);
-    return nodes;
-  }
-  uint32_t n = x->n > 0 && !isnan(x->v) ? 1 : 0;
-  double sum = n ? x->v : 0;
-  for (int i = 0; i < x->n_edges; i++) {
-    const cf_snode *c = x->edges[i].child;
-    if (!c || c->n == 0) continue;
-    n += c->n;
-    sum += -c->wl * c->n;
-    nodes += check_exact(t, c);
-  }
-  CHECK_INT_EQ(x->n, n);
-  if (x->n > 0 && x->proven == CF_UNPROVEN) CHECK_NEAR(x->wl, sum / x->n, 1e-9);
-  return nodes;
-}
-
-/* Sets up s to gather on g without a run around it (the run's stop rules
- * would otherwise choose the batch). */
-static void begin(cf_search *s, cf_net *net, cf_game *g, cf_search_limits *lim) {
-  s->net = net;
-  s->game = g;
-  s->limits = lim;
-  s->root_ply = g->count - 1;
-  s->root_black = cf_game_position(g)->side == CF_BLACK;
-}
-
-static cf_search *new_search(cf_test *t, long cache) {
-  cf_search_params p;
-  cf_search_params_default(&p);
-  p.nn_cache_size = cache;
-  p.minibatch_size = 32;
-  p.smart_pruning_factor = 0;
-  p.fill_batches = true;
-  cf_search *s = NULL;
-  if (!CHECK(cf_search_create(&p, &s, NULL) == CF_OK)) return NULL;
-  return s;
-}
-
-/* A run of one node limit on a position, so that the search owns its
- * batch buffers and cache; the tree is then replaced by a hand-built one. */
-static bool warm(cf_test *t, cf_search *s, cf_net *net, cf_game *g) {
-  cf_search_limits lim = {.visits = 1};
-  cf_search_result r;
-  if (!CHECK(cf_search_run(s, net, g, &lim, NULL, NULL, &r, NULL) == CF_OK)) return false;
-  cf_node_free_subtree(&s->pool, s->root);
-  s->root = NULL;
-  return true;
-}
-
-/* A network, a search (NN cache of `cache` entries) and a game at fen,
- * warmed up (warm) and ready for a hand-built tree. */
-typedef struct fixture {
-  cf_net *net;
-  cf_search *s;
-  cf_game g;
-  bool game;
-} fixture;
-
-static bool setup(cf_test *t, fixture *fx, long cache, const char *fen) {
-  *fx = (fixture){.net = builtin_net(t), .s = new_search(t, cache)};
-  if (!fx->net || !fx->s) return false;
-  fx->game = CHECK(cf_game_init_fen(&fx->g, fen, NULL) == CF_OK);
-  return fx->game && warm(t, fx->s, fx->net, &fx->g);
-}
-
-static void teardown(fixture *fx) {
-  if (fx->game) cf_game_free(&fx->g);
-  if (fx->s) fx->s->limits = NULL;
-  cf_search_free(fx->s);
-  cf_net_free(fx->net);
-}
+#include "tests/engine/search_hand_tree.h"
 
 /* Start position, priors of 0.5 on one move at both plies: collisions
  * (each standing for the visits its path would take in a row) steer the
  * next walks elsewhere, and a batch of 32 is full, in one network call. */
 static void test_full_batch_with_collisions(cf_test *t) {
-  fixture fx;
+  ht_fixture fx;
   cf_search *s = NULL;
-  if (setup(t, &fx, 0, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.5f, 0.1f, 0.5f)) {
+  if (ht_setup(t, &fx, 0, CF_FEN_STARTPOS) && ht_hand_tree(t, (s = fx.s), &fx.g, 0.5f, 0.1f, 0.5f)) {
     const uint32_t before = s->root->n;
     cf_search_limits lim = {0};
-    begin(s, fx.net, &fx.g, &lim);
+    ht_begin(s, fx.net, &fx.g, &lim);
     const long leaves = s->leaves_evaluated, batches = s->batches, coll = s->collisions;
     const long cv = s->collision_visits;
     CHECK(cf_search_batch(s, 32, NULL) == CF_OK);
@@ -177,14 +46,14 @@ static void test_full_batch_with_collisions(cf_test *t) {
     CHECK(s->collision_visits - cv > s->collisions - coll); /* some collision stood for more than one visit */
     CHECK(s->collision_visits - cv <= 3 * 32); /* within the budget */
     CHECK_INT_EQ(s->root->n, before + 32);
-    CHECK(check_exact(t, s->root) > 1 + 20); /* grandchildren were reached and checked */
+    CHECK(ht_check_exact(t, s->root) > 1 + 20); /* grandchildren were reached and checked */
     /* A second batch fills too, and the game is back at the root. */
     CHECK(cf_search_batch(s, 32, NULL) == CF_OK);
     CHECK_INT_EQ(s->root->n, before + 64);
     CHECK_INT_EQ(fx.g.count, 1);
-    check_exact(t, s->root);
+    ht_check_exact(t, s->root);
   }
-  teardown(&fx);
+  ht_teardown(&fx);
 }
 
 /* One batch of 32 on the start position with priors of 0.9 then 0.95 on
@@ -195,24 +64,24 @@ static void test_full_batch_with_collisions(cf_test *t) {
  * that every count and value is exact; returns the leaves evaluated (-1 if
  * the tree could not be built) and the batch's collision events and visits. */
 static long sharp_batch(cf_test *t, int max_collisions, bool fill, long *events, long *visits) {
-  fixture fx;
+  ht_fixture fx;
   cf_search *s = NULL;
   long got = -1;
-  if (setup(t, &fx, 0, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, 0.95f)) {
+  if (ht_setup(t, &fx, 0, CF_FEN_STARTPOS) && ht_hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, 0.95f)) {
     if (max_collisions > 0) s->params.max_collision_events = max_collisions;
     s->params.fill_batches = fill;
     const uint32_t before = s->root->n;
     cf_search_limits lim = {0};
-    begin(s, fx.net, &fx.g, &lim);
+    ht_begin(s, fx.net, &fx.g, &lim);
     const long leaves = s->leaves_evaluated, coll = s->collisions, cv = s->collision_visits;
     CHECK(cf_search_batch(s, 32, NULL) == CF_OK);
     got = s->leaves_evaluated - leaves;
     *events = s->collisions - coll;
     *visits = s->collision_visits - cv;
     CHECK_INT_EQ(s->root->n, before + (uint32_t)got);
-    check_exact(t, s->root);
+    ht_check_exact(t, s->root);
   }
-  teardown(&fx);
+  ht_teardown(&fx);
   return got;
 }
 
@@ -254,17 +123,17 @@ static void test_single_visit_collisions_stop_short(cf_test *t) {
  * network: the batch's one network call holds only new leaves, and the
  * root has a visit for each of them and each cache hit. */
 static void test_cached_leaves_out_of_order(cf_test *t) {
-  fixture fx;
+  ht_fixture fx;
   cf_search *s = NULL;
-  if (setup(t, &fx, 100000, CF_FEN_STARTPOS) && hand_tree(t, (s = fx.s), &fx.g, 0.5f, 0.1f, 0.5f)) {
+  if (ht_setup(t, &fx, 100000, CF_FEN_STARTPOS) && ht_hand_tree(t, (s = fx.s), &fx.g, 0.5f, 0.1f, 0.5f)) {
     cf_search_limits lim = {0};
-    begin(s, fx.net, &fx.g, &lim);
+    ht_begin(s, fx.net, &fx.g, &lim);
     CHECK(cf_search_batch(s, 16, NULL) == CF_OK);
     CHECK_INT_EQ(s->cache_hits, 0);
     /* The same tree again: its 16 leaves are cached now. */
     cf_node_free_subtree(&s->pool, s->root);
     s->root = NULL;
-    if (hand_tree(t, s, &fx.g, 0.5f, 0.1f, 0.5f)) {
+    if (ht_hand_tree(t, s, &fx.g, 0.5f, 0.1f, 0.5f)) {
       const uint32_t before = s->root->n;
       const long leaves = s->leaves_evaluated, batches = s->batches;
       CHECK(cf_search_batch(s, 16, NULL) == CF_OK);
@@ -275,10 +144,10 @@ static void test_cached_leaves_out_of_order(cf_test *t) {
       CHECK(s->cache_hits >= 1);
       CHECK(s->cache_hits <= 16);
       CHECK_INT_EQ(s->root->n, before + (uint32_t)got + (uint32_t)s->cache_hits);
-      check_exact(t, s->root);
+      ht_check_exact(t, s->root);
     }
   }
-  teardown(&fx);
+  ht_teardown(&fx);
 }
 
 /* Black's king on a8 against a queen on c7: every king move and some queen
@@ -286,13 +155,13 @@ static void test_cached_leaves_out_of_order(cf_test *t) {
  * (0) on the spot and take no place in the batch. (Even priors, and a root
  * good for White, so the draws do not draw every walk.) */
 static void test_terminal_leaves_out_of_order(cf_test *t) {
-  fixture fx;
+  ht_fixture fx;
   cf_search *s = NULL;
-  if (setup(t, &fx, 0, "k7/2Q5/8/8/8/8/8/6K1 w - - 0 1") &&
-      hand_tree(t, (s = fx.s), &fx.g, 0, -0.5f, 0)) {
+  if (ht_setup(t, &fx, 0, "k7/2Q5/8/8/8/8/8/6K1 w - - 0 1") &&
+      ht_hand_tree(t, (s = fx.s), &fx.g, 0, -0.5f, 0)) {
     const uint32_t before = s->root->n;
     cf_search_limits lim = {0};
-    begin(s, fx.net, &fx.g, &lim);
+    ht_begin(s, fx.net, &fx.g, &lim);
     const long leaves = s->leaves_evaluated, batches = s->batches, terminal = s->terminal_visits;
     CHECK(cf_search_batch(s, 8, NULL) == CF_OK);
     CHECK(s->terminal_visits - terminal >= 1);
@@ -313,9 +182,9 @@ static void test_terminal_leaves_out_of_order(cf_test *t) {
     }
     CHECK(draws >= 1);
     CHECK_NEAR(s->root->wl, sum / s->root->n, 1e-12);
-    check_exact(t, s->root);
+    ht_check_exact(t, s->root);
   }
-  teardown(&fx);
+  ht_teardown(&fx);
 }
 
 
@@ -324,14 +193,14 @@ static void test_terminal_leaves_out_of_order(cf_test *t) {
  * waits, its visit in flight, for the batch's backup; then every count is
  * exact. */
 static void test_terminal_leaves_in_order(cf_test *t) {
-  fixture fx;
+  ht_fixture fx;
   cf_search *s = NULL;
-  if (setup(t, &fx, 0, "k7/2Q5/8/8/8/8/8/6K1 w - - 0 1") &&
-      hand_tree(t, (s = fx.s), &fx.g, 0, -0.5f, 0)) {
+  if (ht_setup(t, &fx, 0, "k7/2Q5/8/8/8/8/8/6K1 w - - 0 1") &&
+      ht_hand_tree(t, (s = fx.s), &fx.g, 0, -0.5f, 0)) {
     s->params.out_of_order_eval = false;
     const uint32_t before = s->root->n;
     cf_search_limits lim = {0};
-    begin(s, fx.net, &fx.g, &lim);
+    ht_begin(s, fx.net, &fx.g, &lim);
     cf_batch *b = &s->slots[0];
     const long terminal = s->terminal_visits;
     const int n = cf_search_gather(s, b, 8, NULL);
@@ -348,18 +217,18 @@ static void test_terminal_leaves_in_order(cf_test *t) {
     const cf_status st = n > 0 ? cf_net_eval(s->net, n, b->requests, b->outputs, NULL) : CF_OK;
     CHECK(cf_search_finish(s, b, st, NULL) == CF_OK);
     CHECK_INT_EQ(s->root->n, before + (uint32_t)n + (uint32_t)settled);
-    check_exact(t, s->root);
+    ht_check_exact(t, s->root);
   }
-  teardown(&fx);
+  ht_teardown(&fx);
 }
 
 /* MaxOutOfOrderEvalsFactor bounds a batch's out-of-order backups: at 0.25
  * a batch of 8 makes at most 2 (then ends). */
 static void test_out_of_order_bound(cf_test *t) {
-  fixture fx;
+  ht_fixture fx;
   cf_search *s = NULL;
-  if (setup(t, &fx, 0, "k7/2Q5/8/8/8/8/8/6K1 w - - 0 1") &&
-      hand_tree(t, (s = fx.s), &fx.g, 0, -0.5f, 0)) {
+  if (ht_setup(t, &fx, 0, "k7/2Q5/8/8/8/8/8/6K1 w - - 0 1") &&
+      ht_hand_tree(t, (s = fx.s), &fx.g, 0, -0.5f, 0)) {
     /* Every root move's walk settles: a proven draw at each child. */
     for (int i = 0; i < s->root->n_edges; i++) {
       cf_snode *c = cf_node_new(&s->pool, s->root, i);
@@ -374,16 +243,59 @@ static void test_out_of_order_bound(cf_test *t) {
     s->root->wl = s->root->v / s->root->n;
     s->params.max_out_of_order_evals_factor = 0.25f;
     cf_search_limits lim = {0};
-    begin(s, fx.net, &fx.g, &lim);
+    ht_begin(s, fx.net, &fx.g, &lim);
     const long terminal = s->terminal_visits;
     CHECK(cf_search_batch(s, 8, NULL) == CF_OK);
     CHECK_INT_EQ(s->terminal_visits - terminal, 2);
   }
-  teardown(&fx);
+  ht_teardown(&fx);
+}
+
+/* LcZeroGather's collisions, as Lc0's pick makes them, on the sharp tree
+ * (priors 0.9 then 0.95) with MaxCollisionVisits 10 from the first visit
+ * (ScalingEnd 0): the first walk stands for all 10 visits; it ends on a
+ * new leaf, which takes one, and leaves the other 9 there as a collision
+ * whose visits are in flight from the leaf's parent up, not on the leaf
+ * (it counts its own visit only). After the batch nothing is in flight
+ * and every count is exact. Without LcZeroGather (fill_batches) the walk
+ * leaves no collision. */
+static void test_lczero_collisions(cf_test *t) {
+  for (int lczero = 1; lczero >= 0; lczero--) {
+    ht_fixture fx;
+    cf_search *s = NULL;
+    if (ht_setup(t, &fx, 0, CF_FEN_STARTPOS) && ht_hand_tree(t, (s = fx.s), &fx.g, 0.9f, 0.1f, 0.95f)) {
+      s->params.lczero_gather = lczero;
+      s->params.max_collision_visits = 10;
+      s->params.max_collision_visits_scaling_end = 0;
+      const uint32_t before = s->root->n;
+      cf_search_limits lim = {0};
+      ht_begin(s, fx.net, &fx.g, &lim);
+      cf_batch *b = &s->slots[0];
+      const int n = cf_search_gather(s, b, 32, NULL);
+      CHECK(n >= 1);
+      const cf_snode *leaf = b->leaves[0].node;
+      if (lczero) {
+        CHECK(b->n_coll >= 1);
+        CHECK(b->collided[0].node == leaf);
+        CHECK_INT_EQ(b->collided[0].visits, 9);
+        CHECK(b->collided[0].marked == leaf->parent);
+        CHECK_INT_EQ(leaf->in_flight, 1);
+        CHECK(leaf->parent->in_flight >= 10); /* and later walks through it */
+        for (int i = 0; i < b->n_coll; i++) CHECK_INT_EQ(b->collided[i].node->in_flight, 1);
+      } else {
+        CHECK(b->n_coll == 0 || b->collided[0].node != leaf || b->collided[0].marked == leaf);
+      }
+      const cf_status st = cf_net_eval(s->net, n, b->requests, b->outputs, NULL);
+      CHECK(cf_search_finish(s, b, st, NULL) == CF_OK);
+      CHECK_INT_EQ(s->root->n, before + (uint32_t)n);
+      ht_check_exact(t, s->root);
+    }
+    ht_teardown(&fx);
+  }
 }
 
 CF_TEST_MAIN(test_full_batch_with_collisions, test_sharp_prior_spends_the_budget,
              test_collision_events_cap, test_single_visit_collisions_stop_short,
              test_cached_leaves_out_of_order,
              test_terminal_leaves_out_of_order, test_terminal_leaves_in_order,
-             test_out_of_order_bound)
+             test_out_of_order_bound, test_lczero_collisions)
