@@ -33,9 +33,13 @@ static inline v128_t cf_wasm_exp(v128_t x) {
   p = wasm_f32x4_add(wasm_f32x4_mul(p, r), CF_WASM_K(5.0000001201E-1f));
   p = wasm_f32x4_add(wasm_f32x4_mul(p, wasm_f32x4_mul(r, r)),
                      wasm_f32x4_add(r, CF_WASM_K(1.0f)));
-  /* 2^n in the exponent bits; n is whole and in range after the clamps. */
-  const v128_t scale =
-      wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+  /* 2^n in the exponent bits; n is whole and within [-127, 128] after
+   * the clamps, so n + 127 + 2^23 is exact and its low mantissa bits are
+   * n + 127: taking away 2^23's bits gives the integer without
+   * i32x4.trunc_sat, which engines expand to a long sequence on x86. */
+  const v128_t biased = wasm_i32x4_sub(wasm_f32x4_add(n, CF_WASM_K(8388608.0f + 127.0f)),
+                                       wasm_i32x4_splat(0x4B000000));
+  const v128_t scale = wasm_i32x4_shl(biased, 23);
   return wasm_f32x4_mul(p, scale);
 }
 
