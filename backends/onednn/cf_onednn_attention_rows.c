@@ -120,18 +120,7 @@ bool cf_onednn_rpe_build(cf_precision p, const cf_weight_shape *shape, const flo
 static void finish_query(cf_precision p, int q, float *s, float scale, const float *bias, void *a,
                          void *ap, float *sa) {
   for (int k = 0; k < 64; k++) s[k] = s[k] * scale + (bias ? bias[k] : 0.0f);
-  float lanes[8]; /* the maximum in 8 partial lanes, so it vectorises */
-  for (int l = 0; l < 8; l++) lanes[l] = s[l];
-  for (int k = 8; k < 64; k += 8)
-    for (int l = 0; l < 8; l++) lanes[l] = s[k + l] > lanes[l] ? s[k + l] : lanes[l];
-  float m = lanes[0];
-  for (int l = 1; l < 8; l++) m = lanes[l] > m ? lanes[l] : m;
-  for (int k = 0; k < 64; k++) s[k] = cf_portable_exp(s[k] - m);
-  for (int l = 0; l < 8; l++) lanes[l] = 0.0f;
-  for (int k = 0; k < 64; k += 8)
-    for (int l = 0; l < 8; l++) lanes[l] += s[k + l];
-  const float inv = 1.0f / (((lanes[0] + lanes[4]) + (lanes[2] + lanes[6])) +
-                            ((lanes[1] + lanes[5]) + (lanes[3] + lanes[7])));
+  const float inv = 1.0f / cf_portable_softmax_exp(s);
   for (int k = 0; k < 64; k++) s[k] *= inv;
   if (p == CF_PRECISION_INT8) { /* u8: the weights are never negative */
     float mx = 0.0f;
