@@ -138,6 +138,16 @@ static inline const char *cf_test_data_dir(void) {
 static inline int cf_test_run(const char *const *names, const cf_test_fn *fns, int n, int argc,
                               char **argv) {
   int failed_tests = 0, ran = 0, skipped = 0;
+  /* A name that matches no test is a typo in meson.build or on the command
+   * line: failing it keeps a test from silently never running. */
+  for (int a = 1; a < argc; a++) {
+    int known = 0;
+    for (int i = 0; i < n; i++) known |= strcmp(argv[a], names[i]) == 0;
+    if (!known) {
+      printf("FAIL no test named '%s' here\n", argv[a]);
+      failed_tests++;
+    }
+  }
   for (int i = 0; i < n; i++) {
     if (argc > 1) {
       int wanted = 0;

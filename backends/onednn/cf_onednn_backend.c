@@ -16,6 +16,7 @@
 #include "common/cf_kv.h"
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_kernels.h"
+#include "backends/onednn/cf_onednn_auto_precision.h"
 #include "backends/onednn/cf_onednn_internal.h"
 
 static void od_destroy(void *ctx) {
@@ -163,6 +164,14 @@ static void od_matmul_nt(void *ctx, int batch, int m, int n, int k, const float 
            "matmul_nt", "dnnl_sgemm");
 }
 
+/* " (precision=auto: bf16 1.92x f32 here)" when auto chose the precision,
+ * so the load line says why; "" otherwise. */
+static const char *auto_note(const onednn_ctx *c, char buf[128]) {
+  if (!c->precision_auto) return "";
+  snprintf(buf, 128, " (precision=auto: %s)", cf_onednn_auto_pick_get()->why);
+  return buf;
+}
+
 /* The kernel set, plus the precision, any weights kept in float32 (with
  * each distinct reason) and the attention core: "avx2", "avx512, bf16
  * matmuls, bf16 attention (avx512_bf16)", "avx512, int8 matmuls, int8
@@ -172,9 +181,10 @@ static void od_matmul_nt(void *ctx, int batch, int m, int n, int k, const float 
 static const char *od_variant(void *ctx) {
   onednn_ctx *c = ctx;
   const char *kernels = cf_cpu_kernels_name(ctx);
+  char auto_text[128];
   if (c->attn) {
     snprintf(c->variant, sizeof c->variant, "%s, %s matmuls%s", kernels,
-             cf_precision_name(c->precision), c->precision_auto ? " (precision=auto)" : "");
+             cf_precision_name(c->precision), auto_note(c, auto_text));
     cf_onednn_tally_text(&c->tally, c->variant, sizeof c->variant);
     const size_t len = strlen(c->variant);
     snprintf(c->variant + len, sizeof c->variant - len, ", %s onednn attention (%s)",
@@ -183,11 +193,11 @@ static const char *od_variant(void *ctx) {
   }
   if (c->precision == CF_PRECISION_F32 && !c->precision_auto) return kernels;
   if (c->precision == CF_PRECISION_F32) {
-    snprintf(c->variant, sizeof c->variant, "%s, f32 (precision=auto)", kernels);
+    snprintf(c->variant, sizeof c->variant, "%s, f32%s", kernels, auto_note(c, auto_text));
     return c->variant;
   }
   snprintf(c->variant, sizeof c->variant, "%s, %s matmuls%s", kernels,
-           cf_precision_name(c->precision), c->precision_auto ? " (precision=auto)" : "");
+           cf_precision_name(c->precision), auto_note(c, auto_text));
   cf_onednn_tally_text(&c->tally, c->variant, sizeof c->variant);
   const size_t len = strlen(c->variant);
   if (c->cpu.attention_bf16)
@@ -201,15 +211,12 @@ static const char *od_variant(void *ctx) {
   return c->variant;
 }
 
-/* precision=auto: bf16 where oneDNN runs it natively, else f32. bf16 is
- * the faster at every batch size measured on this backend (docs/PRECISION.md
- * "precision=auto"); int8 is faster still but moves a trained network's Q
- * by about eight times as much, beyond auto's accuracy bound. */
-static cf_precision od_auto_precision(void) {
-  cf_error err = {0};
-  return cf_onednn_precision_check(CF_PRECISION_BF16, &err) == CF_OK ? CF_PRECISION_BF16
-                                                                      : CF_PRECISION_F32;
-}
+/* precision=auto: bf16 where oneDNN runs it natively and its matmul beats
+ * the float32 one by the probe's margin on this CPU, else f32
+ * (cf_onednn_auto_precision.h; docs/PRECISION.md "precision=auto"); int8
+ * is faster still but moves a trained network's Q by about eight times as
+ * much, beyond auto's accuracy bound. */
+static cf_precision od_auto_precision(void) { return cf_onednn_auto_pick_get()->precision; }
 
 static const cf_backend_iface onednn_iface = {
     CF_CPU_IFACE_SLOTS,

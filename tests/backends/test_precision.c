@@ -25,6 +25,9 @@
 
 #include "backends/cf_backend.h"
 #include "backends/cf_backend_options.h"
+#ifdef CF_HAVE_ONEDNN
+#include "backends/onednn/cf_onednn_auto_precision.h"
+#endif
 #include "tests/cf_test.h"
 
 /* precision=... read from a list: *p; F32 when absent. */
@@ -92,7 +95,7 @@ static void test_auto(cf_test *t) {
       CHECK(variant != NULL);
       if (variant) {
         char want[48];
-        snprintf(want, sizeof want, "%s matmuls (precision=auto)", cf_precision_name(pick));
+        snprintf(want, sizeof want, "%s matmuls (precision=auto: ", cf_precision_name(pick));
         CHECK_STR_CONTAINS(variant, want);
       }
       /* The pick is one the backend runs when asked for by name. */
@@ -105,17 +108,58 @@ static void test_auto(cf_test *t) {
     }
     cf_backend_free(be);
   }
+}
+
 #ifdef CF_HAVE_ONEDNN
-  /* onednn picks bf16 exactly where it runs bf16 natively. */
+/* onednn's auto: bf16 only where it runs natively and its probe matmul
+ * beats float32's by the margin; the rule apart from the clock; the pick
+ * stable within the process and said in the variant. */
+static void test_auto_probe(cf_test *t) {
+  const double m = CF_ONEDNN_AUTO_BF16_MIN_SPEEDUP;
+  CHECK_INT_EQ(cf_onednn_auto_decide(1.0, 1.0), CF_PRECISION_F32);
+  CHECK_INT_EQ(cf_onednn_auto_decide(m, 1.0), CF_PRECISION_BF16);
+  CHECK_INT_EQ(cf_onednn_auto_decide(m * 0.99, 1.0), CF_PRECISION_F32);
+  CHECK_INT_EQ(cf_onednn_auto_decide(2.0e-3, 1.0e-3), CF_PRECISION_BF16);
+  CHECK_INT_EQ(cf_onednn_auto_decide(1.0e-3, 1.9e-3), CF_PRECISION_F32);
+  CHECK_INT_EQ(cf_onednn_auto_decide(0.0, 1.0), CF_PRECISION_F32);
+  CHECK_INT_EQ(cf_onednn_auto_decide(1.0, 0.0), CF_PRECISION_F32);
+  CHECK_INT_EQ(cf_onednn_auto_decide(NAN, 1.0), CF_PRECISION_F32);
+
   cf_backend_config cfg = {.max_batch = 1, .options = "precision=bf16"};
   cf_backend *be = NULL;
   cf_error err = {0};
-  const bool bf16 = cf_backend_create("onednn", &cfg, &be, &err) == CF_OK;
+  const bool native = cf_backend_create("onednn", &cfg, &be, &err) == CF_OK;
   cf_backend_free(be);
-  CHECK_INT_EQ(cf_backend_auto_precision(cf_backend_find("onednn")),
-               bf16 ? CF_PRECISION_BF16 : CF_PRECISION_F32);
-#endif
+  const cf_onednn_auto_pick *pick = cf_onednn_auto_pick_get();
+  printf("onednn auto: %s (%s; f32 %.3g s, bf16 %.3g s)\n", cf_precision_name(pick->precision),
+         pick->why, pick->f32_s, pick->bf16_s);
+  if (native) {
+    CHECK(pick->timed);
+    CHECK(pick->f32_s > 0 && pick->bf16_s > 0);
+    CHECK_INT_EQ(pick->precision, cf_onednn_auto_decide(pick->f32_s, pick->bf16_s));
+    CHECK_STR_CONTAINS(pick->why, "x f32 here");
+  } else {
+    CHECK(!pick->timed);
+    CHECK_INT_EQ(pick->precision, CF_PRECISION_F32);
+    CHECK_STR_CONTAINS(pick->why, "no native bf16");
+  }
+  /* Probed once: the same answer, from the same record, every time. */
+  const cf_onednn_auto_pick before = *pick;
+  CHECK(cf_onednn_auto_pick_get() == pick);
+  CHECK(memcmp(&before, cf_onednn_auto_pick_get(), sizeof before) == 0);
+  CHECK_INT_EQ(cf_backend_auto_precision(cf_backend_find("onednn")), pick->precision);
+  cfg.options = "precision=auto,threads=1";
+  if (CHECK_INT_EQ(cf_backend_create("onednn", &cfg, &be, &err), CF_OK)) {
+    char want[160];
+    snprintf(want, sizeof want, "%s (precision=auto: %s)",
+             pick->precision == CF_PRECISION_F32 ? "f32" : "bf16 matmuls", pick->why);
+    CHECK_STR_CONTAINS(cf_backend_variant(be), want);
+    cf_backend_free(be);
+  }
 }
+#else
+static void test_auto_probe(cf_test *t) { CF_SKIP("the onednn backend is not compiled in"); }
+#endif
 
 static void test_refusals(cf_test *t) {
   for (int i = 0; i < cf_backend_count(); i++) {
@@ -399,10 +443,10 @@ static void test_refused_without_isa(cf_test *t) {
   CHECK_INT_EQ(cf_backend_auto_precision(cf_backend_find("onednn")), CF_PRECISION_F32);
   cfg.options = "precision=auto";
   if (CHECK_INT_EQ(cf_backend_create("onednn", &cfg, &be, &err), CF_OK)) {
-    CHECK_STR_CONTAINS(cf_backend_variant(be), "f32 (precision=auto)");
+    CHECK_STR_CONTAINS(cf_backend_variant(be), "f32 (precision=auto: no native bf16)");
     cf_backend_free(be);
   }
 }
 
-CF_TEST_MAIN(test_read_precision, test_refusals, test_auto, test_linear_bf16, test_linear_int8,
+CF_TEST_MAIN(test_read_precision, test_refusals, test_auto, test_auto_probe, test_linear_bf16, test_linear_int8,
              test_int8_rows_independent, test_kept_bf16, test_kept_int8, test_refused_without_isa)

@@ -110,9 +110,9 @@ static void test_default_precision(cf_test *t) {
   char want[96];
   const cf_precision pick = cf_backend_auto_precision(d);
   if (pick == CF_PRECISION_F32)
-    snprintf(want, sizeof want, "f32 (precision=auto))");
+    snprintf(want, sizeof want, "f32 (precision=auto: ");
   else
-    snprintf(want, sizeof want, "%s matmuls (precision=auto)", cf_precision_name(pick));
+    snprintf(want, sizeof want, "%s matmuls (precision=auto: ", cf_precision_name(pick));
   const char *o = run(u, &tr, "setoption name Backend value onednn\nisready");
   CHECK_STR_CONTAINS(o, "info string loaded network <built in>");
   if (!CHECK_STR_CONTAINS(o, want)) fprintf(stderr, "%s", o);
