@@ -86,6 +86,14 @@ static cf_status refuse_precision(const cf_backend_desc *d, cf_precision p, cf_e
                       cf_precision_name(p));
 }
 
+bool cf_backend_startup_env(const char **name, const char **value) {
+  for (int i = 0; i < cf_backend_count(); i++) {
+    const cf_backend_desc *d = cf_backend_at(i);
+    if (d->startup_env && d->startup_env(name, value)) return true;
+  }
+  return false;
+}
+
 cf_precision cf_backend_auto_precision(const cf_backend_desc *d) {
   return d && d->auto_precision ? d->auto_precision() : CF_PRECISION_F32;
 }

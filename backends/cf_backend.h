@@ -299,6 +299,13 @@ typedef struct cf_backend_desc {
    * declared precisions the CPU runs natively whose accuracy on a trained
    * network stays within docs/PRECISION.md's bound for auto. NULL = f32. */
   cf_precision (*auto_precision)(void);
+  /* Optional: an environment variable the backend's library reads once,
+   * when the process loads it, and the value it should run with on this
+   * CPU; false when nothing needs setting (or the user set it). Library
+   * code cannot act on it (the library is loaded already); a program can,
+   * by setting it and executing itself again before it does anything
+   * else (tools/cf_startup_env.h). */
+  bool (*startup_env)(const char **name, const char **value);
   /* It computes on a device of its own (a GPU, the simulated accelerator),
    * so the search keeps several batches on it at once: the UCI engine's
    * Threads are batches in flight there (Lc0's search threads), and lanes
@@ -328,6 +335,11 @@ const cf_backend_desc *cf_backend_find(const char *name);
 /* The highest-priority backend whose probe succeeds (never one with
  * priority < 0); NULL if none. */
 const cf_backend_desc *cf_backend_default(void);
+
+/* The first compiled-in backend's startup_env that asks for a value
+ * (cf_backend_desc.startup_env): true with *name and *value set, else
+ * false. */
+bool cf_backend_startup_env(const char **name, const char **value);
 
 /* What precision=auto runs on d on this CPU (F32 when d has no
  * auto_precision). */

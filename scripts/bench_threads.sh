@@ -6,7 +6,7 @@
 # threads come three ways: Threads 2 (cformer bench --threads 2: lanes=2,
 # net/cf_net_lanes.h, the engine's Threads), and the backend's own
 # threads=2 (an OpenMP team) with OMP_WAIT_POLICY=passive (what the cformer
-# binary sets unless the variable is set: tools/cf_passive_omp.h) and with
+# binary sets unless the variable is set: tools/cf_startup_env.h) and with
 # OMP_WAIT_POLICY=active (libgomp spinning). Each round runs the four back
 # to back; the table gives medians over ROUNDS (default 3) rounds and each
 # ratio to one thread, with the load average before and after.

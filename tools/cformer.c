@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "tools/cf_commands.h"
-#include "tools/cf_passive_omp.h"
+#include "tools/cf_startup_env.h"
 #include "tools/cli/cf_cli_commands.h"
 
 static const cf_cli_command commands[] = {
@@ -27,7 +27,7 @@ static const cf_cli_program program =
 
 int main(int argc, char **argv) {
   /* Before anything is printed or read: the program may start again. */
-  cf_passive_omp_reexec(argv);
+  cf_startup_env_reexec(argv);
   /* No command, or Lc0-style option flags only: the UCI engine. */
   if (argc < 2 || (argv[1][0] == '-' && strcmp(argv[1], "--help") != 0 &&
                    strcmp(argv[1], "-h") != 0 && strcmp(argv[1], "--version") != 0))

@@ -69,6 +69,7 @@ typedef struct cf_cpu_ctx {
   const struct cf_cpu_attention_int8_math *attention_int8;
   cf_error first; /* the first failed op since the last sync (cf_cpu_sync) */
   struct cf_backend_fault *fault; /* cf_backend_config.fault: the testing hook, or NULL */
+  char variant[256]; /* a backend's variant text where it says more than the kernel set */
 } cf_cpu_ctx;
 
 /* Reads threads=N (default 1) from cfg->kv into c and picks the kernel

@@ -3,8 +3,54 @@
 #include "backends/openblas/cf_openblas_backend.h"
 
 #include <cblas.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "backends/cpu/cf_cpu_internal.h"
+
+/* OpenBLAS picks its kernels by CPU model when it loads, and a model it
+ * does not know gets its Prescott (SSE3) fallback: Debian 12's 0.3.21 does
+ * not know Intel's Emerald Rapids (family 6 model 207), where the fallback
+ * made the built-in network 2.4x slower than OpenBLAS's AVX-512 kernels
+ * (docs/BACKENDS.md, "OpenBLAS's kernels"). OPENBLAS_CORETYPE, read at that
+ * load, names the kernels instead. The core to name on a CPU whose
+ * fallback ran: the newest family its instructions allow; NULL where the
+ * fallback is right, OpenBLAS knew the CPU, or the user chose. */
+static const char *core_instead(void) {
+  if (getenv("OPENBLAS_CORETYPE")) return NULL;
+  const char *core = openblas_get_corename();
+  if (!core || strcmp(core, "Prescott") != 0) return NULL;
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+      __builtin_cpu_supports("avx512cd"))
+    return "SkylakeX";
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "Haswell";
+  return NULL;
+}
+
+static bool ob_startup_env(const char **name, const char **value) {
+  const char *core = core_instead();
+  if (!core) return false;
+  *name = "OPENBLAS_CORETYPE";
+  *value = core;
+  return true;
+}
+
+/* The kernel set and OpenBLAS's kernels: "avx512, OpenBLAS Cooperlake",
+ * and where it fell back, what to set. */
+static const char *ob_variant(void *ctx) {
+  cf_cpu_ctx *c = ctx;
+  const char *core = openblas_get_corename(), *instead = core_instead();
+  int at = snprintf(c->variant, sizeof c->variant, "%s, OpenBLAS %s", cf_cpu_kernels_name(ctx),
+                    core ? core : "(core unknown)");
+  if (instead && at > 0 && (size_t)at < sizeof c->variant)
+    snprintf(c->variant + at, sizeof c->variant - (size_t)at,
+             " (its fallback for a CPU it does not know; OPENBLAS_CORETYPE=%s runs faster ones)",
+             instead);
+  return c->variant;
+}
 
 /* OpenBLAS's thread count is process-wide: set it before each call so two
  * instances with different settings each get theirs. */
@@ -53,11 +99,16 @@ static void ob_matmul_nt(void *ctx, int batch, int m, int n, int k, const float 
 
 static const cf_backend_iface openblas_iface = {
     CF_CPU_IFACE_SLOTS,
-    CF_CPU_IFACE_KERNEL_SLOTS, /* sync reports a call the checks above refused */
+    /* CF_CPU_IFACE_KERNEL_SLOTS but the variant; sync reports a call the
+     * checks above refused */
+    .weight_create = cf_cpu_weight_create,
+    .attention = cf_cpu_attention,
+    .sync = cf_cpu_sync,
     .create = cf_cpu_iface_create,
     .destroy = cf_cpu_iface_destroy,
     .linear = ob_linear,
     .matmul_nt = ob_matmul_nt,
+    .variant = ob_variant,
 };
 
 const cf_backend_desc cf_backend_openblas_desc = {
@@ -71,4 +122,5 @@ const cf_backend_desc cf_backend_openblas_desc = {
     /* 16, not 32: the smaller batch plays much stronger at equal visits and
      * at equal time (docs/SEARCH.md) and costs no throughput on a CPU. */
     .default_minibatch = 16,
+    .startup_env = ob_startup_env,
 };

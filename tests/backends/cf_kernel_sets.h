@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "backends/cpu/cf_cpu_kernels.h"
 
@@ -24,6 +25,16 @@ static inline const cf_cpu_kernels *set_named(const char *name) {
     return NULL;
   }
   return k;
+}
+
+/* The kernel set a CPU backend's variant names first: "avx512" of
+ * "avx512, OpenBLAS SkylakeX" (openblas adds the library's own kernels),
+ * copied into buf; "" for NULL. */
+static inline const char *variant_set(const char *variant, char *buf, size_t size) {
+  snprintf(buf, size, "%s", variant ? variant : "");
+  char *comma = strchr(buf, ',');
+  if (comma) *comma = '\0';
+  return buf;
 }
 
 #endif /* CF_KERNEL_SETS_H */

@@ -4,7 +4,7 @@ a compiler does not check.
 
 * Each `cformer` subcommand lives in a folder of its own: at the top of
   tools/ only the binary itself (cformer.c, cf_commands.h) and its
-  start-up helper (cf_passive_omp.*).
+  start-up helper (cf_startup_env.*).
 * One error exit, cf_cli_fail (tools/cli/cf_cli.h): no tool defines a
   fail() of its own.
 * Agents are told apart by capability (cf_agent_has) or name, never by
@@ -17,7 +17,7 @@ import os
 import re
 import sys
 
-TOP_ALLOWED = {"cformer.c", "cf_commands.h", "cf_passive_omp.c", "cf_passive_omp.h",
+TOP_ALLOWED = {"cformer.c", "cf_commands.h", "cf_startup_env.c", "cf_startup_env.h",
                "meson.build"}
 OWN_FAIL = re.compile(r"^static\s+int\s*\n?\s*fail\s*\(", re.M)
 AGENT_POINTER = re.compile(r"[!=]=\s*&cf_agent_\w+_desc|&cf_agent_\w+_desc\s*[!=]=")
