@@ -164,7 +164,7 @@ static void od_matmul_nt(void *ctx, int batch, int m, int n, int k, const float 
            "matmul_nt", "dnnl_sgemm");
 }
 
-/* " (precision=auto: bf16 1.92x f32 here)" when auto chose the precision,
+/* " (precision=auto: bf16 0.51x f32 here)" when auto chose the precision,
  * so the load line says why; "" otherwise. */
 static const char *auto_note(const onednn_ctx *c, char buf[128]) {
   if (!c->precision_auto) return "";

@@ -37,10 +37,11 @@ static int peak_shapes(int square_n, int d_model, bench_peak_shape out[BENCH_PEA
 #include <oneapi/dnnl/dnnl.h>
 
 #include "backends/onednn/cf_onednn_precision.h"
+#include "backends/onednn/cf_onednn_timed_matmul.h"
 
 /* One way to multiply at a precision: a oneDNN matmul primitive of the
- * given types (weights in the layout it picks, reordered once, untimed, as
- * the backend keeps them), or dnnl_gemm_u8s8s32 on plain row-major data. */
+ * given types (weights in the layout it picks, as the backend keeps them:
+ * cf_onednn_timed_matmul.h), or dnnl_gemm_u8s8s32 on plain row-major data. */
 typedef struct peak_method {
   const char *name;
   bool gemm_u8s8s32; /* else the matmul primitive */
@@ -74,30 +75,21 @@ typedef struct peak_run {
   int m, k, n;
   dnnl_engine_t engine;
   dnnl_stream_t stream;
-  dnnl_primitive_t prim;
-  dnnl_memory_t src, wei, dst;
+  cf_onednn_timed_matmul mm; /* the matmul primitive */
   uint8_t *a;  /* gemm: [m][k] */
   int8_t *b;   /* gemm: [k][n] */
   int32_t *c;  /* gemm: [m][n] */
 } peak_run;
 
-/* Values of no consequence to the speed, but not all zero: bf16 near 1,
- * bytes 0 to 12 (valid as u8 and s8). */
-static void fill(void *data, size_t count, dnnl_data_type_t dt) {
-  if (dt == dnnl_bf16) {
-    uint16_t *v = data;
-    for (size_t i = 0; i < count; i++) v[i] = (uint16_t)(0x3f80u + (i * 7u) % 13u);
-  } else {
-    uint8_t *v = data;
-    for (size_t i = 0; i < count; i++) v[i] = (uint8_t)((i * 7u) % 13u);
-  }
+/* The gemm's operands: bytes 0 to 12 (valid as u8 and s8), not all zero,
+ * as the matmul's (cf_onednn_timed_matmul.h). */
+static void fill_bytes(void *data, size_t count) {
+  uint8_t *v = data;
+  for (size_t i = 0; i < count; i++) v[i] = (uint8_t)((i * 7u) % 13u);
 }
 
 static void run_free(peak_run *r) {
-  if (r->prim) dnnl_primitive_destroy(r->prim);
-  if (r->src) dnnl_memory_destroy(r->src);
-  if (r->wei) dnnl_memory_destroy(r->wei);
-  if (r->dst) dnnl_memory_destroy(r->dst);
+  cf_onednn_timed_matmul_free(&r->mm);
   if (r->stream) dnnl_stream_destroy(r->stream);
   if (r->engine) dnnl_engine_destroy(r->engine);
   free(r->a);
@@ -106,66 +98,14 @@ static void run_free(peak_run *r) {
   *r = (peak_run){0};
 }
 
-/* Fills memory m (of descriptor md) from a plain [rows][cols] copy of
- * type dt, through a reorder when md is another layout. */
-static dnnl_status_t fill_memory(peak_run *r, dnnl_memory_t m, const dnnl_memory_desc_t *md,
-                                 int rows, int cols, dnnl_data_type_t dt) {
-  dnnl_dims_t dims = {rows, cols};
-  dnnl_memory_desc_t plain_md;
-  dnnl_status_t s = dnnl_memory_desc_init_by_tag(&plain_md, 2, dims, dt, dnnl_ab);
-  if (s != dnnl_success) return s;
-  void *handle = NULL;
-  if (dnnl_memory_desc_equal(&plain_md, md)) {
-    s = dnnl_memory_get_data_handle(m, &handle);
-    if (s == dnnl_success) fill(handle, (size_t)rows * (size_t)cols, dt);
-    return s;
-  }
-  dnnl_memory_t plain = NULL;
-  dnnl_primitive_desc_t pd = NULL;
-  dnnl_primitive_t reorder = NULL;
-  s = dnnl_memory_create(&plain, &plain_md, r->engine, DNNL_MEMORY_ALLOCATE);
-  if (s == dnnl_success) s = dnnl_memory_get_data_handle(plain, &handle);
-  if (s == dnnl_success) {
-    fill(handle, (size_t)rows * (size_t)cols, dt);
-    s = dnnl_reorder_primitive_desc_create(&pd, &plain_md, r->engine, md, r->engine, NULL);
-  }
-  if (s == dnnl_success) s = dnnl_primitive_create(&reorder, pd);
-  if (s == dnnl_success) {
-    dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, plain}, {DNNL_ARG_TO, m}};
-    s = dnnl_primitive_execute(reorder, r->stream, 2, args);
-  }
-  if (s == dnnl_success) s = dnnl_stream_wait(r->stream);
-  if (reorder) dnnl_primitive_destroy(reorder);
-  if (pd) dnnl_primitive_desc_destroy(pd);
-  if (plain) dnnl_memory_destroy(plain);
-  return s;
-}
-
-/* Builds the matmul primitive C = A B; on the calling thread's OpenMP team
- * size, which oneDNN's kernels block for at creation. */
+/* The matmul primitive C = A B, on the calling thread's OpenMP team size. */
 static dnnl_status_t matmul_setup(peak_run *r) {
   const peak_method *mt = r->method;
-  dnnl_dims_t sd = {r->m, r->k}, wd = {r->k, r->n}, dd = {r->m, r->n};
-  dnnl_memory_desc_t src_md, wei_md, dst_md;
   dnnl_status_t s = dnnl_engine_create(&r->engine, dnnl_cpu, 0);
   if (s == dnnl_success) s = dnnl_stream_create(&r->stream, r->engine, dnnl_stream_default_flags);
-  if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&src_md, 2, sd, mt->src, dnnl_ab);
   if (s == dnnl_success)
-    s = dnnl_memory_desc_init_by_tag(&wei_md, 2, wd, mt->wei, dnnl_format_tag_any);
-  if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&dst_md, 2, dd, mt->dst, dnnl_ab);
-  if (s != dnnl_success) return s;
-  dnnl_matmul_desc_t md;
-  dnnl_primitive_desc_t pd = NULL;
-  s = dnnl_matmul_desc_init(&md, &src_md, &wei_md, NULL, &dst_md);
-  if (s == dnnl_success) s = dnnl_primitive_desc_create(&pd, &md, NULL, r->engine, NULL);
-  if (s == dnnl_success) s = dnnl_primitive_create(&r->prim, pd);
-  if (s == dnnl_success) wei_md = *dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
-  if (pd) dnnl_primitive_desc_destroy(pd);
-  if (s == dnnl_success) s = dnnl_memory_create(&r->src, &src_md, r->engine, DNNL_MEMORY_ALLOCATE);
-  if (s == dnnl_success) s = dnnl_memory_create(&r->wei, &wei_md, r->engine, DNNL_MEMORY_ALLOCATE);
-  if (s == dnnl_success) s = dnnl_memory_create(&r->dst, &dst_md, r->engine, DNNL_MEMORY_ALLOCATE);
-  if (s == dnnl_success) s = fill_memory(r, r->src, &src_md, r->m, r->k, mt->src);
-  if (s == dnnl_success) s = fill_memory(r, r->wei, &wei_md, r->k, r->n, mt->wei);
+    s = cf_onednn_timed_matmul_build(r->engine, r->m, r->k, r->n, mt->src, mt->wei, mt->dst,
+                                     &r->mm);
   return s;
 }
 
@@ -183,8 +123,8 @@ static bool run_setup(peak_run *r, const peak_method *mt, const bench_peak_shape
     run_free(r);
     return false;
   }
-  fill(r->a, (size_t)r->m * (size_t)r->k, dnnl_u8);
-  fill(r->b, (size_t)r->k * (size_t)r->n, dnnl_s8);
+  fill_bytes(r->a, (size_t)r->m * (size_t)r->k);
+  fill_bytes(r->b, (size_t)r->k * (size_t)r->n);
   return true;
 }
 
@@ -194,10 +134,7 @@ static bool run_once(peak_run *r) {
     return dnnl_gemm_u8s8s32('N', 'N', 'F', r->m, r->n, r->k, 1.0f, r->a, r->k, 0, r->b, r->n, 0,
                              0.0f, r->c, r->n, &co) == dnnl_success;
   }
-  dnnl_exec_arg_t args[3] = {
-      {DNNL_ARG_SRC, r->src}, {DNNL_ARG_WEIGHTS, r->wei}, {DNNL_ARG_DST, r->dst}};
-  return dnnl_primitive_execute(r->prim, r->stream, 3, args) == dnnl_success &&
-         dnnl_stream_wait(r->stream) == dnnl_success;
+  return cf_onednn_timed_matmul_run(r->stream, &r->mm) >= 0;
 }
 
 /* The best rate in GFLOP/s over about min_seconds (at least 3 runs) on
