@@ -257,12 +257,20 @@ typedef struct cf_cpu_kernels {
    * even. x finite. */
   float (*quantize_row)(int n, const float *x, int8_t *q);
 
-  /* The int8 projections' epilogue in one pass:
-   * y[i] = act(y[i] * (row_scale * col_scale[i]) + bias[i]), the product
-   * and the sum each rounded (no fused multiply-add), the activation as
-   * bias_act_row's; bias NULL = none. */
-  void (*scale_bias_act_row)(int n, float *y, float row_scale, const float *col_scale,
-                             const float *bias, cf_op_act act);
+  /* quantize_row's scale and values with 128 added, as bytes 1 to 255:
+   * VNNI (and AMX) multiply unsigned by signed bytes, so the int8
+   * projections feed their input as u8 and take 128 times each weight
+   * column's sum off the products (dequant_bias_act_row's offset). */
+  float (*quantize_row_u8)(int n, const float *x, uint8_t *q);
+
+  /* The int8 projections' epilogue in one pass: y[i] = act((acc[i] -
+   * offset[i]) * (row_scale * col_scale[i]) + bias[i]), the difference
+   * exact in int32 and converted to float rounding to nearest even, the
+   * product and the sum each rounded (no fused multiply-add), the
+   * activation as bias_act_row's; bias NULL = none. */
+  void (*dequant_bias_act_row)(int n, const int32_t *acc, const int32_t *offset,
+                               float row_scale, const float *col_scale, const float *bias,
+                               cf_op_act act, float *y);
 } cf_cpu_kernels;
 
 /* A set's table is made of its functions, named cf_<set>_<slot> (its
@@ -275,7 +283,8 @@ typedef struct cf_cpu_kernels {
   .gate_row = cf_##set##_gate_row, .attention = &cf_##set##_attention_math
 #define CF_CPU_KERNEL_LOWP_OPS(set)                                                       \
   .to_bf16_row = cf_##set##_to_bf16_row, .quantize_row = cf_##set##_quantize_row,         \
-  .scale_bias_act_row = cf_##set##_scale_bias_act_row
+  .quantize_row_u8 = cf_##set##_quantize_row_u8,                                          \
+  .dequant_bias_act_row = cf_##set##_dequant_bias_act_row
 
 /* Largest head depth the fast path takes (its key buffer is on the stack). */
 enum { CF_CPU_MAX_FAST_DEPTH = 128 };

@@ -28,6 +28,7 @@ static void od_destroy(void *ctx) {
   cf_onednn_attention_free(c->attn);
   cf_cpu_free(c->xbuf);
   cf_cpu_free(c->xscale);
+  cf_cpu_free((float *)c->acc);
   if (c->stream) dnnl_stream_destroy(c->stream);
   if (c->engine) dnnl_engine_destroy(c->engine);
   free(c);

@@ -37,11 +37,14 @@ typedef struct onednn_ctx {
   cf_onednn_tally tally; /* MATRIX weights converted / kept in float32, and why */
   char variant[384];     /* cf_backend_iface.variant text */
   /* A projection's input converted on each call (bf16 or int8) and, for
-   * int8, its per-row scales; grown as shapes need. */
+   * int8, its per-row scales and the matmul's integer products; grown as
+   * shapes need. */
   void *xbuf;
   size_t xbuf_floats;
   float *xscale;
   size_t xscale_floats;
+  int32_t *acc;
+  size_t acc_values;
   /* Warm starts (cf_backend_iface.prepare): the first pass's projections,
    * kept until prepare builds every batch size's primitives from them;
    * `builds` counts the per-shape work (primitives, reordered weights,

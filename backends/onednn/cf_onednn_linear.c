@@ -64,12 +64,22 @@ static dnnl_data_type_t weight_type(cf_precision p) {
   return p == CF_PRECISION_BF16 ? dnnl_bf16 : p == CF_PRECISION_INT8 ? dnnl_s8 : dnnl_f32;
 }
 
+/* int8 inputs are u8 (cf_onednn_precision.h): int8 runs only where
+ * oneDNN has VNNI or AMX (cf_onednn_precision_check), which multiply u8 by
+ * s8 without saturating. */
+static dnnl_data_type_t input_type(cf_precision p) {
+  return p == CF_PRECISION_INT8 ? dnnl_u8 : weight_type(p);
+}
+
 /* Builds the primitive for Y[rows][out] = act(X[rows][in] W^T + b) with W
  * the [out][in] weight read as a [in][out] matrix in "ba" order, X and W
  * in e->prec's type. int8: the primitive computes only the integer
- * products Y = Xq Wq^T (exact in float32 up to 2^24, and within 2^-24 of
- * it beyond); od_linear then applies the row and channel scales, the bias
- * and the activation in one pass (cf_onednn_int8_epilogue). In oneDNN 2.6
+ * products Y = Xq Wq^T in int32 (X as u8: input_type); the caller
+ * then takes off the u8 offset and applies the row and channel scales, the
+ * bias and the activation in one pass (cf_onednn_int8_epilogue). u8 x s8
+ * runs 1.2-1.3x oneDNN's s8 x s8 (which adds 128 to the input and
+ * compensates inside) at the blocked shapes on an Intel Xeon with
+ * AVX512_VNNI (docs/results/2026-12-02-int8-u8-inputs.md). In oneDNN 2.6
  * the fast int8 kernels (brgemm) take neither a per-row scale (a [rows][1]
  * binary post-op sends the matmul to the reference kernel) nor scales
  * given at run time (those go to a slower gemm); channel scales fixed at
@@ -83,14 +93,16 @@ static dnnl_status_t build(onednn_ctx *c, matmul_entry *e) {
   dnnl_memory_desc_t src_md, wei_md, bias_md, dst_md;
   dnnl_dims_t sd = {e->rows, e->in}, wd = {e->in, e->out}, bd = {1, e->out},
               dd = {e->rows, e->out};
-  dnnl_status_t s = dnnl_memory_desc_init_by_tag(&src_md, 2, sd, dt, dnnl_ab);
+  dnnl_status_t s =
+      dnnl_memory_desc_init_by_tag(&src_md, 2, sd, input_type(e->prec), dnnl_ab);
   dnnl_memory_desc_t plain_md;
   if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&plain_md, 2, wd, dt, dnnl_ba);
   /* "any": the primitive picks the weights layout it runs fastest on;
    * weights are reordered to it once (see weights_for). */
   if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&wei_md, 2, wd, dt, dnnl_format_tag_any);
   if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&bias_md, 2, bd, dnnl_f32, dnnl_ab);
-  if (s == dnnl_success) s = dnnl_memory_desc_init_by_tag(&dst_md, 2, dd, dnnl_f32, dnnl_ab);
+  if (s == dnnl_success)
+    s = dnnl_memory_desc_init_by_tag(&dst_md, 2, dd, int8 ? dnnl_s32 : dnnl_f32, dnnl_ab);
   if (s != dnnl_success) return s;
   dnnl_matmul_desc_t md;
   s = dnnl_matmul_desc_init(&md, &src_md, &wei_md, e->has_bias && !int8 ? &bias_md : NULL,
@@ -234,9 +246,9 @@ static void *weights_for(onednn_ctx *c, const matmul_entry *e, const cf_bweight 
   return dst;
 }
 
-/* c->xbuf holding at least `floats` floats (and xscale `rows`); false when
- * out of memory. */
-static bool scratch(onednn_ctx *c, size_t floats, size_t rows) {
+/* c->xbuf holding at least `floats` floats, xscale `rows` and acc
+ * `products`; false when out of memory. */
+static bool scratch(onednn_ctx *c, size_t floats, size_t rows, size_t products) {
   if (floats > c->xbuf_floats) {
     cf_cpu_free(c->xbuf);
     c->xbuf = cf_onednn_injected(c) ? NULL : cf_cpu_alloc(floats);
@@ -251,12 +263,21 @@ static bool scratch(onednn_ctx *c, size_t floats, size_t rows) {
     if (!c->xscale) return false;
     c->builds++;
   }
+  if (products > c->acc_values) {
+    cf_cpu_free((float *)c->acc);
+    /* Aligned floats and int32 values are the same size. */
+    c->acc = (int32_t *)cf_cpu_alloc(products);
+    c->acc_values = c->acc ? products : 0;
+    if (!c->acc) return false;
+    c->builds++;
+  }
   return true;
 }
 
-/* One matmul on rows already in e->prec's type at src, y[rows][out]. */
+/* One matmul on rows already in e's input type at src, y[rows][out]
+ * (int8: int32 products). */
 static dnnl_status_t run_matmul(onednn_ctx *c, matmul_entry *e, const void *src, void *wd,
-                                const cf_bweight *b, float *y) {
+                                const cf_bweight *b, void *y) {
   dnnl_memory_set_data_handle(e->src, (void *)src);
   dnnl_memory_set_data_handle(e->wei, wd);
   dnnl_memory_set_data_handle(e->dst, y);
@@ -283,7 +304,7 @@ static dnnl_status_t run_matmul(onednn_ctx *c, matmul_entry *e, const void *src,
  * at least 64. */
 enum { L2_BLOCK_BYTES = 384 * 1024 };
 static int block_rows(const onednn_ctx *c, int in, int out, cf_precision prec) {
-  /* int8 reads its float output again (the epilogue); bf16 does not. */
+  /* int8 reads its int32 products again (the epilogue); bf16 does not. */
   const size_t per_row = prec == CF_PRECISION_BF16 ? (size_t)in * 2 : (size_t)in + (size_t)out * 4;
   size_t r = (size_t)L2_BLOCK_BYTES * (size_t)c->cpu.threads / per_row / 64 * 64;
   return r < 64 ? 64 : r > (1u << 30) ? 1 << 30 : (int)r;
@@ -316,7 +337,8 @@ bool cf_onednn_linear_rows(onednn_ctx *c, int rows, int in, int out, const float
   const int block = block_rows(c, in, out, prec);
   const int nb = rows < block ? rows : block;
   /* bf16 takes 2 bytes per value, int8 1: half a float covers both. */
-  if (!scratch(c, ((size_t)nb * in + 1) / 2, (size_t)nb)) {
+  const size_t products = prec == CF_PRECISION_INT8 ? (size_t)nb * out : 0;
+  if (!scratch(c, ((size_t)nb * in + 1) / 2, (size_t)nb, products)) {
     cf_onednn_record(c, dnnl_out_of_memory, "linear", "allocating the converted input");
     return false;
   }
@@ -332,12 +354,13 @@ bool cf_onednn_linear_rows(onednn_ctx *c, int rows, int in, int out, const float
       cf_onednn_to_bf16(&c->cpu, n, in, xr, c->xbuf);
     else
       cf_onednn_quantize_rows(&c->cpu, n, in, xr, c->xbuf, c->xscale);
-    dnnl_status_t s = run_matmul(c, e, c->xbuf, wd, b, yr);
+    const bool int8 = prec == CF_PRECISION_INT8;
+    dnnl_status_t s = run_matmul(c, e, c->xbuf, wd, b, int8 ? (void *)c->acc : (void *)yr);
     cf_onednn_record(c, s, "linear", "dnnl_primitive_execute");
     if (s != dnnl_success) return false;
-    if (prec == CF_PRECISION_INT8)
-      cf_onednn_int8_epilogue(&c->cpu, n, out, yr, c->xscale, r->lowp.scales,
-                              b ? b->data : NULL, act);
+    if (int8)
+      cf_onednn_int8_epilogue(&c->cpu, n, out, c->acc, r->lowp.u8_offset, c->xscale,
+                              r->lowp.scales, b ? b->data : NULL, act, yr);
   }
   return true;
 }

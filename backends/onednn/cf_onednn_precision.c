@@ -63,6 +63,7 @@ cf_status cf_onednn_precision_check(cf_precision p, cf_error *err) {
 void cf_onednn_lowp_free(cf_onednn_lowp *l) {
   free(l->plain);
   free(l->scales);
+  free(l->u8_offset);
   *l = (cf_onednn_lowp){0};
 }
 
@@ -93,12 +94,22 @@ static cf_status make_bf16(int out, int in, const float *w, cf_onednn_lowp *l, c
   return CF_OK;
 }
 
+/* Widest input an int8 weight may have: an output's u8 x s8 products,
+ * |255 * 127| each, sum in int32 below 2^31 up to this many. */
+enum { INT8_MAX_IN = 65536 };
+
 static cf_status make_int8(int out, int in, const float *w, cf_onednn_lowp *l, cf_error *err) {
+  if (in > INT8_MAX_IN) {
+    l->why = "too wide for int8's int32 sums";
+    return CF_OK;
+  }
   int8_t *q = malloc((size_t)out * (size_t)in);
   float *scales = malloc((size_t)out * sizeof *scales);
-  if (!q || !scales) {
+  int32_t *offset = malloc((size_t)out * sizeof *offset);
+  if (!q || !scales || !offset) {
     free(q);
     free(scales);
+    free(offset);
     return cf_error_set(err, CF_ERR_NOMEM, "out of memory converting weights to int8");
   }
   double err2 = 0, norm2 = 0;
@@ -108,25 +119,30 @@ static cf_status make_int8(int out, int in, const float *w, cf_onednn_lowp *l, c
     for (int i = 0; i < in; i++) amax = fmaxf(amax, fabsf(row[i]));
     const float s = amax > 0 ? amax / 127.0f : 1.0f;
     scales[o] = s;
+    int32_t sum = 0; /* |128 sum| <= 128 * 127 * INT8_MAX_IN < 2^31 */
     for (int i = 0; i < in; i++) {
       float v = rintf(row[i] / s);
       v = fminf(fmaxf(v, -127.0f), 127.0f);
       q[(size_t)o * in + i] = (int8_t)v;
+      sum += (int32_t)v;
       const double d = (double)row[i] - (double)v * s;
       err2 += d * d;
       norm2 += (double)row[i] * row[i];
     }
+    offset[o] = 128 * sum;
   }
   /* A zero matrix converts exactly; otherwise the relative error decides. */
   if (norm2 > 0 && sqrt(err2 / norm2) > CF_ONEDNN_INT8_MAX_REL_ERR) {
     free(q);
     free(scales);
+    free(offset);
     l->why = "int8 rounding error above 5% (outlying values)";
     return CF_OK;
   }
   l->precision = CF_PRECISION_INT8;
   l->plain = q;
   l->scales = scales;
+  l->u8_offset = offset;
   return CF_OK;
 }
 
@@ -190,21 +206,22 @@ void cf_onednn_to_bf16(const cf_cpu_ctx *c, int rows, int cols, const float *x, 
   for (int r = 0; r < rows; r++) row(cols, x + (size_t)r * cols, y + (size_t)r * cols);
 }
 
-void cf_onednn_quantize_rows(const cf_cpu_ctx *c, int rows, int cols, const float *x, int8_t *q,
+void cf_onednn_quantize_rows(const cf_cpu_ctx *c, int rows, int cols, const float *x, uint8_t *q,
                              float *scale) {
-  float (*row)(int, const float *, int8_t *) = c->kernels->quantize_row;
+  float (*row)(int, const float *, uint8_t *) = c->kernels->quantize_row_u8;
   const int nt = threads_for(c, rows, cols);
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
   for (int r = 0; r < rows; r++) scale[r] = row(cols, x + (size_t)r * cols, q + (size_t)r * cols);
 }
 
-void cf_onednn_int8_epilogue(const cf_cpu_ctx *c, int rows, int cols, float *y,
-                             const float *row_scale, const float *col_scale, const float *bias,
-                             cf_op_act act) {
-  void (*row)(int, float *, float, const float *, const float *, cf_op_act) =
-      c->kernels->scale_bias_act_row;
+void cf_onednn_int8_epilogue(const cf_cpu_ctx *c, int rows, int cols, const int32_t *acc,
+                             const int32_t *offset, const float *row_scale,
+                             const float *col_scale, const float *bias, cf_op_act act, float *y) {
+  void (*row)(int, const int32_t *, const int32_t *, float, const float *, const float *,
+              cf_op_act, float *) = c->kernels->dequant_bias_act_row;
   const int nt = threads_for(c, rows, cols);
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
   for (int r = 0; r < rows; r++)
-    row(cols, y + (size_t)r * cols, row_scale[r], col_scale, bias, act);
+    row(cols, acc + (size_t)r * cols, offset, row_scale[r], col_scale, bias, act,
+        y + (size_t)r * cols);
 }

@@ -6,7 +6,10 @@
  * accumulated and written in float32. int8: weights symmetric s8 with one
  * scale per output channel (w ~ q * scale, |q| <= 127), inputs s8 with one
  * scale per row computed on each call (x ~ q * scale), int32 accumulation,
- * float32 output. With bf16 the attention core runs in bf16 too
+ * float32 output. The inputs go to the matmul as u8, q + 128, as VNNI and
+ * AMX multiply unsigned by signed bytes, and 128 times each weight row's
+ * sum is taken off the products after: the same integers as s8 x s8, for
+ * which oneDNN would add and compensate the 128 itself, slower. With bf16 the attention core runs in bf16 too
  * (backends/cpu/cf_cpu_attention_bf16.c: q, k, v, the RPE tables and the
  * softmax weights rounded, float32 accumulation and softmax; an RPE table
  * with a value beyond bf16's range keeps its calls in float32). Norms,
@@ -41,6 +44,7 @@ typedef struct cf_onednn_lowp {
   cf_precision precision; /* F32: kept in float32 (see why) */
   void *plain;            /* [out][in]: bf16 bits (uint16_t) or int8_t; NULL for F32 */
   float *scales;          /* int8: [out], w[o][i] ~ plain[o][i] * scales[o] */
+  int32_t *u8_offset;     /* int8: [out], 128 sum_i plain[o][i] (inputs fed as u8) */
   const char *why;        /* F32 only: the reason, a static string */
 } cf_onednn_lowp;
 
@@ -77,16 +81,16 @@ void cf_onednn_tally_text(const cf_onednn_tally *t, char *buf, size_t size);
 void cf_onednn_to_bf16(const cf_cpu_ctx *c, int rows, int cols, const float *x, uint16_t *y);
 
 /* Per row r: scale[r] = max|x[r][.]| / 127 (1 for a zero row) and
- * q[r][i] = round(x[r][i] / scale[r]). */
-void cf_onednn_quantize_rows(const cf_cpu_ctx *c, int rows, int cols, const float *x, int8_t *q,
+ * q[r][i] = round(x[r][i] / scale[r]) + 128. */
+void cf_onednn_quantize_rows(const cf_cpu_ctx *c, int rows, int cols, const float *x, uint8_t *q,
                              float *scale);
 
-/* y[r][o] = act(y[r][o] * (row_scale[r] * col_scale[o]) + bias[o]) in one
- * pass: the int8 path's input (per row) and weight (per output channel)
- * scales applied to the integer products, then the bias (NULL: none) and
- * the activation. */
-void cf_onednn_int8_epilogue(const cf_cpu_ctx *c, int rows, int cols, float *y,
-                             const float *row_scale, const float *col_scale, const float *bias,
-                             cf_op_act act);
+/* y[r][o] = act((acc[r][o] - offset[o]) * (row_scale[r] * col_scale[o]) +
+ * bias[o]) in one pass: the integer products less the u8 inputs' offset
+ * (cf_onednn_lowp.u8_offset), the int8 path's input (per row) and weight (per output
+ * channel) scales, then the bias (NULL: none) and the activation. */
+void cf_onednn_int8_epilogue(const cf_cpu_ctx *c, int rows, int cols, const int32_t *acc,
+                             const int32_t *offset, const float *row_scale,
+                             const float *col_scale, const float *bias, cf_op_act act, float *y);
 
 #endif /* CF_ONEDNN_PRECISION_H */

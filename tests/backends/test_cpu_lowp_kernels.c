@@ -1,6 +1,7 @@
 /* test_cpu_lowp_kernels.c: the reduced-precision row ops of every CPU
  * kernel set (backends/cpu/cf_cpu_kernels.h: to_bf16_row, quantize_row,
- * scale_bias_act_row), which the oneDNN backend's precision=bf16|int8 runs.
+ * quantize_row_u8, dequant_bias_act_row), which the oneDNN backend's
+ * precision=bf16|int8 runs.
  *
  *   portable: against references written here (bf16 nearest even picked
  *             by distance in double, NaN quieted; int8 scale and
@@ -124,10 +125,11 @@ static void test_quantize(cf_test *t) {
   if (!CHECK(ref != NULL)) return;
   float x[MAXN];
   int8_t want[MAXN], got[MAXN + 8];
+  uint8_t got_u8[MAXN + 8];
   for (int s = 0; s < N_SETS; s++) {
     const cf_cpu_kernels *k = set_named(SETS[s]);
     if (!k) continue;
-    int bad = 0, scale_bad = 0, guard_bad = 0;
+    int bad = 0, scale_bad = 0, guard_bad = 0, u8_bad = 0;
     for (int li = 0; li < N_LENGTHS; li++)
       for (int rep = 0; rep < 5; rep++) {
         const int n = LENGTHS[li];
@@ -144,6 +146,16 @@ static void test_quantize(cf_test *t) {
         scale_bad += bits_of(got_s) != bits_of(want_s);
         for (int i = 0; i < n; i++) bad += got[i] != want[i];
         for (int i = n; i < n + 8; i++) guard_bad += got[i] != 0x55;
+        /* u8: the same scale, portable's s8 values plus 128. */
+        for (int i = 0; i < n + 8; i++) got_u8[i] = 0x55;
+        scale_bad += bits_of(k->quantize_row_u8(n, x, got_u8)) != bits_of(want_s);
+        for (int i = 0; i < n; i++) {
+          const int wrong = got_u8[i] != want[i] + 128;
+          if (wrong && !u8_bad)
+            printf("  %s: u8 of %.9g: %d, s8 %d\n", SETS[s], (double)x[i], got_u8[i], want[i]);
+          u8_bad += wrong;
+        }
+        for (int i = n; i < n + 8; i++) guard_bad += got_u8[i] != 0x55;
         if (s == 0) {
           float amax = 0;
           for (int i = 0; i < n; i++) amax = fmaxf(amax, fabsf(x[i]));
@@ -156,8 +168,9 @@ static void test_quantize(cf_test *t) {
           }
         }
       }
-    printf("  %s: int8 rows compared\n", SETS[s]);
+    printf("  %s: int8 rows compared (s8 and u8)\n", SETS[s]);
     CHECK_INT_EQ(bad, 0);
+    CHECK_INT_EQ(u8_bad, 0);
     CHECK_INT_EQ(scale_bad, 0);
     CHECK_INT_EQ(guard_bad, 0);
   }
@@ -168,10 +181,11 @@ static const cf_op_act ACTS[] = {CF_OP_ACT_NONE,    CF_OP_ACT_MISH,  CF_OP_ACT_R
                                  CF_OP_ACT_SELU,    CF_OP_ACT_RELU2};
 enum { N_ACTS = sizeof ACTS / sizeof ACTS[0] };
 
-static void test_scale_bias_act(cf_test *t) {
+static void test_dequant_bias_act(cf_test *t) {
   const cf_cpu_kernels *ref = set_named("portable");
   if (!CHECK(ref != NULL)) return;
-  float y0[MAXN], cs[MAXN], bias[MAXN], want[MAXN], got[MAXN + 8], own[MAXN];
+  int32_t acc[MAXN], offset[MAXN];
+  float cs[MAXN], bias[MAXN], want[MAXN], got[MAXN + 8], own[MAXN];
   for (int s = 0; s < N_SETS; s++) {
     const cf_cpu_kernels *k = set_named(SETS[s]);
     if (!k) continue;
@@ -181,42 +195,44 @@ static void test_scale_bias_act(cf_test *t) {
       for (int a = 0; a < N_ACTS; a++)
         for (int with_bias = 0; with_bias < 2; with_bias++) {
           const int n = LENGTHS[li];
-          /* Integer products (as the matmul writes them), positive scales. */
+          /* u8 x s8 products as the matmul writes them (up to 255 * 127 *
+           * 1024) and 128 times a weight row's sum, so the differences
+           * pass 2^24, where the conversion to float rounds; positive
+           * scales. */
           for (int i = 0; i < n; i++) {
-            y0[i] = (float)((int)(rnd() % 200001) - 100000);
+            acc[i] = (int32_t)(rnd() % 66000001u) - 33000000;
+            offset[i] = 128 * ((int32_t)(rnd() % 260097u) - 130048);
             cs[i] = ldexpf(1.0f + 0.5f * uniform(), -14);
             bias[i] = uniform();
           }
-          if (n > 0) y0[0] = -0.0f;
+          if (n > 0) offset[0] = acc[0]; /* a zero difference */
+          if (n > 1) acc[1] = offset[1] + (1 << 24) + 3; /* rounds to even */
           const float rs = ldexpf(1.0f + 0.5f * uniform(), -7);
           const float *b = with_bias ? bias : NULL;
           /* The scaling and bias: bit for bit portable's. */
-          memcpy(want, y0, (size_t)n * sizeof *want);
-          memcpy(got, y0, (size_t)n * sizeof *got);
           for (int i = n; i < n + 8; i++) got[i] = 7.0f;
-          ref->scale_bias_act_row(n, want, rs, cs, b, CF_OP_ACT_NONE);
-          k->scale_bias_act_row(n, got, rs, cs, b, CF_OP_ACT_NONE);
+          ref->dequant_bias_act_row(n, acc, offset, rs, cs, b, CF_OP_ACT_NONE, want);
+          k->dequant_bias_act_row(n, acc, offset, rs, cs, b, CF_OP_ACT_NONE, got);
           for (int i = 0; i < n; i++) scaled_bad += bits_of(got[i]) != bits_of(want[i]);
-          if (s == 0) /* portable against the formula */
+          if (s == 0) /* portable against the formula, the difference in double */
             for (int i = 0; i < n; i++) {
-              float v = y0[i] * (rs * cs[i]);
+              const double d = (double)acc[i] - (double)offset[i];
+              float v = (float)d * (rs * cs[i]);
               if (b) v += b[i];
               scaled_bad += bits_of(want[i]) != bits_of(v);
             }
           /* With the activation: the set's own bias_act_row on the scaled
            * row, bit for bit, and near portable's. */
           const cf_op_act act = ACTS[a];
-          for (int i = 0; i < n; i++) own[i] = y0[i] * (rs * cs[i]);
+          for (int i = 0; i < n; i++) own[i] = (float)(acc[i] - offset[i]) * (rs * cs[i]);
           k->bias_act_row(n, own, b, act);
-          memcpy(got, y0, (size_t)n * sizeof *got);
-          k->scale_bias_act_row(n, got, rs, cs, b, act);
-          memcpy(want, y0, (size_t)n * sizeof *want);
-          ref->scale_bias_act_row(n, want, rs, cs, b, act);
+          k->dequant_bias_act_row(n, acc, offset, rs, cs, b, act, got);
+          ref->dequant_bias_act_row(n, acc, offset, rs, cs, b, act, want);
           for (int i = 0; i < n; i++) {
             const int wrong = bits_of(got[i]) != bits_of(own[i]);
             if (wrong && !own_bad)
-              printf("  %s: act %d of %.9g: %.9g, its bias_act_row %.9g\n", SETS[s], (int)act,
-                     (double)(y0[i] * (rs * cs[i])), (double)got[i], (double)own[i]);
+              printf("  %s: act %d of %d: %.9g, its bias_act_row %.9g\n", SETS[s], (int)act,
+                     acc[i] - offset[i], (double)got[i], (double)own[i]);
             own_bad += wrong;
             const double d = fabs((double)got[i] - want[i]) / (1.0 + fabs((double)want[i]));
             if (d > worst) worst = d;
@@ -233,4 +249,4 @@ static void test_scale_bias_act(cf_test *t) {
   }
 }
 
-CF_TEST_MAIN(test_bf16, test_quantize, test_scale_bias_act)
+CF_TEST_MAIN(test_bf16, test_quantize, test_dequant_bias_act)

@@ -15,7 +15,9 @@ extern const cf_cpu_attention_math cf_avx2_attention_math;
 
 void cf_avx2_to_bf16_row(int n, const float *x, uint16_t *y);
 float cf_avx2_quantize_row(int n, const float *x, int8_t *q);
-void cf_avx2_scale_bias_act_row(int n, float *y, float row_scale, const float *col_scale,
-                              const float *bias, cf_op_act act);
+float cf_avx2_quantize_row_u8(int n, const float *x, uint8_t *q);
+void cf_avx2_dequant_bias_act_row(int n, const int32_t *acc, const int32_t *offset,
+                               float row_scale, const float *col_scale, const float *bias,
+                               cf_op_act act, float *y);
 
 #endif /* CF_AVX2_H */

@@ -43,7 +43,8 @@ void cf_avx2_to_bf16_row(int n, const float *x, uint16_t *y) {
   for (; i < n; i++) y[i] = bf16_one(x[i]);
 }
 
-float cf_avx2_quantize_row(int n, const float *x, int8_t *q) {
+/* The row's scale, max|x| / 127 (1 for an all-zero row). */
+static float row_scale_of(int n, const float *x) {
   /* For finite values the float max of |x| is the portable set's
    * bit-pattern max. */
   const __m256 abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
@@ -58,40 +59,77 @@ float cf_avx2_quantize_row(int n, const float *x, int8_t *q) {
     const float a = fabsf(x[i]);
     amax = a > amax ? a : amax;
   }
-  const float s = amax > 0 ? amax / 127.0f : 1.0f;
+  return amax > 0 ? amax / 127.0f : 1.0f;
+}
+
+/* The portable rounding of one value (the tails); the product its own
+ * statement so that no compiler fuses it with the add (this file has
+ * FMA). */
+static int rounded_one(float x, float inv) {
+  const float magic = 12582912.0f;
+  const float p = x * inv;
+  return (int)((p + magic) - magic);
+}
+
+/* 32 values x * inv rounded to nearest even, plus `add`, as 16-bit lanes
+ * in two registers: vcvtps2dq rounds so in the default MXCSR mode, as the
+ * portable add-and-subtract does; |v| <= 127 plus an ulp, so the
+ * saturating pack never saturates. packs interleaves the 128-bit halves;
+ * the callers' final permute puts the 32 bytes back in order. */
+static void rounded32(const float *x, __m256 inv, __m256i add, __m256i *lo, __m256i *hi) {
+  const __m256i a = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(x), inv));
+  const __m256i b = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(x + 8), inv));
+  const __m256i c = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(x + 16), inv));
+  const __m256i d = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(x + 24), inv));
+  *lo = _mm256_packs_epi32(_mm256_add_epi32(a, add), _mm256_add_epi32(b, add));
+  *hi = _mm256_packs_epi32(_mm256_add_epi32(c, add), _mm256_add_epi32(d, add));
+}
+
+float cf_avx2_quantize_row(int n, const float *x, int8_t *q) {
+  const float s = row_scale_of(n, x);
   const float inv = 1.0f / s;
   const __m256 vinv = _mm256_set1_ps(inv);
-  /* vcvtps2dq rounds to nearest even (the default MXCSR mode), as the
-   * portable add-and-subtract does; |v| <= 127 plus an ulp, so the
-   * saturating packs never saturate. packs interleave the 128-bit halves:
-   * the dword permute puts the 32 bytes back in order. */
   const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-  for (i = 0; i + 32 <= n; i += 32) {
-    const __m256i a = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(x + i), vinv));
-    const __m256i b = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(x + i + 8), vinv));
-    const __m256i c = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(x + i + 16), vinv));
-    const __m256i d = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_loadu_ps(x + i + 24), vinv));
-    const __m256i p = _mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
+  int i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256i lo, hi;
+    rounded32(x + i, vinv, _mm256_setzero_si256(), &lo, &hi);
+    const __m256i p = _mm256_packs_epi16(lo, hi);
     _mm256_storeu_si256((__m256i *)(q + i), _mm256_permutevar8x32_epi32(p, order));
   }
-  /* The portable rounding for the tail; the product its own statement so
-   * that no compiler fuses it with the add (this file has FMA). */
-  const float magic = 12582912.0f;
-  for (; i < n; i++) {
-    const float p = x[i] * inv;
-    q[i] = (int8_t)(int)((p + magic) - magic);
-  }
+  for (; i < n; i++) q[i] = (int8_t)rounded_one(x[i], inv);
   return s;
 }
 
-void cf_avx2_scale_bias_act_row(int n, float *y, float row_scale, const float *col_scale,
-                                const float *bias, cf_op_act act) {
+float cf_avx2_quantize_row_u8(int n, const float *x, uint8_t *q) {
+  const float s = row_scale_of(n, x);
+  const float inv = 1.0f / s;
+  const __m256 vinv = _mm256_set1_ps(inv);
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  int i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256i lo, hi;
+    rounded32(x + i, vinv, _mm256_set1_epi32(128), &lo, &hi);
+    /* v + 128 is 1 to 255: the unsigned saturating pack keeps it. */
+    const __m256i p = _mm256_packus_epi16(lo, hi);
+    _mm256_storeu_si256((__m256i *)(q + i), _mm256_permutevar8x32_epi32(p, order));
+  }
+  for (; i < n; i++) q[i] = (uint8_t)(rounded_one(x[i], inv) + 128);
+  return s;
+}
+
+void cf_avx2_dequant_bias_act_row(int n, const int32_t *acc, const int32_t *offset,
+                                  float row_scale, const float *col_scale, const float *bias,
+                                  cf_op_act act, float *y) {
   int i = 0;
   if (cf_act_vectorised(act)) {
     const __m256 rs = _mm256_set1_ps(row_scale);
     for (; i + 8 <= n; i += 8) {
+      const __m256i a = _mm256_sub_epi32(_mm256_loadu_si256((const __m256i *)(acc + i)),
+                                         _mm256_loadu_si256((const __m256i *)(offset + i)));
       const __m256 s = _mm256_mul_ps(rs, _mm256_loadu_ps(col_scale + i));
-      __m256 v = _mm256_mul_ps(_mm256_loadu_ps(y + i), s);
+      /* vcvtdq2ps rounds to nearest even, as C's int-to-float conversion. */
+      __m256 v = _mm256_mul_ps(_mm256_cvtepi32_ps(a), s);
       if (bias) v = _mm256_add_ps(v, _mm256_loadu_ps(bias + i));
       _mm256_storeu_ps(y + i, cf_act256(act, v));
     }
@@ -99,7 +137,7 @@ void cf_avx2_scale_bias_act_row(int n, float *y, float row_scale, const float *c
   /* Product and sum as separate statements (no FMA contraction), and no
    * + 0.0f without a bias (it would turn -0 into +0). */
   for (; i < n; i++) {
-    float v = y[i] * (row_scale * col_scale[i]);
+    float v = (float)(acc[i] - offset[i]) * (row_scale * col_scale[i]);
     if (bias) v += bias[i];
     y[i] = cf_ref_activate(act, v);
   }

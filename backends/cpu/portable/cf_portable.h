@@ -22,7 +22,9 @@ void cf_portable_gemm_nt(int m, int n, int k, float scale, const float *a, const
                          float *c);
 void cf_portable_to_bf16_row(int n, const float *x, uint16_t *y);
 float cf_portable_quantize_row(int n, const float *x, int8_t *q);
-void cf_portable_scale_bias_act_row(int n, float *y, float row_scale, const float *col_scale,
-                                    const float *bias, cf_op_act act);
+float cf_portable_quantize_row_u8(int n, const float *x, uint8_t *q);
+void cf_portable_dequant_bias_act_row(int n, const int32_t *acc, const int32_t *offset,
+                               float row_scale, const float *col_scale, const float *bias,
+                               cf_op_act act, float *y);
 
 #endif /* CF_PORTABLE_H */

@@ -1,5 +1,6 @@
 /* cf_portable_lowp.c: the reduced-precision projections' row ops in plain
- * C (cf_cpu_kernels.h: to_bf16_row, quantize_row, scale_bias_act_row),
+ * C (cf_cpu_kernels.h: to_bf16_row, quantize_row, quantize_row_u8,
+ * dequant_bias_act_row),
  * written without branches or libm calls so they vectorise at the
  * baseline. These define the results the other sets must match bit for
  * bit. */
@@ -22,7 +23,8 @@ void cf_portable_to_bf16_row(int n, const float *restrict x, uint16_t *restrict 
   }
 }
 
-float cf_portable_quantize_row(int n, const float *restrict x, int8_t *restrict q) {
+/* The row's scale, max|x| / 127 (1 for an all-zero row). */
+static float row_scale_of(int n, const float *restrict x) {
   /* The largest |x| as the largest bit pattern with the sign cleared: for
    * finite non-negative floats the two orders agree, and a signed integer
    * max vectorises under every compiler at every baseline (clang refuses a
@@ -47,25 +49,42 @@ float cf_portable_quantize_row(int n, const float *restrict x, int8_t *restrict 
   for (int l = 0; l < LANES; l++) amax_bits = m[l] > amax_bits ? m[l] : amax_bits;
   float amax;
   memcpy(&amax, &amax_bits, sizeof amax);
-  const float s = amax > 0 ? amax / 127.0f : 1.0f;
+  return amax > 0 ? amax / 127.0f : 1.0f;
+}
+
+/* Nearest even by adding and taking away 1.5 * 2^23 (exact for
+ * |v| < 2^22); |x| * inv <= 127 plus a rounding ulp, so no clamp. The
+ * product is its own statement so that no compiler fuses it with the add
+ * where the baseline has FMA (the other sets round the product). */
+static const float ROUNDING_MAGIC = 12582912.0f;
+
+float cf_portable_quantize_row(int n, const float *restrict x, int8_t *restrict q) {
+  const float s = row_scale_of(n, x);
   const float inv = 1.0f / s;
-  /* Nearest even by adding and taking away 1.5 * 2^23 (exact for
-   * |v| < 2^22); |x| * inv <= 127 plus a rounding ulp, so no clamp. The
-   * product is its own statement so that no compiler fuses it with the
-   * add where the baseline has FMA (the other sets round the product). */
-  const float magic = 12582912.0f;
-  for (i = 0; i < n; i++) {
+  for (int i = 0; i < n; i++) {
     const float p = x[i] * inv;
-    const float v = (p + magic) - magic;
+    const float v = (p + ROUNDING_MAGIC) - ROUNDING_MAGIC;
     q[i] = (int8_t)(int)v;
   }
   return s;
 }
 
-void cf_portable_scale_bias_act_row(int n, float *restrict y, float row_scale,
-                                    const float *restrict col_scale, const float *bias,
-                                    cf_op_act act) {
-  for (int i = 0; i < n; i++) y[i] *= row_scale * col_scale[i];
+float cf_portable_quantize_row_u8(int n, const float *restrict x, uint8_t *restrict q) {
+  const float s = row_scale_of(n, x);
+  const float inv = 1.0f / s;
+  for (int i = 0; i < n; i++) {
+    const float p = x[i] * inv;
+    const float v = (p + ROUNDING_MAGIC) - ROUNDING_MAGIC;
+    q[i] = (uint8_t)((int)v + 128);
+  }
+  return s;
+}
+
+void cf_portable_dequant_bias_act_row(int n, const int32_t *restrict acc,
+                                      const int32_t *restrict offset, float row_scale,
+                                      const float *restrict col_scale, const float *bias,
+                                      cf_op_act act, float *restrict y) {
+  for (int i = 0; i < n; i++) y[i] = (float)(acc[i] - offset[i]) * (row_scale * col_scale[i]);
   /* The row is in L1 now: the second pass costs little. */
   cf_portable_bias_act_row(n, y, bias, act);
 }
