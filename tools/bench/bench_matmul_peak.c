@@ -51,9 +51,10 @@ typedef struct peak_method {
 static const peak_method bf16_methods[] = {
     {"matmul bf16*bf16->f32", false, dnnl_bf16, dnnl_bf16, dnnl_f32},
 };
-/* u8 x s8 is what VNNI multiplies; s8 x s8 -> f32 is what the backend's
- * int8 path asks oneDNN for (it adds a compensation for the signed input);
- * the gemm is oneDNN's other public int8 entry. */
+/* u8 x s8 is what VNNI multiplies and the backend's int8 path asks oneDNN
+ * for (cf_onednn_linear.c); s8 x s8 -> f32, which oneDNN compensates for
+ * the signed input, is what it asked for before; the gemm is oneDNN's
+ * other public int8 entry. */
 static const peak_method int8_methods[] = {
     {"matmul u8*s8->s32", false, dnnl_u8, dnnl_s8, dnnl_s32},
     {"matmul s8*s8->f32", false, dnnl_s8, dnnl_s8, dnnl_f32},
