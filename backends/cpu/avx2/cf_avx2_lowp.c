@@ -2,6 +2,7 @@
  * (cf_cpu_kernels.h), AVX2 with scalar tails; bit for bit the portable
  * set's results (cf_portable_lowp.c). */
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "backends/cpu/avx2/cf_avx2.h"
@@ -85,37 +86,35 @@ static void rounded32(const float *x, __m256 inv, __m256i add, __m256i *lo, __m2
   *hi = _mm256_packs_epi32(_mm256_add_epi32(c, add), _mm256_add_epi32(d, add));
 }
 
-float cf_avx2_quantize_row(int n, const float *x, int8_t *q) {
+/* quantize_row (u8 false) or quantize_row_u8 (true): the two differ only
+ * in the 128 added and the pack's signedness; inlined into each with u8 a
+ * constant. */
+static inline __attribute__((always_inline)) float quantize_bytes(int n, const float *x,
+                                                                  uint8_t *q, bool u8) {
   const float s = row_scale_of(n, x);
   const float inv = 1.0f / s;
   const __m256 vinv = _mm256_set1_ps(inv);
   const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  const int add = u8 ? 128 : 0;
   int i = 0;
   for (; i + 32 <= n; i += 32) {
     __m256i lo, hi;
-    rounded32(x + i, vinv, _mm256_setzero_si256(), &lo, &hi);
-    const __m256i p = _mm256_packs_epi16(lo, hi);
+    rounded32(x + i, vinv, _mm256_set1_epi32(add), &lo, &hi);
+    /* s8: -127 to 127, the signed pack; u8: v + 128 is 1 to 255, the
+     * unsigned one. */
+    const __m256i p = u8 ? _mm256_packus_epi16(lo, hi) : _mm256_packs_epi16(lo, hi);
     _mm256_storeu_si256((__m256i *)(q + i), _mm256_permutevar8x32_epi32(p, order));
   }
-  for (; i < n; i++) q[i] = (int8_t)rounded_one(x[i], inv);
+  for (; i < n; i++) q[i] = (uint8_t)(rounded_one(x[i], inv) + add);
   return s;
 }
 
+float cf_avx2_quantize_row(int n, const float *x, int8_t *q) {
+  return quantize_bytes(n, x, (uint8_t *)q, false);
+}
+
 float cf_avx2_quantize_row_u8(int n, const float *x, uint8_t *q) {
-  const float s = row_scale_of(n, x);
-  const float inv = 1.0f / s;
-  const __m256 vinv = _mm256_set1_ps(inv);
-  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-  int i = 0;
-  for (; i + 32 <= n; i += 32) {
-    __m256i lo, hi;
-    rounded32(x + i, vinv, _mm256_set1_epi32(128), &lo, &hi);
-    /* v + 128 is 1 to 255: the unsigned saturating pack keeps it. */
-    const __m256i p = _mm256_packus_epi16(lo, hi);
-    _mm256_storeu_si256((__m256i *)(q + i), _mm256_permutevar8x32_epi32(p, order));
-  }
-  for (; i < n; i++) q[i] = (uint8_t)(rounded_one(x[i], inv) + 128);
-  return s;
+  return quantize_bytes(n, x, q, true);
 }
 
 void cf_avx2_dequant_bias_act_row(int n, const int32_t *acc, const int32_t *offset,

@@ -52,31 +52,26 @@ static float row_scale_of(int n, const float *restrict x) {
   return amax > 0 ? amax / 127.0f : 1.0f;
 }
 
-/* Nearest even by adding and taking away 1.5 * 2^23 (exact for
- * |v| < 2^22); |x| * inv <= 127 plus a rounding ulp, so no clamp. The
- * product is its own statement so that no compiler fuses it with the add
- * where the baseline has FMA (the other sets round the product). */
-static const float ROUNDING_MAGIC = 12582912.0f;
+/* x * inv rounded to nearest even by adding and taking away 1.5 * 2^23
+ * (exact for |v| < 2^22); |x| * inv <= 127 plus a rounding ulp, so no
+ * clamp. The product is its own statement so that no compiler fuses it
+ * with the add where the baseline has FMA (the other sets round the
+ * product). Inlined into the loops below, which vectorise. */
+static inline int rounded(float x, float inv) {
+  const float magic = 12582912.0f;
+  const float p = x * inv;
+  return (int)((p + magic) - magic);
+}
 
 float cf_portable_quantize_row(int n, const float *restrict x, int8_t *restrict q) {
-  const float s = row_scale_of(n, x);
-  const float inv = 1.0f / s;
-  for (int i = 0; i < n; i++) {
-    const float p = x[i] * inv;
-    const float v = (p + ROUNDING_MAGIC) - ROUNDING_MAGIC;
-    q[i] = (int8_t)(int)v;
-  }
+  const float s = row_scale_of(n, x), inv = 1.0f / s;
+  for (int i = 0; i < n; i++) q[i] = (int8_t)rounded(x[i], inv);
   return s;
 }
 
 float cf_portable_quantize_row_u8(int n, const float *restrict x, uint8_t *restrict q) {
-  const float s = row_scale_of(n, x);
-  const float inv = 1.0f / s;
-  for (int i = 0; i < n; i++) {
-    const float p = x[i] * inv;
-    const float v = (p + ROUNDING_MAGIC) - ROUNDING_MAGIC;
-    q[i] = (uint8_t)((int)v + 128);
-  }
+  const float s = row_scale_of(n, x), inv = 1.0f / s;
+  for (int i = 0; i < n; i++) q[i] = (uint8_t)(rounded(x[i], inv) + 128);
   return s;
 }
 
