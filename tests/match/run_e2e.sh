@@ -166,6 +166,8 @@ for mode in illegal silent crash; do
 done
 grep -q "illegal move 'e2e5' by fake-illegal" "$tmp/illegal.out" || fail "illegal move not named"
 grep -q "fake-silent lost on time" "$tmp/silent.out" || fail "timeout not adjudicated"
+grep -Eq "fake-silent lost on time \(no bestmove 1520 ms after 'go movetime 20', move [0-9]+(\.\.\.)?\)" \
+  "$tmp/silent.out" || fail "timeout: the wait, the command and the move not named"
 grep -q "fake-crash crashed" "$tmp/crash.out" || fail "crash not adjudicated"
 
 # Nothing left running.

@@ -107,8 +107,13 @@ cf_status cf_match_play(cf_engine_proc *white, cf_engine_proc *black, const char
       out->clock_left_ms[us] += limits->tc_inc_ms;
     }
     if (st != CF_OK) {
+      /* Say what was waited for, so a loss on time can be found in the
+       * engine's log (LogFile) and told from a hung engine. */
+      char detail[224];
+      snprintf(detail, sizeof detail, " (no bestmove %d ms after '%s', move %d%s)", wait_ms, go,
+               cf_game_position(&out->game)->fullmove, us == 0 ? "" : "...");
       forfeit(out, us == 0, st == CF_ERR_BACKEND ? "%s lost on time%s" : "%s crashed%s", p->name,
-              "");
+              st == CF_ERR_BACKEND ? detail : "");
       return CF_OK;
     }
     char text[16] = "";
