@@ -228,6 +228,19 @@ float cf_search_moves_left_utility(const cf_search_params *p, const cf_snode *pa
  * selection adds the exploration term to. */
 float cf_search_edge_utility(const cf_search_params *p, const cf_snode *node, const cf_sedge *e,
                              float fpu, float draw_score, bool moves_left);
+/* The chosen edge (index `best`, prior p, value q, `started` visits) and
+ * its strongest rival (score `rival`, the first edge of that score at
+ * `rival_index`), for the visits it keeps winning in a row. */
+typedef struct cf_run_edges {
+  float u_coeff, p, q, rival;
+  uint32_t started;
+  int best, rival_index;
+} cf_run_edges;
+/* How many visits in a row the chosen edge takes, the next one included
+ * (>= 1; UINT32_MAX when its Q alone keeps it ahead): the run
+ * cf_search_select_run reports. *probes, when not NULL, counts the scores
+ * it computed (a few dozen at most, however far the first estimate is). */
+uint32_t cf_search_run_length(const cf_run_edges *r, int *probes);
 /* cf_search_select_run with the moves-left utility when moves_left (the
  * network has the head). */
 int cf_search_select_full(const cf_search_params *p, const cf_snode *node, float draw_score,

@@ -58,35 +58,62 @@ bool cf_search_allowed(cf_move m, const cf_move *allowed, int n_allowed) {
  * (a collision's visits included, cf_search_gather.c). */
 static uint32_t started_visits(const cf_snode *c) { return c ? c->n + c->in_flight : 0; }
 
-/* The chosen edge (index `best`, prior p, value q, `started` visits) and
- * its strongest rival (score `rival`, the first edge of that score at
- * `rival_index`), for the visits it keeps winning in a row. */
-typedef struct run_edges {
-  float u_coeff, p, q, rival;
-  uint32_t started;
-  int best, rival_index;
-} run_edges;
-
 /* Whether the chosen edge is still chosen with j more visits started: its
  * score computed as cf_search_select computes it, ties going to the first
  * edge. */
-static bool still_chosen(const run_edges *r, double j) {
+static bool still_chosen(const cf_run_edges *r, double j, int *probes) {
+  if (probes) ++*probes;
   const float score = r->q + r->u_coeff * r->p / (1.0f + (float)((double)r->started + j));
   return score > r->rival || (score == r->rival && r->best < r->rival_index);
 }
 
 /* How many visits in a row the chosen edge takes, the next one included:
  * Q + u P / (1 + started + k) stays ahead of the rival for k <= u P /
- * (rival - Q) - 1 - started, then set exactly by the float scores. A rival
- * its Q alone beats never catches it. */
-static uint32_t visits_before_rival(const run_edges *r) {
+ * (rival - Q) - 1 - started, then set exactly by the float scores: the
+ * smallest k >= 1 at which still_chosen fails. A rival its Q alone beats
+ * never catches it.
+ *
+ * still_chosen is monotone in k (each float operation is), so the exact
+ * k is found by galloping from the estimate and bisecting: where Q and
+ * the rival differ by a few float ulps (near-equal values in a decided
+ * line) the estimate can be millions of visits off, and stepping one
+ * visit at a time from it took up to a second a batch. */
+uint32_t cf_search_run_length(const cf_run_edges *r, int *probes) {
   if (!(r->rival > r->q)) return UINT32_MAX;
+  const double top = (double)UINT32_MAX - 2;
   double k = floor((double)r->u_coeff * r->p / (double)(r->rival - r->q) - (double)r->started);
   if (k < 1) k = 1;
-  if (k >= (double)UINT32_MAX - 2) return UINT32_MAX;
-  while (still_chosen(r, k)) k++;
-  while (k > 1 && !still_chosen(r, k - 1)) k--;
-  return (uint32_t)k;
+  if (k >= top) return UINT32_MAX;
+  /* chosen: still chosen at `chosen` (or 0, the visit at hand); gone: not
+   * chosen at `gone`; the answer is the first gone after chosen. */
+  double chosen, gone;
+  if (still_chosen(r, k, probes)) {
+    chosen = k;
+    for (double step = 1;; step *= 2) {
+      gone = k + step;
+      if (gone >= top) return UINT32_MAX;
+      if (!still_chosen(r, gone, probes)) break;
+      chosen = gone;
+    }
+  } else {
+    gone = k;
+    chosen = 0;
+    for (double step = 1; k - step >= 1; step *= 2) {
+      if (still_chosen(r, k - step, probes)) {
+        chosen = k - step;
+        break;
+      }
+      gone = k - step;
+    }
+  }
+  while (gone - chosen > 1) {
+    const double mid = floor((chosen + gone) / 2);
+    if (still_chosen(r, mid, probes))
+      chosen = mid;
+    else
+      gone = mid;
+  }
+  return (uint32_t)gone;
 }
 
 float cf_search_edge_utility(const cf_search_params *p, const cf_snode *node, const cf_sedge *e,
@@ -120,11 +147,11 @@ int cf_search_select_full(const cf_search_params *p, const cf_snode *node, float
   }
   if (run && best >= 0) {
     const cf_sedge *e = &node->edges[best];
-    const run_edges r = {.u_coeff = u_coeff, .p = e->p,
+    const cf_run_edges r = {.u_coeff = u_coeff, .p = e->p,
                          .q = cf_search_edge_utility(p, node, e, fpu, draw_score, moves_left),
                          .rival = second_score, .started = started_visits(e->child),
                          .best = best, .rival_index = second};
-    *run = visits_before_rival(&r);
+    *run = cf_search_run_length(&r, NULL);
   }
   return best;
 }

@@ -2,6 +2,10 @@
  *   - the run cf_search_select_run reports: the chosen edge keeps being
  *     chosen for exactly that many visits in flight, and the next one goes
  *     elsewhere; a move whose Q alone keeps it ahead has no end to its run;
+ *   - the run's length is exact, and found with a few dozen scores, where Q
+ *     and the rival differ by a few float ulps and the first estimate is
+ *     millions of visits off (a decided line in a 1 s game: stepping from
+ *     the estimate took up to a second a batch);
  *   - the collision budget grows with the tree as Lc0's MaxCollisionVisits
  *     scaling does (1 on a fresh tree, the maximum from 145000 visits). */
 #include <math.h>
@@ -86,6 +90,60 @@ static void test_run_without_end_when_q_dominates(cf_test *t) {
   CHECK(run == UINT32_MAX);
 }
 
+/* The chosen edge's score with j more visits started, as selection
+ * computes it, against the rival: the run ends at the first j >= 1 where
+ * it is no longer ahead. Visits one at a time, up to `cap`. */
+static uint32_t run_by_steps(const cf_run_edges *r, uint32_t cap) {
+  for (uint32_t j = 1; j < cap; j++) {
+    const float score = r->q + r->u_coeff * r->p / (1.0f + (float)((double)r->started + j));
+    if (!(score > r->rival || (score == r->rival && r->best < r->rival_index))) return j;
+  }
+  return cap;
+}
+
+static void check_run_length(cf_test *t, const cf_run_edges *r) {
+  int probes = 0;
+  const uint32_t run = cf_search_run_length(r, &probes);
+  CHECK_INT_EQ((long long)run, (long long)run_by_steps(r, 20000000));
+  CHECK(probes <= 80);
+}
+
+static void test_run_exact_when_values_differ_by_ulps(cf_test *t) {
+  /* Two cases from a 1 s game's log: the estimate 6621782 against the
+   * exact 6587471 (too far), and 1410832 against 1421130 (short). */
+  const cf_run_edges far = {.u_coeff = 25.2171f, .p = 0.187825f, .q = -0.109657288f,
+                            .rival = -0.109656572f, .started = 180, .best = 0, .rival_index = 1};
+  check_run_length(t, &far);
+  CHECK(cf_search_run_length(&far, NULL) > 6000000);
+  const cf_run_edges short_ = {.u_coeff = 22.9756f, .p = 0.0631386f, .q = -0.195649341f,
+                               .rival = -0.195648313f, .started = 58, .best = 1, .rival_index = 0};
+  check_run_length(t, &short_);
+  /* Values one ulp apart, from a few started visits to many. */
+  for (uint32_t started = 0; started < 2000000; started = started * 3 + 7) {
+    const float q = -0.5f;
+    const cf_run_edges r = {.u_coeff = 3.0f, .p = 0.01f, .q = q, .rival = nextafterf(q, 0.0f),
+                            .started = started, .best = 2, .rival_index = 1};
+    check_run_length(t, &r);
+  }
+  /* Rivals from one ulp to far off, ties to either side. */
+  uint32_t seed = 12345;
+  for (int i = 0; i < 300; i++) {
+    seed = seed * 1664525u + 1013904223u;
+    const float gap = ldexpf(1.0f, -(int)(seed >> 27) - 1); /* 2^-1 .. 2^-32 */
+    seed = seed * 1664525u + 1013904223u;
+    const float q = -1.0f + (float)(seed >> 8) / (float)(1u << 24);
+    seed = seed * 1664525u + 1013904223u;
+    const cf_run_edges r = {.u_coeff = 1.0f + (float)(seed >> 28),
+                            .p = (float)((seed >> 8) & 0xffff) / 65536.0f + 1e-4f,
+                            .q = q,
+                            .rival = q + gap * 0.01f > q ? q + gap * 0.01f : nextafterf(q, 1.0f),
+                            .started = (seed >> 12) & 0xfff,
+                            .best = (int)(seed & 1),
+                            .rival_index = (int)(~seed & 1)};
+    if (cf_search_run_length(&r, NULL) < 20000000) check_run_length(t, &r);
+  }
+}
+
 static void test_budget_grows_with_the_tree(cf_test *t) {
   cf_search_params p;
   cf_search_params_default(&p);
@@ -108,4 +166,5 @@ static void test_budget_grows_with_the_tree(cf_test *t) {
 }
 
 CF_TEST_MAIN(test_run_until_the_rival_passes, test_run_without_end_when_q_dominates,
+             test_run_exact_when_values_differ_by_ulps,
              test_budget_grows_with_the_tree)
