@@ -106,14 +106,17 @@ cf_status cf_match_play(cf_engine_proc *white, cf_engine_proc *black, const char
       }
       out->clock_left_ms[us] += limits->tc_inc_ms;
     }
-    if (st != CF_OK) {
+    if (st == CF_ERR_BACKEND) {
       /* Say what was waited for, so a loss on time can be found in the
        * engine's log (LogFile) and told from a hung engine. */
-      char detail[224];
+      char detail[sizeof go + 64];
       snprintf(detail, sizeof detail, " (no bestmove %d ms after '%s', move %d%s)", wait_ms, go,
                cf_game_position(&out->game)->fullmove, us == 0 ? "" : "...");
-      forfeit(out, us == 0, st == CF_ERR_BACKEND ? "%s lost on time%s" : "%s crashed%s", p->name,
-              st == CF_ERR_BACKEND ? detail : "");
+      forfeit(out, us == 0, "%s lost on time%s", p->name, detail);
+      return CF_OK;
+    }
+    if (st != CF_OK) {
+      forfeit(out, us == 0, "%s crashed%s", p->name, "");
       return CF_OK;
     }
     char text[16] = "";

@@ -28,7 +28,7 @@ typedef struct cf_match_limits {
 
 typedef struct cf_match_game_result {
   cf_game_result result;  /* from White's view */
-  char reason[320];       /* "checkmate", "illegal move e2e5 by X", "timeout", ... */
+  char reason[384];       /* "checkmate", "illegal move e2e5 by X", "timeout", ... */
   bool rules_end;         /* ended by the rules (not by a fault or the ply cap) */
   cf_game game;           /* the moves played (owned; cf_game_free) */
   int opening_plies;      /* plies that came from the opening */
