@@ -55,6 +55,8 @@ typedef struct bf16_body {
   const uint16_t *qb;       /* rows of 2 dp */
   const uint32_t *kt, *vp;  /* [dp][64]; [32][dh] */
   const uint32_t *eq, *ek, *ev;
+  uint16_t *w;              /* the softmax's weights [64][64] */
+  float *sa;                /* their scale per row */
   int dh, dp;
 } bf16_body;
 
@@ -73,17 +75,19 @@ static void body_scores(const void *body, int q, int c, int half, int step, floa
 }
 
 /* The softmax on the float32 scores straight to unnormalised bf16
- * weights, one scale per row, then the weighted values. */
-static void body_values(const void *body, int q, float *s0, float *s1, const float *bias0,
-                        const float *bias1, float *o0, float *o1) {
+ * weights, one scale per row, into the task's rows of weights. */
+static void body_softmax(const void *body, int q, float *s, const float *bias) {
   const bf16_body *f = body;
-  const cf_cpu_attention_bf16_math *m = f->e->m;
-  _Alignas(64) uint16_t w[2][64];
-  float sa[2];
-  sa[0] = m->softmax_to_bf16(s0, f->a->scale, bias0, w[0]);
-  sa[1] = m->softmax_to_bf16(s1, f->a->scale, bias1, w[1]);
-  m->weighted_values_pair(f->dh, w[0], w[1], sa[0], sa[1], f->vp, f->ev, cf_cpu_query_base(q),
-                          cf_cpu_query_base(q + 8), o0, o1);
+  f->sa[q] = f->e->m->softmax_to_bf16(s, f->a->scale, bias, f->w + 64 * q);
+}
+
+/* The weighted values of a query pair from its bf16 weights. */
+static void body_values(const void *body, int q, float *s0, float *s1, float *o0, float *o1) {
+  (void)s0, (void)s1;
+  const bf16_body *f = body;
+  f->e->m->weighted_values_pair(f->dh, f->w + 64 * q, f->w + 64 * (q + 8), f->sa[q],
+                                f->sa[q + 8], f->vp, f->ev, cf_cpu_query_base(q),
+                                cf_cpu_query_base(q + 8), o0, o1);
 }
 
 /* One (b, h) task (a cf_cpu_task_fn). next_h: the thread's next head when
@@ -105,12 +109,14 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
   _Alignas(64) uint32_t vp[32 * MAXD];     /* [32][dh] */
   e->m->pack_qkv(dh, tok + h * dh, tok + dm + h * dh, tok + 2 * dm + h * dh, (size_t)ld, qb, kt,
                  vp);
-  const bf16_body f = {.e = e, .a = a, .qb = qb, .kt = kt, .vp = vp,
+  _Alignas(64) uint16_t w[64 * 64];
+  float sa[64];
+  const bf16_body f = {.e = e, .a = a, .qb = qb, .kt = kt, .vp = vp, .w = w, .sa = sa,
                        .eq = t->q ? t->q + tq : NULL, .ek = t->k ? t->k + tq : NULL,
                        .ev = t->v ? t->v + tv : NULL, .dh = dh, .dp = dp};
   _Alignas(64) float S[64 * 64];
   cf_cpu_walk_scores(&f, a, next_h, next, S, body_prefetch, body_scores);
-  cf_cpu_walk_values(&f, a, task, S, body_values);
+  cf_cpu_walk_values(&f, a, task, S, body_softmax, body_values);
 }
 
 bool cf_cpu_attention_bf16(cf_cpu_ctx *c, const cf_attention_args *a) {

@@ -79,6 +79,8 @@ typedef struct int8_body {
   cf_cpu_int8_rpe head;        /* not yet offset by a pair's c */
   const uint32_t *ev;
   const float *evs;
+  uint8_t *w;                  /* the softmax's weights [64][64] */
+  float *sa;                   /* their scale per row */
   int dh, dq;
 } int8_body;
 
@@ -99,18 +101,20 @@ static void body_scores(const void *body, int q, int c, int half, int step, floa
                        f->kt, f->kc, f->sk, &t, half, s0, s1);
 }
 
-/* The float32 softmax straight to u8 weights (one scale per row), then the
- * integer weighted values with the RPE value term. */
-static void body_values(const void *body, int q, float *s0, float *s1, const float *bias0,
-                        const float *bias1, float *o0, float *o1) {
+/* The float32 softmax straight to u8 weights (one scale per row), into
+ * the task's rows of weights. */
+static void body_softmax(const void *body, int q, float *s, const float *bias) {
   const int8_body *f = body;
-  const cf_cpu_attention_int8_math *m = f->e->m;
-  _Alignas(64) uint8_t w[2][64];
-  float sa[2];
-  sa[0] = m->softmax_to_u8(s0, f->a->scale, bias0, w[0]);
-  sa[1] = m->softmax_to_u8(s1, f->a->scale, bias1, w[1]);
-  m->weighted_values_pair(f->dh, w[0], w[1], sa[0], sa[1], f->vq, f->sv, f->ev, f->evs,
-                          cf_cpu_query_base(q), cf_cpu_query_base(q + 8), o0, o1);
+  f->sa[q] = f->e->m->softmax_to_u8(s, f->a->scale, bias, f->w + 64 * q);
+}
+
+/* The integer weighted values of a query pair with the RPE value term. */
+static void body_values(const void *body, int q, float *s0, float *s1, float *o0, float *o1) {
+  (void)s0, (void)s1;
+  const int8_body *f = body;
+  f->e->m->weighted_values_pair(f->dh, f->w + 64 * q, f->w + 64 * (q + 8), f->sa[q],
+                                f->sa[q + 8], f->vq, f->sv, f->ev, f->evs,
+                                cf_cpu_query_base(q), cf_cpu_query_base(q + 8), o0, o1);
 }
 
 /* One (b, h) task (a cf_cpu_task_fn; next_h, next as the float32
@@ -131,7 +135,9 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
   e->m->quantize_qk(dh, tok, tok + dm, (size_t)ld, qb, kt, sq, sk, kc);
   _Alignas(64) uint32_t vq[16 * MAXD];
   float sv[MAXD];
-  const int8_body f = {.e = e, .a = a, .qb = qb, .kt = kt, .vq = vq, .sq = sq, .sk = sk, .sv = sv,
+  _Alignas(64) uint8_t w[64 * 64];
+  float sa[64];
+  const int8_body f = {.w = w, .sa = sa, .e = e, .a = a, .qb = qb, .kt = kt, .vq = vq, .sq = sq, .sk = sk, .sv = sv,
                  .kc = kc, .head = head_tables(e, h, dq),
                  .ev = e->v.quads ? e->v.quads + (size_t)h * TABLE * dh : NULL,
                  .evs = e->v.quads ? e->v.scale + (size_t)h * dh : NULL, .dh = dh, .dq = dq};
@@ -140,7 +146,7 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
   cf_cpu_walk_scores(&f, a, next_h, next, S, body_prefetch, body_scores);
   /* Values per depth column, in key quads [16][dh]. */
   e->m->quantize_values(dh, tok + 2 * dm, (size_t)ld, vq, sv);
-  cf_cpu_walk_values(&f, a, task, S, body_values);
+  cf_cpu_walk_values(&f, a, task, S, body_softmax, body_values);
 }
 
 bool cf_cpu_attention_int8(cf_cpu_ctx *c, const cf_attention_args *a) {

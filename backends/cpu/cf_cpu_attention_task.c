@@ -35,11 +35,14 @@ static void f32_scores(const void *body, int q, int c, int half, int step, float
                     half, s0, s1);
 }
 
-static void f32_values(const void *body, int q, float *s0, float *s1, const float *bias0,
-                       const float *bias1, float *o0, float *o1) {
+static void f32_softmax(const void *body, int q, float *s, const float *bias) {
+  (void)q;
   const f32_body *f = body;
-  f->m->finish_scores(s0, f->a->scale, bias0);
-  f->m->finish_scores(s1, f->a->scale, bias1);
+  f->m->finish_scores(s, f->a->scale, bias);
+}
+
+static void f32_values(const void *body, int q, float *s0, float *s1, float *o0, float *o1) {
+  const f32_body *f = body;
   f->m->weighted_values_pair(f->dh, s0, s1, f->V, (size_t)f->ld, f->ev, cf_cpu_query_base(q),
                              cf_cpu_query_base(q + 8), o0, o1);
 }
@@ -73,7 +76,7 @@ void cf_cpu_attend(const cf_cpu_attention_math *m, const cf_attention_args *a,
    * slide across it; both halves at once overflowed L1 into L2. */
   _Alignas(64) float S[64 * 64];
   cf_cpu_walk_scores(&f, a, next_h, next, S, f32_prefetch, f32_scores);
-  cf_cpu_walk_values(&f, a, task, S, f32_values);
+  cf_cpu_walk_values(&f, a, task, S, f32_softmax, f32_values);
 }
 
 void cf_cpu_attend_plain(const cf_cpu_attention_math *m, const cf_attention_args *a,

@@ -1,15 +1,19 @@
 /* bench_attention: the CPU attention op alone (backends/cpu), per subset of
- * RPE terms, at CF-6M's shape (8 heads, dh 32) with 8 layers' worth of
- * tables cycled so that batch 1 sees the cache behaviour of a whole net.
- * A benchmark, not a test (docs/BACKENDS.md):
+ * RPE terms, at CF-6M's shape (8 heads, dh 32; --shape 4x16 is the built-in
+ * network's) with 8 layers' worth of tables cycled so that batch 1 sees the
+ * cache behaviour of a whole net. A benchmark, not a test (docs/BACKENDS.md):
  *   build/tests/backends/bench_attention [--batches 1,16] [--seconds S] [--layers N]
- *                                        [--only none|q|k|v|qkv] [--bf16 | --int8]
+ *                                        [--only none|q|k|v|qkv] [--shape HxD]
+ *                                        [--bf16 | --int8]
  * Prints microseconds of CPU time (robust to a shared machine) per position
- * per layer for none, q, k, v, qkv, with
+ * per layer for none, q, k, v, qkv, each with the fastest call in brackets
+ * (a sibling hardware thread busy with another tenant's work slows CPU time
+ * too; the fastest call is the least disturbed), with
  * the kernel set a backend would run (CFORMER_CPU_KERNELS picks one);
  * --bf16: the bf16 core a backend runs with precision=bf16; --int8: the
  * int8 core of precision=int8 (where the kernel set has one). */
 #include "backends/cpu/cf_cpu_kernels.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +21,7 @@
 
 #include "backends/cpu/cf_cpu_internal.h"
 
-enum { LAYERS = 8, HEADS = 8, DH = 32, DM = HEADS * DH };
+enum { LAYERS = 8 };
 
 static double now(void) {
   struct timespec t;
@@ -34,7 +38,10 @@ static const char *const VARIANTS[] = {"none", "q", "k", "v", "qkv"};
 
 static int usage(void) {
   fprintf(stderr, "usage: bench_attention [--batches 1,16] [--seconds S] [--layers 1-8]\n"
-                  "                       [--only none|q|k|v|qkv] [--flush-mb N] [--bf16 | --int8]\n");
+                  "                       [--only none|q|k|v|qkv] [--flush-mb N] [--shape HxD]\n"
+                  "                       [--bf16 | --int8]\n"
+                  "  --shape HxD  heads x depth per head, D at most 128 (default 8x32, CF-6M;\n"
+                  "               4x16 is the built-in network's)\n");
   return 2;
 }
 
@@ -42,7 +49,7 @@ int main(int argc, char **argv) {
   const char *batches = "1,16,64";
   double seconds = 1.0;
   bool bf16 = false, int8 = false;
-  int layers = LAYERS;
+  int layers = LAYERS, heads = 8, dh = 32;
   const char *only = NULL;
   size_t flush_mb = 0; /* stream this much memory between layers, as a net's weights would */
   for (int i = 1; i < argc; i++) {
@@ -57,7 +64,14 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--bf16") == 0) bf16 = true;
     else if (strcmp(argv[i], "--int8") == 0) int8 = true;
     else if (strcmp(argv[i], "--flush-mb") == 0 && i + 1 < argc) flush_mb = (size_t)atoi(argv[++i]);
-    else if (strcmp(argv[i], "--layers") == 0 && i + 1 < argc) {
+    else if (strcmp(argv[i], "--shape") == 0 && i + 1 < argc) {
+      char x;
+      int end = 0;
+      const char *shape = argv[++i];
+      if (sscanf(shape, "%d%c%d%n", &heads, &x, &dh, &end) != 3 || x != 'x' || shape[end] ||
+          heads < 1 || heads > 64 || dh < 1 || dh > CF_CPU_MAX_FAST_DEPTH)
+        return usage();
+    } else if (strcmp(argv[i], "--layers") == 0 && i + 1 < argc) {
       layers = atoi(argv[++i]);
       if (layers < 1 || layers > LAYERS) return usage();
     } else {
@@ -81,21 +95,23 @@ int main(int argc, char **argv) {
             cf_cpu_kernels_name(&ctx));
     return 1;
   }
+  const int dm = heads * dh;
+  printf("shape: %d heads x depth %d\n", heads, dh);
   printf("kernels: %s%s%s\n", cf_cpu_kernels_name(&ctx),
          bf16 ? ", bf16 attention " : int8 ? ", int8 attention " : "",
          bf16 ? ctx.attention_bf16->name : int8 ? ctx.attention_int8->name : "");
   unsigned seed = 1;
-  float *table = malloc(sizeof(float) * 225 * DM);
+  float *table = malloc(sizeof(float) * 225 * dm);
   if (!table) {
     fprintf(stderr, "bench_attention: out of memory\n");
     return 1;
   }
   cf_bweight *rq[LAYERS], *rk[LAYERS], *rv[LAYERS];
   for (int l = 0; l < LAYERS; l++) {
-    for (int i = 0; i < 225 * DM; i++) table[i] = frand(&seed);
-    const cf_weight_shape q = {.role = CF_WEIGHT_RPE_Q, .rows = 225, .cols = DM, .heads = HEADS},
-                          k = {.role = CF_WEIGHT_RPE_K, .rows = 225, .cols = DM, .heads = HEADS},
-                          v = {.role = CF_WEIGHT_RPE_V, .rows = 225, .cols = DM, .heads = HEADS};
+    for (int i = 0; i < 225 * dm; i++) table[i] = frand(&seed);
+    const cf_weight_shape q = {.role = CF_WEIGHT_RPE_Q, .rows = 225, .cols = dm, .heads = heads},
+                          k = {.role = CF_WEIGHT_RPE_K, .rows = 225, .cols = dm, .heads = heads},
+                          v = {.role = CF_WEIGHT_RPE_V, .rows = 225, .cols = dm, .heads = heads};
     rq[l] = cf_cpu_weight_create(&ctx, &q, table, NULL);
     rk[l] = cf_cpu_weight_create(&ctx, &k, table, NULL);
     rv[l] = cf_cpu_weight_create(&ctx, &v, table, NULL);
@@ -116,27 +132,30 @@ int main(int argc, char **argv) {
       fprintf(stderr, "bench_attention: batch '%s' is not 1-256\n", tok);
       return 2;
     }
-    float *qkv = cf_cpu_alloc((size_t)batch * 64 * 3 * DM);
-    float *out = cf_cpu_alloc((size_t)batch * 64 * DM);
+    float *qkv = cf_cpu_alloc((size_t)batch * 64 * 3 * dm);
+    float *out = cf_cpu_alloc((size_t)batch * 64 * dm);
     if (!qkv || !out) {
       fprintf(stderr, "bench_attention: out of memory at batch %d\n", batch);
       return 1;
     }
-    for (size_t i = 0; i < (size_t)batch * 64 * 3 * DM; i++) qkv[i] = frand(&seed);
+    for (size_t i = 0; i < (size_t)batch * 64 * 3 * dm; i++) qkv[i] = frand(&seed);
     printf("batch %3d:", batch);
     for (int v = 0; v < 5; v++) {
       if (only && strcmp(only, VARIANTS[v]) != 0) continue;
       long calls = 0;
       flush_time = 0.0;
-      double t0 = now(), t;
+      double t0 = now(), t, best = 1e30;
       do {
         for (int l = 0; l < layers; l++, calls++) {
-          cf_attention_args a = {.batch = batch, .heads = HEADS, .depth = DH, .qkv = qkv,
+          const double c0 = now();
+          cf_attention_args a = {.batch = batch, .heads = heads, .depth = dh, .qkv = qkv,
                                  .rpe_q = (v == 1 || v == 4) ? rq[l] : NULL,
                                  .rpe_k = (v == 2 || v == 4) ? rk[l] : NULL,
                                  .rpe_v = (v == 3 || v == 4) ? rv[l] : NULL,
-                                 .scale = 0.17677669f, .out = out};
+                                 .scale = 1.0f / sqrtf((float)dh), .out = out};
           cf_cpu_attention(&ctx, &a);
+          const double c1 = now();
+          if (c1 - c0 < best) best = c1 - c0;
           if (flush) {
             const double f0 = now();
             float acc = 0.0f;
@@ -147,9 +166,11 @@ int main(int argc, char **argv) {
         }
         t = now();
       } while (t - t0 < seconds);
-      printf("  %s %6.2f", VARIANTS[v], (t - t0 - flush_time) * 1e6 / ((double)calls * batch));
+      printf("  %s %6.2f [%6.2f]", VARIANTS[v],
+             (t - t0 - flush_time) * 1e6 / ((double)calls * batch),
+             best * 1e6 / batch);
     }
-    printf("  us/position/layer\n");
+    printf("  us/position/layer [fastest call]\n");
     cf_cpu_free(qkv);
     cf_cpu_free(out);
   }
