@@ -63,8 +63,11 @@ void cf_cpu_attend(const cf_cpu_attention_math *m, const cf_attention_args *a,
    * rows of dh floats). The other order spent 10% of the kernel in
    * store-forwarding stalls. */
   const float *K0 = tok + dm + h * dh;
-  for (int i = 0; i < dh; i++)
-    for (int k = 0; k < 64; k++) kt[i * 64 + k] = K0[(size_t)k * ld + i];
+  if (m->transpose_keys)
+    m->transpose_keys(dh, K0, (size_t)ld, kt);
+  else
+    for (int i = 0; i < dh; i++)
+      for (int k = 0; k < 64; k++) kt[i * 64 + k] = K0[(size_t)k * ld + i];
   const f32_body f = {.m = m, .t = t, .a = a, .tok = tok, .V = tok + 2 * dm + h * dh,
                       .eq = cf_cpu_head_table(t->q_rev, h, dh),
                       .ek = cf_cpu_head_table(t->k_rev, h, dh),

@@ -57,6 +57,11 @@ typedef struct cf_cpu_attention_math {
    * K[i] ek[i] over any depth; eq, ek: the displacement's rows of dh, or
    * NULL when absent. */
   float (*dot_rpe)(int dh, const float *Q, const float *K, const float *eq, const float *ek);
+
+  /* Optional (NULL: the driver's scalar loop): the head's keys transposed,
+   * kt[i * 64 + k] = K[k * ld + i] for depth i < dh and key k < 64; kt
+   * 64-byte aligned. */
+  void (*transpose_keys)(int dh, const float *K, size_t ld, float *kt);
 } cf_cpu_attention_math;
 
 /* The attention core in bfloat16 (the oneDNN backend's precision=bf16):

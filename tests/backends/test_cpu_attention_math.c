@@ -4,7 +4,9 @@
  * terms, the softmax, and the weighted values with and without the value
  * table, at depths that hit the vector tails. The wasm set adds in the
  * portable set's order, so it must match bit for bit; the x86 sets use
- * fused multiply-adds and must match to rounding. A set this build or CPU
+ * fused multiply-adds and must match to rounding. A set's key transpose
+ * (where it has one) must equal the plain loop's, every depth 1 to 128 and
+ * row strides that put keys in different pages. A set this build or CPU
  * lacks is skipped (tests/backends/cf_kernel_sets.h). */
 #include <math.h>
 #include <stdio.h>
@@ -100,4 +102,34 @@ static void test_every_set_matches_portable(cf_test *t) {
   if (!compared) CF_SKIP("no kernel set besides portable runs here");
 }
 
-CF_TEST_MAIN(test_every_set_matches_portable)
+/* transpose_keys, where a set has one, against kt[i * 64 + k] = K[k * ld +
+ * i]; the words of kt past depth dh are left alone. */
+static void test_transpose_keys(cf_test *t) {
+  static const size_t strides[] = {128, 3 * 64 * 3, 3 * 1024, 3 * 1024 + 5};
+  int compared = 0;
+  for (int s = 0; s < N_SETS; s++) {
+    const cf_cpu_kernels *k = set_named(SETS[s]);
+    if (!k || !k->attention->transpose_keys) continue;
+    int bad = 0;
+    for (size_t si = 0; si < sizeof strides / sizeof *strides; si++) {
+      const size_t ld = strides[si];
+      float *K = randoms(64 * ld), *kt = randoms(129 * 64);
+      for (int dh = 1; dh <= 128 && (size_t)dh <= ld; dh++) {
+        for (int i = 0; i < 129 * 64; i++) kt[i] = -7.0f;
+        k->attention->transpose_keys(dh, K, ld, kt);
+        for (int i = 0; i < dh; i++)
+          for (int key = 0; key < 64; key++)
+            bad += memcmp(&kt[i * 64 + key], &K[(size_t)key * ld + i], sizeof(float)) != 0;
+        for (int i = dh * 64; i < 129 * 64; i++) bad += kt[i] != -7.0f;
+      }
+      free(K);
+      free(kt);
+    }
+    printf("  %s: transpose_keys, %d wrong words\n", k->name, bad);
+    CHECK_INT_EQ(bad, 0);
+    compared++;
+  }
+  if (!compared) CF_SKIP("no kernel set with its own key transpose runs here");
+}
+
+CF_TEST_MAIN(test_every_set_matches_portable, test_transpose_keys)
