@@ -21,6 +21,39 @@ enum { CF_CPU_RPE_TABLE = 225 }; /* displacements: 15 x 15 */
 static inline int cf_cpu_key_off(int k) { return 15 * (k >> 3) + (k & 7); }
 static inline int cf_cpu_query_base(int q) { return 15 * ((q >> 3) + 7) + (q & 7) + 7; }
 
+/* The joined form of a reversed query or key table, for kernel sets whose
+ * vectors span two key ranks (cf_cpu_attention_math.scores_file): per head,
+ * query file f and depth i, CF_CPU_JOINED vectors of 16 floats, vector x
+ * holding the entries of key ranks qr + d and qr + d + 1 (d = x - 7) for a
+ * query of file f on rank qr: a reversed row read at c(q) + 15 r is
+ * 112 - f + 15 (r - qr), so for d = r - qr the two runs of 8 start at
+ * 112 - f + 15 d and 15 further. A vector the kernel would join from two
+ * 8-float loads for every query pair and key half is one aligned load. 8
+ * times the reversed table (14 x 8 x 16 floats against 225 per depth), so
+ * built only for shallow heads. */
+enum { CF_CPU_JOINED = 14, CF_CPU_JOINED_MAX_DEPTH = 16 };
+
+/* The smallest batch whose calls read the joined form. Each call reads a
+ * head's joined tables once for all its positions; below this the reads
+ * cost more than the joins they save (at batch 1 the float32 op of the
+ * built-in net's shape took longer with a head's joins made per call). */
+enum { CF_CPU_JOINED_MIN_BATCH = 4 };
+
+/* Floats of one (head, file) block of the joined form: [dh][14][16]. */
+static inline size_t cf_cpu_joined_block(int dh) { return (size_t)dh * CF_CPU_JOINED * 16; }
+
+/* Head h's reversed table rev ([dh][225]) joined into out ([8][dh][14][16],
+ * 8 file blocks). */
+static inline void cf_cpu_join_head(int dh, const float *rev, float *out) {
+  for (int f = 0; f < 8; f++)
+    for (int i = 0; i < dh; i++)
+      for (int x = 0; x < CF_CPU_JOINED; x++) {
+        const float *run = rev + (size_t)i * CF_CPU_RPE_TABLE + 112 - f + 15 * (x - 7);
+        float *v = out + (size_t)f * cf_cpu_joined_block(dh) + ((size_t)i * CF_CPU_JOINED + x) * 16;
+        for (int l = 0; l < 8; l++) v[l] = run[l], v[8 + l] = run[15 + l];
+      }
+}
+
 /* Head h's part of a per-head table set ([H][dh * 225] floats), or NULL. */
 static inline const float *cf_cpu_head_table(const float *tables, int h, int dh) {
   return tables ? tables + (size_t)h * dh * CF_CPU_RPE_TABLE : NULL;

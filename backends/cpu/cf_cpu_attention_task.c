@@ -22,8 +22,10 @@ typedef struct f32_body {
 
 static void f32_prefetch(const void *body, int h, int part) {
   const f32_body *f = body;
-  cf_cpu_prefetch_part(f->t->q_rev, h, f->dh, part, 64);
-  cf_cpu_prefetch_part(f->t->k_rev, h, f->dh, part, 64);
+  if (!f->t->joined) { /* the joined blocks are read in order: the hardware follows */
+    cf_cpu_prefetch_part(f->t->q_rev, h, f->dh, part, 64);
+    cf_cpu_prefetch_part(f->t->k_rev, h, f->dh, part, 64);
+  }
   cf_cpu_prefetch_part(f->t->v_rows, h, f->dh, part, 64);
 }
 
@@ -33,6 +35,19 @@ static void f32_scores(const void *body, int q, int c, int half, int step, float
   if (f->cold) cf_cpu_prefetch_part(f->t->v_rows, f->h, f->dh, step, 64);
   f->m->scores_pair(f->dh, Q0, Q1, f->kt, f->eq ? f->eq + c : NULL, f->ek ? f->ek + c : NULL,
                     half, s0, s1);
+}
+
+/* A file of queries at once on the joined tables (the set's scores_file),
+ * the value table's part prefetched as f32_scores does when cold. */
+static void f32_file_scores(const void *body, int f, int step, float *S) {
+  const f32_body *b = body;
+  if (b->cold)
+    for (int part = step; part < step + 8; part++)
+      cf_cpu_prefetch_part(b->t->v_rows, b->h, b->dh, part, 64);
+  const size_t block = cf_cpu_joined_block(b->dh), at = ((size_t)b->h * 8 + f) * block;
+  b->m->scores_file(b->dh, f, b->tok + b->h * b->dh, (size_t)b->ld, b->kt,
+                    b->t->q_joined ? b->t->q_joined + at : NULL,
+                    b->t->k_joined ? b->t->k_joined + at : NULL, S);
 }
 
 static void f32_softmax(const void *body, int q, float *s, const float *bias) {
@@ -78,7 +93,10 @@ void cf_cpu_attend(const cf_cpu_attention_math *m, const cf_attention_args *a,
    * tables' working set (~17 KB at dh 32) stays in L1 while the queries
    * slide across it; both halves at once overflowed L1 into L2. */
   _Alignas(64) float S[64 * 64];
-  cf_cpu_walk_scores(&f, a, next_h, next, S, f32_prefetch, f32_scores);
+  if (t->joined)
+    cf_cpu_walk_scores_by_file(&f, a, next_h, next, S, f32_prefetch, f32_file_scores);
+  else
+    cf_cpu_walk_scores(&f, a, next_h, next, S, f32_prefetch, f32_scores);
   cf_cpu_walk_values(&f, a, task, S, f32_softmax, f32_values);
 }
 

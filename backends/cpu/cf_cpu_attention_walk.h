@@ -6,7 +6,8 @@
  *
  * - the score pass: all scores first, one key half (4 ranks) at a time
  *   over every query pair (q, q + 8), q on ranks 0, 2, 4, 6, with the next
- *   head's tables and the next task's rows prefetched a part per step;
+ *   head's tables and the next task's rows prefetched a part per step (or,
+ *   on a set's joined tables, one query file at a time);
  * - the value pass: every row's softmax first, then per query pair the
  *   weighted values, written to the pair's output rows. The rows'
  *   softmaxes are independent, so done back to back their dependency
@@ -64,6 +65,28 @@ static inline void cf_cpu_walk_scores(const void *body, const cf_attention_args 
       const int c = CF_CPU_RPE_TABLE - 1 - cf_cpu_query_base(q); /* q + 8 is at c - 15 */
       scores(body, q, c, half, step, S + q * 64, S + (q + 8) * 64);
     }
+}
+
+/* One file step: the scores of the 8 queries of file f into S; step: the
+ * first of the 8 prefetch parts that came before it. */
+typedef void (*cf_cpu_walk_file_fn)(const void *body, int f, int step, float *S);
+
+/* The score pass of task one query file at a time (a set's scores_file on
+ * the joined tables: a file's block stays in L1 for its 8 queries), with
+ * the same 64 prefetch parts, 8 before each file. */
+static inline void cf_cpu_walk_scores_by_file(const void *body, const cf_attention_args *a,
+                                              int next_h, cf_cpu_task next, float *S,
+                                              cf_cpu_walk_prefetch_fn prefetch,
+                                              cf_cpu_walk_file_fn scores) {
+  const cf_cpu_row_prefetch pf =
+      cf_cpu_row_prefetch_for(a->qkv, a->out, a->heads, a->depth, next.b, next.h);
+  for (int f = 0, step = 0; f < 8; f++, step += 8) {
+    for (int part = 0; part < 8; part++) {
+      if (next_h >= 0) prefetch(body, next_h, step + part);
+      if (pf.qkv) cf_cpu_prefetch_token(&pf, step + part);
+    }
+    scores(body, f, step, S);
+  }
 }
 
 /* The value pass of task from the scores S. */

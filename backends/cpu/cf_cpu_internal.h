@@ -46,6 +46,10 @@ struct cf_bweight {
   uint32_t *table_int8;
   float *table_int8_scale;
   int32_t *table_int8_corr;
+  /* Query and key sides at depths up to CF_CPU_JOINED_MAX_DEPTH, only on
+   * an instance whose kernel set has scores_file: the joined form of table
+   * (cf_cpu_attention_layout.h), [H][8][dh][14][16]; else NULL. */
+  float *table_joined;
   void *extra;  /* backend-owned, freed by extra_free */
   void (*extra_free)(void *extra);
 };

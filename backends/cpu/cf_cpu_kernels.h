@@ -58,6 +58,18 @@ typedef struct cf_cpu_attention_math {
    * NULL when absent. */
   float (*dot_rpe)(int dh, const float *Q, const float *K, const float *eq, const float *ek);
 
+  /* Optional (NULL: the set has no joined form, and the driver calls
+   * scores_pair): the scores of the 8 queries of file f (q = f + 8 rank)
+   * against all 64 keys into rows q of the block S ([64][64], 64-byte
+   * aligned), each bit for bit what scores_pair makes for the pairs
+   * (f + 16 m, f + 16 m + 8) and both halves. Q: the head's query rows (row
+   * q at Q + q * ld); kt as scores_pair; jq, jk: file f's blocks of the
+   * joined tables (cf_cpu_attention_layout.h, [dh][14][16], 64-byte
+   * aligned), or NULL when that term is absent. dh <=
+   * CF_CPU_JOINED_MAX_DEPTH. */
+  void (*scores_file)(int dh, int f, const float *Q, size_t ld, const float *kt, const float *jq,
+                      const float *jk, float *S);
+
   /* Optional (NULL: the driver's scalar loop): the head's keys transposed,
    * kt[i * 64 + k] = K[k * ld + i] for depth i < dh and key k < 64; kt
    * 64-byte aligned. */

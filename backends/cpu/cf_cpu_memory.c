@@ -135,6 +135,23 @@ static bool build_rpe_table(cf_bweight *w, int heads, cf_backend_fault *fault, c
   return true;
 }
 
+/* w->table_joined from w->table (built first) for a query or key side at
+ * a depth up to CF_CPU_JOINED_MAX_DEPTH; nothing elsewhere. */
+static bool build_rpe_table_joined(cf_bweight *w, cf_backend_fault *fault, cf_error *err) {
+  const int heads = w->heads, dh = w->cols / heads;
+  if (w->role == CF_WEIGHT_RPE_V || dh > CF_CPU_JOINED_MAX_DEPTH) return true;
+  if (cf_backend_fault_alloc(fault, err)) return false;
+  w->table_joined = cf_cpu_alloc((size_t)heads * 8 * cf_cpu_joined_block(dh));
+  if (!w->table_joined) {
+    cf_error_set(err, CF_ERR_NOMEM, "aligned_alloc of the %d-head joined table failed", heads);
+    return false;
+  }
+  for (int h = 0; h < heads; h++)
+    cf_cpu_join_head(dh, w->table + (size_t)h * dh * CF_CPU_RPE_TABLE,
+                     w->table_joined + (size_t)h * 8 * cf_cpu_joined_block(dh));
+  return true;
+}
+
 /* e[p][i*H + h] of an RPE weight, 0 outside the table or past the depth
  * (the pad of an odd depth). */
 static float rpe_at(const cf_bweight *w, int p, int i, int h, int dh) {
@@ -291,10 +308,12 @@ cf_bweight *cf_cpu_weight_create(void *ctx, const cf_weight_shape *shape, const 
   }
   const bool bf16 = ctx && ((cf_cpu_ctx *)ctx)->attention_bf16;
   const bool int8 = ctx && ((cf_cpu_ctx *)ctx)->attention_int8;
+  const bool joined = ctx && ((cf_cpu_ctx *)ctx)->kernels->attention->scores_file;
   if (cf_weight_role_is_rpe(w->role) &&
       (!build_rpe_table(w, shape->heads, fault, err) ||
        (bf16 && !build_rpe_table_bf16(w, fault, err)) ||
-       (int8 && !build_rpe_table_int8(w, fault, err)))) {
+       (int8 && !build_rpe_table_int8(w, fault, err)) ||
+       (joined && !build_rpe_table_joined(w, fault, err)))) {
     cf_cpu_weight_free(ctx, w);
     return NULL;
   }
@@ -310,6 +329,7 @@ void cf_cpu_weight_free(void *ctx, cf_bweight *w) {
   cf_cpu_free((float *)(void *)w->table_int8);
   cf_cpu_free(w->table_int8_scale);
   cf_cpu_free((float *)(void *)w->table_int8_corr);
+  cf_cpu_free(w->table_joined);
   cf_cpu_free(w->data);
   free(w);
 }

@@ -6,14 +6,19 @@
  * portable set's order, so it must match bit for bit; the x86 sets use
  * fused multiply-adds and must match to rounding. A set's key transpose
  * (where it has one) must equal the plain loop's, every depth 1 to 128 and
- * row strides that put keys in different pages. A set this build or CPU
- * lacks is skipped (tests/backends/cf_kernel_sets.h). */
+ * row strides that put keys in different pages; its scores_file on the
+ * joined tables (where it has one) the same set's scores_pair bit for bit,
+ * every file, depth 1 to 16 and subset of terms; and the whole op at a
+ * batch that takes the joined tables each of its positions alone, which
+ * does not. A set this build or CPU lacks is skipped
+ * (tests/backends/cf_kernel_sets.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/cpu/cf_cpu_attention_layout.h"
+#include "tests/backends/cf_attention_op.h"
 #include "tests/backends/cf_kernel_sets.h"
 #include "tests/cf_test.h"
 
@@ -132,4 +137,85 @@ static void test_transpose_keys(cf_test *t) {
   if (!compared) CF_SKIP("no kernel set with its own key transpose runs here");
 }
 
-CF_TEST_MAIN(test_every_set_matches_portable, test_transpose_keys)
+/* scores_file on tables joined by cf_cpu_join_head against the same set's
+ * scores_pair on the reversed tables: every row bit for bit. */
+static void test_scores_file(cf_test *t) {
+  enum { DH = CF_CPU_JOINED_MAX_DEPTH, LD = 3 * 64 };
+  int compared = 0;
+  for (int s = 0; s < N_SETS; s++) {
+    const cf_cpu_kernels *k = set_named(SETS[s]);
+    if (!k || !k->attention->scores_file) continue;
+    const cf_cpu_attention_math *m = k->attention;
+    float *Q = randoms(64 * (size_t)LD), *kt = randoms((size_t)DH * 64);
+    float *eq = randoms((size_t)DH * TABLE), *ek = randoms((size_t)DH * TABLE);
+    float *jq = randoms(8 * cf_cpu_joined_block(DH)), *jk = randoms(8 * cf_cpu_joined_block(DH));
+    float *want = randoms(64 * 64), *got = randoms(64 * 64);
+    int bad = 0;
+    for (int dh = 1; dh <= DH; dh++) {
+      cf_cpu_join_head(dh, eq, jq);
+      cf_cpu_join_head(dh, ek, jk);
+      for (int combo = 0; combo < 4; combo++) {
+        const bool uq = combo & 1, uk = combo & 2;
+        for (int q = 0; q < 64; q = q % 8 == 7 ? q + 9 : q + 1) {
+          const int c = TABLE - 1 - cf_cpu_query_base(q);
+          for (int half = 0; half < 2; half++)
+            m->scores_pair(dh, Q + (size_t)q * LD, Q + (size_t)(q + 8) * LD, kt,
+                           uq ? eq + c : NULL, uk ? ek + c : NULL, half, want + 64 * q,
+                           want + 64 * (q + 8));
+        }
+        for (int f = 0; f < 8; f++) {
+          const size_t at = (size_t)f * cf_cpu_joined_block(dh);
+          m->scores_file(dh, f, Q, LD, kt, uq ? jq + at : NULL, uk ? jk + at : NULL, got);
+        }
+        for (int i = 0; i < 64 * 64; i++) bad += memcmp(&got[i], &want[i], sizeof(float)) != 0;
+      }
+    }
+    printf("  %s: scores_file, %d scores differ from scores_pair\n", k->name, bad);
+    CHECK_INT_EQ(bad, 0);
+    free(Q), free(kt), free(eq), free(ek), free(jq), free(jk), free(want), free(got);
+    compared++;
+  }
+  if (!compared) CF_SKIP("no kernel set with scores_file runs here");
+}
+
+/* The op on onednn (float32, the CPU cores) at batch 5, where a set with
+ * scores_file reads the joined tables, against each position alone at
+ * batch 1, where it does not: equal bit for bit for every subset of the
+ * RPE terms and the smolgen bias, at depths on both sides of the joined
+ * form's limit. */
+static void test_joined_op_matches_alone(cf_test *t) {
+  enum { B = 5 };
+  static const int shapes[][2] = {{4, 16}, {2, 7}, {1, 1}, {3, 16}, {1, 17}};
+  int compared = 0;
+  for (int s = 0; s < N_SETS; s++)
+    for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+      const int H = shapes[si][0], dh = shapes[si][1];
+      unsigned long long state = 77 + si;
+      attention_inputs in = attention_inputs_make(B, H, dh, &state);
+      const size_t per = (size_t)64 * H * dh, n_out = B * per;
+      float *batch = malloc(16 * n_out * sizeof(float)), *alone = malloc(16 * per * sizeof(float));
+      char variant[256];
+      if (!attention_op_run(t, SETS[s], "precision=f32,threads=1,attention=cpu", B, H, dh, in.qkv,
+                            in.e, in.bias, batch, variant, sizeof variant)) {
+        free(batch), free(alone), attention_inputs_free(&in);
+        continue;
+      }
+      int bad = 0;
+      for (int b = 0; b < B; b++) {
+        attention_op_run(t, SETS[s], "precision=f32,threads=1,attention=cpu", 1, H, dh,
+                         in.qkv + (size_t)b * 3 * per, in.e, in.bias + (size_t)b * H * 4096,
+                         alone, variant, sizeof variant);
+        for (int v = 0; v < 16; v++)
+          bad += memcmp(batch + v * n_out + b * per, alone + v * per, per * sizeof(float)) != 0;
+      }
+      if (bad) printf("  %s, %d heads x %d: %d outputs differ\n", SETS[s], H, dh, bad);
+      CHECK_INT_EQ(bad, 0);
+      free(batch), free(alone), attention_inputs_free(&in);
+      compared++;
+    }
+  printf("  op at batch %d against each position alone: %d set and shape cases\n", B, compared);
+  if (!compared) CF_SKIP("onednn is not built here");
+}
+
+CF_TEST_MAIN(test_every_set_matches_portable, test_transpose_keys, test_scores_file,
+             test_joined_op_matches_alone)

@@ -80,6 +80,66 @@ static inline __attribute__((always_inline)) void scores2(
   }
 }
 
+/* scores2 on a file's joined blocks (jq, jk: [dh][14][16], or unused):
+ * the same operations in the same order, one aligned load where scores2
+ * joins two runs. x0: the block index of q0's first key rank pair
+ * (4 half - rank q0 + 7); q0 + 8's is one less, the second pair two
+ * more. */
+static inline __attribute__((always_inline)) void scores2_joined(
+    int dh, const float *Q0, const float *Q1, const float *kt, const float *jq, const float *jk,
+    int use_q, int use_k, int half, int x0, float *s0, float *s1) {
+  __m512 a0[2], a1[2];
+  for (int r = 0; r < 2; r++) a0[r] = a1[r] = _mm512_setzero_ps();
+  for (int i = 0; i < dh; i++) {
+    const __m512 q0 = _mm512_set1_ps(Q0[i]), q1 = _mm512_set1_ps(Q1[i]);
+    const float *kr = kt + (size_t)i * 64 + 32 * half;
+    for (int r = 0; r < 2; r++) {
+      const __m512 kv = _mm512_load_ps(kr + 16 * r);
+      const size_t j0 = ((size_t)i * CF_CPU_JOINED + (size_t)(x0 + 2 * r)) * 16, j1 = j0 - 16;
+      __m512 x0v = kv, x1v = kv;
+      if (use_q) {
+        x0v = _mm512_add_ps(kv, _mm512_load_ps(jq + j0));
+        x1v = _mm512_add_ps(kv, _mm512_load_ps(jq + j1));
+      }
+      a0[r] = _mm512_fmadd_ps(q0, x0v, a0[r]);
+      a1[r] = _mm512_fmadd_ps(q1, x1v, a1[r]);
+      if (use_k) {
+        a0[r] = _mm512_fmadd_ps(kv, _mm512_load_ps(jk + j0), a0[r]);
+        a1[r] = _mm512_fmadd_ps(kv, _mm512_load_ps(jk + j1), a1[r]);
+      }
+    }
+  }
+  for (int r = 0; r < 2; r++) {
+    _mm512_store_ps(s0 + 32 * half + 16 * r, a0[r]);
+    _mm512_store_ps(s1 + 32 * half + 16 * r, a1[r]);
+  }
+}
+
+/* scores2_joined over the file's four query pairs and both halves, with the
+ * terms present as constants. */
+static inline __attribute__((always_inline)) void file_joined(
+    int dh, int f, const float *Q, size_t ld, const float *kt, const float *jq, const float *jk,
+    int use_q, int use_k, float *S) {
+  for (int half = 0; half < 2; half++)
+    for (int rank = 0; rank < 8; rank += 2) {
+      const int q = 8 * rank + f;
+      const float *Q0 = Q + (size_t)q * ld;
+      scores2_joined(dh, Q0, Q0 + 8 * ld, kt, jq, jk, use_q, use_k, half, 4 * half - rank + 7,
+                     S + 64 * q, S + 64 * (q + 8));
+    }
+}
+
+/* cf_cpu_attention_math.scores_file: no joins in the loop, the file's
+ * joined blocks (28 KB for both terms at depth 16) staying in L1 for its
+ * eight queries. */
+static void scores_file(int dh, int f, const float *Q, size_t ld, const float *kt,
+                        const float *jq, const float *jk, float *S) {
+  if (jq && jk) file_joined(dh, f, Q, ld, kt, jq, jk, 1, 1, S);
+  else if (jq) file_joined(dh, f, Q, ld, kt, jq, NULL, 1, 0, S);
+  else if (jk) file_joined(dh, f, Q, ld, kt, NULL, jk, 0, 1, S);
+  else file_joined(dh, f, Q, ld, kt, NULL, NULL, 0, 0, S);
+}
+
 /* o0[dh], o1[dh] = sum_k a[k] (v_k + ev[p(q, k)]) for two queries
  * (weights a0, a1; displacement bases base0, base1), each value row loaded
  * once for both. v rows at stride ld, ev rows of dh floats (NULL: no value
@@ -212,4 +272,5 @@ const cf_cpu_attention_math cf_avx512_attention_math = {
     .weighted_values_pair = weighted_values_pair,
     .dot_rpe = dot_rpe,
     .transpose_keys = transpose_keys,
+    .scores_file = scores_file,
 };
