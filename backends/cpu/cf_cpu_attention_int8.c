@@ -25,12 +25,15 @@ typedef struct int8_table {
   const uint32_t *quads;
   const float *scale;
   const int32_t *corr;
+  const uint32_t *joined; /* the joined quads, or NULL */
 } int8_table;
 
-/* What every task of one call shares: the tables of the three terms. */
+/* What every task of one call shares: the tables of the three terms, and
+ * whether the scores read the joined quads (the core's scores_file). */
 typedef struct int8_env {
   const cf_cpu_attention_int8_math *m;
   int8_table q, k, v;
+  bool joined;
 } int8_env;
 
 /* The int8 tables of an RPE weight, false when it has none for this call
@@ -40,7 +43,8 @@ static bool table_of(const cf_bweight *w, int heads, int8_table *out) {
   *out = (int8_table){0};
   if (!w) return true;
   if (!w->table_int8 || w->heads != heads) return false;
-  *out = (int8_table){w->table_int8, w->table_int8_scale, w->table_int8_corr};
+  *out = (int8_table){w->table_int8, w->table_int8_scale, w->table_int8_corr,
+                      w->table_int8_joined};
   return true;
 }
 
@@ -48,8 +52,10 @@ static bool table_of(const cf_bweight *w, int heads, int8_table *out) {
  * quads: a q/k table is dq x 225 words per head, a v table 225 x dh). */
 static void prefetch_tables(const int8_env *e, int h, int dh, int part) {
   const int dq = (dh + 3) / 4;
-  cf_cpu_prefetch_part((const float *)(const void *)e->q.quads, h, dq, part, 64);
-  cf_cpu_prefetch_part((const float *)(const void *)e->k.quads, h, dq, part, 64);
+  if (!e->joined) { /* the joined blocks are read in order: the hardware follows */
+    cf_cpu_prefetch_part((const float *)(const void *)e->q.quads, h, dq, part, 64);
+    cf_cpu_prefetch_part((const float *)(const void *)e->k.quads, h, dq, part, 64);
+  }
   cf_cpu_prefetch_part((const float *)(const void *)e->v.quads, h, dh, part, 64);
 }
 
@@ -81,12 +87,24 @@ typedef struct int8_body {
   const float *evs;
   uint8_t *w;                  /* the softmax's weights [64][64] */
   float *sa;                   /* their scale per row */
-  int dh, dq;
+  int h, dh, dq;
 } int8_body;
 
 static void body_prefetch(const void *body, int h, int part) {
   const int8_body *f = body;
   prefetch_tables(f->e, h, f->dh, part);
+}
+
+/* A file of queries at once on the joined quads (the core's
+ * scores_file). */
+static void body_file_scores(const void *body, int f, int step, float *S) {
+  (void)step;
+  const int8_body *b = body;
+  const int8_env *e = b->e;
+  const size_t at = ((size_t)b->h * 8 + f) * cf_cpu_joined_block(b->dq);
+  e->m->scores_file(b->dq, f, b->qb, b->sq, b->kt, b->kc, b->sk, &b->head,
+                    e->q.joined ? e->q.joined + at : NULL, e->k.joined ? e->k.joined + at : NULL,
+                    S);
 }
 
 static void body_scores(const void *body, int q, int c, int half, int step, float *s0,
@@ -137,23 +155,31 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
   float sv[MAXD];
   _Alignas(64) uint8_t w[64 * 64];
   float sa[64];
-  const int8_body f = {.w = w, .sa = sa, .e = e, .a = a, .qb = qb, .kt = kt, .vq = vq, .sq = sq, .sk = sk, .sv = sv,
+  const int8_body f = {.w = w, .sa = sa, .h = h, .e = e, .a = a, .qb = qb, .kt = kt, .vq = vq, .sq = sq, .sk = sk, .sv = sv,
                  .kc = kc, .head = head_tables(e, h, dq),
                  .ev = e->v.quads ? e->v.quads + (size_t)h * TABLE * dh : NULL,
                  .evs = e->v.quads ? e->v.scale + (size_t)h * dh : NULL, .dh = dh, .dq = dq};
 
   _Alignas(64) float S[64 * 64];
-  cf_cpu_walk_scores(&f, a, next_h, next, S, body_prefetch, body_scores);
+  if (e->joined)
+    cf_cpu_walk_scores_by_file(&f, a, next_h, next, S, body_prefetch, body_file_scores);
+  else
+    cf_cpu_walk_scores(&f, a, next_h, next, S, body_prefetch, body_scores);
   /* Values per depth column, in key quads [16][dh]. */
   e->m->quantize_values(dh, tok + 2 * dm, (size_t)ld, vq, sv);
   cf_cpu_walk_values(&f, a, task, S, body_softmax, body_values);
 }
 
 bool cf_cpu_attention_int8(cf_cpu_ctx *c, const cf_attention_args *a) {
-  int8_env e = {c->attention_int8, {0}, {0}, {0}};
+  int8_env e = {c->attention_int8, {0}, {0}, {0}, false};
   if (!e.m || a->depth > MAXD || !table_of(a->rpe_q, a->heads, &e.q) ||
       !table_of(a->rpe_k, a->heads, &e.k) || !table_of(a->rpe_v, a->heads, &e.v))
     return false;
+  /* The joined quads where the core reads them, for batches that pay for
+   * reading them (cf_cpu_attention_layout.h). */
+  e.joined = e.m->scores_file && (e.q.quads || e.k.quads) &&
+             (a->depth + 3) / 4 <= CF_CPU_JOINED_MAX_QUADS && a->batch >= CF_CPU_JOINED_MIN_BATCH &&
+             (!e.q.quads || e.q.joined) && (!e.k.quads || e.k.joined);
   cf_cpu_attention_tasks(c->threads, a, attend, &e);
   return true;
 }

@@ -15,6 +15,7 @@
 #define CF_CPU_ATTENTION_LAYOUT_H
 
 #include <stddef.h>
+#include <string.h>
 
 enum { CF_CPU_RPE_TABLE = 225 }; /* displacements: 15 x 15 */
 
@@ -23,15 +24,18 @@ static inline int cf_cpu_query_base(int q) { return 15 * ((q >> 3) + 7) + (q & 7
 
 /* The joined form of a reversed query or key table, for kernel sets whose
  * vectors span two key ranks (cf_cpu_attention_math.scores_file): per head,
- * query file f and depth i, CF_CPU_JOINED vectors of 16 floats, vector x
+ * query file f and depth row i, CF_CPU_JOINED vectors of 16 words (floats,
+ * or int8 quads), vector x
  * holding the entries of key ranks qr + d and qr + d + 1 (d = x - 7) for a
  * query of file f on rank qr: a reversed row read at c(q) + 15 r is
  * 112 - f + 15 (r - qr), so for d = r - qr the two runs of 8 start at
  * 112 - f + 15 d and 15 further. A vector the kernel would join from two
- * 8-float loads for every query pair and key half is one aligned load. 8
- * times the reversed table (14 x 8 x 16 floats against 225 per depth), so
- * built only for shallow heads. */
-enum { CF_CPU_JOINED = 14, CF_CPU_JOINED_MAX_DEPTH = 16 };
+ * 8-word loads for every query pair and key half is one aligned load. 8
+ * times the reversed table (14 x 8 x 16 words against 225 per row), so
+ * built only for shallow heads, depth 16 (the built-in net's) in float32
+ * and int8: at depth 32 (CF-6M) a bench_attention run measured float32 and
+ * int8 no faster with them. */
+enum { CF_CPU_JOINED = 14, CF_CPU_JOINED_MAX_DEPTH = 16, CF_CPU_JOINED_MAX_QUADS = 4 };
 
 /* The smallest batch whose calls read the joined form. Each call reads a
  * head's joined tables once for all its positions; below this the reads
@@ -39,18 +43,24 @@ enum { CF_CPU_JOINED = 14, CF_CPU_JOINED_MAX_DEPTH = 16 };
  * built-in net's shape took longer with a head's joins made per call). */
 enum { CF_CPU_JOINED_MIN_BATCH = 4 };
 
-/* Floats of one (head, file) block of the joined form: [dh][14][16]. */
-static inline size_t cf_cpu_joined_block(int dh) { return (size_t)dh * CF_CPU_JOINED * 16; }
+/* Words of one (head, file) block of the joined form: [rows][14][16]
+ * (rows: the table's depth rows, dh floats or dq int8 quads). */
+static inline size_t cf_cpu_joined_block(int rows) { return (size_t)rows * CF_CPU_JOINED * 16; }
 
-/* Head h's reversed table rev ([dh][225]) joined into out ([8][dh][14][16],
- * 8 file blocks). */
-static inline void cf_cpu_join_head(int dh, const float *rev, float *out) {
+/* Head h's reversed table rev ([rows][225] 4-byte words: floats, or int8
+ * quads) joined into out ([8][rows][14][16], 8 file blocks). The words are
+ * copied, not converted. */
+static inline void cf_cpu_join_head(int rows, const void *rev, void *out) {
+  const unsigned char *src = rev;
+  unsigned char *dst = out;
   for (int f = 0; f < 8; f++)
-    for (int i = 0; i < dh; i++)
+    for (int i = 0; i < rows; i++)
       for (int x = 0; x < CF_CPU_JOINED; x++) {
-        const float *run = rev + (size_t)i * CF_CPU_RPE_TABLE + 112 - f + 15 * (x - 7);
-        float *v = out + (size_t)f * cf_cpu_joined_block(dh) + ((size_t)i * CF_CPU_JOINED + x) * 16;
-        for (int l = 0; l < 8; l++) v[l] = run[l], v[8 + l] = run[15 + l];
+        const size_t run = (size_t)i * CF_CPU_RPE_TABLE + 112 - (size_t)f + 15 * (size_t)x - 105;
+        unsigned char *v = dst + 4 * ((size_t)f * cf_cpu_joined_block(rows) +
+                                      ((size_t)i * CF_CPU_JOINED + (size_t)x) * 16);
+        memcpy(v, src + 4 * run, 32);
+        memcpy(v + 32, src + 4 * (run + 15), 32);
       }
 }
 

@@ -188,6 +188,19 @@ typedef struct cf_cpu_attention_int8_math {
                       const uint32_t *kt, const int32_t *kc, const float *sk,
                       const cf_cpu_int8_rpe *t, int half, float *s0, float *s1);
 
+  /* Optional (NULL: the driver calls scores_pair for every pair): the
+   * scores of the 8 queries of file f (q = f + 8 rank) into rows q of S
+   * ([64][64], 64-byte aligned), each bit for bit what scores_pair makes
+   * for the pairs (f + 16 m, f + 16 m + 8) and both halves. qb: the 64 u8
+   * query rows (4 dq bytes each); sq[64] their scales; kt, kc, sk as
+   * scores_pair; head: the head's tables, not offset by a query's c (its
+   * quads eq, ek are not read); jq, jk: file f's blocks of the joined
+   * quads (cf_cpu_attention_layout.h, [dq][14][16], 64-byte aligned), NULL
+   * exactly where head's eq, ek are. dq <= CF_CPU_JOINED_MAX_QUADS. */
+  void (*scores_file)(int dq, int f, const uint8_t *qb, const float *sq, const uint32_t *kt,
+                      const int32_t *kc, const float *sk, const cf_cpu_int8_rpe *head,
+                      const uint32_t *jq, const uint32_t *jk, float *S);
+
   /* o0[dh] = (float)(sum_k a0[k] v[k][i]) * (sa0 * sv[i]) plus the value
    * term, o1 likewise: a0, a1 the u8 weights [64]; vq: the values' s8 key
    * quads [16][dh] (word (m, i) = v[4m .. 4m + 3][i]); sv[dh]: the column
@@ -232,6 +245,12 @@ typedef struct cf_cpu_attention_int8_math {
       .name = set_name, .scores_pair = scores_pair, .softmax_to_u8 = softmax_to_u8,   \
       .weighted_values_pair = weighted_values_pair, .quantize_qk = quantize_qk,       \
       .quantize_values = quantize_values}
+/* The same with the set's scores_file. */
+#define CF_CPU_ATTENTION_INT8_MATH_FILE(var, set_name)                                \
+  const cf_cpu_attention_int8_math var = {                                            \
+      .name = set_name, .scores_pair = scores_pair, .scores_file = scores_file,       \
+      .softmax_to_u8 = softmax_to_u8, .weighted_values_pair = weighted_values_pair,   \
+      .quantize_qk = quantize_qk, .quantize_values = quantize_values}
 
 typedef struct cf_cpu_kernels {
   /* The set's name: the value of CFORMER_CPU_KERNELS that forces it, and

@@ -152,6 +152,26 @@ static bool build_rpe_table_joined(cf_bweight *w, cf_backend_fault *fault, cf_er
   return true;
 }
 
+/* w->table_int8_joined from w->table_int8 (built first, or NULL: then
+ * nothing) for a query or key side of up to CF_CPU_JOINED_MAX_QUADS
+ * quads. */
+static bool build_rpe_table_int8_joined(cf_bweight *w, cf_backend_fault *fault, cf_error *err) {
+  const int heads = w->heads, dq = (w->cols / heads + 3) / 4;
+  if (!w->table_int8 || w->role == CF_WEIGHT_RPE_V || dq > CF_CPU_JOINED_MAX_QUADS) return true;
+  if (cf_backend_fault_alloc(fault, err)) return false;
+  w->table_int8_joined =
+      (uint32_t *)(void *)cf_cpu_alloc((size_t)heads * 8 * cf_cpu_joined_block(dq));
+  if (!w->table_int8_joined) {
+    cf_error_set(err, CF_ERR_NOMEM, "aligned_alloc of the %d-head joined int8 table failed",
+                 heads);
+    return false;
+  }
+  for (int h = 0; h < heads; h++)
+    cf_cpu_join_head(dq, w->table_int8 + (size_t)h * dq * CF_CPU_RPE_TABLE,
+                     w->table_int8_joined + (size_t)h * 8 * cf_cpu_joined_block(dq));
+  return true;
+}
+
 /* e[p][i*H + h] of an RPE weight, 0 outside the table or past the depth
  * (the pad of an odd depth). */
 static float rpe_at(const cf_bweight *w, int p, int i, int h, int dh) {
@@ -309,11 +329,13 @@ cf_bweight *cf_cpu_weight_create(void *ctx, const cf_weight_shape *shape, const 
   const bool bf16 = ctx && ((cf_cpu_ctx *)ctx)->attention_bf16;
   const bool int8 = ctx && ((cf_cpu_ctx *)ctx)->attention_int8;
   const bool joined = ctx && ((cf_cpu_ctx *)ctx)->kernels->attention->scores_file;
+  const bool int8_joined = int8 && ((cf_cpu_ctx *)ctx)->attention_int8->scores_file;
   if (cf_weight_role_is_rpe(w->role) &&
       (!build_rpe_table(w, shape->heads, fault, err) ||
        (bf16 && !build_rpe_table_bf16(w, fault, err)) ||
        (int8 && !build_rpe_table_int8(w, fault, err)) ||
-       (joined && !build_rpe_table_joined(w, fault, err)))) {
+       (joined && !build_rpe_table_joined(w, fault, err)) ||
+       (int8_joined && !build_rpe_table_int8_joined(w, fault, err)))) {
     cf_cpu_weight_free(ctx, w);
     return NULL;
   }
@@ -330,6 +352,7 @@ void cf_cpu_weight_free(void *ctx, cf_bweight *w) {
   cf_cpu_free(w->table_int8_scale);
   cf_cpu_free((float *)(void *)w->table_int8_corr);
   cf_cpu_free(w->table_joined);
+  cf_cpu_free((float *)(void *)w->table_int8_joined);
   cf_cpu_free(w->data);
   free(w);
 }

@@ -22,7 +22,11 @@
  *   tables: a table with a value that is not finite gets no int8 form,
  *          and the int8 op refuses its calls (they keep float32); a finite
  *          one gets it, and the op runs;
- *   option: int8_attention out of range, or on another backend, refused.
+ *   option: int8_attention out of range, or on another backend, refused;
+ *   joined: a core's scores_file on quads joined by cf_cpu_join_head
+ *          against its own scores_pair, bit for bit (every file, quad count
+ *          1..4, subset of terms), and the op at a batch that reads the
+ *          joined quads against each position alone, which does not.
  * Skips (77) where oneDNN does not run int8 here (no VNNI). */
 #include <math.h>
 #include <stdint.h>
@@ -332,6 +336,96 @@ static void test_option_refused(cf_test *t) {
   }
 }
 
+/* scores_file against the same core's scores_pair. */
+static void test_scores_file(cf_test *t) {
+  enum { T = CF_CPU_RPE_TABLE, QD = CF_CPU_JOINED_MAX_QUADS };
+  static uint8_t Q[64 * 4 * QD];
+  static _Alignas(64) uint32_t kt[QD * 64], jq[8 * QD * CF_CPU_JOINED * 16],
+      jk[8 * QD * CF_CPU_JOINED * 16];
+  static uint32_t eq[QD * T], ek[QD * T];
+  int32_t kc[64], eqc[T];
+  float sq[64], sk[64], eqs[T], eks[T];
+  for (int i = 0; i < 64 * 4 * QD; i++) Q[i] = (uint8_t)rnd32();
+  for (int i = 0; i < QD * 64; i++) kt[i] = rnd32();
+  for (int i = 0; i < QD * T; i++) eq[i] = rnd32(), ek[i] = rnd32();
+  for (int k = 0; k < 64; k++)
+    kc[k] = (int32_t)(rnd32() % 100000) - 50000, sk[k] = rnd() + 1.5f, sq[k] = rnd() + 1.5f;
+  for (int j = 0; j < T; j++)
+    eqc[j] = (int32_t)(rnd32() % 100000) - 50000, eqs[j] = rnd() + 1.5f, eks[j] = rnd() + 1.5f;
+  int compared = 0;
+  for (int s = 0; s < N_SETS; s++) {
+    const cf_cpu_kernels *k = set_named(SETS[s]);
+    const cf_cpu_attention_int8_math *m = k ? cf_cpu_attention_int8_select(k) : NULL;
+    if (!m || !m->scores_file) continue;
+    long differ = 0;
+    for (int dq = 1; dq <= QD; dq++) {
+      cf_cpu_join_head(dq, eq, jq);
+      cf_cpu_join_head(dq, ek, jk);
+      for (int terms = 0; terms < 4; terms++) {
+        const bool uq = terms & 1, uk = terms & 2;
+        _Alignas(64) float want[64 * 64], got[64 * 64];
+        for (int q = 0; q < 64; q = (q & 7) == 7 ? q + 9 : q + 1) {
+          const int c = T - 1 - cf_cpu_query_base(q);
+          const cf_cpu_int8_rpe rt = {uq ? eq + c : NULL, eqc + c, eqs + c, uk ? ek + c : NULL,
+                                      eks + c};
+          for (int half = 0; half < 2; half++)
+            m->scores_pair(dq, Q + q * 4 * dq, Q + (q + 8) * 4 * dq, sq[q], sq[q + 8], kt, kc, sk,
+                           &rt, half, want + 64 * q, want + 64 * (q + 8));
+        }
+        const cf_cpu_int8_rpe head = {uq ? eq : NULL, eqc, eqs, uk ? ek : NULL, eks};
+        for (int f = 0; f < 8; f++) {
+          const size_t at = (size_t)f * cf_cpu_joined_block(dq);
+          m->scores_file(dq, f, Q, sq, kt, kc, sk, &head, uq ? jq + at : NULL,
+                         uk ? jk + at : NULL, got);
+        }
+        for (int i = 0; i < 64 * 64; i++) differ += memcmp(&got[i], &want[i], sizeof(float)) != 0;
+      }
+    }
+    printf("  %s: scores_file, %ld scores differ from scores_pair\n", m->name, differ);
+    CHECK(differ == 0);
+    compared++;
+  }
+  if (!compared) CF_SKIP("no int8 core with scores_file runs here");
+}
+
+/* The op at batch 5 (joined quads where the core has scores_file) against
+ * each position alone at batch 1 (not): equal bit for bit, every subset
+ * of the RPE terms and the smolgen bias, depths on both sides of the
+ * joined quads' limit. */
+static void test_joined_op_matches_alone(cf_test *t) {
+  enum { B = 5 };
+  static const int shapes[][2] = {{4, 16}, {2, 7}, {1, 1}, {1, 17}};
+  int compared = 0;
+  for (int s = 0; s < N_SETS; s++)
+    for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+      const int H = shapes[si][0], dh = shapes[si][1];
+      unsigned long long state = 91 + si;
+      attention_inputs in = attention_inputs_make(B, H, dh, &state);
+      const size_t per = (size_t)64 * H * dh, n_out = B * per;
+      float *batch = malloc(16 * n_out * sizeof(float)), *alone = malloc(16 * per * sizeof(float));
+      char variant[256];
+      const char *opts = "precision=int8,threads=1,attention=cpu";
+      if (!attention_op_run(t, SETS[s], opts, B, H, dh, in.qkv, in.e, in.bias, batch, variant,
+                            sizeof variant)) {
+        free(batch), free(alone), attention_inputs_free(&in);
+        continue;
+      }
+      int bad = 0;
+      for (int b = 0; b < B; b++) {
+        attention_op_run(t, SETS[s], opts, 1, H, dh, in.qkv + (size_t)b * 3 * per, in.e,
+                         in.bias + (size_t)b * H * 4096, alone, variant, sizeof variant);
+        for (int v = 0; v < 16; v++)
+          bad += memcmp(batch + v * n_out + b * per, alone + v * per, per * sizeof(float)) != 0;
+      }
+      if (bad) printf("  %s, %d heads x %d: %d outputs differ\n", SETS[s], H, dh, bad);
+      CHECK_INT_EQ(bad, 0);
+      free(batch), free(alone), attention_inputs_free(&in);
+      compared++;
+    }
+  printf("  op at batch %d against each position alone: %d set and shape cases\n", B, compared);
+  if (!compared) CF_SKIP("onednn does not run int8 here");
+}
+
 int main(int argc, char **argv) {
   (void)argc;
   cf_backend_config cfg = {.max_batch = 1, .options = "precision=int8"};
@@ -347,8 +441,10 @@ int main(int argc, char **argv) {
   }
   cf_backend_free(be);
   const char *names[] = {"test_core_matches_portable", "test_softmax_to_u8", "test_op_every_set",
-                         "test_nonfinite_table", "test_option_refused"};
+                         "test_nonfinite_table", "test_option_refused", "test_scores_file",
+                         "test_joined_op_matches_alone"};
   const cf_test_fn fns[] = {test_core_matches_portable, test_softmax_to_u8, test_op_every_set,
-                            test_nonfinite_table, test_option_refused};
-  return cf_test_run(names, fns, 5, 1, argv);
+                            test_nonfinite_table, test_option_refused, test_scores_file,
+                            test_joined_op_matches_alone};
+  return cf_test_run(names, fns, 7, 1, argv);
 }

@@ -101,6 +101,88 @@ static void scores_pair(int dq, const uint8_t *Q0, const uint8_t *Q1, float sq0,
   else scores2(dq, Q0, Q1, sq0, sq1, kt, kc, sk, t, 0, 0, half, s0, s1);
 }
 
+/* scores2 on a file's joined quads (jq, jk: [dq][14][16] words, or
+ * unused): the same sums and the same conversion, one aligned load where
+ * scores2 joins two runs. t: the tables offset by c(q0), for the
+ * per-displacement corrections and scales; x0: the block index of q0's
+ * first key rank pair (4 half - rank q0 + 7), q0 + 8's one less, the
+ * second pair two more. */
+static inline __attribute__((always_inline)) void scores2_joined(
+    int dq, const uint8_t *Q0, const uint8_t *Q1, float sq0, float sq1, const uint32_t *kt,
+    const int32_t *kc, const float *sk, const cf_cpu_int8_rpe *t, const uint32_t *jq,
+    const uint32_t *jk, int use_q, int use_k, int half, int x0, float *s0, float *s1) {
+  __m512i a0[2], a1[2], g0[2], g1[2], h0[2], h1[2]; /* q.k, q term, k term */
+  for (int r = 0; r < 2; r++)
+    a0[r] = a1[r] = g0[r] = g1[r] = h0[r] = h1[r] = _mm512_setzero_si512();
+  const int off = 60 * half; /* 15 * 4: the half's first key rank */
+  for (int j = 0; j < dq; j++) {
+    const __m512i q0 = cf_bcast32(Q0 + 4 * j), q1 = cf_bcast32(Q1 + 4 * j);
+    const uint32_t *kr = kt + (size_t)j * 64 + 32 * half;
+    for (int r = 0; r < 2; r++) {
+      const __m512i kv = _mm512_load_si512(kr + 16 * r);
+      const size_t j0 = ((size_t)j * CF_CPU_JOINED + (size_t)(x0 + 2 * r)) * 16, j1 = j0 - 16;
+      a0[r] = _mm512_dpbusd_epi32(a0[r], q0, kv);
+      a1[r] = _mm512_dpbusd_epi32(a1[r], q1, kv);
+      if (use_q) {
+        g0[r] = _mm512_dpbusd_epi32(g0[r], q0, _mm512_load_si512(jq + j0));
+        g1[r] = _mm512_dpbusd_epi32(g1[r], q1, _mm512_load_si512(jq + j1));
+      }
+      if (use_k) {
+        h0[r] = _mm512_dpbusd_epi32(h0[r], _mm512_load_si512(jk + j0), kv);
+        h1[r] = _mm512_dpbusd_epi32(h1[r], _mm512_load_si512(jk + j1), kv);
+      }
+    }
+  }
+  const __m512 v0 = _mm512_set1_ps(sq0), v1 = _mm512_set1_ps(sq1);
+  for (int r = 0; r < 2; r++) {
+    const int k = 32 * half + 16 * r, p0 = off + 30 * r, p1 = p0 - 15; /* lanes' displacements */
+    const __m512i c = _mm512_loadu_si512(kc + k);
+    const __m512 s = _mm512_loadu_ps(sk + k);
+    __m512 x0 = scaled(a0[r], c, v0, s), x1 = scaled(a1[r], c, v1, s);
+    if (use_q) {
+      x0 = _mm512_add_ps(x0, scaled(g0[r], lanes_i(t->eqc + p0), v0, lanes_f(t->eqs + p0)));
+      x1 = _mm512_add_ps(x1, scaled(g1[r], lanes_i(t->eqc + p1), v1, lanes_f(t->eqs + p1)));
+    }
+    if (use_k) {
+      x0 = _mm512_add_ps(x0, scaled(h0[r], c, s, lanes_f(t->eks + p0)));
+      x1 = _mm512_add_ps(x1, scaled(h1[r], c, s, lanes_f(t->eks + p1)));
+    }
+    _mm512_store_ps(s0 + k, x0);
+    _mm512_store_ps(s1 + k, x1);
+  }
+}
+
+/* scores2_joined over the file's four query pairs and both halves, with
+ * the terms present as constants. */
+static inline __attribute__((always_inline)) void file_joined(
+    int dq, int f, const uint8_t *qb, const float *sq, const uint32_t *kt, const int32_t *kc,
+    const float *sk, const cf_cpu_int8_rpe *head, const uint32_t *jq, const uint32_t *jk,
+    int use_q, int use_k, float *S) {
+  for (int half = 0; half < 2; half++)
+    for (int rank = 0; rank < 8; rank += 2) {
+      const int q = 8 * rank + f;
+      const int c = CF_CPU_RPE_TABLE - 1 - cf_cpu_query_base(q);
+      cf_cpu_int8_rpe t = *head;
+      if (use_q) t.eqc += c, t.eqs += c;
+      if (use_k) t.eks += c;
+      scores2_joined(dq, qb + (size_t)q * 4 * dq, qb + (size_t)(q + 8) * 4 * dq, sq[q], sq[q + 8],
+                     kt, kc, sk, &t, jq, jk, use_q, use_k, half, 4 * half - rank + 7,
+                     S + 64 * q, S + 64 * (q + 8));
+    }
+}
+
+/* cf_cpu_attention_int8_math.scores_file: no joins in the loop, the
+ * file's joined blocks (7 KB for both sides at 4 quads) staying in L1 for
+ * its eight queries. */
+static void scores_file(int dq, int f, const uint8_t *qb, const float *sq, const uint32_t *kt,
+                        const int32_t *kc, const float *sk, const cf_cpu_int8_rpe *head,
+                        const uint32_t *jq, const uint32_t *jk, float *S) {
+  if (jq && jk) file_joined(dq, f, qb, sq, kt, kc, sk, head, jq, jk, 1, 1, S);
+  else if (jq) file_joined(dq, f, qb, sq, kt, kc, sk, head, jq, NULL, 1, 0, S);
+  else if (jk) file_joined(dq, f, qb, sq, kt, kc, sk, head, NULL, jk, 0, 1, S);
+  else file_joined(dq, f, qb, sq, kt, kc, sk, head, NULL, NULL, 0, 0, S);
+}
+
 /* One run of up to 32 depths (nv vectors of 16) of weighted_values_pair,
  * nv and the value term's presence use_e constant so that the
  * accumulators stay in registers (with a run-time count the compiler kept
@@ -246,4 +328,4 @@ static void quantize_values(int dh, const float *v, size_t ld, uint32_t *vq, flo
   }
 }
 
-CF_CPU_ATTENTION_INT8_MATH(cf_cpu_attention_int8_avx512, "avx512_vnni");
+CF_CPU_ATTENTION_INT8_MATH_FILE(cf_cpu_attention_int8_avx512, "avx512_vnni");
