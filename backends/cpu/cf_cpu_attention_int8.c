@@ -90,7 +90,10 @@ typedef struct int8_body {
   int h, dh, dq;
 } int8_body;
 
-static void body_prefetch(const void *body, int h, int part) {
+/* Always inlined: both score walks call it (see f32_prefetch in
+ * cf_cpu_attention_task.c). */
+static inline __attribute__((always_inline)) void body_prefetch(const void *body, int h,
+                                                               int part) {
   const int8_body *f = body;
   prefetch_tables(f->e, h, f->dh, part);
 }

@@ -20,7 +20,11 @@ typedef struct f32_body {
   bool cold;
 } f32_body;
 
-static void f32_prefetch(const void *body, int h, int part) {
+/* Always inlined: both score walks call it, and left to itself GCC kept
+ * it out of line, an indirect call at every step (CF-6M's shape at batch
+ * 1 took 7% longer). */
+static inline __attribute__((always_inline)) void f32_prefetch(const void *body, int h,
+                                                              int part) {
   const f32_body *f = body;
   if (!f->t->joined) { /* the joined blocks are read in order: the hardware follows */
     cf_cpu_prefetch_part(f->t->q_rev, h, f->dh, part, 64);
