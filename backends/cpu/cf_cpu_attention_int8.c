@@ -158,8 +158,8 @@ static void attend(const void *env, const cf_attention_args *a, cf_cpu_task task
   float sv[MAXD];
   _Alignas(64) uint8_t w[64 * 64];
   float sa[64];
-  const int8_body f = {.w = w, .sa = sa, .h = h, .e = e, .a = a, .qb = qb, .kt = kt, .vq = vq, .sq = sq, .sk = sk, .sv = sv,
-                 .kc = kc, .head = head_tables(e, h, dq),
+  const int8_body f = {.e = e, .a = a, .qb = qb, .kt = kt, .vq = vq, .sq = sq, .sk = sk, .sv = sv,
+                 .kc = kc, .head = head_tables(e, h, dq), .w = w, .sa = sa, .h = h,
                  .ev = e->v.quads ? e->v.quads + (size_t)h * TABLE * dh : NULL,
                  .evs = e->v.quads ? e->v.scale + (size_t)h * dh : NULL, .dh = dh, .dq = dq};
 

@@ -48,6 +48,16 @@ typedef void (*cf_cpu_walk_softmax_fn)(const void *body, int q, float *s, const 
 typedef void (*cf_cpu_walk_values_fn)(const void *body, int q, float *s0, float *s1, float *o0,
                                       float *o1);
 
+/* Step `step` of a score pass's prefetching: part `step` of 64 of the next
+ * head's tables (next_h >= 0) and token `step` of the next task's rows.
+ * Always inlined, as the prefetch steps it calls (cf_cpu_attention_task.c). */
+static inline __attribute__((always_inline)) void cf_cpu_walk_prefetch(
+    const void *body, const cf_cpu_row_prefetch *pf, int next_h, int step,
+    cf_cpu_walk_prefetch_fn prefetch) {
+  if (next_h >= 0) prefetch(body, next_h, step);
+  if (pf->qkv) cf_cpu_prefetch_token(pf, step);
+}
+
 /* The score pass of task into S ([64][64]). next_h: the thread's next head
  * when it differs (its tables prefetched a part per step), else -1; next:
  * the task whose rows are prefetched (next.b < 0: none). */
@@ -60,8 +70,7 @@ static inline void cf_cpu_walk_scores(const void *body, const cf_attention_args 
   int step = 0;
   for (int half = 0; half < 2; half++)
     for (int q = 0; q < 64; q = cf_cpu_walk_next_query(q), step++) {
-      if (next_h >= 0) prefetch(body, next_h, step);
-      if (pf.qkv) cf_cpu_prefetch_token(&pf, step);
+      cf_cpu_walk_prefetch(body, &pf, next_h, step, prefetch);
       const int c = CF_CPU_RPE_TABLE - 1 - cf_cpu_query_base(q); /* q + 8 is at c - 15 */
       scores(body, q, c, half, step, S + q * 64, S + (q + 8) * 64);
     }
@@ -81,10 +90,8 @@ static inline void cf_cpu_walk_scores_by_file(const void *body, const cf_attenti
   const cf_cpu_row_prefetch pf =
       cf_cpu_row_prefetch_for(a->qkv, a->out, a->heads, a->depth, next.b, next.h);
   for (int f = 0, step = 0; f < 8; f++, step += 8) {
-    for (int part = 0; part < 8; part++) {
-      if (next_h >= 0) prefetch(body, next_h, step + part);
-      if (pf.qkv) cf_cpu_prefetch_token(&pf, step + part);
-    }
+    for (int part = 0; part < 8; part++)
+      cf_cpu_walk_prefetch(body, &pf, next_h, step + part, prefetch);
     scores(body, f, step, S);
   }
 }

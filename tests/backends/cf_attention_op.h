@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "backends/cf_backend.h"
 #include "tests/cf_test.h"
@@ -92,6 +93,37 @@ static inline bool attention_op_run(cf_test *t, const char *set, const char *opt
   for (int i = 0; i < 3; i++) cf_op_weight_free(be, E[i]);
   cf_backend_free(be);
   return true;
+}
+
+/* The op at batch B on random inputs of one shape (seed `seed`) against
+ * each of its positions alone at batch 1, under `set` with `options`: the
+ * number of (variant, position) outputs that differ in any bit, or -1 when
+ * the backend cannot be made (printed). A backend may take another path
+ * for a batch than for one position (the CPU cores' joined tables); the
+ * outputs must not change. */
+static inline int attention_op_batch_vs_alone(cf_test *t, const char *set, const char *options,
+                                              int B, int H, int dh, unsigned long long seed) {
+  attention_inputs in = attention_inputs_make(B, H, dh, &seed);
+  const size_t per = (size_t)64 * H * dh, n_out = B * per;
+  float *batch = malloc(16 * n_out * sizeof(float)), *alone = malloc(16 * per * sizeof(float));
+  char variant[256];
+  int bad = -1;
+  if (batch && alone &&
+      attention_op_run(t, set, options, B, H, dh, in.qkv, in.e, in.bias, batch, variant,
+                       sizeof variant)) {
+    bad = 0;
+    for (int b = 0; b < B; b++) {
+      attention_op_run(t, set, options, 1, H, dh, in.qkv + (size_t)b * 3 * per, in.e,
+                       in.bias + (size_t)b * H * 4096, alone, variant, sizeof variant);
+      for (int v = 0; v < 16; v++)
+        bad += memcmp(batch + v * n_out + b * per, alone + v * per, per * sizeof(float)) != 0;
+    }
+    if (bad) printf("  %s, %d heads x %d: %d outputs differ\n", set, H, dh, bad);
+  }
+  free(batch);
+  free(alone);
+  attention_inputs_free(&in);
+  return bad;
 }
 
 #endif /* CF_ATTENTION_OP_H */

@@ -394,32 +394,15 @@ static void test_scores_file(cf_test *t) {
  * joined quads' limit. */
 static void test_joined_op_matches_alone(cf_test *t) {
   enum { B = 5 };
+  static const char OPTIONS[] = "precision=int8,threads=1,attention=cpu";
   static const int shapes[][2] = {{4, 16}, {2, 7}, {1, 1}, {1, 17}};
   int compared = 0;
   for (int s = 0; s < N_SETS; s++)
     for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
-      const int H = shapes[si][0], dh = shapes[si][1];
-      unsigned long long state = 91 + si;
-      attention_inputs in = attention_inputs_make(B, H, dh, &state);
-      const size_t per = (size_t)64 * H * dh, n_out = B * per;
-      float *batch = malloc(16 * n_out * sizeof(float)), *alone = malloc(16 * per * sizeof(float));
-      char variant[256];
-      const char *opts = "precision=int8,threads=1,attention=cpu";
-      if (!attention_op_run(t, SETS[s], opts, B, H, dh, in.qkv, in.e, in.bias, batch, variant,
-                            sizeof variant)) {
-        free(batch), free(alone), attention_inputs_free(&in);
-        continue;
-      }
-      int bad = 0;
-      for (int b = 0; b < B; b++) {
-        attention_op_run(t, SETS[s], opts, 1, H, dh, in.qkv + (size_t)b * 3 * per, in.e,
-                         in.bias + (size_t)b * H * 4096, alone, variant, sizeof variant);
-        for (int v = 0; v < 16; v++)
-          bad += memcmp(batch + v * n_out + b * per, alone + v * per, per * sizeof(float)) != 0;
-      }
-      if (bad) printf("  %s, %d heads x %d: %d outputs differ\n", SETS[s], H, dh, bad);
+      const int bad = attention_op_batch_vs_alone(t, SETS[s], OPTIONS, B, shapes[si][0],
+                                                  shapes[si][1], 91 + si);
+      if (bad < 0) continue;
       CHECK_INT_EQ(bad, 0);
-      free(batch), free(alone), attention_inputs_free(&in);
       compared++;
     }
   printf("  op at batch %d against each position alone: %d set and shape cases\n", B, compared);

@@ -37,6 +37,35 @@ static inline __m512 scaled(__m512i acc, __m512i corr, __m512 a, __m512 b) {
   return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(acc, corr)), _mm512_mul_ps(a, b));
 }
 
+/* The sums of a query pair's scores (q.k, q term, k term; two key-rank
+ * pairs each) converted, scaled and stored, the pair's tables offset by
+ * c(q0) in t: (float)(sum - correction) * (scale * scale), added in the
+ * order q.k, q term, k term. */
+static inline __attribute__((always_inline)) void store2(
+    const __m512i a0[2], const __m512i a1[2], const __m512i g0[2], const __m512i g1[2],
+    const __m512i h0[2], const __m512i h1[2], float sq0, float sq1, const int32_t *kc,
+    const float *sk, const cf_cpu_int8_rpe *t, int use_q, int use_k, int half, float *s0,
+    float *s1) {
+  const int off = 60 * half; /* 15 * 4: the half's first key rank */
+  const __m512 v0 = _mm512_set1_ps(sq0), v1 = _mm512_set1_ps(sq1);
+  for (int r = 0; r < 2; r++) {
+    const int k = 32 * half + 16 * r, p0 = off + 30 * r, p1 = p0 - 15; /* lanes' displacements */
+    const __m512i c = _mm512_loadu_si512(kc + k);
+    const __m512 s = _mm512_loadu_ps(sk + k);
+    __m512 x0 = scaled(a0[r], c, v0, s), x1 = scaled(a1[r], c, v1, s);
+    if (use_q) {
+      x0 = _mm512_add_ps(x0, scaled(g0[r], lanes_i(t->eqc + p0), v0, lanes_f(t->eqs + p0)));
+      x1 = _mm512_add_ps(x1, scaled(g1[r], lanes_i(t->eqc + p1), v1, lanes_f(t->eqs + p1)));
+    }
+    if (use_k) {
+      x0 = _mm512_add_ps(x0, scaled(h0[r], c, s, lanes_f(t->eks + p0)));
+      x1 = _mm512_add_ps(x1, scaled(h1[r], c, s, lanes_f(t->eks + p1)));
+    }
+    _mm512_store_ps(s0 + k, x0);
+    _mm512_store_ps(s1 + k, x1);
+  }
+}
+
 /* scores_pair with the terms present as constants use_q, use_k (each
  * combination its own branch-free loop). Per depth quad the table runs of
  * key ranks -1..3 of the half are loaded once (t[j]: rank j - 1 for q0):
@@ -72,23 +101,7 @@ static inline __attribute__((always_inline)) void scores2(
       }
     }
   }
-  const __m512 v0 = _mm512_set1_ps(sq0), v1 = _mm512_set1_ps(sq1);
-  for (int r = 0; r < 2; r++) {
-    const int k = 32 * half + 16 * r, p0 = off + 30 * r, p1 = p0 - 15; /* lanes' displacements */
-    const __m512i c = _mm512_loadu_si512(kc + k);
-    const __m512 s = _mm512_loadu_ps(sk + k);
-    __m512 x0 = scaled(a0[r], c, v0, s), x1 = scaled(a1[r], c, v1, s);
-    if (use_q) {
-      x0 = _mm512_add_ps(x0, scaled(g0[r], lanes_i(t->eqc + p0), v0, lanes_f(t->eqs + p0)));
-      x1 = _mm512_add_ps(x1, scaled(g1[r], lanes_i(t->eqc + p1), v1, lanes_f(t->eqs + p1)));
-    }
-    if (use_k) {
-      x0 = _mm512_add_ps(x0, scaled(h0[r], c, s, lanes_f(t->eks + p0)));
-      x1 = _mm512_add_ps(x1, scaled(h1[r], c, s, lanes_f(t->eks + p1)));
-    }
-    _mm512_store_ps(s0 + k, x0);
-    _mm512_store_ps(s1 + k, x1);
-  }
+  store2(a0, a1, g0, g1, h0, h1, sq0, sq1, kc, sk, t, use_q, use_k, half, s0, s1);
 }
 
 static void scores_pair(int dq, const uint8_t *Q0, const uint8_t *Q1, float sq0, float sq1,
@@ -114,7 +127,6 @@ static inline __attribute__((always_inline)) void scores2_joined(
   __m512i a0[2], a1[2], g0[2], g1[2], h0[2], h1[2]; /* q.k, q term, k term */
   for (int r = 0; r < 2; r++)
     a0[r] = a1[r] = g0[r] = g1[r] = h0[r] = h1[r] = _mm512_setzero_si512();
-  const int off = 60 * half; /* 15 * 4: the half's first key rank */
   for (int j = 0; j < dq; j++) {
     const __m512i q0 = cf_bcast32(Q0 + 4 * j), q1 = cf_bcast32(Q1 + 4 * j);
     const uint32_t *kr = kt + (size_t)j * 64 + 32 * half;
@@ -133,23 +145,7 @@ static inline __attribute__((always_inline)) void scores2_joined(
       }
     }
   }
-  const __m512 v0 = _mm512_set1_ps(sq0), v1 = _mm512_set1_ps(sq1);
-  for (int r = 0; r < 2; r++) {
-    const int k = 32 * half + 16 * r, p0 = off + 30 * r, p1 = p0 - 15; /* lanes' displacements */
-    const __m512i c = _mm512_loadu_si512(kc + k);
-    const __m512 s = _mm512_loadu_ps(sk + k);
-    __m512 x0 = scaled(a0[r], c, v0, s), x1 = scaled(a1[r], c, v1, s);
-    if (use_q) {
-      x0 = _mm512_add_ps(x0, scaled(g0[r], lanes_i(t->eqc + p0), v0, lanes_f(t->eqs + p0)));
-      x1 = _mm512_add_ps(x1, scaled(g1[r], lanes_i(t->eqc + p1), v1, lanes_f(t->eqs + p1)));
-    }
-    if (use_k) {
-      x0 = _mm512_add_ps(x0, scaled(h0[r], c, s, lanes_f(t->eks + p0)));
-      x1 = _mm512_add_ps(x1, scaled(h1[r], c, s, lanes_f(t->eks + p1)));
-    }
-    _mm512_store_ps(s0 + k, x0);
-    _mm512_store_ps(s1 + k, x1);
-  }
+  store2(a0, a1, g0, g1, h0, h1, sq0, sq1, kc, sk, t, use_q, use_k, half, s0, s1);
 }
 
 /* scores2_joined over the file's four query pairs and both halves, with
