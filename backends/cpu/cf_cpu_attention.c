@@ -50,14 +50,13 @@ void cf_cpu_attention(void *ctx, const cf_attention_args *a) {
   cf_cpu_head_tables t = {.q_rev = fast ? eq : NULL, .k_rev = fast ? ek : NULL,
                           .q_rows = fast ? NULL : eq, .k_rows = fast ? NULL : ek,
                           .v_rows = ev};
-  /* The joined tables where the set reads them, for batches that pay for
-   * reading them (8 times the reversed tables' bytes a head). */
-  if (fast && kern->attention->scores_file && a->depth <= CF_CPU_JOINED_MAX_DEPTH &&
-      a->batch >= CF_CPU_JOINED_MIN_BATCH && (eq || ek) &&
+  /* The joined tables (built at upload where the set reads them), for
+   * batches that pay for reading them (8 times the reversed tables' bytes
+   * a head). */
+  if (fast && a->batch >= CF_CPU_JOINED_MIN_BATCH && (eq || ek) &&
       (!eq || a->rpe_q->table_joined) && (!ek || a->rpe_k->table_joined)) {
     t.q_joined = eq ? a->rpe_q->table_joined : NULL;
     t.k_joined = ek ? a->rpe_k->table_joined : NULL;
-    t.joined = true;
   }
   const f32_env env = {kern->attention, t, fast};
   cf_cpu_attention_tasks(c->threads, a, f32_task, &env);

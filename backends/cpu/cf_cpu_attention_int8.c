@@ -178,10 +178,9 @@ bool cf_cpu_attention_int8(cf_cpu_ctx *c, const cf_attention_args *a) {
   if (!e.m || a->depth > MAXD || !table_of(a->rpe_q, a->heads, &e.q) ||
       !table_of(a->rpe_k, a->heads, &e.k) || !table_of(a->rpe_v, a->heads, &e.v))
     return false;
-  /* The joined quads where the core reads them, for batches that pay for
-   * reading them (cf_cpu_attention_layout.h). */
-  e.joined = e.m->scores_file && (e.q.quads || e.k.quads) &&
-             (a->depth + 3) / 4 <= CF_CPU_JOINED_MAX_QUADS && a->batch >= CF_CPU_JOINED_MIN_BATCH &&
+  /* The joined quads (built at upload where the core reads them), for
+   * batches that pay for reading them (cf_cpu_attention_layout.h). */
+  e.joined = a->batch >= CF_CPU_JOINED_MIN_BATCH && (e.q.quads || e.k.quads) &&
              (!e.q.quads || e.q.joined) && (!e.k.quads || e.k.joined);
   cf_cpu_attention_tasks(c->threads, a, attend, &e);
   return true;

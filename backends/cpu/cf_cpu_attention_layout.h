@@ -23,19 +23,18 @@ static inline int cf_cpu_key_off(int k) { return 15 * (k >> 3) + (k & 7); }
 static inline int cf_cpu_query_base(int q) { return 15 * ((q >> 3) + 7) + (q & 7) + 7; }
 
 /* The joined form of a reversed query or key table, for kernel sets whose
- * vectors span two key ranks (cf_cpu_attention_math.scores_file): per head,
+ * vectors span two key ranks (scores_file in cf_cpu_kernels.h): per head,
  * query file f and depth row i, CF_CPU_JOINED vectors of 16 words (floats,
- * or int8 quads), vector x
- * holding the entries of key ranks qr + d and qr + d + 1 (d = x - 7) for a
- * query of file f on rank qr: a reversed row read at c(q) + 15 r is
- * 112 - f + 15 (r - qr), so for d = r - qr the two runs of 8 start at
- * 112 - f + 15 d and 15 further. A vector the kernel would join from two
- * 8-word loads for every query pair and key half is one aligned load. 8
- * times the reversed table (14 x 8 x 16 words against 225 per row), so
- * built only for shallow heads, depth 16 (the built-in net's) in float32
- * and int8: at depth 32 (CF-6M) a bench_attention run measured float32 and
- * int8 no faster with them. */
-enum { CF_CPU_JOINED = 14, CF_CPU_JOINED_MAX_DEPTH = 16, CF_CPU_JOINED_MAX_QUADS = 4 };
+ * or int8 quads), vector x holding the entries of key ranks qr + d and
+ * qr + d + 1 (d = x - 7) for a query of file f on rank qr. A reversed row
+ * read at c(q) + 15 r is 112 - f + 15 (r - qr), so for d = r - qr the two
+ * runs of 8 start at 112 - f + 15 d and 15 further. A vector the kernel
+ * would join from two 8-word loads for every query pair and key half is
+ * one aligned load. 8 times the reversed table (14 x 8 x 16 words against
+ * 225 per row), so built only for shallow heads, depth 16 (the built-in
+ * net's; 4 int8 quads): at depth 32 (CF-6M) a bench_attention run measured
+ * float32 and int8 no faster with them. */
+enum { CF_CPU_JOINED = 14, CF_CPU_JOINED_MAX_DEPTH = 16 };
 
 /* The smallest batch whose calls read the joined form. Each call reads a
  * head's joined tables once for all its positions; below this the reads

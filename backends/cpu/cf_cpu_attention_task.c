@@ -26,7 +26,7 @@ typedef struct f32_body {
 static inline __attribute__((always_inline)) void f32_prefetch(const void *body, int h,
                                                               int part) {
   const f32_body *f = body;
-  if (!f->t->joined) { /* the joined blocks are read in order: the hardware follows */
+  if (!f->t->q_joined && !f->t->k_joined) { /* joined blocks: read in order, the hardware follows */
     cf_cpu_prefetch_part(f->t->q_rev, h, f->dh, part, 64);
     cf_cpu_prefetch_part(f->t->k_rev, h, f->dh, part, 64);
   }
@@ -97,7 +97,7 @@ void cf_cpu_attend(const cf_cpu_attention_math *m, const cf_attention_args *a,
    * tables' working set (~17 KB at dh 32) stays in L1 while the queries
    * slide across it; both halves at once overflowed L1 into L2. */
   _Alignas(64) float S[64 * 64];
-  if (t->joined)
+  if (t->q_joined || t->k_joined)
     cf_cpu_walk_scores_by_file(&f, a, next_h, next, S, f32_prefetch, f32_file_scores);
   else
     cf_cpu_walk_scores(&f, a, next_h, next, S, f32_prefetch, f32_scores);

@@ -18,10 +18,9 @@ typedef struct cf_cpu_head_tables {
   const float *q_rows, *k_rows; /* [H][225][dh] (plain path) */
   const float *v_rows;          /* [H][225][dh] */
   /* [H][8][dh][14][16], the joined form (cf_cpu_attention_layout.h), when
-   * the call takes the set's scores_file, else NULL: joined is true then,
-   * and q_joined (k_joined) is NULL only where q_rev (k_rev) is. */
+   * the call takes the set's scores_file (then NULL only where q_rev,
+   * k_rev are), else both NULL. */
   const float *q_joined, *k_joined;
-  bool joined;
 } cf_cpu_head_tables;
 
 /* One task: position b, head h. */

@@ -50,9 +50,8 @@ struct cf_bweight {
    * an instance whose kernel set has scores_file: the joined form of table
    * (cf_cpu_attention_layout.h), [H][8][dh][14][16]; else NULL. */
   float *table_joined;
-  /* Query and key sides with table_int8 of up to CF_CPU_JOINED_MAX_QUADS
-   * quads, only on an instance whose int8 core has scores_file: the joined
-   * form of table_int8, [H][8][dq][14][16]; else NULL. */
+  /* Likewise from table_int8, on an instance whose int8 core has
+   * scores_file: [H][8][dq][14][16]; else NULL. */
   uint32_t *table_int8_joined;
   void *extra;  /* backend-owned, freed by extra_free */
   void (*extra_free)(void *extra);

@@ -196,7 +196,7 @@ typedef struct cf_cpu_attention_int8_math {
    * scores_pair; head: the head's tables, not offset by a query's c (its
    * quads eq, ek are not read); jq, jk: file f's blocks of the joined
    * quads (cf_cpu_attention_layout.h, [dq][14][16], 64-byte aligned), NULL
-   * exactly where head's eq, ek are. dq <= CF_CPU_JOINED_MAX_QUADS. */
+   * exactly where head's eq, ek are. dq <= (CF_CPU_JOINED_MAX_DEPTH + 3) / 4. */
   void (*scores_file)(int dq, int f, const uint8_t *qb, const float *sq, const uint32_t *kt,
                       const int32_t *kc, const float *sk, const cf_cpu_int8_rpe *head,
                       const uint32_t *jq, const uint32_t *jk, float *S);

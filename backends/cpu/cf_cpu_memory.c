@@ -135,40 +135,37 @@ static bool build_rpe_table(cf_bweight *w, int heads, cf_backend_fault *fault, c
   return true;
 }
 
-/* w->table_joined from w->table (built first) for a query or key side at
- * a depth up to CF_CPU_JOINED_MAX_DEPTH; nothing elsewhere. */
-static bool build_rpe_table_joined(cf_bweight *w, cf_backend_fault *fault, cf_error *err) {
-  const int heads = w->heads, dh = w->cols / heads;
-  if (w->role == CF_WEIGHT_RPE_V || dh > CF_CPU_JOINED_MAX_DEPTH) return true;
-  if (cf_backend_fault_alloc(fault, err)) return false;
-  w->table_joined = cf_cpu_alloc((size_t)heads * 8 * cf_cpu_joined_block(dh));
-  if (!w->table_joined) {
-    cf_error_set(err, CF_ERR_NOMEM, "aligned_alloc of the %d-head joined table failed", heads);
-    return false;
+/* The joined form (cf_cpu_attention_layout.h) of a query or key side's
+ * reversed table src ([heads][rows][225] 4-byte words: dh floats or dq
+ * int8 quads), or NULL with err set when the allocation fails. */
+static void *joined_table(const void *src, int heads, int rows, const char *what,
+                          cf_backend_fault *fault, cf_error *err) {
+  if (cf_backend_fault_alloc(fault, err)) return NULL;
+  float *out = cf_cpu_alloc((size_t)heads * 8 * cf_cpu_joined_block(rows));
+  if (!out) {
+    cf_error_set(err, CF_ERR_NOMEM, "aligned_alloc of the %d-head joined %s table failed", heads,
+                 what);
+    return NULL;
   }
   for (int h = 0; h < heads; h++)
-    cf_cpu_join_head(dh, w->table + (size_t)h * dh * CF_CPU_RPE_TABLE,
-                     w->table_joined + (size_t)h * 8 * cf_cpu_joined_block(dh));
-  return true;
+    cf_cpu_join_head(rows, (const char *)src + 4 * (size_t)h * rows * CF_CPU_RPE_TABLE,
+                     out + (size_t)h * 8 * cf_cpu_joined_block(rows));
+  return out;
 }
 
-/* w->table_int8_joined from w->table_int8 (built first, or NULL: then
- * nothing) for a query or key side of up to CF_CPU_JOINED_MAX_QUADS
- * quads. */
-static bool build_rpe_table_int8_joined(cf_bweight *w, cf_backend_fault *fault, cf_error *err) {
-  const int heads = w->heads, dq = (w->cols / heads + 3) / 4;
-  if (!w->table_int8 || w->role == CF_WEIGHT_RPE_V || dq > CF_CPU_JOINED_MAX_QUADS) return true;
-  if (cf_backend_fault_alloc(fault, err)) return false;
-  w->table_int8_joined =
-      (uint32_t *)(void *)cf_cpu_alloc((size_t)heads * 8 * cf_cpu_joined_block(dq));
-  if (!w->table_int8_joined) {
-    cf_error_set(err, CF_ERR_NOMEM, "aligned_alloc of the %d-head joined int8 table failed",
-                 heads);
+/* w->table_joined from w->table, and with int8 w->table_int8_joined from
+ * w->table_int8 (both built first), for a query or key side at a depth up
+ * to CF_CPU_JOINED_MAX_DEPTH; nothing elsewhere. */
+static bool build_rpe_tables_joined(cf_bweight *w, bool f32, bool int8, cf_backend_fault *fault,
+                                    cf_error *err) {
+  const int heads = w->heads, dh = w->cols / heads;
+  if (w->role == CF_WEIGHT_RPE_V || dh > CF_CPU_JOINED_MAX_DEPTH) return true;
+  if (f32 && !(w->table_joined = joined_table(w->table, heads, dh, "float32", fault, err)))
     return false;
-  }
-  for (int h = 0; h < heads; h++)
-    cf_cpu_join_head(dq, w->table_int8 + (size_t)h * dq * CF_CPU_RPE_TABLE,
-                     w->table_int8_joined + (size_t)h * 8 * cf_cpu_joined_block(dq));
+  if (int8 && w->table_int8 &&
+      !(w->table_int8_joined =
+            joined_table(w->table_int8, heads, (dh + 3) / 4, "int8", fault, err)))
+    return false;
   return true;
 }
 
@@ -334,8 +331,8 @@ cf_bweight *cf_cpu_weight_create(void *ctx, const cf_weight_shape *shape, const 
       (!build_rpe_table(w, shape->heads, fault, err) ||
        (bf16 && !build_rpe_table_bf16(w, fault, err)) ||
        (int8 && !build_rpe_table_int8(w, fault, err)) ||
-       (joined && !build_rpe_table_joined(w, fault, err)) ||
-       (int8_joined && !build_rpe_table_int8_joined(w, fault, err)))) {
+       ((joined || int8_joined) &&
+        !build_rpe_tables_joined(w, joined, int8_joined, fault, err)))) {
     cf_cpu_weight_free(ctx, w);
     return NULL;
   }

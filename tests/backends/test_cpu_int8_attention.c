@@ -338,7 +338,7 @@ static void test_option_refused(cf_test *t) {
 
 /* scores_file against the same core's scores_pair. */
 static void test_scores_file(cf_test *t) {
-  enum { T = CF_CPU_RPE_TABLE, QD = CF_CPU_JOINED_MAX_QUADS };
+  enum { T = CF_CPU_RPE_TABLE, QD = (CF_CPU_JOINED_MAX_DEPTH + 3) / 4 };
   static uint8_t Q[64 * 4 * QD];
   static _Alignas(64) uint32_t kt[QD * 64], jq[8 * QD * CF_CPU_JOINED * 16],
       jk[8 * QD * CF_CPU_JOINED * 16];
