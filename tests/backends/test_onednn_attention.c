@@ -100,9 +100,12 @@ static void test_choice(cf_test *t) {
           strstr(v1, "onednn attention") == NULL);
     printf("  %s, attention=auto: %s\n", cf_precision_name(p), v1);
   }
-  /* amx: the path on AMX only; refused here naming the paths there are. */
+  /* amx: the path on AMX only; refused here naming the paths there are.
+   * A CPU without bf16 (AVX2 only) refuses the precision before the path. */
+  const bool bf16 = creates("precision=bf16", v1, sizeof v1, &err);
   const bool amx = creates("precision=bf16,attention=amx", v1, sizeof v1, &err);
   if (amx) CHECK_STR_CONTAINS(v1, "onednn attention (attention=amx)");
+  else if (!bf16) CHECK_STR_CONTAINS(err.msg, "precision=bf16 needs");
   else if (CHECK_INT_EQ(err.status, CF_ERR_UNSUPPORTED))
     CHECK_STR_CONTAINS(err.msg, "the paths here: cpu, onednn");
   if (CHECK(!creates("precision=f32,attention=amx", NULL, 0, &err)))
