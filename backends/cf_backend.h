@@ -212,6 +212,20 @@ typedef struct cf_backend_iface {
   void (*linear)(void *ctx, int rows, int in, int out, const float *x, const cf_bweight *w,
                  const cf_bweight *b, cf_op_act act, float *y);
 
+  /* Optional: linear over positions x rows_each rows, the rows of one
+   * position consecutive, for a backend whose matmuls round a row
+   * differently with the number of rows in the call (oneDNN picks its
+   * kernels by shape: measured on an AVX2 CPU). It computes each
+   * position's rows as they would be alone, so a position's outputs do not
+   * depend on what else is in its batch. The layers with one row (or one
+   * row a head) a position go through it (cf_op_linear_positions: the
+   * value heads' dense layers, smolgen, the dense embedding); those over a
+   * position's 64 tokens gave the same bits at every batch tested
+   * (tests/net/test_batch_invariance.c). NULL = linear over all the rows. */
+  void (*linear_positions)(void *ctx, int positions, int rows_each, int in, int out,
+                           const float *x, const cf_bweight *w, const cf_bweight *b, cf_op_act act,
+                           float *y);
+
   /* Y[rows][width] = Norm(skip + alpha * X) with gamma (and beta for
    * LayerNorm); skip may be NULL (then Norm(alpha * X)). Y may alias X or
    * skip. gamma, beta are VECTORs [width]; beta is NULL for RMSNorm. */
@@ -406,6 +420,11 @@ cf_status cf_op_weight_rpe(cf_backend *be, cf_weight_role role, int heads, int r
 void cf_op_weight_free(cf_backend *be, cf_bweight *w);
 void cf_op_linear(cf_backend *be, int rows, int in, int out, const float *x, const cf_bweight *w,
                   const cf_bweight *b, cf_op_act act, float *y);
+/* cf_op_linear over positions x rows_each rows, the rows of one position
+ * consecutive, through the backend's linear_positions where it has one. */
+void cf_op_linear_positions(cf_backend *be, int positions, int rows_each, int in, int out,
+                            const float *x, const cf_bweight *w, const cf_bweight *b,
+                            cf_op_act act, float *y);
 void cf_op_norm(cf_backend *be, cf_norm_kind kind, int rows, int width, const float *x, float alpha,
                 const float *skip, const cf_bweight *gamma, const cf_bweight *beta, float eps,
                 float *y);

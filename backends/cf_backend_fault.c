@@ -81,6 +81,17 @@ static void w_linear(void *ctx, int rows, int in, int out, const float *x, const
   if (!op_fails(f, "linear")) f->inner->linear(f->inner_ctx, rows, in, out, x, w, b, act, y);
 }
 
+static void w_linear_positions(void *ctx, int positions, int rows_each, int in, int out,
+                               const float *x, const cf_bweight *w, const cf_bweight *b,
+                               cf_op_act act, float *y) {
+  fault_ctx *f = ctx;
+  if (op_fails(f, "linear")) return;
+  if (f->inner->linear_positions)
+    f->inner->linear_positions(f->inner_ctx, positions, rows_each, in, out, x, w, b, act, y);
+  else
+    f->inner->linear(f->inner_ctx, positions * rows_each, in, out, x, w, b, act, y);
+}
+
 static void w_norm(void *ctx, cf_norm_kind kind, int rows, int width, const float *x, float alpha,
                    const float *skip, const cf_bweight *gamma, const cf_bweight *beta, float eps,
                    float *y) {
@@ -153,6 +164,7 @@ static const cf_backend_iface wrapper = {
     .weight_create = w_weight_create,
     .weight_free = w_weight_free,
     .linear = w_linear,
+    .linear_positions = w_linear_positions,
     .norm = w_norm,
     .attention = w_attention,
     .gate = w_gate,

@@ -109,8 +109,8 @@ void cf_embedding_forward(cf_encoder *enc, int batch, const cf_planes *planes) {
     for (int b = 0; b < batch; b++)
       fill_pieces(&planes[b], enc->host_pieces + (size_t)b * 64 * PIECE_PLANES);
     cf_op_upload(be, ws->pieces, enc->host_pieces, (size_t)batch * 64 * PIECE_PLANES);
-    cf_op_linear(be, batch, 64 * PIECE_PLANES, 64 * s, ws->pieces, e->pre_w, e->pre_b,
-                 CF_OP_ACT_NONE, ws->pre);
+    cf_op_linear_positions(be, batch, 1, 64 * PIECE_PLANES, 64 * s, ws->pieces, e->pre_w,
+                           e->pre_b, CF_OP_ACT_NONE, ws->pre);
     /* tokens[:, 112:112+s] = pre viewed as [batch*64][s] */
     cf_op_copy_2d(be, rows, s, ws->pre, s, ws->tokens + CF_PLANE_COUNT, F);
   }

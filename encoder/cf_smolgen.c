@@ -31,14 +31,16 @@ void cf_smolgen_forward(cf_backend *be, const cf_smolgen *s, const cf_bweight *g
   /* c[batch*64][hc] = x compress^T (no bias), read as [batch][64*hc] */
   cf_op_linear(be, batch * 64, d, s->hc, x, s->compress, NULL, CF_OP_ACT_NONE, ws->sg_c);
   /* h1[batch][hs] = LN(act(c W1^T + b1)) */
-  cf_op_linear(be, batch, 64 * s->hc, s->hs, ws->sg_c, s->w1, s->b1, s->act, ws->sg_h1);
+  cf_op_linear_positions(be, batch, 1, 64 * s->hc, s->hs, ws->sg_c, s->w1, s->b1, s->act,
+                         ws->sg_h1);
   cf_norm_forward(be, &s->ln1, batch, ws->sg_h1, 1.0f, NULL, ws->sg_h1);
   /* h2[batch][H*gs] = LN(act(h1 W2^T + b2)), read as [batch*H][gs] */
-  cf_op_linear(be, batch, s->hs, heads * s->gs, ws->sg_h1, s->w2, s->b2, s->act, ws->sg_h2);
+  cf_op_linear_positions(be, batch, 1, s->hs, heads * s->gs, ws->sg_h1, s->w2, s->b2, s->act,
+                         ws->sg_h2);
   cf_norm_forward(be, &s->ln2, batch, ws->sg_h2, 1.0f, NULL, ws->sg_h2);
   /* bias[batch*H][64*64] = h2 global^T: G[h][q*64 + k] */
-  cf_op_linear(be, batch * heads, s->gs, 64 * 64, ws->sg_h2, global, gb, CF_OP_ACT_NONE,
-               ws->sg_bias);
+  cf_op_linear_positions(be, batch, heads, s->gs, 64 * 64, ws->sg_h2, global, gb, CF_OP_ACT_NONE,
+                         ws->sg_bias);
 }
 
 void cf_smolgen_release(cf_backend *be, cf_smolgen *s) {

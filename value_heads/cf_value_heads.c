@@ -173,18 +173,21 @@ static void head_forward(cf_values *v, head *h, int batch, const float *tokens) 
   /* v0[batch*64][cv] = act(tokens W_e^T + b_e), read as [batch][64*cv] */
   cf_op_linear(be, batch * 64, v->d, h->cv, tokens, h->we, h->be_, v->act, v->v0);
   /* h[batch][hidden] = act(v0 W1^T + b1) */
-  cf_op_linear(be, batch, 64 * h->cv, h->hidden, v->v0, h->w1, h->b1, v->act, v->h);
+  cf_op_linear_positions(be, batch, 1, 64 * h->cv, h->hidden, v->v0, h->w1, h->b1, v->act, v->h);
   /* out[batch][outputs] = final_act(h W2^T + b2) */
-  cf_op_linear(be, batch, h->hidden, h->outputs, v->h, h->w2, h->b2, h->final_act, v->out);
+  cf_op_linear_positions(be, batch, 1, h->hidden, h->outputs, v->h, h->w2, h->b2, h->final_act,
+                         v->out);
   cf_op_download(be, h->host_out, v->out, (size_t)batch * h->outputs);
   if (h->werr) {
     /* err[batch][1] = sigmoid(h W_err^T + b_err) */
-    cf_op_linear(be, batch, h->hidden, 1, v->h, h->werr, h->berr, CF_OP_ACT_SIGMOID, v->out);
+    cf_op_linear_positions(be, batch, 1, h->hidden, 1, v->h, h->werr, h->berr, CF_OP_ACT_SIGMOID,
+                           v->out);
     cf_op_download(be, h->host_err, v->out, (size_t)batch);
   }
   if (h->wcat) {
     /* cat[batch][nb] = h W_cat^T + b_cat */
-    cf_op_linear(be, batch, h->hidden, h->n_cat, v->h, h->wcat, h->bcat, CF_OP_ACT_NONE, v->out);
+    cf_op_linear_positions(be, batch, 1, h->hidden, h->n_cat, v->h, h->wcat, h->bcat,
+                           CF_OP_ACT_NONE, v->out);
     cf_op_download(be, h->host_cat, v->out, (size_t)batch * h->n_cat);
   }
 }

@@ -53,6 +53,10 @@ struct cf_bweight {
   /* Likewise from table_int8, on an instance whose int8 core has
    * scores_file: [H][8][dq][14][16]; else NULL. */
   uint32_t *table_int8_joined;
+  /* MATRIX role: data in gemm_rows's panels (cf_cpu_kernels.h,
+   * CF_CPU_GEMM_PANEL); built by onednn on the weight's first per-position
+   * call (cf_backend_iface.linear_positions), else NULL. */
+  float *data_t;
   void *extra;  /* backend-owned, freed by extra_free */
   void (*extra_free)(void *extra);
 };

@@ -279,6 +279,16 @@ typedef struct cf_cpu_kernels {
    * their own; the backend without one (backends/wasm) runs this. */
   void (*gemm_nt)(int m, int n, int k, float scale, const float *a, const float *b, float *c);
 
+  /* c[m][n] = a[m][k] W^T for a weight W [n][k] in panels of
+   * CF_CPU_GEMM_PANEL columns (cf_cpu_gemm_panels), each output its own
+   * chain of fused multiply-adds over k in order from 0, so a row's
+   * outputs are the same bits whatever m and the rows beside it. onednn
+   * runs the layers with one row a position on it in float32
+   * (cf_backend_iface.linear_positions), where a BLAS rounds a row
+   * differently with the row count. Optional (NULL: onednn calls oneDNN
+   * one position at a time); the avx2 and avx512 sets have it. */
+  void (*gemm_rows)(int m, int n, int k, const float *a, const float *bp, float *c);
+
   /* The reduced-precision projections' row ops (the oneDNN backend's
    * precision=bf16|int8, backends/onednn/cf_onednn_precision.h). Every set
    * gives bit-identical results to the portable one (activations aside,
@@ -321,6 +331,15 @@ typedef struct cf_cpu_kernels {
   .to_bf16_row = cf_##set##_to_bf16_row, .quantize_row = cf_##set##_quantize_row,         \
   .quantize_row_u8 = cf_##set##_quantize_row_u8,                                          \
   .dequant_bias_act_row = cf_##set##_dequant_bias_act_row
+
+/* gemm_rows's weight layout: W [n][k] as ceil(n / 16) panels of 16
+ * columns, panel p = [k][16] with element (i, j) = W[16 p + j][i], the
+ * columns past n zero; 64-byte aligned (cf_cpu_alloc). Each step of the
+ * product reads one 64-byte row of a panel, in order. */
+enum { CF_CPU_GEMM_PANEL = 16 };
+static inline size_t cf_cpu_gemm_panels_floats(int n, int k) {
+  return (size_t)(n + CF_CPU_GEMM_PANEL - 1) / CF_CPU_GEMM_PANEL * CF_CPU_GEMM_PANEL * (size_t)k;
+}
 
 /* Largest head depth the fast path takes (its key buffer is on the stack). */
 enum { CF_CPU_MAX_FAST_DEPTH = 128 };

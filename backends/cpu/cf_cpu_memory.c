@@ -350,6 +350,7 @@ void cf_cpu_weight_free(void *ctx, cf_bweight *w) {
   cf_cpu_free((float *)(void *)w->table_int8_corr);
   cf_cpu_free(w->table_joined);
   cf_cpu_free((float *)(void *)w->table_int8_joined);
+  cf_cpu_free(w->data_t);
   cf_cpu_free(w->data);
   free(w);
 }

@@ -119,6 +119,62 @@ static void od_linear(void *ctx, int rows, int in, int out, const float *x, cons
   cf_onednn_linear_rows(c, rows, in, out, x, w, b, act, y, true);
 }
 
+/* w->data_t for gemm_rows: the weight [rows = out][cols = in] in panels
+ * (cf_cpu_kernels.h, CF_CPU_GEMM_PANEL). Built in an op, once per weight
+ * (an instance's ops run one at a time), and counted as a build, so a
+ * warmed net makes none later. */
+static bool transpose_weight(onednn_ctx *c, cf_bweight *w) {
+  const size_t n = cf_cpu_gemm_panels_floats(w->rows, w->cols);
+  float *t = cf_onednn_injected(c) ? NULL : cf_cpu_alloc(n);
+  if (!t) {
+    cf_onednn_record(c, dnnl_out_of_memory, "linear", "allocating a weight's panels");
+    return false;
+  }
+  for (size_t x = 0; x < n; x++) t[x] = 0.0f;
+  for (int o = 0; o < w->rows; o++)
+    for (int i = 0; i < w->cols; i++)
+      t[((size_t)(o / CF_CPU_GEMM_PANEL) * w->cols + i) * CF_CPU_GEMM_PANEL +
+        o % CF_CPU_GEMM_PANEL] = w->data[(size_t)o * w->cols + i];
+  w->data_t = t;
+  c->builds++;
+  return true;
+}
+
+/* The layers with one row a position (cf_backend_iface.linear_positions):
+ * oneDNN's matmul of a few rows rounds a row differently with their number
+ * (on an AMD EPYC with AVX2, the value head's W/D/L moved in the last bits
+ * between batches). In float32 the kernel set's product, whose rows do not
+ * depend on each other (cf_cpu_kernels.h, gemm_rows), in one call, on the
+ * weight transposed once, at its first such call: a oneDNN call per
+ * position reads the whole weight once a position (the value head's 1 MB:
+ * the built-in net 4% slower at batch 16 on that CPU). In bf16 and int8,
+ * and on a set without gemm_rows, oneDNN one position a call: the same
+ * shape whatever the batch, and prepare builds that one shape, not one
+ * per batch size. */
+static void od_linear_positions(void *ctx, int positions, int rows_each, int in, int out,
+                                const float *x, const cf_bweight *w, const cf_bweight *b,
+                                cf_op_act act, float *y) {
+  onednn_ctx *c = ctx;
+  if (positions <= 0 || rows_each <= 0) return;
+  const cf_cpu_kernels *k = c->cpu.kernels;
+  if (k->gemm_rows && cf_onednn_precision_of(w) == CF_PRECISION_F32) {
+    if (!w->data_t && !transpose_weight(c, (cf_bweight *)w)) return;
+    const int rows = positions * rows_each;
+    k->gemm_rows(rows, out, in, x, w->data_t, y);
+    for (int r = 0; r < rows; r++)
+      k->bias_act_row(out, y + (size_t)r * out, b ? b->data : NULL, act);
+    return;
+  }
+  if (!c->first_pass_done)
+    cf_onednn_calls_add(&c->calls, &(cf_onednn_call){.w = w, .b = b, .rows = rows_each,
+                                                     .in = in, .out = out, .act = act,
+                                                     .per_position = true});
+  omp_set_num_threads(c->cpu.threads);
+  for (int p = 0; p < positions; p++)
+    cf_onednn_linear_rows(c, rows_each, in, out, x + (size_t)p * rows_each * in, w, b, act,
+                          y + (size_t)p * rows_each * out, true);
+}
+
 /* The first sync ends the first pass: the calls kept are that pass's. */
 static cf_status od_sync(void *ctx, cf_error *err) {
   onednn_ctx *c = ctx;
@@ -127,7 +183,8 @@ static cf_status od_sync(void *ctx, cf_error *err) {
 }
 
 /* Every batch size's primitives, reordered weights and scratch for the
- * first pass's calls (at batch 1: n * rows at batch n). Each primitive is
+ * first pass's calls (at batch 1: n * rows at batch n; a per-position
+ * call's rows at every batch). Each primitive is
  * the one a pass at that size would have built on its first call, so the
  * arithmetic is the same, warmed or not. */
 static cf_status od_prepare(void *ctx, int max_batch, cf_error *err) {
@@ -137,6 +194,7 @@ static cf_status od_prepare(void *ctx, int max_batch, cf_error *err) {
   for (int n = 1; ok && n <= max_batch; n++)
     for (int i = 0; ok && i < c->calls.n; i++) {
       const cf_onednn_call *k = &c->calls.v[i];
+      if (k->per_position && n > 1) continue;
       ok = cf_onednn_linear_rows(c, n * k->rows, k->in, k->out, NULL, k->w, k->b, k->act, NULL,
                                  false);
     }
@@ -225,6 +283,7 @@ static const cf_backend_iface onednn_iface = {
     .destroy = od_destroy,
     .weight_create = od_weight_create,
     .linear = od_linear,
+    .linear_positions = od_linear_positions,
     .attention = od_attention,
     .matmul_nt = od_matmul_nt,
     .sync = od_sync, /* the first failed oneDNN call, or attention's */

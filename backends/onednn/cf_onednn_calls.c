@@ -7,7 +7,7 @@
 
 static bool same(const cf_onednn_call *a, const cf_onednn_call *b) {
   return a->w == b->w && a->b == b->b && a->rows == b->rows && a->in == b->in &&
-         a->out == b->out && a->act == b->act;
+         a->out == b->out && a->act == b->act && a->per_position == b->per_position;
 }
 
 void cf_onednn_calls_add(cf_onednn_calls *l, const cf_onednn_call *call) {

@@ -10,11 +10,13 @@
 #include "backends/cf_backend.h"
 
 /* One distinct call: its weight, bias, activation and shape (rows at the
- * pass's batch size, 1 in the warm-up). */
+ * pass's batch size, 1 in the warm-up; a per-position call's rows at any
+ * batch size). */
 typedef struct cf_onednn_call {
   const cf_bweight *w, *b;
   int rows, in, out;
   cf_op_act act;
+  bool per_position; /* from linear_positions: the same rows at every batch */
 } cf_onednn_call;
 
 typedef struct cf_onednn_calls {

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tests/backends/cf_kernel_sets.h"
 #include "tests/cf_test.h"
@@ -89,4 +90,72 @@ static void test_empty_writes_nothing(cf_test *t) {
   }
 }
 
-CF_TEST_MAIN(test_every_set_matches_double, test_empty_writes_nothing)
+/* W [n][k] in gemm_rows's panels (cf_cpu_kernels.h), 64-byte aligned. */
+static float *panels_of(const float *w, int n, int k) {
+  const size_t floats = cf_cpu_gemm_panels_floats(n, k);
+  float *p = aligned_alloc(64, (floats * sizeof(float) + 63) / 64 * 64);
+  for (size_t x = 0; x < floats; x++) p[x] = 0.0f;
+  for (int o = 0; o < n; o++)
+    for (int i = 0; i < k; i++)
+      p[((size_t)(o / CF_CPU_GEMM_PANEL) * k + i) * CF_CPU_GEMM_PANEL + o % CF_CPU_GEMM_PANEL] =
+          w[(size_t)o * k + i];
+  return p;
+}
+
+/* gemm_rows (the layers with one row a position on onednn): against the
+ * product in double on shapes that hit each edge of the blocking (rows in
+ * fours, columns in one or two panels, a part panel), and a row's outputs the
+ * same bits whatever the rows beside it: the first m rows of a call
+ * against the same rows of an 11-row call (so the last row sits at every
+ * place of a block), and each row alone. The value head's depth 2048 and
+ * smolgen's 4096 columns among the shapes. */
+static void test_gemm_rows(cf_test *t) {
+  static const int shapes[][2] = {{1, 1}, {3, 7}, {16, 5}, {17, 33}, {128, 2048}, {4096, 16},
+                                  {40, 256}};
+  enum { M = 11 };
+  int tested = 0;
+  for (int s = 0; s < N_SETS; s++) {
+    const cf_cpu_kernels *k = set_named(SETS[s]);
+    if (!k || !k->gemm_rows) continue;
+    tested++;
+    long differ = 0, wrong = 0;
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+      const int n = shapes[i][0], kk = shapes[i][1];
+      float *a = malloc(sizeof(float) * (size_t)M * kk);
+      float *w = malloc(sizeof(float) * (size_t)n * kk);
+      float *all = malloc(sizeof(float) * ((size_t)M * n + 1));
+      float *part = malloc(sizeof(float) * ((size_t)M * n + 1));
+      for (int j = 0; j < M * kk; j++) a[j] = rnd();
+      for (int j = 0; j < n * kk; j++) w[j] = rnd();
+      float *bp = panels_of(w, n, kk);
+      all[M * n] = 7.0f;
+      k->gemm_rows(M, n, kk, a, bp, all);
+      wrong += all[M * n] != 7.0f; /* nothing written past the end */
+      for (int r = 0; r < M; r++)
+        for (int j = 0; j < n; j++) {
+          double want = 0.0, mag = 0.0;
+          for (int x = 0; x < kk; x++) {
+            want += (double)a[(size_t)r * kk + x] * w[(size_t)j * kk + x];
+            mag += fabs((double)a[(size_t)r * kk + x] * w[(size_t)j * kk + x]);
+          }
+          wrong += fabs(all[(size_t)r * n + j] - want) > 1e-6 * (kk + 4) * (mag + 1e-3);
+        }
+      for (int m = 1; m <= M; m++) {
+        k->gemm_rows(m, n, kk, a, bp, part);
+        differ += memcmp(part, all, sizeof(float) * (size_t)m * n) != 0;
+      }
+      for (int r = 0; r < M; r++) {
+        k->gemm_rows(1, n, kk, a + (size_t)r * kk, bp, part);
+        differ += memcmp(part, all + (size_t)r * n, sizeof(float) * (size_t)n) != 0;
+      }
+      free(a), free(w), free(bp), free(all), free(part);
+    }
+    printf("  %s: gemm_rows, %ld outputs wrong, %ld calls differ from the rows of one call\n",
+           SETS[s], wrong, differ);
+    CHECK_INT_EQ(wrong, 0);
+    CHECK_INT_EQ(differ, 0);
+  }
+  if (!tested) CF_SKIP("no kernel set with gemm_rows runs here (avx2, avx512)");
+}
+
+CF_TEST_MAIN(test_every_set_matches_double, test_empty_writes_nothing, test_gemm_rows)

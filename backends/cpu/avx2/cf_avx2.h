@@ -12,6 +12,7 @@ void cf_avx2_norm_row(cf_norm_kind kind, int w, const float *x, float alpha, con
                       const float *gamma, const float *beta, float eps, float *y);
 void cf_avx2_gate_row(int n, float *x, const float *mult, const float *add);
 extern const cf_cpu_attention_math cf_avx2_attention_math;
+void cf_avx2_gemm_rows(int m, int n, int k, const float *a, const float *bp, float *c);
 
 void cf_avx2_to_bf16_row(int n, const float *x, uint16_t *y);
 float cf_avx2_quantize_row(int n, const float *x, int8_t *q);

@@ -3,4 +3,5 @@
 #include "backends/cpu/avx2/cf_avx2.h"
 
 const cf_cpu_kernels cf_cpu_kernels_avx2 = {CF_CPU_KERNEL_ROW_OPS(avx2),
+                                            .gemm_rows = cf_avx2_gemm_rows,
                                             CF_CPU_KERNEL_LOWP_OPS(avx2)};

@@ -4,4 +4,5 @@
 #include "backends/cpu/avx512/cf_avx512.h"
 
 const cf_cpu_kernels cf_cpu_kernels_avx512 = {CF_CPU_KERNEL_ROW_OPS(avx512),
+                                              .gemm_rows = cf_avx512_gemm_rows,
                                               CF_CPU_KERNEL_LOWP_OPS(avx512)};
