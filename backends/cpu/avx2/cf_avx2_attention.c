@@ -17,19 +17,27 @@
 #include "backends/cpu/cf_cpu_attention_layout.h"
 #include "backends/cpu/portable/cf_portable.h"
 
-/* s[64] = softmax(s). */
-static void softmax64(float *s) {
-  __m256 m = _mm256_loadu_ps(s);
-  for (int k = 8; k < 64; k += 8) m = _mm256_max_ps(m, _mm256_loadu_ps(s + k));
-  __m256 mx = _mm256_set1_ps(cf_hmax256(m)), sum = _mm256_setzero_ps();
-  for (int k = 0; k < 64; k += 8) {
-    __m256 e = cf_exp256(_mm256_sub_ps(_mm256_loadu_ps(s + k), mx));
-    _mm256_storeu_ps(s + k, e);
-    sum = _mm256_add_ps(sum, e);
+/* s[64] = softmax(s * scale + bias) (bias: a row of 64, or NULL), the row
+ * held in eight registers: one load and one store of it. The sums run in
+ * the order of a pass over memory, so the result is the same bits. s is
+ * 64-byte aligned. */
+static void finish(float *s, float scale, const float *bias) {
+  const __m256 sc = _mm256_set1_ps(scale);
+  __m256 v[8];
+  for (int j = 0; j < 8; j++) {
+    v[j] = _mm256_mul_ps(_mm256_load_ps(s + 8 * j), sc);
+    if (bias) v[j] = _mm256_add_ps(v[j], _mm256_loadu_ps(bias + 8 * j));
   }
-  __m256 inv = _mm256_set1_ps(1.0f / cf_hsum256(sum));
-  for (int k = 0; k < 64; k += 8)
-    _mm256_storeu_ps(s + k, _mm256_mul_ps(_mm256_loadu_ps(s + k), inv));
+  __m256 m = v[0];
+  for (int j = 1; j < 8; j++) m = _mm256_max_ps(m, v[j]);
+  const __m256 mx = _mm256_set1_ps(cf_hmax256(m));
+  __m256 sum = _mm256_setzero_ps();
+  for (int j = 0; j < 8; j++) {
+    v[j] = cf_exp256(_mm256_sub_ps(v[j], mx));
+    sum = _mm256_add_ps(sum, v[j]);
+  }
+  const __m256 inv = _mm256_set1_ps(1.0f / cf_hsum256(sum));
+  for (int j = 0; j < 8; j++) _mm256_store_ps(s + 8 * j, _mm256_mul_ps(v[j], inv));
 }
 
 /* Scores of two queries on the same file of neighbouring ranks, q0 and
@@ -84,16 +92,6 @@ static inline __attribute__((always_inline)) void scores2(int dh, const float *Q
     _mm256_storeu_ps(s0 + 32 * half + 8 * r, a0[r]);
     _mm256_storeu_ps(s1 + 32 * half + 8 * r, a1[r]);
   }
-}
-
-/* Scale, add the bias row (or NULL), softmax. */
-static inline void finish_scores(float *s, __m256 scale, const float *bias) {
-  for (int k = 0; k < 64; k += 8) {
-    __m256 v = _mm256_mul_ps(_mm256_load_ps(s + k), scale);
-    if (bias) v = _mm256_add_ps(v, _mm256_loadu_ps(bias + k));
-    _mm256_store_ps(s + k, v);
-  }
-  softmax64(s);
 }
 
 /* The mask of lanes below n (all eight when n >= 8). */
@@ -195,8 +193,44 @@ static void weighted_values2(int dh, const float *a0, const float *a1, const flo
 
 CF_CPU_DEFINE_SCORES_PAIR(scores2, float, float)
 
-static void finish(float *s, float scale, const float *bias) {
-  finish_scores(s, _mm256_set1_ps(scale), bias);
+/* Rows r[0..7] (8 floats each) transposed in registers: r[j] lane i
+ * becomes r[i] lane j. Three rounds of shuffles, 24 instructions. */
+static inline void transpose8(__m256 r[8]) {
+  __m256 t[8], u[8];
+  for (int j = 0; j < 8; j += 2) {
+    t[j] = _mm256_unpacklo_ps(r[j], r[j + 1]);
+    t[j + 1] = _mm256_unpackhi_ps(r[j], r[j + 1]);
+  }
+  for (int j = 0; j < 8; j += 4)
+    for (int h = 0; h < 2; h++) {
+      u[j + h] = _mm256_shuffle_ps(t[j + h], t[j + h + 2], _MM_SHUFFLE(1, 0, 1, 0));
+      u[j + h + 2] = _mm256_shuffle_ps(t[j + h], t[j + h + 2], _MM_SHUFFLE(3, 2, 3, 2));
+    }
+  /* u[c] (c < 4) holds rows 0-3 of columns col[c] (low half) and
+   * col[c] + 4 (high half); u[c + 4] the same of rows 4-7. */
+  static const int col[4] = {0, 2, 1, 3};
+  for (int c = 0; c < 4; c++) {
+    r[col[c]] = _mm256_permute2f128_ps(u[c], u[c + 4], 0x20);
+    r[col[c] + 4] = _mm256_permute2f128_ps(u[c], u[c + 4], 0x31);
+  }
+}
+
+/* cf_cpu_attention_math.transpose_keys: blocks of 8 keys by 8 depths
+ * transposed in registers; the last block of a depth that is not a
+ * multiple of 8 loads only its depths (masked) and stores only their
+ * rows. The driver's scalar loop (a load and a store per float) was most
+ * of the task's own time outside the FMAs at the built-in net's depth 16. */
+static void transpose_keys(int dh, const float *K, size_t ld, float *kt) {
+  for (int i0 = 0; i0 < dh; i0 += 8) {
+    const int n = dh - i0 < 8 ? dh - i0 : 8;
+    const __m256i lanes = first_lanes(n);
+    for (int k0 = 0; k0 < 64; k0 += 8) {
+      __m256 r[8];
+      for (int j = 0; j < 8; j++) r[j] = _mm256_maskload_ps(K + (size_t)(k0 + j) * ld + i0, lanes);
+      transpose8(r);
+      for (int i = 0; i < n; i++) _mm256_store_ps(kt + (size_t)(i0 + i) * 64 + k0, r[i]);
+    }
+  }
 }
 
 const cf_cpu_attention_math cf_avx2_attention_math = {
@@ -204,4 +238,5 @@ const cf_cpu_attention_math cf_avx2_attention_math = {
     .finish_scores = finish,
     .weighted_values_pair = weighted_values2,
     .dot_rpe = cf_portable_dot_rpe, /* a scalar sum: the same with or without AVX2 */
+    .transpose_keys = transpose_keys,
 };
