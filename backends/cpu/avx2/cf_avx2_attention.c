@@ -109,9 +109,9 @@ static inline __m256 load_first(const float *p, int n) {
  * last step's tail by masked loads, so no depth falls to scalar code.
  * Even and odd keys sum into separate accumulators (8 in all): one set
  * would make each key wait on the previous key's FMAs. */
-static void weighted_values2_narrow(int dh, const float *a0, const float *a1, const float *v,
-                                    size_t ld, const float *ev, int base0, int base1, float *o0,
-                                    float *o1) {
+static inline __attribute__((always_inline)) void weighted_values2_narrow(
+    int dh, const float *a0, const float *a1, const float *v, size_t ld, const float *ev,
+    int base0, int base1, float *o0, float *o1) {
   for (int i0 = 0; i0 < dh; i0 += 16) {
     const int n[2] = {dh - i0, dh - i0 - 8}; /* floats left from each vector's start */
     const int nj = n[1] > 0 ? 2 : 1;
@@ -154,6 +154,16 @@ static void weighted_values2_narrow(int dh, const float *a0, const float *a1, co
  * bases base0, base1): each value row is loaded once for both. */
 static void weighted_values2(int dh, const float *a0, const float *a1, const float *v, size_t ld,
                              const float *ev, int base0, int base1, float *o0, float *o1) {
+  /* The built-in net's depth with constants: the masks, the vector count
+   * and the table's presence fold away (the same operations). */
+  if (dh == 16 && ev) {
+    weighted_values2_narrow(16, a0, a1, v, ld, ev, base0, base1, o0, o1);
+    return;
+  }
+  if (dh == 16) {
+    weighted_values2_narrow(16, a0, a1, v, ld, NULL, base0, base1, o0, o1);
+    return;
+  }
   if (dh % 32) {
     weighted_values2_narrow(dh, a0, a1, v, ld, ev, base0, base1, o0, o1);
     return;
@@ -192,6 +202,17 @@ static void weighted_values2(int dh, const float *a0, const float *a1, const flo
 }
 
 CF_CPU_DEFINE_SCORES_PAIR(scores2, float, float)
+
+/* scores_pair with the built-in net's depth 16 a constant (the loop
+ * unrolled; the same operations), else the generic one. */
+static void scores_pair_16(int dh, const float *Q0, const float *Q1, const float *kt,
+                           const float *eq, const float *ek, int half, float *s0, float *s1) {
+  if (dh != 16) scores_pair(dh, Q0, Q1, kt, eq, ek, half, s0, s1);
+  else if (eq && ek) scores2(16, Q0, Q1, kt, eq, ek, 1, 1, half, s0, s1);
+  else if (eq) scores2(16, Q0, Q1, kt, eq, NULL, 1, 0, half, s0, s1);
+  else if (ek) scores2(16, Q0, Q1, kt, NULL, ek, 0, 1, half, s0, s1);
+  else scores2(16, Q0, Q1, kt, NULL, NULL, 0, 0, half, s0, s1);
+}
 
 /* Rows r[0..7] (8 floats each) transposed in registers: r[j] lane i
  * becomes r[i] lane j. Three rounds of shuffles, 24 instructions. */
@@ -234,7 +255,7 @@ static void transpose_keys(int dh, const float *K, size_t ld, float *kt) {
 }
 
 const cf_cpu_attention_math cf_avx2_attention_math = {
-    .scores_pair = scores_pair,
+    .scores_pair = scores_pair_16,
     .finish_scores = finish,
     .weighted_values_pair = weighted_values2,
     .dot_rpe = cf_portable_dot_rpe, /* a scalar sum: the same with or without AVX2 */
