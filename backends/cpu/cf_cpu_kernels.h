@@ -341,6 +341,21 @@ static inline size_t cf_cpu_gemm_panels_floats(int n, int k) {
   return (size_t)(n + CF_CPU_GEMM_PANEL - 1) / CF_CPU_GEMM_PANEL * CF_CPU_GEMM_PANEL * (size_t)k;
 }
 
+/* The body of a set's gemm_rows: its always-inlined rows(R, n, k, a, bp,
+ * c) kernel over blocks of four rows, then the last one to three rows with
+ * R a constant too. */
+#define CF_CPU_GEMM_ROWS_BY_FOUR(rows, m, n, k, a, bp, c)                          \
+  do {                                                                             \
+    int r_ = 0;                                                                    \
+    for (; r_ + 4 <= (m); r_ += 4)                                                 \
+      rows(4, n, k, (a) + (size_t)r_ * (k), bp, (c) + (size_t)r_ * (n));           \
+    const float *ar_ = (a) + (size_t)r_ * (k);                                     \
+    float *cr_ = (c) + (size_t)r_ * (n);                                           \
+    if ((m) - r_ == 3) rows(3, n, k, ar_, bp, cr_);                                \
+    else if ((m) - r_ == 2) rows(2, n, k, ar_, bp, cr_);                           \
+    else if ((m) - r_ == 1) rows(1, n, k, ar_, bp, cr_);                           \
+  } while (0)
+
 /* Largest head depth the fast path takes (its key buffer is on the stack). */
 enum { CF_CPU_MAX_FAST_DEPTH = 128 };
 

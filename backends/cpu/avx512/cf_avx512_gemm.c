@@ -46,14 +46,5 @@ static inline __attribute__((always_inline)) void rows(int R, int n, int k, cons
 }
 
 void cf_avx512_gemm_rows(int m, int n, int k, const float *a, const float *bp, float *c) {
-  int r = 0;
-  for (; r + 4 <= m; r += 4) rows(4, n, k, a + (size_t)r * k, bp, c + (size_t)r * n);
-  const float *ar = a + (size_t)r * k;
-  float *cr = c + (size_t)r * n;
-  switch (m - r) {
-    case 3: rows(3, n, k, ar, bp, cr); break;
-    case 2: rows(2, n, k, ar, bp, cr); break;
-    case 1: rows(1, n, k, ar, bp, cr); break;
-    default: break;
-  }
+  CF_CPU_GEMM_ROWS_BY_FOUR(rows, m, n, k, a, bp, c);
 }
