@@ -23,7 +23,8 @@ static inline __attribute__((always_inline)) void block(int R, int P, int n, int
     for (int q = 0; q < P; q++) acc[r][q] = _mm512_setzero_ps();
   for (int i = 0; i < k; i++) {
     __m512 b[2];
-    for (int q = 0; q < P; q++) b[q] = _mm512_load_ps(panel + q * next + (size_t)i * CF_CPU_GEMM_PANEL);
+    for (int q = 0; q < P; q++)
+      b[q] = _mm512_load_ps(panel + q * next + (size_t)i * CF_CPU_GEMM_PANEL);
     for (int r = 0; r < R; r++) {
       const __m512 x = _mm512_set1_ps(a[(size_t)r * k + i]);
       for (int q = 0; q < P; q++) acc[r][q] = _mm512_fmadd_ps(x, b[q], acc[r][q]);
