@@ -293,13 +293,19 @@ void cf_op_linear(cf_backend *be, int rows, int in, int out, const float *x, con
   be->iface->linear(be->ctx, rows, in, out, x, w, b, act, y);
 }
 
+void cf_iface_linear_positions(const cf_backend_iface *iface, void *ctx, int positions,
+                               int rows_each, int in, int out, const float *x,
+                               const cf_bweight *w, const cf_bweight *b, cf_op_act act, float *y) {
+  if (iface->linear_positions)
+    iface->linear_positions(ctx, positions, rows_each, in, out, x, w, b, act, y);
+  else
+    iface->linear(ctx, positions * rows_each, in, out, x, w, b, act, y);
+}
+
 void cf_op_linear_positions(cf_backend *be, int positions, int rows_each, int in, int out,
                             const float *x, const cf_bweight *w, const cf_bweight *b,
                             cf_op_act act, float *y) {
-  if (be->iface->linear_positions)
-    be->iface->linear_positions(be->ctx, positions, rows_each, in, out, x, w, b, act, y);
-  else
-    be->iface->linear(be->ctx, positions * rows_each, in, out, x, w, b, act, y);
+  cf_iface_linear_positions(be->iface, be->ctx, positions, rows_each, in, out, x, w, b, act, y);
 }
 
 void cf_op_norm(cf_backend *be, cf_norm_kind kind, int rows, int width, const float *x, float alpha,

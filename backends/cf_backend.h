@@ -421,7 +421,12 @@ void cf_op_weight_free(cf_backend *be, cf_bweight *w);
 void cf_op_linear(cf_backend *be, int rows, int in, int out, const float *x, const cf_bweight *w,
                   const cf_bweight *b, cf_op_act act, float *y);
 /* cf_op_linear over positions x rows_each rows, the rows of one position
- * consecutive, through the backend's linear_positions where it has one. */
+ * consecutive, through the backend's linear_positions where it has one;
+ * cf_iface_linear_positions the same on a table and context (a wrapper's
+ * inner backend). */
+void cf_iface_linear_positions(const cf_backend_iface *iface, void *ctx, int positions,
+                               int rows_each, int in, int out, const float *x,
+                               const cf_bweight *w, const cf_bweight *b, cf_op_act act, float *y);
 void cf_op_linear_positions(cf_backend *be, int positions, int rows_each, int in, int out,
                             const float *x, const cf_bweight *w, const cf_bweight *b,
                             cf_op_act act, float *y);

@@ -85,11 +85,9 @@ static void w_linear_positions(void *ctx, int positions, int rows_each, int in, 
                                const float *x, const cf_bweight *w, const cf_bweight *b,
                                cf_op_act act, float *y) {
   fault_ctx *f = ctx;
-  if (op_fails(f, "linear")) return;
-  if (f->inner->linear_positions)
-    f->inner->linear_positions(f->inner_ctx, positions, rows_each, in, out, x, w, b, act, y);
-  else
-    f->inner->linear(f->inner_ctx, positions * rows_each, in, out, x, w, b, act, y);
+  if (!op_fails(f, "linear"))
+    cf_iface_linear_positions(f->inner, f->inner_ctx, positions, rows_each, in, out, x, w, b, act,
+                              y);
 }
 
 static void w_norm(void *ctx, cf_norm_kind kind, int rows, int width, const float *x, float alpha,

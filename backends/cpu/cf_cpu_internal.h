@@ -53,10 +53,10 @@ struct cf_bweight {
   /* Likewise from table_int8, on an instance whose int8 core has
    * scores_file: [H][8][dq][14][16]; else NULL. */
   uint32_t *table_int8_joined;
-  /* MATRIX role: data in gemm_rows's panels (cf_cpu_kernels.h,
-   * CF_CPU_GEMM_PANEL); built by onednn on the weight's first per-position
-   * call (cf_backend_iface.linear_positions), else NULL. */
-  float *data_t;
+  /* MATRIX role: data in gemm_rows's panels (cf_cpu_gemm_panels); built
+   * by onednn on the weight's first per-position call
+   * (cf_backend_iface.linear_positions), else NULL. */
+  float *data_panels;
   void *extra;  /* backend-owned, freed by extra_free */
   void (*extra_free)(void *extra);
 };
@@ -111,6 +111,11 @@ void cf_cpu_iface_copy(void *ctx, float *dst, const float *src, size_t n);
 cf_bweight *cf_cpu_weight_create(void *ctx, const cf_weight_shape *shape, const float *data,
                                  cf_error *err);
 void cf_cpu_weight_free(void *ctx, cf_bweight *w);
+
+/* A MATRIX weight's data [rows][cols] in gemm_rows's panels
+ * (cf_cpu_kernels.h, CF_CPU_GEMM_PANEL), newly allocated (cf_cpu_free);
+ * NULL when out of memory. */
+float *cf_cpu_gemm_panels(const cf_bweight *w);
 
 /* The sync slot: reports c->first (ctx is a cf_cpu_ctx *). */
 cf_status cf_cpu_sync(void *ctx, cf_error *err);

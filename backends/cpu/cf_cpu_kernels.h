@@ -280,8 +280,9 @@ typedef struct cf_cpu_kernels {
   void (*gemm_nt)(int m, int n, int k, float scale, const float *a, const float *b, float *c);
 
   /* c[m][n] = a[m][k] W^T for a weight W [n][k] in panels of
-   * CF_CPU_GEMM_PANEL columns (cf_cpu_gemm_panels), each output its own
-   * chain of fused multiply-adds over k in order from 0, so a row's
+   * CF_CPU_GEMM_PANEL columns (cf_cpu_internal.h, cf_cpu_gemm_panels),
+   * each output its own chain of fused multiply-adds over k in order from
+   * 0, so a row's
    * outputs are the same bits whatever m and the rows beside it. onednn
    * runs the layers with one row a position on it in float32
    * (cf_backend_iface.linear_positions), where a BLAS rounds a row

@@ -339,6 +339,18 @@ cf_bweight *cf_cpu_weight_create(void *ctx, const cf_weight_shape *shape, const 
   return w;
 }
 
+float *cf_cpu_gemm_panels(const cf_bweight *w) {
+  const size_t n = cf_cpu_gemm_panels_floats(w->rows, w->cols);
+  float *p = cf_cpu_alloc(n);
+  if (!p) return NULL;
+  memset(p, 0, n * sizeof *p); /* the last panel's columns past rows */
+  for (int o = 0; o < w->rows; o++)
+    for (int i = 0; i < w->cols; i++)
+      p[((size_t)(o / CF_CPU_GEMM_PANEL) * w->cols + i) * CF_CPU_GEMM_PANEL +
+        o % CF_CPU_GEMM_PANEL] = w->data[(size_t)o * w->cols + i];
+  return p;
+}
+
 void cf_cpu_weight_free(void *ctx, cf_bweight *w) {
   (void)ctx;
   if (!w) return;
@@ -350,7 +362,7 @@ void cf_cpu_weight_free(void *ctx, cf_bweight *w) {
   cf_cpu_free((float *)(void *)w->table_int8_corr);
   cf_cpu_free(w->table_joined);
   cf_cpu_free((float *)(void *)w->table_int8_joined);
-  cf_cpu_free(w->data_t);
+  cf_cpu_free(w->data_panels);
   cf_cpu_free(w->data);
   free(w);
 }

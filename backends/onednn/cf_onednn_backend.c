@@ -119,23 +119,15 @@ static void od_linear(void *ctx, int rows, int in, int out, const float *x, cons
   cf_onednn_linear_rows(c, rows, in, out, x, w, b, act, y, true);
 }
 
-/* w->data_t for gemm_rows: the weight [rows = out][cols = in] in panels
- * (cf_cpu_kernels.h, CF_CPU_GEMM_PANEL). Built in an op, once per weight
- * (an instance's ops run one at a time), and counted as a build, so a
- * warmed net makes none later. */
-static bool transpose_weight(onednn_ctx *c, cf_bweight *w) {
-  const size_t n = cf_cpu_gemm_panels_floats(w->rows, w->cols);
-  float *t = cf_onednn_injected(c) ? NULL : cf_cpu_alloc(n);
-  if (!t) {
+/* w->data_panels for gemm_rows. Built in an op, once per weight (an
+ * instance's ops run one at a time), and counted as a build, so a warmed
+ * net makes none later. */
+static bool build_panels(onednn_ctx *c, cf_bweight *w) {
+  w->data_panels = cf_onednn_injected(c) ? NULL : cf_cpu_gemm_panels(w);
+  if (!w->data_panels) {
     cf_onednn_record(c, dnnl_out_of_memory, "linear", "allocating a weight's panels");
     return false;
   }
-  for (size_t x = 0; x < n; x++) t[x] = 0.0f;
-  for (int o = 0; o < w->rows; o++)
-    for (int i = 0; i < w->cols; i++)
-      t[((size_t)(o / CF_CPU_GEMM_PANEL) * w->cols + i) * CF_CPU_GEMM_PANEL +
-        o % CF_CPU_GEMM_PANEL] = w->data[(size_t)o * w->cols + i];
-  w->data_t = t;
   c->builds++;
   return true;
 }
@@ -145,7 +137,7 @@ static bool transpose_weight(onednn_ctx *c, cf_bweight *w) {
  * (on an AMD EPYC with AVX2, the value head's W/D/L moved in the last bits
  * between batches). In float32 the kernel set's product, whose rows do not
  * depend on each other (cf_cpu_kernels.h, gemm_rows), in one call, on the
- * weight transposed once, at its first such call: a oneDNN call per
+ * weight in panels built at its first such call: a oneDNN call per
  * position reads the whole weight once a position (the value head's 1 MB:
  * the built-in net 4% slower at batch 16 on that CPU). In bf16 and int8,
  * and on a set without gemm_rows, oneDNN one position a call: the same
@@ -158,9 +150,9 @@ static void od_linear_positions(void *ctx, int positions, int rows_each, int in,
   if (positions <= 0 || rows_each <= 0) return;
   const cf_cpu_kernels *k = c->cpu.kernels;
   if (k->gemm_rows && cf_onednn_precision_of(w) == CF_PRECISION_F32) {
-    if (!w->data_t && !transpose_weight(c, (cf_bweight *)w)) return;
+    if (!w->data_panels && !build_panels(c, (cf_bweight *)w)) return;
     const int rows = positions * rows_each;
-    k->gemm_rows(rows, out, in, x, w->data_t, y);
+    k->gemm_rows(rows, out, in, x, w->data_panels, y);
     for (int r = 0; r < rows; r++)
       k->bias_act_row(out, y + (size_t)r * out, b ? b->data : NULL, act);
     return;

@@ -156,12 +156,9 @@ static void weighted_values2(int dh, const float *a0, const float *a1, const flo
                              const float *ev, int base0, int base1, float *o0, float *o1) {
   /* The built-in net's depth with constants: the masks, the vector count
    * and the table's presence fold away (the same operations). */
-  if (dh == 16 && ev) {
-    weighted_values2_narrow(16, a0, a1, v, ld, ev, base0, base1, o0, o1);
-    return;
-  }
   if (dh == 16) {
-    weighted_values2_narrow(16, a0, a1, v, ld, NULL, base0, base1, o0, o1);
+    if (ev) weighted_values2_narrow(16, a0, a1, v, ld, ev, base0, base1, o0, o1);
+    else weighted_values2_narrow(16, a0, a1, v, ld, NULL, base0, base1, o0, o1);
     return;
   }
   if (dh % 32) {
@@ -239,8 +236,8 @@ static inline void transpose8(__m256 r[8]) {
 /* cf_cpu_attention_math.transpose_keys: blocks of 8 keys by 8 depths
  * transposed in registers; the last block of a depth that is not a
  * multiple of 8 loads only its depths (masked) and stores only their
- * rows. The driver's scalar loop (a load and a store per float) was most
- * of the task's own time outside the FMAs at the built-in net's depth 16. */
+ * rows, instead of the driver's scalar loop (a load and a store per
+ * float). */
 static void transpose_keys(int dh, const float *K, size_t ld, float *kt) {
   for (int i0 = 0; i0 < dh; i0 += 8) {
     const int n = dh - i0 < 8 ? dh - i0 : 8;
