@@ -284,11 +284,13 @@ def worker(index, args):
             played += 1
             if (g + 1) % args.progress_every == 0 or g + 1 == args.games_per_worker:
                 # games below g + 1 not in games_done were played before g: all done
-                print(
-                    progress_line(index, g + 1, args.games_per_worker, played, written,
-                                  time.monotonic() - t0),
-                    flush=True,
-                )
+                line = progress_line(index, g + 1, args.games_per_worker, played, written,
+                                     time.monotonic() - t0)
+                # One write with its newline: the workers share the pipe, and
+                # print's separate newline let another worker's line in
+                # between (seen once in CI on a busy machine).
+                sys.stdout.write(line + "\n")
+                sys.stdout.flush()
     player.close()
     labeller.close()
     if agent is not None:
