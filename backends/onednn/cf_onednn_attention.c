@@ -64,9 +64,12 @@ cf_status cf_onednn_attention_choose(cf_kv *kv, cf_precision p, cf_onednn_attent
                         "attention=amx: AMX has no float32 products; use precision=bf16 or "
                         "int8, or the paths cpu, onednn");
   else if (v == 3) *out = (cf_onednn_attention_choice){true, "attention=amx"};
-  else if (p == CF_PRECISION_F32)
-    *out = (cf_onednn_attention_choice){false, "auto: f32, which AMX does not run"};
-  else *out = (cf_onednn_attention_choice){has_amx, has_amx ? "auto: AMX" : "auto: no AMX"};
+  /* auto: the CPU cores everywhere. On an Intel Xeon with AMX this path
+   * made CF-6M 2.1x (bf16) and 3.5x (int8) slower and the built-in net
+   * 2.6-2.9x slower than the cores (2026-12-03, docs/BACKENDS.md): the
+   * 225-displacement products and their gathers cost more than AMX
+   * saves. */
+  else *out = (cf_onednn_attention_choice){false, "auto"};
   return CF_OK;
 }
 

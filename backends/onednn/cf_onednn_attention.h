@@ -28,16 +28,14 @@
 
 /* attention=auto|cpu|onednn|amx. amx: onednn, refused (naming the paths
  * this CPU has) where oneDNN runs no AMX or the precision is f32, so a
- * benchmark cannot measure the AVX-512 kernels by mistake. auto: onednn
- * where oneDNN runs AMX on this
- * CPU (CPUID amx_tile, amx_bf16, amx_int8 with the OS's tile state, as
- * oneDNN's ISA detection reads them; ONEDNN_MAX_CPU_ISA can lower it) and
- * the precision is bf16 or int8, which AMX runs; cpu otherwise (AMX has no
- * float32 products). The same machine and options always choose the
- * same. */
+ * benchmark cannot measure the AVX-512 kernels by mistake (AMX: CPUID
+ * amx_tile, amx_bf16, amx_int8 with the OS's tile state, as oneDNN's ISA
+ * detection reads them; ONEDNN_MAX_CPU_ISA can lower it). auto: cpu on
+ * every machine, since this path measured slower than the CPU cores even
+ * where AMX runs its products (the .c file says by how much). */
 typedef struct cf_onednn_attention_choice {
   bool onednn;
-  const char *why; /* "attention=onednn", "auto: AMX", "auto: no AMX", ... (static) */
+  const char *why; /* "attention=onednn", "attention=amx", "auto", ... (static) */
 } cf_onednn_attention_choice;
 
 /* Reads attention=... from kv (refusing any other value, naming the
