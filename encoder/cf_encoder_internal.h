@@ -142,7 +142,8 @@ void cf_embedding_forward(cf_encoder *enc, int batch, const cf_planes *planes);
 void cf_layer_forward(cf_encoder *enc, const cf_layer *l, int batch);
 /* How many positions a layer runs at once: as many as keep one layer's
  * activations within chunk_bytes (cf_backend_layer_chunk_bytes; 9
- * positions of CF-6M in 4 MiB), at least 1; INT_MAX for chunk_bytes 0. */
+ * positions of CF-6M in 4 MiB), at least 1, a multiple of 16 where 16
+ * fit; INT_MAX for chunk_bytes 0. */
 int cf_layer_chunk_positions(const cf_net_arch *a, size_t chunk_bytes);
 
 #endif /* CF_ENCODER_INTERNAL_H */

@@ -135,7 +135,10 @@ int cf_layer_chunk_positions(const cf_net_arch *a, size_t chunk_bytes) {
    * smaller), 64 tokens of floats. */
   const size_t per_position =
       (size_t)64 * sizeof(float) * ((size_t)2 * a->d + 4 * (size_t)a->dm + (size_t)a->dff);
-  const size_t n = chunk_bytes / per_position;
+  size_t n = chunk_bytes / per_position;
+  /* Whole 16s where 16 fit: kernels that batch positions (AMX tiles take
+   * 16 rows) then see full groups. */
+  if (n >= 16) n -= n % 16;
   return n < 1 ? 1 : n > INT_MAX ? INT_MAX : (int)n;
 }
 

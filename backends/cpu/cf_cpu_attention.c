@@ -33,6 +33,7 @@ static void f32_task(const void *env, const cf_attention_args *a, cf_cpu_task ta
 
 void cf_cpu_attention(void *ctx, const cf_attention_args *a) {
   cf_cpu_ctx *c = ctx;
+  if (c->attention_amx && cf_cpu_attention_amx(c, a)) return;
   if (c->attention_bf16 && cf_cpu_attention_bf16(c, a)) return;
   if (c->attention_int8 && cf_cpu_attention_int8(c, a)) return;
   const cf_cpu_kernels *kern = c->kernels;

@@ -53,6 +53,10 @@ struct cf_bweight {
   /* Likewise from table_int8, on an instance whose int8 core has
    * scores_file: [H][8][dq][14][16]; else NULL. */
   uint32_t *table_int8_joined;
+  /* RPE roles, only on an instance with AMX attention, at depths up to
+   * CF_AMX_MAX_DEPTH: every head's joined table (cf_cpu_amx.h),
+   * [H][cf_amx_table_elems(dh)] bf16; else NULL. */
+  uint16_t *table_amx;
   /* MATRIX role: data in gemm_rows's panels (cf_cpu_gemm_panels); built
    * by onednn on the weight's first per-position call
    * (cf_backend_iface.linear_positions), else NULL. */
@@ -78,6 +82,12 @@ typedef struct cf_cpu_ctx {
    * as attention_bf16, before any weight is uploaded: the RPE weights'
    * int8 tables are built at upload. */
   const struct cf_cpu_attention_int8_math *attention_int8;
+  /* The AMX attention (cf_cpu_amx.h) where the backend asks for it, set
+   * before any upload (the RPE weights' joined tables are built there),
+   * and its scratch, kept between calls (freed by cf_cpu_ctx_release). */
+  bool attention_amx;
+  void *amx_scratch;
+  size_t amx_scratch_bytes;
   cf_error first; /* the first failed op since the last sync (cf_cpu_sync) */
   struct cf_backend_fault *fault; /* cf_backend_config.fault: the testing hook, or NULL */
   char variant[256]; /* a backend's variant text where it says more than the kernel set */
@@ -93,6 +103,8 @@ cf_status cf_cpu_ctx_init(cf_cpu_ctx *c, const cf_backend_config *cfg,
  * cf_cpu_ctx (openblas, wasm): a context allocated and set up by
  * cf_cpu_ctx_init, and freed. */
 cf_status cf_cpu_iface_create(const cf_backend_config *cfg, void **ctx, cf_error *err);
+/* What cf_cpu_ctx_init and the ops allocated in c (not c itself). */
+void cf_cpu_ctx_release(cf_cpu_ctx *c);
 void cf_cpu_iface_destroy(void *ctx);
 
 /* The cf_backend_iface.variant slot: the kernel set's name ("avx2",
@@ -144,6 +156,11 @@ bool cf_cpu_attention_bf16(cf_cpu_ctx *c, const cf_attention_args *a);
  * depth <= CF_CPU_MAX_FAST_DEPTH, every RPE weight given with its int8
  * table for this call's heads); false, computing nothing, otherwise. */
 bool cf_cpu_attention_int8(cf_cpu_ctx *c, const cf_attention_args *a);
+
+/* The attention op on AMX tiles (cf_cpu_attention_amx.c), where the
+ * instance has it and the call suits it (batch, depth, tables); false
+ * (nothing done) otherwise. */
+bool cf_cpu_attention_amx(cf_cpu_ctx *c, const cf_attention_args *a);
 
 /* The float32 per-head table of an RPE weight (NULL when w is NULL) into
  * *out; false when it was built for another head count or, by `reversed`,

@@ -2,6 +2,7 @@
  * the header): the choice of path, the scratch, the five products and the
  * row loops between them. */
 #include "backends/onednn/cf_onednn_attention.h"
+#include "backends/cpu/cf_cpu_amx.h"
 
 #include <oneapi/dnnl/dnnl_debug.h>
 #include <omp.h>
@@ -48,28 +49,30 @@ cf_status cf_onednn_attention_choose(cf_kv *kv, cf_precision p, cf_onednn_attent
   static const char *const names[] = {"auto", "cpu", "onednn", "amx"};
   int v = 0;
   CF_TRY(cf_kv_get_choice(kv, "attention", names, 4, &v, err));
-  /* The ISA values are bit sets, each containing the ones it extends. */
-  const unsigned isa = (unsigned)dnnl_get_effective_cpu_isa(),
-                 amx = (unsigned)dnnl_cpu_isa_avx512_core_amx;
-  const bool has_amx = (isa & amx) == amx;
-  if (v == 1) *out = (cf_onednn_attention_choice){false, "attention=cpu"};
-  else if (v == 2) *out = (cf_onednn_attention_choice){true, "attention=onednn"};
-  else if (v == 3 && !has_amx)
+  const bool amx = cf_amx_usable();
+  if (v == 1) *out = (cf_onednn_attention_choice){false, false, "attention=cpu"};
+  else if (v == 2) *out = (cf_onednn_attention_choice){true, false, "attention=onednn"};
+  else if (v == 3 && !amx)
     return cf_error_set(err, CF_ERR_UNSUPPORTED,
-                        "attention=amx: oneDNN runs no AMX on this CPU (it needs amx_tile, "
-                        "amx_bf16 and amx_int8 with the OS's tile state; ONEDNN_MAX_CPU_ISA can "
-                        "cap it); the paths here: cpu, onednn (on oneDNN's other kernels)");
+                        "attention=amx: this CPU or OS runs no AMX tiles (it needs amx_tile, "
+                        "amx_bf16 and avx512_bf16 with the OS's tile state, and the avx512 "
+                        "kernels); the paths here: cpu, onednn");
   else if (v == 3 && p == CF_PRECISION_F32)
     return cf_error_set(err, CF_ERR_UNSUPPORTED,
-                        "attention=amx: AMX has no float32 products; use precision=bf16 or "
-                        "int8, or the paths cpu, onednn");
-  else if (v == 3) *out = (cf_onednn_attention_choice){true, "attention=amx"};
-  /* auto: the CPU cores everywhere. On an Intel Xeon with AMX this path
-   * made CF-6M 2.1x (bf16) and 3.5x (int8) slower and the built-in net
-   * 2.6-2.9x slower than the cores (2026-12-03, docs/BACKENDS.md): the
-   * 225-displacement products and their gathers cost more than AMX
-   * saves. */
-  else *out = (cf_onednn_attention_choice){false, "auto"};
+                        "attention=amx runs at precision=bf16 or int8 (its products are bf16; "
+                        "this is f32); the paths here: cpu, onednn");
+  else if (v == 3) *out = (cf_onednn_attention_choice){false, true, "attention=amx"};
+  /* auto: the tiles where they run at bf16, else the CPU cores. At int8
+   * (where amx runs them too, in bf16) the int8 cores stay: the tiles made
+   * CF-6M 1.1x as fast from batch 16 but 0.8x at 4, and the built-in net
+   * 0.9x (2026-12-03, docs/BACKENDS.md). The oneDNN
+   * path never: on an Intel Xeon with AMX it made CF-6M 2.1x (bf16) and
+   * 3.5x (int8) slower and the built-in net 2.6-2.9x slower than the cores
+   * (2026-12-03, docs/BACKENDS.md): the 225-displacement products and
+   * their gathers cost more than AMX saves. */
+  else if (amx && p == CF_PRECISION_BF16)
+    *out = (cf_onednn_attention_choice){false, true, "auto: AMX"};
+  else *out = (cf_onednn_attention_choice){false, false, "auto"};
   return CF_OK;
 }
 

@@ -26,15 +26,17 @@
 #include "backends/cf_backend.h"
 #include "common/cf_kv.h"
 
-/* attention=auto|cpu|onednn|amx. amx: onednn, refused (naming the paths
- * this CPU has) where oneDNN runs no AMX or the precision is f32, so a
- * benchmark cannot measure the AVX-512 kernels by mistake (AMX: CPUID
- * amx_tile, amx_bf16, amx_int8 with the OS's tile state, as oneDNN's ISA
- * detection reads them; ONEDNN_MAX_CPU_ISA can lower it). auto: cpu on
- * every machine, since this path measured slower than the CPU cores even
- * where AMX runs its products (the .c file says by how much). */
+/* attention=auto|cpu|onednn|amx. cpu: the CPU cores; onednn: this path;
+ * amx: the CPU backends' own AMX tile code (backends/cpu/cf_cpu_amx.h) at
+ * batches from CF_AMX_MIN_BATCH, the bf16 cores below, refused (naming
+ * the paths there are) where the CPU or OS runs no AMX tiles or the
+ * precision is not bf16, so a benchmark cannot time the cores by mistake.
+ * auto: amx where it runs, else cpu; never this path, which measured
+ * slower than the cores even where AMX runs its products (the .c file
+ * says by how much). */
 typedef struct cf_onednn_attention_choice {
-  bool onednn;
+  bool onednn; /* this path */
+  bool amx;    /* the CPU backends' AMX tiles (backends/cpu/cf_cpu_amx.h) */
   const char *why; /* "attention=onednn", "attention=amx", "auto", ... (static) */
 } cf_onednn_attention_choice;
 

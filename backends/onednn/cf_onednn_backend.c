@@ -14,6 +14,7 @@
 
 #include "backends/cf_backend_fault.h"
 #include "common/cf_kv.h"
+#include "backends/cpu/cf_cpu_amx.h"
 #include "backends/cpu/cf_cpu_internal.h"
 #include "backends/cpu/cf_cpu_kernels.h"
 #include "backends/onednn/cf_onednn_auto_precision.h"
@@ -26,6 +27,7 @@ static void od_destroy(void *ctx) {
   free(c->cache);
   cf_onednn_calls_free(&c->calls);
   cf_onednn_attention_free(c->attn);
+  cf_cpu_ctx_release(&c->cpu);
   cf_cpu_free(c->xbuf);
   cf_cpu_free(c->xscale);
   cf_cpu_free((float *)c->acc);
@@ -46,6 +48,18 @@ static cf_status od_create(const cf_backend_config *cfg, void **ctx, cf_error *e
   if (st == CF_OK) st = cf_kv_get_int(cfg->kv, "int8_attention", 0, 1, &int8_attention, err);
   if (st == CF_OK) st = cf_onednn_attention_choose(cfg->kv, c->precision, &c->attention, err);
   if (st == CF_OK) st = cf_cpu_ctx_init(&c->cpu, cfg, err);
+  /* The tiles' row loops are AVX-512: with a forced lower kernel set auto
+   * takes the cores, and amx is refused. */
+  if (st == CF_OK && c->attention.amx && strcmp(c->cpu.kernels->name, "avx512") != 0) {
+    if (strncmp(c->attention.why, "auto", 4) == 0)
+      c->attention = (cf_onednn_attention_choice){false, false, "auto"};
+    else
+      st = cf_error_set(err, CF_ERR_UNSUPPORTED,
+                        "attention=amx needs the avx512 CPU kernels (these are %s); the paths "
+                        "here: cpu, onednn",
+                        c->cpu.kernels->name);
+  }
+  if (st == CF_OK) c->cpu.attention_amx = c->attention.amx;
   /* bf16 runs the attention core in bf16 too, int8 in int8 where the
    * kernel set has an int8 core (else float32, said in the variant); both
    * before any weight upload, which builds the RPE weights' tables. */
@@ -251,7 +265,17 @@ static const char *od_variant(void *ctx) {
            cf_precision_name(c->precision), auto_note(c, auto_text));
   cf_onednn_tally_text(&c->tally, c->variant, sizeof c->variant);
   const size_t len = strlen(c->variant);
-  if (c->cpu.attention_bf16)
+  if (c->cpu.attention_amx)
+    snprintf(c->variant + len, sizeof c->variant - len,
+             ", bf16 attention (amx tiles from batch %d, %d at depth 16 or less; %s %s "
+             "below; %s)",
+             cf_amx_min_batch(32), cf_amx_min_batch(16),
+             c->cpu.attention_bf16 ? "bf16" : c->cpu.attention_int8 ? "int8" : "f32",
+             c->cpu.attention_bf16   ? c->cpu.attention_bf16->name
+             : c->cpu.attention_int8 ? c->cpu.attention_int8->name
+                                     : "cores",
+             c->attention.why);
+  else if (c->cpu.attention_bf16)
     snprintf(c->variant + len, sizeof c->variant - len, ", bf16 attention (%s)",
              c->cpu.attention_bf16->name);
   else if (c->cpu.attention_int8)

@@ -4,14 +4,16 @@
  * cache behaviour of a whole net. A benchmark, not a test (docs/BACKENDS.md):
  *   build/tests/backends/bench_attention [--batches 1,16] [--seconds S] [--layers N]
  *                                        [--only none|q|k|v|qkv] [--shape HxD]
- *                                        [--bf16 | --int8]
+ *                                        [--bf16 | --int8 | --amx]
  * Prints microseconds of CPU time (robust to a shared machine) per position
  * per layer for none, q, k, v, qkv, each with the fastest call in brackets
  * (a sibling hardware thread busy with another tenant's work slows CPU time
  * too; the fastest call is the least disturbed), with
  * the kernel set a backend would run (CFORMER_CPU_KERNELS picks one);
  * --bf16: the bf16 core a backend runs with precision=bf16; --int8: the
- * int8 core of precision=int8 (where the kernel set has one). */
+ * int8 core of precision=int8 (where the kernel set has one); --amx: the
+ * AMX tiles of attention=amx (cf_cpu_amx.h), the bf16 core below their
+ * smallest batch. */
 #include "backends/cpu/cf_cpu_kernels.h"
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "backends/cpu/cf_cpu_amx.h"
 #include "backends/cpu/cf_cpu_internal.h"
 
 enum { LAYERS = 8 };
@@ -39,7 +42,7 @@ static const char *const VARIANTS[] = {"none", "q", "k", "v", "qkv"};
 static int usage(void) {
   fprintf(stderr, "usage: bench_attention [--batches 1,16] [--seconds S] [--layers 1-8]\n"
                   "                       [--only none|q|k|v|qkv] [--flush-mb N] [--shape HxD]\n"
-                  "                       [--bf16 | --int8]\n"
+                  "                       [--bf16 | --int8 | --amx]\n"
                   "  --shape HxD  heads x depth per head, D at most 128 (default 8x32, CF-6M;\n"
                   "               4x16 is the built-in network's)\n");
   return 2;
@@ -48,7 +51,7 @@ static int usage(void) {
 int main(int argc, char **argv) {
   const char *batches = "1,16,64";
   double seconds = 1.0;
-  bool bf16 = false, int8 = false;
+  bool bf16 = false, int8 = false, amx = false;
   int layers = LAYERS, heads = 8, dh = 32;
   const char *only = NULL;
   size_t flush_mb = 0; /* stream this much memory between layers, as a net's weights would */
@@ -62,6 +65,7 @@ int main(int argc, char **argv) {
       if (!known) return usage();
     }
     else if (strcmp(argv[i], "--bf16") == 0) bf16 = true;
+    else if (strcmp(argv[i], "--amx") == 0) bf16 = amx = true;
     else if (strcmp(argv[i], "--int8") == 0) int8 = true;
     else if (strcmp(argv[i], "--flush-mb") == 0 && i + 1 < argc) flush_mb = (size_t)atoi(argv[++i]);
     else if (strcmp(argv[i], "--shape") == 0 && i + 1 < argc) {
@@ -90,6 +94,11 @@ int main(int argc, char **argv) {
   /* Before the weights: their bf16 tables are built at upload. */
   ctx.attention_bf16 = bf16 ? cf_cpu_attention_bf16_select(ctx.kernels) : NULL;
   ctx.attention_int8 = int8 ? cf_cpu_attention_int8_select(ctx.kernels) : NULL;
+  ctx.attention_amx = amx;
+  if (amx && !cf_amx_usable()) {
+    fprintf(stderr, "--amx: this CPU or OS runs no AMX tiles\n");
+    return 1;
+  }
   if (int8 && !ctx.attention_int8) {
     fprintf(stderr, "--int8: the %s kernel set has no int8 attention core\n",
             cf_cpu_kernels_name(&ctx));
@@ -98,7 +107,9 @@ int main(int argc, char **argv) {
   const int dm = heads * dh;
   printf("shape: %d heads x depth %d\n", heads, dh);
   printf("kernels: %s%s%s\n", cf_cpu_kernels_name(&ctx),
-         bf16 ? ", bf16 attention " : int8 ? ", int8 attention " : "",
+         amx ? ", amx tiles from cf_amx_min_batch, else bf16 attention "
+         : bf16 ? ", bf16 attention "
+         : int8 ? ", int8 attention " : "",
          bf16 ? ctx.attention_bf16->name : int8 ? ctx.attention_int8->name : "");
   unsigned seed = 1;
   float *table = malloc(sizeof(float) * 225 * dm);
@@ -179,6 +190,7 @@ int main(int argc, char **argv) {
     cf_cpu_weight_free(&ctx, rk[l]);
     cf_cpu_weight_free(&ctx, rv[l]);
   }
+  cf_cpu_ctx_release(&ctx);
   free(table);
   free(flush);
   (void)sink;

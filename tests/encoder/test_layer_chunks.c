@@ -73,6 +73,9 @@ static void test_chunk_size(cf_test *t) {
   if (!CHECK(cf_random_spec_arch(&spec, &a, NULL, &err) == CF_OK)) return;
   /* 64 tokens x (2 d + 4 dm + dff) floats = 448 KiB per position: 9 in 4 MiB. */
   CHECK_INT_EQ(cf_layer_chunk_positions(&a, (size_t)4 << 20), 9);
+  /* 8 MiB holds 18: whole 16s where 16 fit (the AMX tiles' groups). */
+  CHECK_INT_EQ(cf_layer_chunk_positions(&a, (size_t)8 << 20), 16);
+  CHECK_INT_EQ(cf_layer_chunk_positions(&a, (size_t)15 << 20), 32);
   CHECK_INT_EQ(cf_layer_chunk_positions(&a, 1000), 1);
   CHECK_INT_EQ(cf_layer_chunk_positions(&a, 0), INT_MAX);
 }
