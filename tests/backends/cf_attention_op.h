@@ -48,6 +48,18 @@ static inline void attention_inputs_free(attention_inputs *in) {
   for (int i = 0; i < 3; i++) free(in->e[i]);
 }
 
+/* Whether a oneDNN instance with `opts` can be made (err says why not),
+ * its variant text into variant (n bytes) when it can (variant may be
+ * NULL). */
+static inline bool onednn_creates(const char *opts, char *variant, size_t n, cf_error *err) {
+  cf_backend_config cfg = {.max_batch = 2, .options = opts};
+  cf_backend *be = NULL;
+  if (cf_backend_create("onednn", &cfg, &be, err) != CF_OK) return false;
+  if (variant) snprintf(variant, n, "%s", cf_backend_variant(be));
+  cf_backend_free(be);
+  return true;
+}
+
 /* Runs the op on oneDNN with `options` under kernel set `set`
  * (CFORMER_CPU_KERNELS) for the 16 variants v (bits: 1 RPE q, 2 RPE k,
  * 4 RPE v, 8 smolgen bias), into got[16][B * 64 * H * dh]; e: the RPE

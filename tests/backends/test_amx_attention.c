@@ -29,15 +29,6 @@ static const char OPTIONS_INT8[] = "precision=int8,attention=amx";
 static const double BOUND = 5e-3; /* the bf16 cores' */
 static unsigned long long rng_state = 0xa11e7u;
 
-static bool creates(const char *opts, char *variant, size_t n, cf_error *err) {
-  cf_backend_config cfg = {.max_batch = 2, .options = opts};
-  cf_backend *be = NULL;
-  if (cf_backend_create("onednn", &cfg, &be, err) != CF_OK) return false;
-  if (variant) snprintf(variant, n, "%s", cf_backend_variant(be));
-  cf_backend_free(be);
-  return true;
-}
-
 static void test_op(cf_test *t) {
   if (!cf_amx_usable()) {
     CF_SKIP("no AMX tiles on this CPU or OS");
@@ -121,33 +112,33 @@ static void test_choice(cf_test *t) {
   char v[256];
   cf_error err = {0};
   const bool amx = cf_amx_usable();
-  if (creates("precision=bf16", v, sizeof v, &err)) {
+  if (onednn_creates("precision=bf16", v, sizeof v, &err)) {
     if (amx) CHECK_STR_CONTAINS(v, "amx tiles from batch");
     else CHECK(strstr(v, "amx tiles") == NULL);
     printf("  precision=bf16, attention=auto: %s\n", v);
   }
-  if (CHECK(creates("precision=f32", v, sizeof v, &err))) CHECK(strstr(v, "amx") == NULL);
+  if (CHECK(onednn_creates("precision=f32", v, sizeof v, &err))) CHECK(strstr(v, "amx") == NULL);
   /* amx: refused where there are no tiles, and at f32 anywhere. */
-  if (!amx && CHECK(!creates(OPTIONS, NULL, 0, &err)))
+  if (!amx && CHECK(!onednn_creates(OPTIONS, NULL, 0, &err)))
     CHECK_STR_CONTAINS(err.msg, "the paths here: cpu, onednn");
-  if (CHECK(!creates("precision=f32,attention=amx", NULL, 0, &err))) {
+  if (CHECK(!onednn_creates("precision=f32,attention=amx", NULL, 0, &err))) {
     CHECK_INT_EQ(err.status, CF_ERR_UNSUPPORTED);
     CHECK_STR_CONTAINS(err.msg, "attention=amx");
     CHECK_STR_CONTAINS(err.msg, "cpu, onednn");
   }
   /* int8: the tiles when asked (bf16 products, the int8 cores below),
    * its int8 cores by default. */
-  if (amx && creates("precision=int8,attention=amx", v, sizeof v, &err)) {
+  if (amx && onednn_creates("precision=int8,attention=amx", v, sizeof v, &err)) {
     CHECK_STR_CONTAINS(v, "amx tiles from batch");
     CHECK_STR_CONTAINS(v, "int8 avx512_vnni below");
     printf("  precision=int8, attention=amx: %s\n", v);
   }
-  if (CHECK(creates("precision=int8", v, sizeof v, &err))) CHECK(strstr(v, "amx") == NULL);
+  if (CHECK(onednn_creates("precision=int8", v, sizeof v, &err))) CHECK(strstr(v, "amx") == NULL);
   if (!amx) return;
   /* A forced lower kernel set: amx refused naming it, auto the cores. */
   setenv("CFORMER_CPU_KERNELS", "avx2", 1);
-  if (CHECK(!creates(OPTIONS, NULL, 0, &err))) CHECK_STR_CONTAINS(err.msg, "these are avx2");
-  if (CHECK(creates("precision=bf16", v, sizeof v, &err))) CHECK(strstr(v, "amx") == NULL);
+  if (CHECK(!onednn_creates(OPTIONS, NULL, 0, &err))) CHECK_STR_CONTAINS(err.msg, "these are avx2");
+  if (CHECK(onednn_creates("precision=bf16", v, sizeof v, &err))) CHECK(strstr(v, "amx") == NULL);
   unsetenv("CFORMER_CPU_KERNELS");
 }
 

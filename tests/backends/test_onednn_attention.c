@@ -28,15 +28,6 @@ static const double bound[CF_PRECISION_COUNT] = {2e-5, 5e-3, 1e-2};
 
 static unsigned long long rng_state = 0x5eed0a11u;
 
-static bool creates(const char *opts, char *variant, size_t n, cf_error *err) {
-  cf_backend_config cfg = {.max_batch = 2, .options = opts};
-  cf_backend *be = NULL;
-  if (cf_backend_create("onednn", &cfg, &be, err) != CF_OK) return false;
-  if (variant) snprintf(variant, n, "%s", cf_backend_variant(be));
-  cf_backend_free(be);
-  return true;
-}
-
 static void test_op(cf_test *t) {
   /* 17 positions: a call longer than one slice of the products. */
   const int shapes[][3] = {{2, 2, 1},  {1, 3, 7},   {2, 2, 16}, {2, 2, 32},
@@ -45,7 +36,7 @@ static void test_op(cf_test *t) {
     char opts[96], variant[256];
     cf_error err = {0};
     snprintf(opts, sizeof opts, "precision=%s,attention=onednn", cf_precision_name(p));
-    if (!creates(opts, NULL, 0, &err)) {
+    if (!onednn_creates(opts, NULL, 0, &err)) {
       printf("  %s: skipped (%s)\n", cf_precision_name(p), err.msg);
       continue;
     }
@@ -85,15 +76,16 @@ static void test_op(cf_test *t) {
 static void test_choice(cf_test *t) {
   char v1[256], v2[256];
   cf_error err = {0};
-  if (CHECK(creates("precision=f32,attention=cpu", v1, sizeof v1, &err)))
+  if (CHECK(onednn_creates("precision=f32,attention=cpu", v1, sizeof v1, &err)))
     CHECK(strstr(v1, "onednn attention") == NULL);
   /* f32: auto always takes the CPU cores (AMX has no float32 products). */
-  if (CHECK(creates("precision=f32,attention=auto", v1, sizeof v1, &err)))
+  if (CHECK(onednn_creates("precision=f32,attention=auto", v1, sizeof v1, &err)))
     CHECK(strstr(v1, "onednn attention") == NULL);
   for (int p = 1; p < CF_PRECISION_COUNT; p++) {
     char opts[64];
     snprintf(opts, sizeof opts, "precision=%s", cf_precision_name(p));
-    if (!creates(opts, v1, sizeof v1, &err) || !CHECK(creates(opts, v2, sizeof v2, &err)))
+    if (!onednn_creates(opts, v1, sizeof v1, &err) ||
+        !CHECK(onednn_creates(opts, v2, sizeof v2, &err)))
       continue;
     CHECK_STR_EQ(v1, v2); /* the same choice every time */
     /* auto never takes this path (the cores or the AMX tiles). */
@@ -103,17 +95,17 @@ static void test_choice(cf_test *t) {
   /* amx: the CPU backends' AMX tiles (test_amx_attention.c), not this
    * path; refused where there are none, naming the paths there are. A
    * CPU without bf16 (AVX2 only) refuses the precision before the path. */
-  const bool bf16 = creates("precision=bf16", v1, sizeof v1, &err);
-  const bool amx = creates("precision=bf16,attention=amx", v1, sizeof v1, &err);
+  const bool bf16 = onednn_creates("precision=bf16", v1, sizeof v1, &err);
+  const bool amx = onednn_creates("precision=bf16,attention=amx", v1, sizeof v1, &err);
   if (amx) CHECK(strstr(v1, "onednn attention") == NULL);
   else if (!bf16) CHECK_STR_CONTAINS(err.msg, "precision=bf16 needs");
   else if (CHECK_INT_EQ(err.status, CF_ERR_UNSUPPORTED))
     CHECK_STR_CONTAINS(err.msg, "the paths here: cpu, onednn");
-  if (CHECK(!creates("precision=f32,attention=amx", NULL, 0, &err)))
+  if (CHECK(!onednn_creates("precision=f32,attention=amx", NULL, 0, &err)))
     CHECK_STR_CONTAINS(err.msg, "cpu, onednn");
   const char *bad[] = {"attention=tiles", "attention=", "attention=ONEDNN"};
   for (int i = 0; i < 3; i++) {
-    if (!CHECK(!creates(bad[i], NULL, 0, &err))) continue;
+    if (!CHECK(!onednn_creates(bad[i], NULL, 0, &err))) continue;
     CHECK_INT_EQ(err.status, CF_ERR_ARG);
     CHECK_STR_CONTAINS(err.msg, "auto");
     CHECK_STR_CONTAINS(err.msg, "onednn");
