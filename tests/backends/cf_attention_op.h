@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "backends/cf_backend.h"
+#include "tests/backends/cf_attention_ref.h"
 #include "tests/cf_test.h"
 
 /* The next value of a 64-bit LCG at *state, as a float uniform in
@@ -40,6 +41,18 @@ static inline attention_inputs attention_inputs_make(int B, int H, int dh,
     for (size_t j = 0; j < 225 * dm; j++) in.e[i][j] = attention_rnd(state);
   }
   return in;
+}
+
+/* The largest difference of variant v's output (got, as attention_op_run
+ * writes it for v) from the double formula on the same inputs; want is
+ * scratch of n_out doubles. */
+static inline double attention_variant_error(int B, int H, int dh, const attention_inputs *in,
+                                             int v, const float *got, double *want) {
+  attention_ref(B, H, dh, in->qkv, v & 1 ? in->e[0] : NULL, v & 2 ? in->e[1] : NULL,
+                v & 4 ? in->e[2] : NULL, v & 8 ? in->bias : NULL, want);
+  double w = 0;
+  for (size_t i = 0; i < in->n_out; i++) w = fmax(w, fabs(got[i] - want[i]));
+  return w;
 }
 
 static inline void attention_inputs_free(attention_inputs *in) {

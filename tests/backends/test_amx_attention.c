@@ -54,10 +54,7 @@ static void test_op(cf_test *t) {
       CHECK_STR_CONTAINS(variant, "amx tiles");
       double shape_worst = 0;
       for (int v = 0; v < 16; v++) {
-        attention_ref(B, H, dh, in.qkv, v & 1 ? in.e[0] : NULL, v & 2 ? in.e[1] : NULL,
-                      v & 4 ? in.e[2] : NULL, v & 8 ? in.bias : NULL, want);
-        double w = 0;
-        for (size_t i = 0; i < n_out; i++) w = fmax(w, fabs(got[v * n_out + i] - want[i]));
+        const double w = attention_variant_error(B, H, dh, &in, v, got + v * n_out, want);
         if (!CHECK(w <= BOUND))
           fprintf(stderr, "  B %d H %d dh %d variant %d: %.3g from the formula\n", B, H, dh, v,
                   w);
