@@ -65,6 +65,8 @@ static const char *missing_required_op(const cf_backend_iface *f) {
   if (!f->matmul_nt) return "matmul_nt";
   if (!f->copy_2d) return "copy_2d";
   if (!f->sync) return "sync";
+  if (f->bf16_activations && (!f->linear_bf16 || !f->norm_bf16))
+    return "linear_bf16/norm_bf16 (with bf16_activations)";
   return NULL;
 }
 
@@ -312,6 +314,27 @@ void cf_op_norm(cf_backend *be, cf_norm_kind kind, int rows, int width, const fl
                 const float *skip, const cf_bweight *gamma, const cf_bweight *beta, float eps,
                 float *y) {
   be->iface->norm(be->ctx, kind, rows, width, x, alpha, skip, gamma, beta, eps, y);
+}
+
+bool cf_backend_bf16_activations(const cf_backend *be) {
+  return be->iface->bf16_activations && be->iface->bf16_activations(be->ctx);
+}
+
+bool cf_backend_attention_takes_bf16(const cf_backend *be, int batch, int depth) {
+  return cf_backend_bf16_activations(be) && be->iface->attention_takes_bf16 &&
+         be->iface->attention_takes_bf16(be->ctx, batch, depth);
+}
+
+void cf_op_linear_bf16(cf_backend *be, int rows, int in, int out, const void *x, bool x_bf16,
+                       const cf_bweight *w, const cf_bweight *b, cf_op_act act, void *y,
+                       bool y_bf16) {
+  be->iface->linear_bf16(be->ctx, rows, in, out, x, x_bf16, w, b, act, y, y_bf16);
+}
+
+void cf_op_norm_bf16(cf_backend *be, cf_norm_kind kind, int rows, int width, const float *x,
+                     float alpha, const float *skip, const cf_bweight *gamma,
+                     const cf_bweight *beta, float eps, float *y, cf_bf16 *y_bf16) {
+  be->iface->norm_bf16(be->ctx, kind, rows, width, x, alpha, skip, gamma, beta, eps, y, y_bf16);
 }
 
 void cf_op_attention(cf_backend *be, const cf_attention_args *args) {

@@ -37,6 +37,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "common/cf_kv.h"
 #include "common/cf_status.h"
@@ -130,13 +131,26 @@ typedef struct cf_attention_args {
   int heads;               /* H */
   int depth;               /* dh; dm = H * dh */
   const float *qkv;        /* [batch*64][3*dm]: token t holds q | k | v, head h at h*dh */
+  /* qkv holds cf_bf16 values, [batch*64][3*dm] from its start: set only
+   * where the backend said it reads them (attention_takes_bf16). */
+  bool qkv_bf16;
   const cf_bweight *rpe_q; /* [225][dh*H] or NULL */
   const cf_bweight *rpe_k; /* [225][dh*H] or NULL */
   const cf_bweight *rpe_v; /* [225][dh*H] or NULL */
   const float *bias;       /* [batch][H][64 q][64 k] added after scaling (smolgen), or NULL */
   float scale;             /* 1 / sqrt(dh) */
   float *out;              /* [batch*64][dm] */
+  /* The output as bf16 (cf_bf16), [batch*64][dm] from out's start, in
+   * place of float32; the backend may use out's floats as scratch first.
+   * Set only by a net whose backend keeps bf16 activations
+   * (cf_backend_iface.bf16_activations). */
+  bool out_bf16;
 } cf_attention_args;
+
+/* A bfloat16 value: a float32's upper 16 bits, rounded to nearest even. */
+typedef uint16_t cf_bf16;
+
+
 
 /* Number formats a backend may run the projections (linear) in. F32 is
  * every backend's; the others trade accuracy for speed where a backend
@@ -286,6 +300,36 @@ typedef struct cf_backend_iface {
    * backend builds nothing per shape. */
   cf_status (*prepare)(void *ctx, int max_batch, cf_error *err);
 
+  /* Optional (bf16 activations): true when this instance keeps the
+   * activations between an encoder layer's ops in bfloat16, the precision
+   * its matmuls read, instead of a float32 round trip between an op and
+   * the next matmul's conversion (docs/PRECISION.md): the layer then asks
+   * for bf16 where a matmul reads (linear_bf16, norm_bf16), and for the
+   * attention's q, k, v and output in bf16 where it takes them so
+   * (attention_takes_bf16: qkv_bf16, out_bf16). The residual stream
+   * stays float32. Requires linear_bf16 and norm_bf16. NULL = float32
+   * activations. */
+  bool (*bf16_activations)(void *ctx);
+  /* Optional, with bf16_activations: whether the attention op reads q, k
+   * and v and writes its output in bf16 as they are (qkv_bf16, out_bf16)
+   * for a call of this batch and depth; where it says no, the layer keeps
+   * them float32 (a call that gets bf16 anyway still computes the same,
+   * widening q, k, v and narrowing its output). */
+  bool (*attention_takes_bf16)(void *ctx, int batch, int depth);
+  /* linear with its input (x_bf16) and/or output (y_bf16) as cf_bf16
+   * arrays in place of float32 ([rows][in], [rows][out]); an encoder
+   * layer's every projection comes through it, so that a backend that
+   * builds per shape (prepare) builds both outputs of one whose output
+   * was float32 in the warm-up (q, k, v at a batch the attention takes
+   * bf16 at). */
+  void (*linear_bf16)(void *ctx, int rows, int in, int out, const void *x, bool x_bf16,
+                      const cf_bweight *w, const cf_bweight *b, cf_op_act act, void *y,
+                      bool y_bf16);
+  /* norm that also writes y rounded to bf16 into y_bf16 [rows][width]. */
+  void (*norm_bf16)(void *ctx, cf_norm_kind kind, int rows, int width, const float *x,
+                    float alpha, const float *skip, const cf_bweight *gamma,
+                    const cf_bweight *beta, float eps, float *y, cf_bf16 *y_bf16);
+
   /* Optional, for tests: how many per-shape builds (primitives, reordered
    * weights, scratch growths) the instance has made since its creation;
    * a warmed instance's count stays put. NULL = it makes none. */
@@ -433,6 +477,18 @@ void cf_op_linear_positions(cf_backend *be, int positions, int rows_each, int in
 void cf_op_norm(cf_backend *be, cf_norm_kind kind, int rows, int width, const float *x, float alpha,
                 const float *skip, const cf_bweight *gamma, const cf_bweight *beta, float eps,
                 float *y);
+/* bf16 activations (cf_backend_iface.bf16_activations): whether be keeps
+ * them, whether its attention takes q, k, v and its output in bf16 at this
+ * batch and depth (attention_takes_bf16), and the two ops that read or
+ * write them. */
+bool cf_backend_bf16_activations(const cf_backend *be);
+bool cf_backend_attention_takes_bf16(const cf_backend *be, int batch, int depth);
+void cf_op_linear_bf16(cf_backend *be, int rows, int in, int out, const void *x, bool x_bf16,
+                       const cf_bweight *w, const cf_bweight *b, cf_op_act act, void *y,
+                       bool y_bf16);
+void cf_op_norm_bf16(cf_backend *be, cf_norm_kind kind, int rows, int width, const float *x,
+                     float alpha, const float *skip, const cf_bweight *gamma,
+                     const cf_bweight *beta, float eps, float *y, cf_bf16 *y_bf16);
 void cf_op_attention(cf_backend *be, const cf_attention_args *args);
 void cf_op_gate(cf_backend *be, int batch, int d, float *x, const cf_bweight *mult,
                 const cf_bweight *add);

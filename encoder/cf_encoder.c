@@ -90,6 +90,11 @@ static cf_status alloc_workspace(cf_encoder *enc, cf_error *err) {
     if (!bufs[i].n) continue;
     CF_TRY(cf_op_buffer(be, bufs[i].n, "encoder activations", bufs[i].p, err));
   }
+  if (enc->bf16) { /* two bf16 values a float */
+    float *xb;
+    CF_TRY(cf_op_buffer(be, (rows * a->d + 1) / 2, "encoder activations", &xb, err));
+    ws->xb = (cf_bf16 *)xb;
+  }
   enc->host_tokens = malloc(rows * F * sizeof(float));
   enc->host_pieces = malloc(max_sz(B * 64 * 12, 1) * sizeof(float));
   if (!enc->host_tokens || !enc->host_pieces)
@@ -112,6 +117,7 @@ cf_status cf_encoder_create(const cf_weights *w, cf_backend *be, int max_batch, 
   enc->max_batch = max_batch;
   enc->chunk_positions = cf_layer_chunk_positions(a, cf_backend_layer_chunk_bytes(be));
   enc->alpha = cf_encoder_alpha(a->layers);
+  enc->bf16 = cf_backend_bf16_activations(be);
   cf_status st = CF_OK;
   enc->layers = calloc((size_t)a->layers, sizeof *enc->layers);
   if (!enc->layers) st = cf_error_set(err, CF_ERR_NOMEM, "encoder: out of memory");
@@ -145,6 +151,7 @@ void cf_encoder_free(cf_encoder *enc) {
   free(enc->layers);
   cf_op_weight_free(be, enc->smolgen_w);
   cf_op_weight_free(be, enc->smolgen_b);
+  cf_op_free(be, (float *)enc->ws.xb);
   float *bufs[] = {enc->ws.tokens, enc->ws.pieces, enc->ws.pre,   enc->ws.x,
                    enc->ws.t,      enc->ws.qkv,    enc->ws.attn,  enc->ws.hidden,
                    enc->ws.sg_c,   enc->ws.sg_h1,  enc->ws.sg_h2, enc->ws.sg_bias};
@@ -156,6 +163,7 @@ void cf_encoder_free(cf_encoder *enc) {
 
 const float *cf_encoder_forward(cf_encoder *enc, int batch, const cf_planes *planes) {
   cf_embedding_forward(enc, batch, planes);
-  for (int i = 0; i < enc->arch.layers; i++) cf_layer_forward(enc, &enc->layers[i], batch);
+  const int n = enc->arch.layers;
+  for (int i = 0; i < n; i++) cf_layer_forward(enc, &enc->layers[i], batch, i > 0, i + 1 < n);
   return enc->ws.x;
 }

@@ -32,6 +32,9 @@ cf_status cf_norm_upload(cf_backend *be, const cf_tensor *gammas, const cf_tenso
 /* y[rows][width] = Norm(skip + alpha x); skip may be NULL. */
 void cf_norm_forward(cf_backend *be, const cf_norm *n, int rows, const float *x, float alpha,
                      const float *skip, float *y);
+/* The same, also writing y in bf16 to yb (bf16 activations only). */
+void cf_norm_forward_bf16(cf_backend *be, const cf_norm *n, int rows, const float *x,
+                          float alpha, const float *skip, float *y, cf_bf16 *yb);
 void cf_norm_release(cf_backend *be, cf_norm *n);
 
 /* FFN(y) = W2 act(W1 y + b1) + b2. */
@@ -47,6 +50,10 @@ cf_status cf_ffn_upload(cf_backend *be, const cf_ffn_weights *w, int d, cf_op_ac
 /* y[rows][d] = FFN(x[rows][d]); hidden is scratch [rows][dff]. */
 void cf_ffn_forward(cf_backend *be, const cf_ffn *f, int rows, const float *x, float *hidden,
                     float *y);
+/* The same from x in bf16, the hidden layer kept in bf16 (bf16
+ * activations only). */
+void cf_ffn_forward_bf16(cf_backend *be, const cf_ffn *f, int rows, const cf_bf16 *x,
+                         cf_bf16 *hidden, float *y);
 void cf_ffn_release(cf_backend *be, cf_ffn *f);
 
 /* Smolgen: per-position attention biases generated from the whole board. */
@@ -66,6 +73,7 @@ typedef struct cf_encoder_ws {
   float *pieces;  /* [B][768]    PE_DENSE: current piece planes, token-major */
   float *pre;     /* [B][64*s]   PE_DENSE: preprocessed positional channels */
   float *x;       /* [B*64][d]   the residual stream */
+  cf_bf16 *xb;    /* [B*64][d]   x in bf16 for the next matmul (bf16 activations only) */
   float *t;       /* [B*64][d]   a sublayer's output */
   float *qkv;     /* [B*64][3dm] */
   float *attn;    /* [B*64][dm] */
@@ -125,6 +133,7 @@ struct cf_encoder {
   int max_batch;
   int chunk_positions; /* cf_layer_chunk_positions(&arch, cf_backend_layer_chunk_bytes) */
   float alpha; /* DeepNorm residual weight */
+  bool bf16;   /* the backend keeps bf16 activations (cf_backend_bf16_activations) */
   cf_embedding emb;
   cf_layer *layers;                  /* arch.layers */
   cf_bweight *smolgen_w, *smolgen_b; /* shared smolgen matrix [4096][gs], optional bias */
@@ -138,8 +147,10 @@ struct cf_encoder {
 void cf_embedding_forward(cf_encoder *enc, int batch, const cf_planes *planes);
 
 /* ws.x = layer(ws.x), in place; batches larger than
- * cf_layer_chunk_positions run a chunk of positions at a time. */
-void cf_layer_forward(cf_encoder *enc, const cf_layer *l, int batch);
+ * cf_layer_chunk_positions run a chunk of positions at a time. With bf16
+ * activations the layer reads its input from ws.xb where xb_in (the layer
+ * before wrote it) and writes its output there too where xb_out. */
+void cf_layer_forward(cf_encoder *enc, const cf_layer *l, int batch, bool xb_in, bool xb_out);
 /* How many positions a layer runs at once: as many as keep one layer's
  * activations within chunk_bytes (cf_backend_layer_chunk_bytes; 9
  * positions of CF-6M in 4 MiB), at least 1, a multiple of 16 where 16

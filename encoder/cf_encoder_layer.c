@@ -87,17 +87,44 @@ void cf_layer_release(cf_backend *be, cf_layer *l) {
   cf_norm_release(be, &l->ln2);
 }
 
+/* A projection whose input (xb) and output (yb) are bf16 or float32;
+ * with bf16 activations always through linear_bf16, so that the backend
+ * knows a layer's projection (its output may be bf16 at another batch
+ * size: q, k, v where the attention takes bf16 there). */
+static void project(cf_backend *be, bool bf16, int rows, int in, int out, const void *x, bool xb,
+                    const cf_bweight *w, const cf_bweight *b, float *y, bool yb) {
+  if (bf16) cf_op_linear_bf16(be, rows, in, out, x, xb, w, b, CF_OP_ACT_NONE, y, yb);
+  else cf_op_linear(be, rows, in, out, x, w, b, CF_OP_ACT_NONE, y);
+}
+
+/* Norm(skip + alpha x) into y, and into yb in bf16 where yb is given. */
+static void norm_to(cf_backend *be, const cf_norm *n, int rows, const float *x, float alpha,
+                    float *skip_y, cf_bf16 *yb) {
+  if (yb) cf_norm_forward_bf16(be, n, rows, x, alpha, skip_y, skip_y, yb);
+  else cf_norm_forward(be, n, rows, x, alpha, skip_y, skip_y);
+}
+
 /* The layer on `batch` positions whose residual stream starts at x (a view
- * into ws.x); the scratch buffers are used from their start. */
-static void layer_chunk(cf_encoder *enc, const cf_layer *l, int batch, float *x) {
+ * into ws.x) and its bf16 copy at xb (a view into ws.xb; NULL without bf16
+ * activations); the scratch buffers are used from their start. With bf16
+ * activations the matmuls read bf16 the op before wrote (the norms' copy,
+ * the FFN's hidden layer; and the attention reads q, k, v and writes its
+ * output in bf16 where the backend takes them so), where float32 went
+ * through memory and was converted by the matmul; each value is rounded
+ * the same way at the same point, so the layer computes the same values. */
+static void layer_chunk(cf_encoder *enc, const cf_layer *l, int batch, float *x, cf_bf16 *xb,
+                        bool xb_in, bool xb_out) {
   cf_backend *be = enc->be;
   cf_encoder_ws chunk_ws = enc->ws;
   cf_encoder_ws *ws = &chunk_ws;
   ws->x = x;
   const int rows = batch * 64, d = enc->arch.d, dm = enc->arch.dm;
+  const bool bf16 = xb != NULL;
 
   /* qkv[rows][3dm] = x [Wq; Wk; Wv]^T + [bq; bk; bv] */
-  cf_op_linear(be, rows, d, 3 * dm, ws->x, l->qkv_w, l->qkv_b, CF_OP_ACT_NONE, ws->qkv);
+  const bool qkv_bf16 = bf16 && cf_backend_attention_takes_bf16(be, batch, enc->arch.dh);
+  project(be, bf16, rows, d, 3 * dm, xb_in ? (const void *)xb : ws->x, xb_in, l->qkv_w, l->qkv_b,
+          ws->qkv, qkv_bf16);
 
   /* sg_bias[batch][H][64][64], when the layer has smolgen */
   if (l->has_smolgen)
@@ -110,22 +137,25 @@ static void layer_chunk(cf_encoder *enc, const cf_layer *l, int batch, float *x)
       .heads = enc->arch.heads,
       .depth = enc->arch.dh,
       .qkv = ws->qkv,
+      .qkv_bf16 = qkv_bf16,
       .rpe_q = l->rpe_q,
       .rpe_k = l->rpe_k,
       .rpe_v = l->rpe_v,
       .bias = l->has_smolgen ? ws->sg_bias : NULL,
       .scale = 1.0f / sqrtf((float)enc->arch.dh),
       .out = ws->attn,
+      .out_bf16 = qkv_bf16,
   };
   cf_op_attention(be, &args);
 
   /* t[rows][d] = attn Wd^T + bd;  x = Norm1(x + alpha t) */
-  cf_op_linear(be, rows, dm, d, ws->attn, l->dense_w, l->dense_b, CF_OP_ACT_NONE, ws->t);
-  cf_norm_forward(be, &l->ln1, rows, ws->t, enc->alpha, ws->x, ws->x);
+  project(be, bf16, rows, dm, d, ws->attn, qkv_bf16, l->dense_w, l->dense_b, ws->t, false);
+  norm_to(be, &l->ln1, rows, ws->t, enc->alpha, ws->x, xb);
 
   /* t[rows][d] = FFN(x);  x = Norm2(x + alpha t) */
-  cf_ffn_forward(be, &l->ffn, rows, ws->x, ws->hidden, ws->t);
-  cf_norm_forward(be, &l->ln2, rows, ws->t, enc->alpha, ws->x, ws->x);
+  if (bf16) cf_ffn_forward_bf16(be, &l->ffn, rows, xb, (cf_bf16 *)ws->hidden, ws->t);
+  else cf_ffn_forward(be, &l->ffn, rows, ws->x, ws->hidden, ws->t);
+  norm_to(be, &l->ln2, rows, ws->t, enc->alpha, ws->x, xb_out ? xb : NULL);
 }
 
 int cf_layer_chunk_positions(const cf_net_arch *a, size_t chunk_bytes) {
@@ -152,10 +182,12 @@ int cf_layer_chunk_positions(const cf_net_arch *a, size_t chunk_bytes) {
  * kernels' blocking, which may differ per row count). Measured on
  * CF-6M, one thread (docs/BACKENDS.md): about 5% more evals/s at batch
  * 256, level at 32. */
-void cf_layer_forward(cf_encoder *enc, const cf_layer *l, int batch) {
+void cf_layer_forward(cf_encoder *enc, const cf_layer *l, int batch, bool xb_in, bool xb_out) {
   const int chunk = enc->chunk_positions;
   for (int b0 = 0; b0 < batch; b0 += chunk) {
     const int n = batch - b0 < chunk ? batch - b0 : chunk;
-    layer_chunk(enc, l, n, enc->ws.x + (size_t)b0 * 64 * enc->arch.d);
+    const size_t at = (size_t)b0 * 64 * enc->arch.d;
+    layer_chunk(enc, l, n, enc->ws.x + at, enc->bf16 ? enc->ws.xb + at : NULL,
+                enc->bf16 && xb_in, xb_out);
   }
 }

@@ -50,6 +50,11 @@ void cf_norm_forward(cf_backend *be, const cf_norm *n, int rows, const float *x,
   cf_op_norm(be, n->kind, rows, n->width, x, alpha, skip, n->gamma, n->beta, n->eps, y);
 }
 
+void cf_norm_forward_bf16(cf_backend *be, const cf_norm *n, int rows, const float *x,
+                          float alpha, const float *skip, float *y, cf_bf16 *yb) {
+  cf_op_norm_bf16(be, n->kind, rows, n->width, x, alpha, skip, n->gamma, n->beta, n->eps, y, yb);
+}
+
 void cf_norm_release(cf_backend *be, cf_norm *n) {
   cf_op_weight_free(be, n->gamma);
   cf_op_weight_free(be, n->beta);
@@ -76,6 +81,12 @@ void cf_ffn_forward(cf_backend *be, const cf_ffn *f, int rows, const float *x, f
   cf_op_linear(be, rows, f->d, f->dff, x, f->w1, f->b1, f->act, hidden);
   /* y[rows][d] = hidden W2^T + b2 */
   cf_op_linear(be, rows, f->dff, f->d, hidden, f->w2, f->b2, CF_OP_ACT_NONE, y);
+}
+
+void cf_ffn_forward_bf16(cf_backend *be, const cf_ffn *f, int rows, const cf_bf16 *x,
+                         cf_bf16 *hidden, float *y) {
+  cf_op_linear_bf16(be, rows, f->d, f->dff, x, true, f->w1, f->b1, f->act, hidden, true);
+  cf_op_linear_bf16(be, rows, f->dff, f->d, hidden, true, f->w2, f->b2, CF_OP_ACT_NONE, y, false);
 }
 
 void cf_ffn_release(cf_backend *be, cf_ffn *f) {

@@ -46,6 +46,12 @@ enum {
  * at 2, 1.2x at 4; the built-in net (depth 16) 1.0x at 4, 1.25x at 8. */
 static inline int cf_amx_min_batch(int dh) { return dh > 16 ? 4 : 8; }
 
+/* Whether the tiles take a call of this batch and depth (given its tables
+ * and scratch). */
+static inline bool cf_amx_takes(int batch, int dh) {
+  return dh <= CF_AMX_MAX_DEPTH && batch >= cf_amx_min_batch(dh);
+}
+
 /* The depth padded to the tiles' 32 bf16 a row. */
 static inline int cf_amx_depth_pad(int dh) { return (dh + 31) / 32 * 32; }
 

@@ -105,7 +105,7 @@ bool cf_amx_table_build(cf_weight_role role, int heads, int dh, int h, const flo
 bool cf_cpu_attention_amx(cf_cpu_ctx *c, const cf_attention_args *a) {
 #if defined(CF_CPU_HAVE_AMX)
   const cf_bweight *w[3] = {a->rpe_q, a->rpe_k, a->rpe_v};
-  if (a->depth > CF_AMX_MAX_DEPTH) return false;
+  if (a->depth > CF_AMX_MAX_DEPTH) return false; /* before the scratch, sized by depth */
   /* The scratch, a few hundred KB a thread, kept between calls and made
    * before the batch is checked, so that the warm-up pass at batch 1
    * (cf_net_warm) leaves nothing to allocate at the first larger batch. */
@@ -115,7 +115,7 @@ bool cf_cpu_attention_amx(cf_cpu_ctx *c, const cf_attention_args *a) {
     c->amx_scratch = aligned_alloc(64, need);
     c->amx_scratch_bytes = c->amx_scratch ? need : 0;
   }
-  if (!c->amx_scratch || a->batch < cf_amx_min_batch(a->depth)) return false; /* the cores */
+  if (!c->amx_scratch || !cf_amx_takes(a->batch, a->depth)) return false; /* the cores */
   for (int i = 0; i < 3; i++)
     if (w[i] && (!w[i]->table_amx || w[i]->heads != a->heads)) return false;
   const int groups = (a->batch + CF_AMX_GROUP - 1) / CF_AMX_GROUP, tasks = a->heads * groups;

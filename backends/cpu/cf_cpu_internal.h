@@ -88,6 +88,11 @@ typedef struct cf_cpu_ctx {
   bool attention_amx;
   void *amx_scratch;
   size_t amx_scratch_bytes;
+  /* q, k, v widened to float32 for the cores where a call brings them in
+   * bf16 (cf_attention_args.qkv_bf16) and the tiles do not take it (a
+   * batch below their smallest); grown as calls need, freed with it. */
+  float *qkv_wide;
+  size_t qkv_wide_floats;
   cf_error first; /* the first failed op since the last sync (cf_cpu_sync) */
   struct cf_backend_fault *fault; /* cf_backend_config.fault: the testing hook, or NULL */
   char variant[256]; /* a backend's variant text where it says more than the kernel set */
@@ -142,6 +147,11 @@ void cf_cpu_bias_act(const cf_cpu_ctx *c, int rows, int n, float *y, const cf_bw
 
 /* The cf_backend_iface slots of the same names; ctx is a cf_cpu_ctx *
  * (first member of a backend's own context). */
+/* cf_cpu_norm, also writing y rounded to bf16 (the kernel set's
+ * to_bf16_row) into y_bf16 (cf_backend_iface.norm_bf16). */
+void cf_cpu_norm_bf16(void *ctx, cf_norm_kind kind, int rows, int width, const float *x,
+                      float alpha, const float *skip, const cf_bweight *gamma,
+                      const cf_bweight *beta, float eps, float *y, cf_bf16 *y_bf16);
 void cf_cpu_norm(void *ctx, cf_norm_kind kind, int rows, int width, const float *x, float alpha,
                  const float *skip, const cf_bweight *gamma, const cf_bweight *beta, float eps,
                  float *y);

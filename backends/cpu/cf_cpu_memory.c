@@ -28,6 +28,8 @@ cf_status cf_cpu_ctx_init(cf_cpu_ctx *c, const cf_backend_config *cfg,
   c->attention_amx = false;
   c->amx_scratch = NULL;
   c->amx_scratch_bytes = 0;
+  c->qkv_wide = NULL;
+  c->qkv_wide_floats = 0;
   CF_TRY(cf_kv_get_int(cfg->kv, "threads", 1, MAX_THREADS, &c->threads, err));
   return cf_cpu_kernels_select(&c->kernels, err);
 }
@@ -48,6 +50,9 @@ void cf_cpu_ctx_release(cf_cpu_ctx *c) {
   free(c->amx_scratch);
   c->amx_scratch = NULL;
   c->amx_scratch_bytes = 0;
+  free(c->qkv_wide);
+  c->qkv_wide = NULL;
+  c->qkv_wide_floats = 0;
 }
 
 void cf_cpu_iface_destroy(void *ctx) {

@@ -7,7 +7,8 @@
 
 static bool same(const cf_onednn_call *a, const cf_onednn_call *b) {
   return a->w == b->w && a->b == b->b && a->rows == b->rows && a->in == b->in &&
-         a->out == b->out && a->act == b->act && a->per_position == b->per_position;
+         a->out == b->out && a->act == b->act && a->per_position == b->per_position &&
+         a->layer == b->layer && a->x_bf16 == b->x_bf16 && a->y_bf16 == b->y_bf16;
 }
 
 void cf_onednn_calls_add(cf_onednn_calls *l, const cf_onednn_call *call) {

@@ -17,6 +17,8 @@ typedef struct cf_onednn_call {
   int rows, in, out;
   cf_op_act act;
   bool per_position; /* from linear_positions: the same rows at every batch */
+  bool layer;          /* from linear_bf16 (an encoder layer's projection) */
+  bool x_bf16, y_bf16; /* its input, its output in bf16 */
 } cf_onednn_call;
 
 typedef struct cf_onednn_calls {

@@ -18,6 +18,7 @@
 typedef struct matmul_entry {
   int rows, in, out, act, has_bias;
   cf_precision prec;         /* of the weights (and so of the input) */
+  bool bf16_dst;             /* writes bf16 (bf16 activations), not float32 */
   dnnl_memory_desc_t wei_md; /* the weights layout the primitive chose */
   bool wei_plain;            /* that layout is the weight's own ([out][in] = "ba") */
   dnnl_primitive_t prim;
@@ -53,6 +54,9 @@ typedef struct onednn_ctx {
   cf_onednn_calls calls;
   bool first_pass_done; /* a sync has ended the first pass: stop keeping calls */
   long builds;
+  /* bf16_activations=0|1: the encoder's activations between ops in bf16
+   * at precision=bf16 (cf_backend_iface.bf16_activations). */
+  bool bf16_acts;
   /* attention=...: the path the attention op runs (cf_onednn_attention.h);
    * attn NULL = the CPU kernels' cores. */
   cf_onednn_attention_choice attention;
@@ -84,11 +88,12 @@ void cf_onednn_weight_extra_free(void *p);
 /* The precision a weight was converted to (F32 when kept or plain). */
 cf_precision cf_onednn_precision_of(const cf_bweight *w);
 
-/* The projection Y = act(X W^T + b) on `rows` rows, or with run false
- * only what it needs built (primitives, reordered weights, scratch), for
- * prepare; false when a build failed (recorded). */
-bool cf_onednn_linear_rows(onednn_ctx *c, int rows, int in, int out, const float *x,
-                           const cf_bweight *w, const cf_bweight *b, cf_op_act act, float *y,
-                           bool run);
+/* The projection Y = act(X W^T + b) on `rows` rows, X and Y float32 or
+ * bf16 (x_bf16, y_bf16: bf16 activations), or with run false only what
+ * it needs built (primitives, reordered weights, scratch), for prepare;
+ * false when a build failed (recorded). */
+bool cf_onednn_linear_rows(onednn_ctx *c, int rows, int in, int out, const void *x, bool x_bf16,
+                           const cf_bweight *w, const cf_bweight *b, cf_op_act act, void *y,
+                           bool y_bf16, bool run);
 
 #endif /* CF_ONEDNN_INTERNAL_H */

@@ -108,15 +108,35 @@ static inline __m512i bf16_32(const float *x, int n) {
   return (__m512i)_mm512_cvtne2ps_pbh(hi, lo);
 }
 
+/* 32 values of q, k or v at element o of the call's qkv as bf16 (zeros
+ * past n): loaded where the projection wrote bf16 (qkv_bf16), else
+ * rounded from float32. */
+static inline __m512i qkv_32(const cf_attention_args *a, size_t o, int n) {
+  if (!a->qkv_bf16) return bf16_32(a->qkv + o, n);
+  const __mmask32 m = n >= 32 ? 0xffffffffu : n <= 0 ? 0 : (__mmask32)((1u << n) - 1);
+  return _mm512_maskz_loadu_epi16(m, (const cf_bf16 *)(const void *)a->qkv + o);
+}
+
+/* The same for 16 values. */
+static inline __m256i qkv_16(const cf_attention_args *a, size_t o, int n) {
+  if (!a->qkv_bf16) return (__m256i)_mm512_cvtneps_pbh(_mm512_maskz_loadu_ps(cf_tail16(n),
+                                                                             a->qkv + o));
+  return _mm256_maskz_loadu_epi16(cf_tail16(n), (const cf_bf16 *)(const void *)a->qkv + o);
+}
+
 /* Prefetches the head's q, k and v runs of token t of the position whose
- * rows start at tok (NULL: none). A position's rows are a stride of 3 dm
- * floats apart, a run every few KB, which the hardware prefetchers do not
- * follow (as the cores' row prefetch, cf_cpu_attention_task.h). */
-static inline void prefetch_token(const float *tok, int t, int ld, int dm, int dh) {
-  if (!tok) return;
+ * rows start at element tok of the call's qkv (`more` false: none). A
+ * position's rows are a stride of 3 dm values apart, a run every few KB,
+ * which the hardware prefetchers do not follow (as the cores' row
+ * prefetch, cf_cpu_attention_task.h). */
+static inline void prefetch_token(const cf_attention_args *a, bool more, size_t tok, int t,
+                                  int ld, int dm, int dh) {
+  if (!more) return;
+  const size_t size = a->qkv_bf16 ? sizeof(cf_bf16) : sizeof(float);
+  const char *base = (const char *)a->qkv;
   for (int side = 0; side < 3; side++)
     for (int c = 0; c < dh; c += 16)
-      _mm_prefetch((const char *)(tok + (size_t)t * ld + (size_t)side * dm + c), _MM_HINT_T0);
+      _mm_prefetch(base + (tok + (size_t)t * ld + (size_t)side * dm + c) * size, _MM_HINT_T0);
 }
 
 /* Slot b's q, k, v rows of head h (position pb) into Qb, Kb (bf16 rows),
@@ -125,14 +145,14 @@ static inline void prefetch_token(const float *tok, int t, int ld, int dm, int d
 static void pack(const cf_attention_args *a, int h, int pb, int b, bool more, int D,
                  const scratch *s) {
   const int dh = a->depth, dm = a->heads * dh, ld = 3 * dm, dw = D / 2;
-  const float *tok = a->qkv + (size_t)pb * 64 * ld + (size_t)h * dh;
-  const float *next = more ? tok + (size_t)64 * ld : NULL;
+  const size_t tok = (size_t)pb * 64 * ld + (size_t)h * dh, next = tok + (size_t)64 * ld;
   uint16_t *qb = s->qb + b * s->qk, *kb = s->kb + b * s->qk;
   for (int t = 0; t < 64; t++) {
-    prefetch_token(next, t, ld, dm, dh);
+    prefetch_token(a, more, next, t, ld, dm, dh);
     for (int c = 0; c < D; c += 32) {
-      _mm512_store_si512(qb + (size_t)t * D + c, bf16_32(tok + (size_t)t * ld + c, dh - c));
-      _mm512_store_si512(kb + (size_t)t * D + c, bf16_32(tok + (size_t)t * ld + dm + c, dh - c));
+      _mm512_store_si512(qb + (size_t)t * D + c, qkv_32(a, tok + (size_t)t * ld + c, dh - c));
+      _mm512_store_si512(kb + (size_t)t * D + c,
+                         qkv_32(a, tok + (size_t)t * ld + dm + c, dh - c));
     }
   }
   /* KV[w][j] = Kb[j] word w: 16 x 16 blocks. */
@@ -147,14 +167,11 @@ static void pack(const cf_attention_args *a, int h, int pb, int b, bool more, in
     }
   /* VV[m][c] = v[2m][c] | v[2m + 1][c] << 16. */
   uint32_t *vv = s->vv + (size_t)b * 32 * D;
-  const float *v = tok + 2 * dm;
+  const size_t v = tok + 2 * (size_t)dm;
   for (int m = 0; m < 32; m++)
     for (int c = 0; c < D; c += 16) {
-      const __mmask16 k = cf_tail16(dh - c);
-      const __m256i lo = (__m256i)_mm512_cvtneps_pbh(
-          _mm512_maskz_loadu_ps(k, v + (size_t)(2 * m) * ld + c));
-      const __m256i hi = (__m256i)_mm512_cvtneps_pbh(
-          _mm512_maskz_loadu_ps(k, v + (size_t)(2 * m + 1) * ld + c));
+      const __m256i lo = qkv_16(a, v + (size_t)(2 * m) * ld + c, dh - c);
+      const __m256i hi = qkv_16(a, v + (size_t)(2 * m + 1) * ld + c, dh - c);
       _mm512_store_si512(vv + (size_t)m * D + c,
                          _mm512_or_si512(_mm512_cvtepu16_epi32(lo),
                                          _mm512_slli_epi32(_mm512_cvtepu16_epi32(hi), 16)));
@@ -381,9 +398,15 @@ static inline __attribute__((always_inline)) void run(const cf_attention_args *a
     for (int b = 0; b < n; b++)
       for (int r = 0; r < 16; r++) {
         const float *o = s->o + b * s->os + (size_t)r * D;
-        float *out = a->out + ((size_t)(b0 + b) * 64 + (size_t)(q0 + r)) * dm + (size_t)h * dh;
-        for (int c = 0; c < dh; c += 16)
-          _mm512_mask_storeu_ps(out + c, cf_tail16(dh - c), _mm512_load_ps(o + c));
+        const size_t at = ((size_t)(b0 + b) * 64 + (size_t)(q0 + r)) * dm + (size_t)h * dh;
+        if (a->out_bf16) /* rounded as the kernel set's to_bf16_row */
+          for (int c = 0; c < dh; c += 16)
+            _mm256_mask_storeu_epi16((cf_bf16 *)a->out + at + c, cf_tail16(dh - c),
+                                     _mm512_cvtepi32_epi16(cf_avx512_bf16_bits(
+                                         _mm512_load_ps(o + c))));
+        else
+          for (int c = 0; c < dh; c += 16)
+            _mm512_mask_storeu_ps(a->out + at + c, cf_tail16(dh - c), _mm512_load_ps(o + c));
       }
   }
 }
