@@ -22,10 +22,11 @@ void cf_cpu_bias_act(const cf_cpu_ctx *c, int rows, int n, float *y, const cf_bw
   for (int r = 0; r < rows; r++) row(n, y + (size_t)r * n, b, act);
 }
 
-void cf_cpu_norm(void *ctx, cf_norm_kind kind, int rows, int width, const float *x, float alpha,
-                 const float *skip, const cf_bweight *gamma, const cf_bweight *beta, float eps,
-                 float *y) {
-  const cf_cpu_ctx *c = ctx;
+/* The norm of each row, and with y_bf16 its bf16 copy while the row is in
+ * L1 (where the next matmul's conversion read it back from memory). */
+static void norm_rows(const cf_cpu_ctx *c, cf_norm_kind kind, int rows, int width,
+                      const float *x, float alpha, const float *skip, const cf_bweight *gamma,
+                      const cf_bweight *beta, float eps, float *y, cf_bf16 *y_bf16) {
   const float *g = gamma->data, *bt = beta ? beta->data : NULL;
   const cf_cpu_kernels *kern = c->kernels;
   int nt = threads_for(c, (long long)rows * width);
@@ -34,25 +35,20 @@ void cf_cpu_norm(void *ctx, cf_norm_kind kind, int rows, int width, const float 
   for (int r = 0; r < rows; r++) {
     size_t o = (size_t)r * width;
     kern->norm_row(kind, width, x + o, alpha, skip ? skip + o : NULL, g, bt, eps, y + o);
+    if (y_bf16) kern->to_bf16_row(width, y + o, y_bf16 + o);
   }
+}
+
+void cf_cpu_norm(void *ctx, cf_norm_kind kind, int rows, int width, const float *x, float alpha,
+                 const float *skip, const cf_bweight *gamma, const cf_bweight *beta, float eps,
+                 float *y) {
+  norm_rows(ctx, kind, rows, width, x, alpha, skip, gamma, beta, eps, y, NULL);
 }
 
 void cf_cpu_norm_bf16(void *ctx, cf_norm_kind kind, int rows, int width, const float *x,
                       float alpha, const float *skip, const cf_bweight *gamma,
                       const cf_bweight *beta, float eps, float *y, cf_bf16 *y_bf16) {
-  const cf_cpu_ctx *c = ctx;
-  const float *g = gamma->data, *bt = beta ? beta->data : NULL;
-  const cf_cpu_kernels *kern = c->kernels;
-  int nt = threads_for(c, (long long)rows * width);
-  (void)nt; /* read only by OpenMP: unused without it (WebAssembly) */
-  /* The copy while the row is in L1, where the next matmul's conversion
-   * read it back from memory. */
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-  for (int r = 0; r < rows; r++) {
-    size_t o = (size_t)r * width;
-    kern->norm_row(kind, width, x + o, alpha, skip ? skip + o : NULL, g, bt, eps, y + o);
-    kern->to_bf16_row(width, y + o, y_bf16 + o);
-  }
+  norm_rows(ctx, kind, rows, width, x, alpha, skip, gamma, beta, eps, y, y_bf16);
 }
 
 /* x[b][t][c] = x * mult[t][c] + add[t][c] (gates stored token-major), a
