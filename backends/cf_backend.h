@@ -150,8 +150,6 @@ typedef struct cf_attention_args {
 /* A bfloat16 value: a float32's upper 16 bits, rounded to nearest even. */
 typedef uint16_t cf_bf16;
 
-
-
 /* Number formats a backend may run the projections (linear) in. F32 is
  * every backend's; the others trade accuracy for speed where a backend
  * declares them (cf_backend_desc.precisions) and the CPU runs them.
@@ -307,8 +305,9 @@ typedef struct cf_backend_iface {
    * for bf16 where a matmul reads (linear_bf16, norm_bf16), and for the
    * attention's q, k, v and output in bf16 where it takes them so
    * (attention_takes_bf16: qkv_bf16, out_bf16). The residual stream
-   * stays float32. Requires linear_bf16 and norm_bf16. NULL = float32
-   * activations. */
+   * stays float32. Asked once the weights are uploaded (a backend may
+   * decline for what they hold). Requires linear_bf16 and norm_bf16.
+   * NULL = float32 activations. */
   bool (*bf16_activations)(void *ctx);
   /* Optional, with bf16_activations: whether the attention op reads q, k
    * and v and writes its output in bf16 as they are (qkv_bf16, out_bf16)
@@ -316,12 +315,12 @@ typedef struct cf_backend_iface {
    * them float32 (a call that gets bf16 anyway still computes the same,
    * widening q, k, v and narrowing its output). */
   bool (*attention_takes_bf16)(void *ctx, int batch, int depth);
-  /* linear with its input (x_bf16) and/or output (y_bf16) as cf_bf16
-   * arrays in place of float32 ([rows][in], [rows][out]); an encoder
-   * layer's every projection comes through it, so that a backend that
-   * builds per shape (prepare) builds both outputs of one whose output
-   * was float32 in the warm-up (q, k, v at a batch the attention takes
-   * bf16 at). */
+  /* linear on a weight in bf16, with its input (x_bf16) and/or output
+   * (y_bf16) as cf_bf16 arrays in place of float32 ([rows][in],
+   * [rows][out]). Every projection of an encoder layer comes through it,
+   * so that a backend that builds per shape (prepare) builds both outputs
+   * of one whose output was float32 in the warm-up (q, k, v at a batch
+   * the attention takes bf16 at). */
   void (*linear_bf16)(void *ctx, int rows, int in, int out, const void *x, bool x_bf16,
                       const cf_bweight *w, const cf_bweight *b, cf_op_act act, void *y,
                       bool y_bf16);

@@ -117,7 +117,6 @@ cf_status cf_encoder_create(const cf_weights *w, cf_backend *be, int max_batch, 
   enc->max_batch = max_batch;
   enc->chunk_positions = cf_layer_chunk_positions(a, cf_backend_layer_chunk_bytes(be));
   enc->alpha = cf_encoder_alpha(a->layers);
-  enc->bf16 = cf_backend_bf16_activations(be);
   cf_status st = CF_OK;
   enc->layers = calloc((size_t)a->layers, sizeof *enc->layers);
   if (!enc->layers) st = cf_error_set(err, CF_ERR_NOMEM, "encoder: out of memory");
@@ -133,6 +132,8 @@ cf_status cf_encoder_create(const cf_weights *w, cf_backend *be, int max_batch, 
     if (st == CF_OK && !enc->smolgen_w)
       st = cf_error_set(err, CF_ERR_FORMAT, "smolgen layers but no global smolgen_w");
   }
+  /* After the uploads: a backend may keep a matrix float32 for its values. */
+  if (st == CF_OK) enc->bf16 = cf_backend_bf16_activations(be);
   if (st == CF_OK) st = alloc_workspace(enc, err);
   if (st != CF_OK) {
     cf_encoder_free(enc);

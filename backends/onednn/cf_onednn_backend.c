@@ -123,6 +123,8 @@ static cf_bweight *od_weight_create(void *ctx, const cf_weight_shape *shape, con
   w->extra = r;
   w->extra_free = cf_onednn_weight_extra_free;
   cf_onednn_tally_add(&c->tally, &r->lowp);
+  if (shape->use == CF_WEIGHT_USE_BODY && r->lowp.precision == CF_PRECISION_F32)
+    c->body_kept_f32++;
   return w;
 }
 
@@ -140,10 +142,11 @@ static void od_linear(void *ctx, int rows, int in, int out, const float *x, cons
 
 /* bf16 activations: at precision=bf16 unless bf16_activations=0, on the
  * attention paths that write bf16 (the cores and the tiles; the oneDNN
- * attention path keeps float32). */
+ * attention path keeps float32), while every body matrix uploaded so far
+ * is bf16. */
 static bool od_bf16_activations(void *ctx) {
   const onednn_ctx *c = ctx;
-  return c->bf16_acts && c->precision == CF_PRECISION_BF16 && !c->attn;
+  return c->bf16_acts && c->precision == CF_PRECISION_BF16 && !c->attn && !c->body_kept_f32;
 }
 
 /* q, k, v and the output in bf16 where the tiles take the call; the cores

@@ -57,6 +57,10 @@ typedef struct onednn_ctx {
   /* bf16_activations=0|1: the encoder's activations between ops in bf16
    * at precision=bf16 (cf_backend_iface.bf16_activations). */
   bool bf16_acts;
+  /* Body matrices (encoder layers, smolgen) kept float32 at bf16 (a value
+   * beyond bf16's range): a layer's projection would then read a rounded
+   * input the round trip did not round, so no bf16 activations. */
+  int body_kept_f32;
   /* attention=...: the path the attention op runs (cf_onednn_attention.h);
    * attn NULL = the CPU kernels' cores. */
   cf_onednn_attention_choice attention;

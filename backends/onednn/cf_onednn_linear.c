@@ -301,14 +301,11 @@ static dnnl_status_t run_matmul(onednn_ctx *c, matmul_entry *e, const void *src,
  * on CF-6M at batch 256; 1 MB per thread measured the same). It also
  * bounds the shapes a varying batch size creates primitives for: full
  * blocks plus a few remainders. A multiple of 64 (a position's tokens),
- * at least 64. A float32 weight takes this path only with bf16
- * activations (widened input, float output narrowed). */
+ * at least 64. */
 enum { L2_BLOCK_BYTES = 384 * 1024 };
 static int block_rows(const onednn_ctx *c, int in, int out, cf_precision prec) {
   /* int8 reads its int32 products again (the epilogue); bf16 does not. */
-  const size_t per_row = prec == CF_PRECISION_BF16   ? (size_t)in * 2
-                         : prec == CF_PRECISION_INT8 ? (size_t)in + (size_t)out * 4
-                                                     : ((size_t)in + (size_t)out) * 4;
+  const size_t per_row = prec == CF_PRECISION_BF16 ? (size_t)in * 2 : (size_t)in + (size_t)out * 4;
   size_t r = (size_t)L2_BLOCK_BYTES * (size_t)c->cpu.threads / per_row / 64 * 64;
   return r < 64 ? 64 : r > (1u << 30) ? 1 << 30 : (int)r;
 }
@@ -331,56 +328,48 @@ bool cf_onednn_linear_rows(onednn_ctx *c, int rows, int in, int out, const void 
                            bool y_bf16, bool run) {
   const cf_precision prec = cf_onednn_precision_of(w);
   void *wd;
-  if (prec == CF_PRECISION_F32 && !x_bf16 && !y_bf16) {
+  const bool int8 = prec == CF_PRECISION_INT8;
+  if ((x_bf16 || y_bf16) && prec != CF_PRECISION_BF16) {
+    /* Only bf16 instances whose body matrices are all bf16 keep bf16
+     * activations (od_bf16_activations). */
+    cf_backend_note_failure(&c->cpu.first, CF_ERR_INTERNAL, "linear",
+                            "bf16 activations into a %s weight", cf_precision_name(prec));
+    return false;
+  }
+  if (prec == CF_PRECISION_F32) {
     matmul_entry *e = prepared(c, rows, in, out, act, w, b, false, &wd);
     if (e && run)
       cf_onednn_record(c, run_matmul(c, e, x, wd, b, y), "linear", "dnnl_primitive_execute");
     return e != NULL;
   }
-  const bool int8 = prec == CF_PRECISION_INT8, f32 = prec == CF_PRECISION_F32;
-  if (int8 && (x_bf16 || y_bf16)) { /* an int8 instance keeps float32 activations */
-    cf_backend_note_failure(&c->cpu.first, CF_ERR_INTERNAL, "linear",
-                            "bf16 activations into an int8 weight");
-    return false;
-  }
   const int block = block_rows(c, in, out, prec);
   const int nb = rows < block ? rows : block;
-  /* The converted input: bf16 takes 2 bytes per value, int8 1 (half a
-   * float covers both), a float32 weight's widened input 4. The products:
-   * int8's int32 ones, or a float32 weight's output before it is narrowed
-   * to bf16. */
-  const size_t in_floats = f32 ? (size_t)nb * in : ((size_t)nb * in + 1) / 2;
-  const size_t products = int8 || (f32 && y_bf16) ? (size_t)nb * out : 0;
-  if (!scratch(c, in_floats, (size_t)nb, products)) {
+  /* bf16 takes 2 bytes per value, int8 1: half a float covers both. */
+  const size_t products = int8 ? (size_t)nb * out : 0;
+  if (!scratch(c, ((size_t)nb * in + 1) / 2, (size_t)nb, products)) {
     cf_onednn_record(c, dnnl_out_of_memory, "linear", "allocating the converted input");
     return false;
   }
   const od_weight *r = w->extra;
-  const bool bf16_dst = prec == CF_PRECISION_BF16 && y_bf16;
   for (int r0 = 0; r0 < rows; r0 += block) {
     const int n = rows - r0 < block ? rows - r0 : block;
-    matmul_entry *e = prepared(c, n, in, out, act, w, b, bf16_dst, &wd);
+    matmul_entry *e = prepared(c, n, in, out, act, w, b, y_bf16, &wd);
     if (!e) return false;
     if (!run) continue;
     const size_t xo = (size_t)r0 * in, yo = (size_t)r0 * out;
     const void *src = c->xbuf;
-    if (x_bf16 && f32) cf_onednn_from_bf16(&c->cpu, n, in, (const cf_bf16 *)x + xo, c->xbuf);
-    else if (x_bf16) src = (const cf_bf16 *)x + xo;
-    else if (f32) src = (const float *)x + xo;
-    else if (prec == CF_PRECISION_BF16)
-      cf_onednn_to_bf16(&c->cpu, n, in, (const float *)x + xo, c->xbuf);
+    if (x_bf16) src = (const cf_bf16 *)x + xo;
+    else if (!int8) cf_onednn_to_bf16(&c->cpu, n, in, (const float *)x + xo, c->xbuf);
     else cf_onednn_quantize_rows(&c->cpu, n, in, (const float *)x + xo, c->xbuf, c->xscale);
-    void *dst = int8 || (f32 && y_bf16) ? (void *)c->acc
-                : y_bf16                ? (void *)((cf_bf16 *)y + yo)
-                                        : (void *)((float *)y + yo);
+    void *dst = int8     ? (void *)c->acc
+                : y_bf16 ? (void *)((cf_bf16 *)y + yo)
+                         : (void *)((float *)y + yo);
     dnnl_status_t s = run_matmul(c, e, src, wd, b, dst);
     cf_onednn_record(c, s, "linear", "dnnl_primitive_execute");
     if (s != dnnl_success) return false;
     if (int8)
       cf_onednn_int8_epilogue(&c->cpu, n, out, c->acc, r->lowp.u8_offset, c->xscale,
                               r->lowp.scales, b ? b->data : NULL, act, (float *)y + yo);
-    else if (f32 && y_bf16)
-      cf_onednn_to_bf16(&c->cpu, n, out, (const float *)c->acc, (cf_bf16 *)y + yo);
   }
   return true;
 }

@@ -206,17 +206,6 @@ void cf_onednn_to_bf16(const cf_cpu_ctx *c, int rows, int cols, const float *x, 
   for (int r = 0; r < rows; r++) row(cols, x + (size_t)r * cols, y + (size_t)r * cols);
 }
 
-void cf_onednn_from_bf16(const cf_cpu_ctx *c, int rows, int cols, const uint16_t *x, float *y) {
-  const size_t n = (size_t)rows * cols;
-  const int nt = threads_for(c, rows, cols);
-  (void)nt;
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-  for (size_t i = 0; i < n; i++) {
-    const uint32_t bits = (uint32_t)x[i] << 16;
-    memcpy(&y[i], &bits, sizeof bits);
-  }
-}
-
 void cf_onednn_quantize_rows(const cf_cpu_ctx *c, int rows, int cols, const float *x, uint8_t *q,
                              float *scale) {
   float (*row)(int, const float *, uint8_t *) = c->kernels->quantize_row_u8;

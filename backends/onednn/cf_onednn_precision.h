@@ -80,9 +80,6 @@ void cf_onednn_tally_text(const cf_onednn_tally *t, char *buf, size_t size);
 /* y[i] = bf16(x[i]) (nearest even) for rows*cols values. */
 void cf_onednn_to_bf16(const cf_cpu_ctx *c, int rows, int cols, const float *x, uint16_t *y);
 
-/* y[rows][cols] = x widened from bf16 (exact). */
-void cf_onednn_from_bf16(const cf_cpu_ctx *c, int rows, int cols, const uint16_t *x, float *y);
-
 /* Per row r: scale[r] = max|x[r][.]| / 127 (1 for a zero row) and
  * q[r][i] = round(x[r][i] / scale[r]) + 128. */
 void cf_onednn_quantize_rows(const cf_cpu_ctx *c, int rows, int cols, const float *x, uint8_t *q,

@@ -11,7 +11,8 @@
  * run, the cores below their smallest batch) and 80 (deeper than the
  * tiles take: the cores), with smolgen, at batches 3 and 21 (a full layer
  * chunk and a partial one), one and two threads, and attention=cpu; which
- * instances keep which bf16 activations; and the attention op with q, k,
+ * instances keep which bf16 activations (none with a body matrix kept
+ * float32); and the attention op with q, k,
  * v and its output in bf16 on both paths (the cores widening and
  * narrowing them). */
 #include <math.h>
@@ -151,6 +152,36 @@ static void test_which_instances(cf_test *t) {
   CHECK(strstr(err.msg, "bf16_activations") != NULL);
 }
 
+/* A net with a body matrix kept float32 (a value beyond bf16's range):
+ * its projection would read a rounded input the round trip does not
+ * round, so the instance declines bf16 activations once it holds it, and
+ * says so after the upload, where the encoder asks. */
+static void test_body_kept_f32(cf_test *t) {
+  cf_error err = {0};
+  cf_backend *be = make("precision=bf16", &err);
+  if (!be) {
+    CF_SKIP("onednn at precision=bf16 does not run here (no oneDNN or no bf16 on this CPU)");
+    return;
+  }
+  CHECK(cf_backend_bf16_activations(be));
+  cf_random_spec spec = cf_random_spec_cf6m();
+  spec.layers = 2, spec.d = 64, spec.dff = 64, spec.heads = 2;
+  cf_weights *w = NULL;
+  cf_encoder *enc = NULL;
+  if (CHECK(cf_weights_random(&spec, &w, &err) == CF_OK)) {
+    w->layers[1].ffn.dense1_w.data[5] = 3.4e38f; /* past bf16's ~3.39e38 */
+    if (CHECK(cf_encoder_create(w, be, MAX_BATCH, &enc, &err) == CF_OK)) {
+      CHECK(!cf_backend_bf16_activations(be));
+      CHECK(!enc->bf16);
+      CHECK(strstr(cf_backend_variant(be), "bf16 activations") == NULL);
+    }
+  }
+  if (err.msg[0]) fprintf(stderr, "%s\n", err.msg);
+  cf_encoder_free(enc);
+  cf_weights_free(w);
+  cf_backend_free(be);
+}
+
 /* x rounded to bf16, nearest even (finite x). */
 static cf_bf16 round_bf16(float x) {
   uint32_t u;
@@ -238,4 +269,4 @@ static void test_attention_op(cf_test *t) {
   cf_backend_free(be);
 }
 
-CF_TEST_MAIN(test_same_bits, test_which_instances, test_attention_op)
+CF_TEST_MAIN(test_same_bits, test_which_instances, test_body_kept_f32, test_attention_op)
