@@ -97,27 +97,89 @@ bool cf_amx_table_build(cf_weight_role role, int heads, int dh, int h, const flo
                 *dst++ = at(data, heads, dh, p, 32 * ch + 2 * m + t, h);
               }
       }
+  /* The displacement table: [16 rank rows][nc][16 depth pairs][16][2] (q:
+   * column j is file offset 14 - j; k: j), [8 rank-row pairs][nd][16
+   * column pairs][16 depths][2] (v, columns as q's); rank row 15 and column
+   * 15 zero. */
+  float *y = x + cf_amx_joined_elems(role, dh);
+  if (role == CF_WEIGHT_RPE_V)
+    for (int c = 0; c < 8; c++)
+      for (int db = 0; db < nd; db++)
+        for (int m = 0; m < 16; m++)
+          for (int col = 0; col < 16; col++)
+            for (int t = 0; t < 2; t++) {
+              const int i = 2 * m + t, dr = 2 * c + i / 16, j = i % 16;
+              *y++ = dr < 15 && j < 15 ? at(data, heads, dh, 15 * dr + 14 - j, 16 * db + col, h)
+                                       : 0.0f;
+            }
+  else
+    for (int dr = 0; dr < 16; dr++)
+      for (int ch = 0; ch < nc; ch++)
+        for (int m = 0; m < 16; m++)
+          for (int j = 0; j < 16; j++)
+            for (int t = 0; t < 2; t++) {
+              const int df = role == CF_WEIGHT_RPE_Q ? 14 - j : j;
+              *y++ = dr < 15 && j < 15 ? at(data, heads, dh, 15 * dr + df, 32 * ch + 2 * m + t, h)
+                                       : 0.0f;
+            }
   cf_cpu_kernels_portable.to_bf16_row((int)n, x, out);
   free(x);
   return true;
 }
 
+#if defined(CF_CPU_HAVE_AMX)
+static int thread_num(void) {
+#ifdef _OPENMP
+  return omp_get_thread_num();
+#else
+  return 0;
+#endif
+}
+
+/* The (position, head) tasks against the displacement tables, spread over
+ * the instance's threads; `bytes` of scratch a thread. */
+static void positions(cf_cpu_ctx *c, const cf_attention_args *a, const cf_bweight *const w[3],
+                      size_t bytes) {
+  const int tasks = a->heads * a->batch, nt = c->threads < tasks ? c->threads : tasks;
+  char *scratch = c->amx_scratch;
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+  for (int i = 0; i < tasks; i++) {
+    /* Head-major: consecutive tasks of a thread share a head's tables. */
+    const int h = i / a->batch, b = i % a->batch;
+    const uint16_t *t[3];
+    for (int s = 0; s < 3; s++)
+      t[s] = w[s] ? w[s]->table_amx + (size_t)h * cf_amx_table_elems(w[s]->role, a->depth) +
+                        cf_amx_joined_elems(w[s]->role, a->depth)
+                  : NULL;
+    cf_amx_attention_position(a, h, b, b + 1 < a->batch, t[0], t[1], t[2],
+                              scratch + (size_t)thread_num() * bytes);
+  }
+}
+#endif
+
 bool cf_cpu_attention_amx(cf_cpu_ctx *c, const cf_attention_args *a) {
 #if defined(CF_CPU_HAVE_AMX)
   const cf_bweight *w[3] = {a->rpe_q, a->rpe_k, a->rpe_v};
   if (a->depth > CF_AMX_MAX_DEPTH) return false; /* before the scratch, sized by depth */
-  /* The scratch, a few hundred KB a thread, kept between calls and made
-   * before the batch is checked, so that the warm-up pass at batch 1
-   * (cf_net_warm) leaves nothing to allocate at the first larger batch. */
-  const size_t bytes = cf_amx_scratch_bytes(a->depth), need = bytes * (size_t)c->threads;
+  /* The scratch, a few hundred KB a thread, kept between calls and sized
+   * for both task shapes, so that the warm-up pass at batch 1 (cf_net_warm)
+   * leaves nothing to allocate at the first batch that runs groups. */
+  const size_t group_bytes = cf_amx_scratch_bytes(a->depth),
+               position_bytes = cf_amx_position_scratch_bytes(a->depth),
+               bytes = group_bytes > position_bytes ? group_bytes : position_bytes,
+               need = bytes * (size_t)c->threads;
   if (c->amx_scratch_bytes < need) {
     free(c->amx_scratch);
     c->amx_scratch = aligned_alloc(64, need);
     c->amx_scratch_bytes = c->amx_scratch ? need : 0;
   }
-  if (!c->amx_scratch || !cf_amx_takes(a->batch, a->depth)) return false; /* the cores */
+  if (!c->amx_scratch) return false; /* the cores */
   for (int i = 0; i < 3; i++)
     if (w[i] && (!w[i]->table_amx || w[i]->heads != a->heads)) return false;
+  if (a->batch < CF_AMX_GROUP) { /* one position a task (cf_cpu_amx.h) */
+    positions(c, a, w, bytes);
+    return true;
+  }
   const int groups = (a->batch + CF_AMX_GROUP - 1) / CF_AMX_GROUP, tasks = a->heads * groups;
   const int nt = c->threads < tasks ? c->threads : tasks;
   char *scratch = c->amx_scratch;
@@ -130,12 +192,7 @@ bool cf_cpu_attention_amx(cf_cpu_ctx *c, const cf_attention_args *a) {
     for (int s = 0; s < 3; s++)
       t[s] = w[s] ? w[s]->table_amx + (size_t)h * cf_amx_table_elems(w[s]->role, a->depth)
                   : NULL;
-#ifdef _OPENMP
-    const size_t me = (size_t)omp_get_thread_num();
-#else
-    const size_t me = 0;
-#endif
-    cf_amx_attention_group(a, h, b0, n, t[0], t[1], t[2], scratch + me * bytes);
+    cf_amx_attention_group(a, h, b0, n, t[0], t[1], t[2], scratch + (size_t)thread_num() * bytes);
   }
   return true;
 #else

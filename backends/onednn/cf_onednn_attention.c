@@ -62,15 +62,15 @@ cf_status cf_onednn_attention_choose(cf_kv *kv, cf_precision p, cf_onednn_attent
                         "attention=amx runs at precision=bf16 or int8 (its products are bf16; "
                         "this is f32); the paths here: cpu, onednn");
   else if (v == 3) *out = (cf_onednn_attention_choice){false, true, "attention=amx"};
-  /* auto: the tiles where they run at bf16, else the CPU cores. At int8
-   * (where amx runs them too, in bf16) the int8 cores stay: the tiles made
-   * CF-6M 1.1x as fast from batch 16 but 0.8x at 4, and the built-in net
-   * 0.9x (2026-12-03, docs/BACKENDS.md). The oneDNN
+  /* auto: the tiles where they run (at int8 too, in bf16), else the CPU
+   * cores. At int8 the tiles made CF-6M 1.08-1.4x as fast as the int8
+   * cores at batches 1 to 64 and the built-in net 1.07x at 2 to 8, 0.97x
+   * at 16 (2026-12-04, docs/BACKENDS.md). The oneDNN
    * path never: on an Intel Xeon with AMX it made CF-6M 2.1x (bf16) and
    * 3.5x (int8) slower and the built-in net 2.6-2.9x slower than the cores
    * (2026-12-03, docs/BACKENDS.md): the 225-displacement products and
    * their gathers cost more than AMX saves. */
-  else if (amx && p == CF_PRECISION_BF16)
+  else if (amx && p != CF_PRECISION_F32)
     *out = (cf_onednn_attention_choice){false, true, "auto: AMX"};
   else *out = (cf_onednn_attention_choice){false, false, "auto"};
   return CF_OK;

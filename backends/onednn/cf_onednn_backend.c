@@ -149,12 +149,14 @@ static bool od_bf16_activations(void *ctx) {
   return c->bf16_acts && c->precision == CF_PRECISION_BF16 && !c->attn && !c->body_kept_f32;
 }
 
-/* q, k, v and the output in bf16 where the tiles take the call; the cores
- * read and write float32 (widening and narrowing would cost more than the
- * projections' conversions they save: CF-6M 0.97x at batch 1). */
+/* q, k, v and the output in bf16 where the tiles take the call (every
+ * batch); the cores read and write float32 (widening and narrowing would
+ * cost more than the projections' conversions they save: CF-6M 0.97x at
+ * batch 1). */
 static bool od_attention_takes_bf16(void *ctx, int batch, int depth) {
   const onednn_ctx *c = ctx;
-  return c->cpu.attention_amx && cf_amx_takes(batch, depth);
+  (void)batch;
+  return c->cpu.attention_amx && cf_amx_takes(depth);
 }
 
 static void od_linear_bf16(void *ctx, int rows, int in, int out, const void *x, bool x_bf16,
@@ -310,14 +312,14 @@ static const char *od_variant(void *ctx) {
   const size_t len = strlen(c->variant);
   if (c->cpu.attention_amx)
     snprintf(c->variant + len, sizeof c->variant - len,
-             ", bf16 attention (amx tiles from batch %d, %d at depth 16 or less; %s %s "
-             "below; %s)",
-             cf_amx_min_batch(32), cf_amx_min_batch(16),
+             ", bf16 attention (amx tiles: one position a task below batch %d, groups of "
+             "%d from it; %s %s past depth %d; %s)",
+             CF_AMX_GROUP, CF_AMX_GROUP,
              c->cpu.attention_bf16 ? "bf16" : c->cpu.attention_int8 ? "int8" : "f32",
              c->cpu.attention_bf16   ? c->cpu.attention_bf16->name
              : c->cpu.attention_int8 ? c->cpu.attention_int8->name
                                      : "cores",
-             c->attention.why);
+             CF_AMX_MAX_DEPTH, c->attention.why);
   else if (c->cpu.attention_bf16)
     snprintf(c->variant + len, sizeof c->variant - len, ", bf16 attention (%s)",
              c->cpu.attention_bf16->name);

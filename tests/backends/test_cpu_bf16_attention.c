@@ -170,12 +170,14 @@ static void test_softmax_to_bf16(cf_test *t) {
   CHECK(worst_step <= 1);
 }
 
-/* One shape through the op on oneDNN precision=bf16 under `set`; fills
- * got[16][n_out] (one output per variant). false when skipped. */
+/* One shape through the op on oneDNN precision=bf16 under `set`, on the
+ * cores (attention=cpu: auto takes the AMX tiles where they run, tested
+ * in test_amx_attention.c); fills got[16][n_out] (one output per
+ * variant). false when skipped. */
 static bool run_op(cf_test *t, const char *set, int B, int H, int dh, const float *qkv,
                    float *const e[3], const float *bias, float *got) {
   char variant[256];
-  if (!attention_op_run(t, set, "precision=bf16", B, H, dh, qkv, e, bias, got, variant,
+  if (!attention_op_run(t, set, "precision=bf16,attention=cpu", B, H, dh, qkv, e, bias, got, variant,
                         sizeof variant))
     return false;
   if (dh == 32) printf("  %s: %s\n", set, variant);

@@ -201,13 +201,14 @@ static void test_softmax_to_u8(cf_test *t) {
 }
 
 /* One shape through the op on oneDNN precision=int8 (plus `extra`
- * options) under `set`, 2 threads; fills got[16][n_out]. NULL when the
- * backend cannot be made, else its variant (static copy). */
+ * options) under `set`, 2 threads, on the cores (attention=cpu: auto
+ * takes the AMX tiles where they run); fills got[16][n_out]. NULL when
+ * the backend cannot be made, else its variant (static copy). */
 static const char *run_op(cf_test *t, const char *set, const char *extra, int B, int H, int dh,
                           const float *qkv, float *const e[3], const float *bias, float *got) {
   static char variant[256];
   char opts[96];
-  snprintf(opts, sizeof opts, "precision=int8,threads=2%s", extra);
+  snprintf(opts, sizeof opts, "precision=int8,threads=2,attention=cpu%s", extra);
   return attention_op_run(t, set, opts, B, H, dh, qkv, e, bias, got, variant, sizeof variant)
              ? variant
              : NULL;

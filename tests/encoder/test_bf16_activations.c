@@ -121,15 +121,14 @@ static void test_same_bits(cf_test *t) {
 
 /* Only bf16 instances keep bf16 activations, and not on the oneDNN
  * attention path (which reads and writes float32); q, k and v only where
- * the AMX tiles take the call (from their smallest batch, up to their
- * deepest head). */
+ * the AMX tiles take the call (every batch, up to their deepest head). */
 static void test_which_instances(cf_test *t) {
   const struct {
     const char *options;
     bool acts, qkv16, qkv1, qkv16_deep; /* q, k, v at batch 16 and 1, depth 32; depth 80 */
   } cases[] = {{"precision=f32", false, false, false, false},
                {"precision=bf16,attention=cpu", true, false, false, false},
-               {"precision=bf16,attention=amx", true, true, false, false},
+               {"precision=bf16,attention=amx", true, true, true, false},
                {"precision=bf16,attention=amx,bf16_activations=0", false, false, false, false},
                {"precision=bf16,attention=onednn", false, false, false, false},
                {"precision=int8", false, false, false, false}};
