@@ -30,6 +30,10 @@ static inline void amx_configure(void) {
   memset(&c, 0, sizeof c);
   c.palette = 1;
   for (int t = 0; t < 8; t++) c.colsb[t] = 64, c.rows[t] = 16;
+  /* GCC 12 does not count ldtilecfg as reading all of c: without this
+   * barrier it dropped the column and row stores (every tile 0 rows, the
+   * next tile instruction #UD) where the function was not inlined. */
+  __asm__ volatile("" : : "r"(&c) : "memory");
   _tile_loadconfig(&c);
 }
 
