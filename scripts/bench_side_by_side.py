@@ -8,7 +8,9 @@ alike; printed per net and batch: each configuration's median evals/s over
 the rounds and the median of its per-round ratios to the first. With
 --search, the engine's search agent's evaluations/s too. The load average
 at the start of every run is summarised. A measurement: run it on a quiet
-machine, with nothing else benchmarking. Example (docs/BACKENDS.md):
+machine, with nothing else benchmarking. Exit status: 0, 1 when a run
+fails (its command and output shown), 2 for a bad command line. Example
+(docs/BACKENDS.md):
 
   python3 scripts/bench_side_by_side.py --rounds 5 --backend onednn \\
       --config before=/tmp/old/tools/cformer:threads=1,precision=bf16 \\
@@ -24,10 +26,10 @@ import subprocess
 import sys
 
 
-def parse_pair(text, what):
-    if "=" not in text:
-        sys.exit(f"bench_side_by_side: bad {what} '{text}': expected NAME=VALUE")
-    name, value = text.split("=", 1)
+def parse_pair(ap, text, what):
+    name, eq, value = text.partition("=")
+    if not eq or not name or not value:
+        ap.error(f"bad {what} '{text}': expected NAME=VALUE")
     return name, value
 
 
@@ -40,7 +42,10 @@ def run_bench(binary, net_args, backend, opts, batches, search):
     if out.returncode != 0:
         sys.exit(f"bench_side_by_side: {' '.join(cmd)}: exit {out.returncode}\n"
                  + out.stderr[-2000:])
-    d = json.loads(out.stdout)
+    try:
+        d = json.loads(out.stdout)
+    except json.JSONDecodeError as e:
+        sys.exit(f"bench_side_by_side: {' '.join(cmd)}: not cformer bench's JSON ({e})")
     be = d["backends"][0]
     if be.get("skipped"):
         sys.exit(f"bench_side_by_side: {' '.join(cmd)}: backend skipped")
@@ -66,15 +71,17 @@ def main():
                     help="also the search agent's evaluations/s")
     a = ap.parse_args()
     if a.rounds < 1:
-        sys.exit("bench_side_by_side: --rounds must be at least 1")
+        ap.error("--rounds must be at least 1")
     configs = []
     for c in a.config:
-        label, rest = parse_pair(c, "--config")
+        label, rest = parse_pair(ap, c, "--config")
         binary, _, opts = rest.partition(":")
-        if not os.access(binary, os.X_OK):
-            sys.exit(f"bench_side_by_side: {binary}: not an executable")
+        if not os.path.isfile(binary) or not os.access(binary, os.X_OK):
+            ap.error(f"--config {label}: '{binary}' is not an executable")
+        if label in (x[0] for x in configs):
+            ap.error(f"--config {label}: the label is given twice")
         configs.append((label, binary, opts))
-    nets = [(n, v.split(",")) for n, v in (parse_pair(x, "--net") for x in a.net)]
+    nets = [(n, v.split(",")) for n, v in (parse_pair(ap, x, "--net") for x in a.net)]
 
     results = {}  # (net, label) -> key -> [per round]
     variants, loads = {}, []
