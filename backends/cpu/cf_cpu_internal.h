@@ -54,8 +54,8 @@ struct cf_bweight {
    * scores_file: [H][8][dq][14][16]; else NULL. */
   uint32_t *table_int8_joined;
   /* RPE roles, only on an instance with AMX attention, at depths up to
-   * CF_AMX_MAX_DEPTH: every head's joined table (cf_cpu_amx.h),
-   * [H][cf_amx_table_elems(dh)] bf16; else NULL. */
+   * CF_AMX_MAX_DEPTH: every head's joined table, then its displacement
+   * table (cf_cpu_amx.h), [H][cf_amx_table_elems(dh)] bf16; else NULL. */
   uint16_t *table_amx;
   /* MATRIX role: data in gemm_rows's panels (cf_cpu_gemm_panels); built
    * by onednn on the weight's first per-position call
