@@ -198,8 +198,11 @@ static float widen(cf_bf16 b) {
 /* The attention op itself with q, k, v and its output in bf16 (qkv_bf16,
  * out_bf16) against float32 in and out on the same (bf16-exact) inputs:
  * the output must be the float32 one rounded, bit for bit, where the
- * tiles take the call (batch 16, depth 32) and where the cores do
- * (batch 1, or depth 80: q, k, v widened, the output narrowed in place). */
+ * tiles take the call (batch 16, depth 32: groups; batch 1 at depth 32
+ * and 3 at depth 64: one position a task, reading bf16 q and k where they
+ * are, against packing the float32 ones) and where the cores do (depth
+ * 80, or every call without AMX: q, k, v widened, the output narrowed in
+ * place). */
 static void test_attention_op(cf_test *t) {
   cf_error err = {0};
   cf_backend *be = make("precision=bf16", &err);
@@ -209,7 +212,7 @@ static void test_attention_op(cf_test *t) {
   }
   const struct {
     int batch, dh;
-  } calls[] = {{16, 32}, {1, 32}, {16, 80}};
+  } calls[] = {{16, 32}, {1, 32}, {3, 64}, {16, 80}};
   const int H = 2;
   uint64_t s = 0x9e3779b97f4a7c15u;
   for (size_t c = 0; c < sizeof calls / sizeof calls[0]; c++) {

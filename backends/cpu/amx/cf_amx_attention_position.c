@@ -73,22 +73,23 @@ static scratch carve(void *base, int D) {
   return s;
 }
 
-/* B[16][WIDTH] = the 16 rows at `rows` (stride D bf16) times the table's
- * rank rows dr0 .. dr0 + 8: tiles of 4, 4 and 1 accumulators. */
+/* B[16][WIDTH] = the 16 rows at `rows` (`stride` bytes apart) times the
+ * table's rank rows dr0 .. dr0 + 8: tiles of 4, 4 and 1 accumulators. */
 static inline __attribute__((always_inline)) void relative_block(const uint16_t *rows,
+                                                                  size_t stride,
                                                                   const uint16_t *table, int dr0,
-                                                                  float *B, int D, int nc) {
+                                                                  float *B, int nc) {
   const size_t row_step = (size_t)nc * 1024; /* bytes from one rank row's tiles to the next */
   for (int t0 = 0; t0 < 8; t0 += 4) {
     ZERO4();
     for (int ch = 0; ch < nc; ch++)
-      DP4((const char *)(rows + 32 * ch), D * 2, table + ((size_t)(dr0 + t0) * nc + ch) * 512,
+      DP4((const char *)(rows + 32 * ch), stride, table + ((size_t)(dr0 + t0) * nc + ch) * 512,
           row_step, 64);
     STORE4(B + 16 * t0, 64, WIDTH * 4);
   }
   _tile_zero(0);
   for (int ch = 0; ch < nc; ch++) {
-    _tile_loadd(4, rows + 32 * ch, D * 2);
+    _tile_loadd(4, rows + 32 * ch, stride);
     _tile_loadd(5, table + ((size_t)(dr0 + 8) * nc + ch) * 512, 64);
     _tile_dpbf16ps(0, 4, 5);
   }
@@ -98,11 +99,12 @@ static inline __attribute__((always_inline)) void relative_block(const uint16_t 
 /* RT[qb][k][r] = R[k][p(16 qb + r, k)] for every key k and query block
  * qb: per block of 16 keys its R, then each (key, query rank) run of 8
  * consecutive columns. */
-static inline __attribute__((always_inline)) void key_terms(const uint16_t *ek,
-                                                             const scratch *s, int D, int nc) {
+static inline __attribute__((always_inline)) void key_terms(const uint16_t *K, size_t ks,
+                                                             const uint16_t *ek,
+                                                             const scratch *s, int nc) {
   for (int kb = 0; kb < 4; kb++) {
     const int dr0 = 6 - 2 * kb; /* rank(q) - rank(k) + 7 is dr0 .. dr0 + 8 */
-    relative_block(s->kb + (size_t)16 * kb * D, ek, dr0, s->b, D, nc);
+    relative_block(K + 16 * kb * ks, ks * 2, ek, dr0, s->b, nc);
     for (int kk = 0; kk < 16; kk++) {
       const int k = 16 * kb + kk, rk = k >> 3, fk = k & 7;
       const float *row = s->b + (size_t)kk * WIDTH + 7 - fk;
@@ -118,14 +120,24 @@ static inline __attribute__((always_inline)) void run(const cf_attention_args *a
                                                       bool more, const uint16_t *eq, const uint16_t *ek,
                                                       const uint16_t *ev, const scratch *s,
                                                       int D, int nc, int nd) {
-  amx_pack(a, h, pb, more, D, s->qb, s->kb, s->kv, s->vv);
-  if (ek) key_terms(ek, s, D, nc);
   const int dh = a->depth, dm = a->heads * dh;
+  /* Q and K rows (qs elements apart): where the projection wrote them, or
+   * packed. */
+  const bool direct = amx_direct_qk(a);
+  const uint16_t *Q = s->qb, *K = s->kb;
+  size_t qs = (size_t)D;
+  if (direct) {
+    Q = (const cf_bf16 *)(const void *)a->qkv + (size_t)pb * 64 * 3 * dm + (size_t)h * dh;
+    K = Q + dm;
+    qs = (size_t)3 * dm;
+  }
+  amx_pack(a, h, pb, more, D, direct ? NULL : s->qb, direct ? NULL : s->kb, s->kv, s->vv);
+  if (ek) key_terms(K, qs, ek, s, nc);
   for (int qb = 0; qb < 4; qb++) {
     const int q0 = 16 * qb;
     /* S = P gathered (or zeros), then Q K^T added on the tiles. */
     if (eq) {
-      relative_block(s->qb + (size_t)q0 * D, eq, 2 * qb, s->b, D, nc);
+      relative_block(Q + q0 * qs, qs * 2, eq, 2 * qb, s->b, nc);
       for (int r = 0; r < 16; r++) {
         /* rank(q) - rank(k) + 7 - 2 qb = r / 8 - rank(k) + 7; column
          * file(k) - file(q) + 7 of that rank row. */
@@ -139,8 +151,7 @@ static inline __attribute__((always_inline)) void run(const cf_attention_args *a
       ZERO4();
     }
     for (int ch = 0; ch < nc; ch++)
-      DP4((const char *)(s->qb + (size_t)q0 * D + 32 * ch), D * 2,
-          s->kv + (size_t)16 * ch * 64, 64, 256);
+      DP4((const char *)(Q + q0 * qs + 32 * ch), qs * 2, s->kv + (size_t)16 * ch * 64, 64, 256);
     STORE4(s->s, 64, 256);
     amx_softmax_block(a, h, pb, q0, s->s, s->rt + (size_t)qb * 64 * 16, ek != NULL, s->w);
     /* O = W V. */

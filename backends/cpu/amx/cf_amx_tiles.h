@@ -105,12 +105,13 @@ static inline void prefetch_token(const cf_attention_args *a, bool more, size_t 
 /* Head h's q, k, v rows of position pb into qb, kb ([64][D] bf16 rows),
  * kv (kb's pair words transposed, [D / 2][64]) and vv (key pairs
  * interleaved, [32][D]), with position pb + 1's rows prefetched when
- * `more`. */
+ * `more`. qb and kb NULL: the tiles read q and k where the projection
+ * wrote them (bf16, dh == D; amx_direct_qk), and kv comes from there. */
 static inline void amx_pack(const cf_attention_args *a, int h, int pb, bool more, int D,
                             uint16_t *qb, uint16_t *kb, uint32_t *kv, uint32_t *vv) {
   const int dh = a->depth, dm = a->heads * dh, ld = 3 * dm, dw = D / 2;
   const size_t tok = (size_t)pb * 64 * ld + (size_t)h * dh, next = tok + (size_t)64 * ld;
-  for (int t = 0; t < 64; t++) {
+  for (int t = 0; t < 64 && qb; t++) {
     prefetch_token(a, more, next, t, ld, dm, dh);
     for (int c = 0; c < D; c += 32) {
       _mm512_store_si512(qb + (size_t)t * D + c, qkv_32(a, tok + (size_t)t * ld + c, dh - c));
@@ -120,10 +121,17 @@ static inline void amx_pack(const cf_attention_args *a, int h, int pb, bool more
   }
   /* KV[w][j] = Kb[j] word w: 16 x 16 blocks. */
   const uint32_t *kw = (const uint32_t *)(const void *)kb;
+  size_t kstride = (size_t)dw; /* words from one key's row to the next */
+  if (!kb) {
+    for (int t = 0; t < 64 && more; t++) prefetch_token(a, more, next, t, ld, dm, dh);
+    kw = (const uint32_t *)(const void *)((const cf_bf16 *)(const void *)a->qkv + tok + dm);
+    kstride = (size_t)ld / 2;
+  }
   for (int j0 = 0; j0 < 64; j0 += 16)
     for (int w0 = 0; w0 < dw; w0 += 16) {
       __m512i r[16];
-      for (int j = 0; j < 16; j++) r[j] = _mm512_load_si512(kw + (size_t)(j0 + j) * dw + w0);
+      for (int j = 0; j < 16; j++)
+        r[j] = _mm512_loadu_si512(kw + (size_t)(j0 + j) * kstride + w0);
       transpose16(r);
       for (int w = 0; w < 16; w++) _mm512_store_si512(kv + (size_t)(w0 + w) * 64 + j0, r[w]);
     }
@@ -137,6 +145,13 @@ static inline void amx_pack(const cf_attention_args *a, int h, int pb, bool more
                          _mm512_or_si512(_mm512_cvtepu16_epi32(lo),
                                          _mm512_slli_epi32(_mm512_cvtepu16_epi32(hi), 16)));
     }
+}
+
+/* Whether the tiles can read a call's q and k rows where the projection
+ * wrote them: bf16, a head exactly 32 or 64 deep (no padding), rows a
+ * whole number of words apart. */
+static inline bool amx_direct_qk(const cf_attention_args *a) {
+  return a->qkv_bf16 && a->depth == cf_amx_depth_pad(a->depth) && (a->heads * a->depth) % 2 == 0;
 }
 
 /* C tiles 0..3 += A (tile 4, loaded from a, stride sa) times four right
