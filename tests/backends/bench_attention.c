@@ -106,11 +106,13 @@ int main(int argc, char **argv) {
   }
   const int dm = heads * dh;
   printf("shape: %d heads x depth %d\n", heads, dh);
-  printf("kernels: %s%s%s\n", cf_cpu_kernels_name(&ctx),
-         amx ? ", amx tiles from cf_amx_min_batch, else bf16 attention "
+  printf("kernels: %s%s%s%s\n", cf_cpu_kernels_name(&ctx),
+         amx ? ", amx tiles (one position a task below batch 16, groups from it; past "
+               "depth 64 bf16 attention "
          : bf16 ? ", bf16 attention "
          : int8 ? ", int8 attention " : "",
-         bf16 ? ctx.attention_bf16->name : int8 ? ctx.attention_int8->name : "");
+         bf16 ? ctx.attention_bf16->name : int8 ? ctx.attention_int8->name : "",
+         amx ? ")" : "");
   unsigned seed = 1;
   float *table = malloc(sizeof(float) * 225 * dm);
   if (!table) {
