@@ -63,9 +63,9 @@ cf_status cf_onednn_attention_choose(cf_kv *kv, cf_precision p, cf_onednn_attent
                         "this is f32); the paths here: cpu, onednn");
   else if (v == 3) *out = (cf_onednn_attention_choice){false, true, "attention=amx"};
   /* auto: the tiles where they run (at int8 too, in bf16), else the CPU
-   * cores. At int8 the tiles made CF-6M 1.08-1.4x as fast as the int8
-   * cores at batches 1 to 64 and the built-in net 1.07x at 2 to 8, 0.97x
-   * at 16 (2026-12-04, docs/BACKENDS.md). The oneDNN
+   * cores. At int8 the tiles made CF-6M 1.11-1.23x as fast as the int8
+   * cores at batches 1 to 256 and the built-in net 1.03-1.14x
+   * (2026-12-04, docs/BACKENDS.md). The oneDNN
    * path never: on an Intel Xeon with AMX it made CF-6M 2.1x (bf16) and
    * 3.5x (int8) slower and the built-in net 2.6-2.9x slower than the cores
    * (2026-12-03, docs/BACKENDS.md): the 225-displacement products and
