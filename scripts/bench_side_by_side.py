@@ -13,7 +13,7 @@ fails (its command and output shown), 2 for a bad command line. Example
 (docs/BACKENDS.md):
 
   python3 scripts/bench_side_by_side.py --rounds 5 --backend onednn \\
-      --config before=/tmp/old/tools/cformer:threads=1,precision=bf16 \\
+      --config before=OLD_BUILD/tools/cformer:threads=1,precision=bf16 \\
       --config after=build/tools/cformer:threads=1,precision=bf16 \\
       --net cf6m=--arch=cf-6m --net 'builtin=--weights=<built in>' \\
       --batches 1,2,4,8,16,64,256 --search
