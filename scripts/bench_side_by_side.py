@@ -10,7 +10,7 @@ the rounds and the median of its per-round ratios to the first. With
 at the start of every run is summarised. A measurement: run it on a quiet
 machine, with nothing else benchmarking. Exit status: 0, 1 when a run
 fails (its command and output shown), 2 for a bad command line. Example
-(docs/BACKENDS.md):
+(docs/DEVELOPING.md):
 
   python3 scripts/bench_side_by_side.py --rounds 5 --backend onednn \\
       --config before=OLD_BUILD/tools/cformer:threads=1,precision=bf16 \\
