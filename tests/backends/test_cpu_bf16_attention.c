@@ -177,8 +177,8 @@ static void test_softmax_to_bf16(cf_test *t) {
 static bool run_op(cf_test *t, const char *set, int B, int H, int dh, const float *qkv,
                    float *const e[3], const float *bias, float *got) {
   char variant[256];
-  if (!attention_op_run(t, set, "precision=bf16,attention=cpu", B, H, dh, qkv, e, bias, got, variant,
-                        sizeof variant))
+  if (!attention_op_run(t, set, "precision=bf16,attention=cpu", B, H, dh, qkv, e, bias, got,
+                        variant, sizeof variant))
     return false;
   if (dh == 32) printf("  %s: %s\n", set, variant);
   CHECK(strstr(variant, ", bf16 attention (") != NULL);

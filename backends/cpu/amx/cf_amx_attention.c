@@ -133,18 +133,9 @@ static inline __attribute__((always_inline)) void run(const cf_attention_args *a
       STOREN(nd, o, 64, o_slot);
     }
     for (int b = 0; b < n; b++)
-      for (int r = 0; r < 16; r++) {
-        const float *o = s->o + b * s->os + (size_t)r * D;
-        const size_t at = ((size_t)(b0 + b) * 64 + (size_t)(q0 + r)) * dm + (size_t)h * dh;
-        if (a->out_bf16) /* rounded as the kernel set's to_bf16_row */
-          for (int c = 0; c < dh; c += 16)
-            _mm256_mask_storeu_epi16((cf_bf16 *)a->out + at + c, cf_tail16(dh - c),
-                                     _mm512_cvtepi32_epi16(cf_avx512_bf16_bits(
-                                         _mm512_load_ps(o + c))));
-        else
-          for (int c = 0; c < dh; c += 16)
-            _mm512_mask_storeu_ps(a->out + at + c, cf_tail16(dh - c), _mm512_load_ps(o + c));
-      }
+      for (int r = 0; r < 16; r++)
+        amx_store_out(a, s->o + b * s->os + (size_t)r * D,
+                      ((size_t)(b0 + b) * 64 + (size_t)(q0 + r)) * dm + (size_t)h * dh);
   }
 }
 

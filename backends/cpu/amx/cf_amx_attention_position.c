@@ -117,9 +117,9 @@ static inline __attribute__((always_inline)) void key_terms(const uint16_t *K, s
 
 /* One task, a block of 16 queries at a time. */
 static inline __attribute__((always_inline)) void run(const cf_attention_args *a, int h, int pb,
-                                                      bool more, const uint16_t *eq, const uint16_t *ek,
-                                                      const uint16_t *ev, const scratch *s,
-                                                      int D, int nc, int nd) {
+                                                      bool more, const uint16_t *eq,
+                                                      const uint16_t *ek, const uint16_t *ev,
+                                                      const scratch *s, int D, int nc, int nd) {
   const int dh = a->depth, dm = a->heads * dh;
   /* Q and K rows (qs elements apart): where the projection wrote them, or
    * packed. */
@@ -174,23 +174,15 @@ static inline __attribute__((always_inline)) void run(const cf_attention_args *a
             ev + (size_t)(qb + c) * (D / 16) * 512, 1024, 64);
     }
     STOREN(nd, s->o, 64, D * 4);
-    for (int r = 0; r < 16; r++) {
-      const float *o = s->o + (size_t)r * D;
-      const size_t at = ((size_t)pb * 64 + (size_t)(q0 + r)) * dm + (size_t)h * dh;
-      if (a->out_bf16) /* rounded as the kernel set's to_bf16_row */
-        for (int c = 0; c < dh; c += 16)
-          _mm256_mask_storeu_epi16((cf_bf16 *)a->out + at + c, cf_tail16(dh - c),
-                                   _mm512_cvtepi32_epi16(cf_avx512_bf16_bits(_mm512_load_ps(o + c))));
-      else
-        for (int c = 0; c < dh; c += 16)
-          _mm512_mask_storeu_ps(a->out + at + c, cf_tail16(dh - c), _mm512_load_ps(o + c));
-    }
+    for (int r = 0; r < 16; r++)
+      amx_store_out(a, s->o + (size_t)r * D,
+                    ((size_t)pb * 64 + (size_t)(q0 + r)) * dm + (size_t)h * dh);
   }
 }
 
 void cf_amx_attention_position(const cf_attention_args *a, int h, int pb, bool more,
-                               const uint16_t *eq,
-                               const uint16_t *ek, const uint16_t *ev, void *scratch_base) {
+                               const uint16_t *eq, const uint16_t *ek, const uint16_t *ev,
+                               void *scratch_base) {
   const int D = cf_amx_depth_pad(a->depth);
   const scratch s = carve(scratch_base, D);
   amx_configure();

@@ -122,7 +122,7 @@ static inline void amx_pack(const cf_attention_args *a, int h, int pb, bool more
   /* KV[w][j] = Kb[j] word w: 16 x 16 blocks. */
   const uint32_t *kw = (const uint32_t *)(const void *)kb;
   size_t kstride = (size_t)dw; /* words from one key's row to the next */
-  if (!kb) {
+  if (!kb) { /* the prefetch the copy loop did */
     for (int t = 0; t < 64 && more; t++) prefetch_token(a, more, next, t, ld, dm, dh);
     kw = (const uint32_t *)(const void *)((const cf_bf16 *)(const void *)a->qkv + tok + dm);
     kstride = (size_t)ld / 2;
@@ -148,10 +148,22 @@ static inline void amx_pack(const cf_attention_args *a, int h, int pb, bool more
 }
 
 /* Whether the tiles can read a call's q and k rows where the projection
- * wrote them: bf16, a head exactly 32 or 64 deep (no padding), rows a
- * whole number of words apart. */
+ * wrote them: bf16, a head exactly 32 or 64 deep (no padding). */
 static inline bool amx_direct_qk(const cf_attention_args *a) {
-  return a->qkv_bf16 && a->depth == cf_amx_depth_pad(a->depth) && (a->heads * a->depth) % 2 == 0;
+  return a->qkv_bf16 && a->depth == cf_amx_depth_pad(a->depth);
+}
+
+/* A query's output o[dh] (float32) into the call's output at element at:
+ * bf16 where it takes bf16 (rounded as the kernel set's to_bf16_row). */
+static inline void amx_store_out(const cf_attention_args *a, const float *o, size_t at) {
+  const int dh = a->depth;
+  if (a->out_bf16)
+    for (int c = 0; c < dh; c += 16)
+      _mm256_mask_storeu_epi16((cf_bf16 *)a->out + at + c, cf_tail16(dh - c),
+                               _mm512_cvtepi32_epi16(cf_avx512_bf16_bits(_mm512_load_ps(o + c))));
+  else
+    for (int c = 0; c < dh; c += 16)
+      _mm512_mask_storeu_ps(a->out + at + c, cf_tail16(dh - c), _mm512_load_ps(o + c));
 }
 
 /* C tiles 0..3 += A (tile 4, loaded from a, stride sa) times four right
